@@ -1,0 +1,120 @@
+/**
+ * The one place where facts about GKE, TPU v6e and the pinned versions live. Every other
+ * module reads them from here; each fact names its source so that a bump is a one-line,
+ * reviewable change.
+ */
+
+/** Where a fact comes from. */
+export const SOURCES = {
+    planTpus: "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus (TPU v6e machine types and topologies)",
+    seed003Zones: "shared/seeds/003 issue #2 (GKE TPU v6e zones, which differ from TPU VM zones)",
+    seed003Gateway: "shared/seeds/003 issue #1 (only regional GatewayClasses serve InferencePool)",
+    seedManifest: "shared/reference/llm-d-xks-gke/llmisvc-tpu.yaml (selectors, toleration, chip request)",
+    gkeGatewayClasses: "https://cloud.google.com/kubernetes-engine/docs/how-to/gatewayclass-capabilities",
+    gkeInferenceGateway: "https://cloud.google.com/kubernetes-engine/docs/concepts/about-gke-inference-gateway",
+    nodeServiceAccount: "https://cloud.google.com/kubernetes-engine/docs/how-to/service-accounts#default-gke-service-agent (roles/container.defaultNodeServiceAccount); CIS GKE Benchmark v2.0.0 5.2.1",
+    proxyOnlySubnet: "https://cloud.google.com/load-balancing/docs/proxy-only-subnets (purpose REGIONAL_MANAGED_PROXY, role ACTIVE, /23 recommended)",
+} as const;
+
+/** A TPU v6e slice shape GKE can build from one machine type. */
+export interface TpuShape {
+    /** Chip grid of the whole slice, as GKE's `tpuTopology` and the topology node label spell it. */
+    readonly topology: string;
+    /** TPU VMs (Kubernetes nodes) in one slice. */
+    readonly hosts: number;
+}
+
+/** A TPU v6e machine type and the slice shapes GKE accepts for it. */
+export interface TpuMachineType {
+    /** TPU chips attached to one VM: what a pod requests as `google.com/tpu`. */
+    readonly chipsPerVm: number;
+    /** Shapes in order of size; the first is the single-host one. */
+    readonly shapes: readonly TpuShape[];
+}
+
+/** TPU v6e (Trillium) machine types on GKE. Source: {@link SOURCES.planTpus}. */
+export const TPU_V6E_MACHINE_TYPES: Readonly<Record<string, TpuMachineType>> = {
+    "ct6e-standard-1t": { chipsPerVm: 1, shapes: [{ topology: "1x1", hosts: 1 }] },
+    "ct6e-standard-4t": {
+        chipsPerVm: 4,
+        shapes: [
+            { topology: "2x2", hosts: 1 },
+            { topology: "4x4", hosts: 4 },
+            { topology: "4x8", hosts: 8 },
+            { topology: "8x8", hosts: 16 },
+            { topology: "8x16", hosts: 32 },
+            { topology: "16x16", hosts: 64 },
+        ],
+    },
+    "ct6e-standard-8t": { chipsPerVm: 8, shapes: [{ topology: "2x4", hosts: 1 }] },
+};
+
+/**
+ * Zones where GKE offers TPU v6e node pools. TPU VM availability is not GKE availability:
+ * a zone that lists v6e for TPU VMs can still reject a GKE node pool. Source: {@link SOURCES.seed003Zones}.
+ */
+export const GKE_TPU_V6E_ZONES: readonly string[] = [
+    "europe-west4-a",
+    "us-central1-b",
+    "us-east1-d",
+    "us-east5-a",
+    "us-east5-b",
+    "us-south1-a",
+    "us-south1-b",
+];
+
+/**
+ * Kubernetes-side names of a TPU v6e node. GKE sets the two labels and the taint on every
+ * TPU slice node itself (from the machine type and placement policy); a node pool must not
+ * declare them. Source: {@link SOURCES.seedManifest}.
+ */
+export const TPU_NODE = {
+    /** Node label naming the accelerator; its value for v6e is `tpu-v6e-slice` (not `tpu-v6e`, which is the TPU VM API's accelerator type). */
+    acceleratorLabel: "cloud.google.com/gke-tpu-accelerator",
+    acceleratorValue: "tpu-v6e-slice",
+    /** Node label carrying the slice topology, e.g. `2x2`. */
+    topologyLabel: "cloud.google.com/gke-tpu-topology",
+    /** Extended resource a pod requests; it must equal the chips per VM. */
+    resourceName: "google.com/tpu",
+    /** The taint GKE puts on TPU nodes and pods must tolerate. */
+    taint: { key: "google.com/tpu", value: "present", effect: "NoSchedule" },
+} as const;
+
+/** GatewayClasses GKE provides. Only the regional ones serve InferencePool backends. */
+export const GATEWAY_CLASSES = {
+    /** Source: {@link SOURCES.seed003Gateway}, {@link SOURCES.gkeInferenceGateway}. */
+    regional: ["gke-l7-regional-external-managed", "gke-l7-rilb"],
+    /** Global classes: a Gateway gets an address but InferencePool backends never become healthy. */
+    global: ["gke-l7-global-external-managed", "gke-l7-gxlb"],
+} as const;
+
+/** GKE control-plane version pin: the first that ships Gateway API 1.4 and InferencePool v1 itself. */
+export const GKE_VERSION = {
+    releaseChannel: "REGULAR",
+    /** Source: {@link SOURCES.gkeInferenceGateway} (GKE manages `inference.networking.k8s.io/v1` InferencePool from this version). */
+    minimum: "1.34.1-gke.1822000",
+} as const;
+
+/** GKE release channels the cluster may follow; each carries versions at or above {@link GKE_VERSION.minimum}. */
+export const RELEASE_CHANNELS: readonly string[] = ["RAPID", "REGULAR", "STABLE"];
+
+/** Least-privilege role for a dedicated node service account. Source: {@link SOURCES.nodeServiceAccount}. */
+export const NODE_SERVICE_ACCOUNT_ROLES: readonly string[] = ["roles/container.defaultNodeServiceAccount"];
+
+/** Proxy-only subnet settings for regional Envoy-based load balancers. Source: {@link SOURCES.proxyOnlySubnet}. */
+export const PROXY_ONLY_SUBNET = {
+    purpose: "REGIONAL_MANAGED_PROXY",
+    role: "ACTIVE",
+    /** Largest prefix length Google accepts; /23 is recommended. */
+    maxPrefixLength: 26,
+} as const;
+
+/** The region a zone belongs to (`europe-west4-a` → `europe-west4`). */
+export function regionOfZone(zone: string): string {
+    return zone.replace(/-[a-z]$/, "");
+}
+
+/** The shape of `machineType` with `topology`, or undefined when the pair does not exist. */
+export function findTpuShape(machineType: string, topology: string): TpuShape | undefined {
+    return TPU_V6E_MACHINE_TYPES[machineType]?.shapes.find((shape) => shape.topology === topology);
+}

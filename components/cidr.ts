@@ -1,0 +1,43 @@
+/** IPv4 CIDR arithmetic for validating the network plan before anything is created. */
+
+/** An IPv4 range as unsigned 32-bit first and last addresses. */
+export interface Ipv4Range {
+    readonly cidr: string;
+    readonly prefixLength: number;
+    readonly first: number;
+    readonly last: number;
+}
+
+const CIDR_PATTERN = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
+
+/**
+ * Parses `a.b.c.d/n`. Returns a reason instead of a range when the text is not a network
+ * address GCP would accept (octets over 255, prefix over 32, or host bits set).
+ */
+export function parseCidr(cidr: string): Ipv4Range | string {
+    const match = CIDR_PATTERN.exec(cidr);
+    if (!match) {
+        return "is not an IPv4 CIDR block like 10.0.0.0/20";
+    }
+    const octets = match.slice(1, 5).map(Number);
+    const prefixLength = Number(match[5]);
+    if (octets.some((octet) => octet > 255) || prefixLength > 32) {
+        return "is not an IPv4 CIDR block like 10.0.0.0/20";
+    }
+    const address = octets.reduce((acc, octet) => acc * 256 + octet, 0);
+    const size = 2 ** (32 - prefixLength);
+    if (address % size !== 0) {
+        const network = address - (address % size);
+        return `has host bits set; the network address is ${formatIpv4(network)}/${prefixLength}`;
+    }
+    return { cidr, prefixLength, first: address, last: address + size - 1 };
+}
+
+/** True when the two ranges share at least one address. */
+export function overlaps(a: Ipv4Range, b: Ipv4Range): boolean {
+    return a.first <= b.last && b.first <= a.last;
+}
+
+function formatIpv4(address: number): string {
+    return [24, 16, 8, 0].map((shift) => Math.floor(address / 2 ** shift) % 256).join(".");
+}

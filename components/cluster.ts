@@ -1,0 +1,225 @@
+import * as gcp from "@pulumi/gcp";
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { GKE_VERSION, NODE_SERVICE_ACCOUNT_ROLES } from "./catalog";
+import { SECONDARY_RANGE_NAMES } from "./network";
+import { ConfigError, SystemPoolSettings } from "./settings";
+
+/** Arguments of {@link GkeCluster}. */
+export interface GkeClusterArgs {
+    /** GCP project of the cluster and its node service account. */
+    project: string;
+    /** Region of the (regional) control plane and the system node pool. */
+    region: string;
+    /** Self link of the VPC. */
+    networkId: pulumi.Input<string>;
+    /** Self link of the node subnet; it must carry the secondary ranges named in {@link SECONDARY_RANGE_NAMES}. */
+    subnetworkId: pulumi.Input<string>;
+    /** GKE release channel; the control plane is also held at or above {@link GKE_VERSION.minimum}. */
+    releaseChannel: string;
+    /** CIDRs allowed to reach the control plane endpoint; empty leaves it open to any address with credentials. */
+    masterAuthorizedNetworks: string[];
+    /** Refuse `pulumi destroy` and replacements of the cluster. Leave on outside throwaway stacks. */
+    deletionProtection: boolean;
+    /** The autoscaled CPU pool that runs cert-manager, LeaderWorkerSet, KServe and the EPP. */
+    systemPool: SystemPoolSettings;
+}
+
+/** Scope for node VMs: access is governed by IAM on the node service account, not by scopes. */
+const CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform";
+
+/** Node settings every pool of this cluster shares: hardened boot and the GKE metadata server for Workload Identity. */
+export function hardenedNodeConfig(serviceAccountEmail: pulumi.Input<string>) {
+    return {
+        serviceAccount: serviceAccountEmail,
+        oauthScopes: [CLOUD_PLATFORM_SCOPE],
+        shieldedInstanceConfig: { enableSecureBoot: true, enableIntegrityMonitoring: true },
+        workloadMetadataConfig: { mode: "GKE_METADATA" },
+    };
+}
+
+const SERVICE_ACCOUNT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
+
+/**
+ * A private, VPC-native, regional GKE Standard cluster with the GKE Gateway controller on,
+ * a dedicated least-privilege node service account, an autoscaled system node pool, and a
+ * Kubernetes provider that targets it. The provider waits for the system pool only, so the
+ * platform layer installs while TPU capacity is still being found.
+ */
+export class GkeCluster extends pulumi.ComponentResource {
+    public readonly clusterName: pulumi.Output<string>;
+    /** `projects/<p>/locations/<region>/clusters/<name>`: what node pools attach to. */
+    public readonly clusterId: pulumi.Output<string>;
+    public readonly endpoint: pulumi.Output<string>;
+    /** Email of the node service account; TPU pools run as it too. */
+    public readonly nodeServiceAccountEmail: pulumi.Output<string>;
+    /** Workload Identity pool, `<project>.svc.id.goog`. */
+    public readonly workloadPool: string;
+    /** Kubeconfig that authenticates with gke-gcloud-auth-plugin; it holds no credential. */
+    public readonly kubeconfig: pulumi.Output<string>;
+    /** `gcloud container clusters get-credentials …` for this cluster. */
+    public readonly getCredentialsCommand: pulumi.Output<string>;
+    /** Provider for every Kubernetes object of the stack. */
+    public readonly provider: k8s.Provider;
+
+    constructor(name: string, args: GkeClusterArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("gke-tpu-inference:cluster:GkeCluster", name, {}, opts);
+        const serviceAccountId = `${name}-nodes`;
+        if (!SERVICE_ACCOUNT_ID.test(serviceAccountId)) {
+            throw new ConfigError(
+                `GkeCluster name ${JSON.stringify(name)} gives the node service account ID ${JSON.stringify(serviceAccountId)}, which GCP rejects; ` +
+                    "allowed: a name of 1 to 24 lowercase letters, digits and hyphens, starting with a letter",
+            );
+        }
+        const { project, region } = args;
+
+        const nodeServiceAccount = new gcp.serviceaccount.Account(
+            serviceAccountId,
+            { project, accountId: serviceAccountId, displayName: `GKE nodes of ${name}` },
+            { parent: this },
+        );
+        const roleGrants = NODE_SERVICE_ACCOUNT_ROLES.map(
+            (role) =>
+                new gcp.projects.IAMMember(
+                    `${serviceAccountId}-${role.split("/")[1].replace(/\./g, "-").toLowerCase()}`,
+                    { project, role, member: pulumi.interpolate`serviceAccount:${nodeServiceAccount.email}` },
+                    { parent: this },
+                ),
+        );
+        this.workloadPool = `${project}.svc.id.goog`;
+
+        const cluster = new gcp.container.Cluster(
+            `${name}-cluster`,
+            {
+                project,
+                location: region,
+                network: args.networkId,
+                subnetwork: args.subnetworkId,
+                networkingMode: "VPC_NATIVE",
+                ipAllocationPolicy: {
+                    clusterSecondaryRangeName: SECONDARY_RANGE_NAMES.pods,
+                    servicesSecondaryRangeName: SECONDARY_RANGE_NAMES.services,
+                },
+                releaseChannel: { channel: args.releaseChannel },
+                minMasterVersion: GKE_VERSION.minimum,
+                // The GKE Gateway controller is off unless asked for, and it needs the HTTP load balancing add-on.
+                gatewayApiConfig: { channel: "CHANNEL_STANDARD" },
+                addonsConfig: { httpLoadBalancing: { disabled: false } },
+                workloadIdentityConfig: { workloadPool: this.workloadPool },
+                privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: false },
+                ...(args.masterAuthorizedNetworks.length > 0
+                    ? {
+                          masterAuthorizedNetworksConfig: {
+                              cidrBlocks: args.masterAuthorizedNetworks.map((cidrBlock) => ({ cidrBlock, displayName: cidrBlock })),
+                          },
+                      }
+                    : {}),
+                enableShieldedNodes: true,
+                monitoringConfig: { enableComponents: ["SYSTEM_COMPONENTS"], managedPrometheus: { enabled: true } },
+                loggingConfig: { enableComponents: ["SYSTEM_COMPONENTS", "WORKLOADS"] },
+                deletionProtection: args.deletionProtection,
+                // GKE insists on a default pool at creation; it is removed at once, and even it runs as the dedicated account.
+                removeDefaultNodePool: true,
+                initialNodeCount: 1,
+                nodeConfig: hardenedNodeConfig(nodeServiceAccount.email),
+            },
+            {
+                parent: this,
+                // Both describe only the default pool that is removed at creation; GKE reports them differently afterwards.
+                ignoreChanges: ["initialNodeCount", "nodeConfig"],
+                customTimeouts: { create: "45m", update: "45m", delete: "45m" },
+            },
+        );
+
+        const systemPool = new gcp.container.NodePool(
+            `${name}-system`,
+            {
+                project,
+                location: region,
+                cluster: cluster.id,
+                initialNodeCount: 1,
+                autoscaling: {
+                    totalMinNodeCount: args.systemPool.minNodes,
+                    totalMaxNodeCount: args.systemPool.maxNodes,
+                    locationPolicy: "BALANCED",
+                },
+                management: { autoRepair: true, autoUpgrade: true },
+                upgradeSettings: { maxSurge: 1, maxUnavailable: 0 },
+                nodeConfig: {
+                    ...hardenedNodeConfig(nodeServiceAccount.email),
+                    machineType: args.systemPool.machineType,
+                    diskType: "pd-balanced",
+                    diskSizeGb: 100,
+                    labels: { "gke-tpu-inference/pool": "system" },
+                },
+            },
+            {
+                parent: this,
+                // Nodes log and report metrics from their first boot, so their role must exist before they do.
+                dependsOn: roleGrants,
+                // The autoscaler owns the node count after creation.
+                ignoreChanges: ["initialNodeCount"],
+                customTimeouts: { create: "30m", update: "30m", delete: "30m" },
+            },
+        );
+
+        this.clusterName = cluster.name;
+        this.clusterId = cluster.id;
+        this.endpoint = cluster.endpoint;
+        this.nodeServiceAccountEmail = nodeServiceAccount.email;
+        this.kubeconfig = pulumi
+            .all([cluster.name, cluster.endpoint, cluster.masterAuth.clusterCaCertificate])
+            .apply(([clusterName, endpoint, caCertificate]) => gkeKubeconfig(clusterName, endpoint, caCertificate ?? ""));
+        this.getCredentialsCommand = pulumi.interpolate`gcloud container clusters get-credentials ${cluster.name} --region ${region} --project ${project}`;
+
+        this.provider = new k8s.Provider(
+            `${name}-k8s`,
+            {
+                kubeconfig: this.kubeconfig,
+                // Only a different cluster replaces the provider (and with it every Kubernetes object);
+                // a kubeconfig change such as a rotated CA is an update.
+                clusterIdentifier: cluster.id,
+                // The LeaderWorkerSet CRD is over the 256 KiB client-side annotation limit.
+                enableServerSideApply: true,
+            },
+            {
+                parent: this,
+                // The platform charts need schedulable CPU nodes; waiting on the TPU pool would stall them behind TPU capacity.
+                dependsOn: [systemPool],
+            },
+        );
+
+        this.registerOutputs({
+            clusterName: this.clusterName,
+            clusterId: this.clusterId,
+            endpoint: this.endpoint,
+            nodeServiceAccountEmail: this.nodeServiceAccountEmail,
+            getCredentialsCommand: this.getCredentialsCommand,
+        });
+    }
+}
+
+/** A kubeconfig for a GKE cluster that authenticates through gke-gcloud-auth-plugin. */
+export function gkeKubeconfig(clusterName: string, endpoint: string, caCertificate: string): string {
+    const context = `gke_${clusterName}`;
+    return JSON.stringify({
+        apiVersion: "v1",
+        kind: "Config",
+        clusters: [{ name: context, cluster: { server: `https://${endpoint}`, "certificate-authority-data": caCertificate } }],
+        contexts: [{ name: context, context: { cluster: context, user: context } }],
+        "current-context": context,
+        users: [
+            {
+                name: context,
+                user: {
+                    exec: {
+                        apiVersion: "client.authentication.k8s.io/v1beta1",
+                        command: "gke-gcloud-auth-plugin",
+                        installHint: "Install gke-gcloud-auth-plugin: https://cloud.google.com/kubernetes-engine/docs/how-to/cluster-access-for-kubectl#install_plugin",
+                        provideClusterInfo: true,
+                    },
+                },
+            },
+        ],
+    });
+}

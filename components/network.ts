@@ -1,0 +1,100 @@
+import * as gcp from "@pulumi/gcp";
+import * as pulumi from "@pulumi/pulumi";
+import { PROXY_ONLY_SUBNET } from "./catalog";
+import { NetworkSettings } from "./settings";
+
+/** Arguments of {@link Network}. */
+export interface NetworkArgs {
+    /** GCP project that owns the VPC. */
+    project: string;
+    /** Region of the node subnet, the proxy-only subnet and the Cloud NAT. */
+    region: string;
+    /** Disjoint address ranges, validated by the settings. */
+    cidrs: NetworkSettings;
+}
+
+/** Names of the node subnet's secondary ranges, referenced by the cluster's IP allocation policy. */
+export const SECONDARY_RANGE_NAMES = { pods: "pods", services: "services" } as const;
+
+/**
+ * A custom-mode VPC for a private, VPC-native GKE cluster behind a regional Gateway:
+ * a node subnet with named secondary ranges for pods and services, the proxy-only subnet
+ * that regional Envoy-based load balancers require, and a Cloud Router with NAT so
+ * private nodes can pull images and model weights.
+ */
+export class Network extends pulumi.ComponentResource {
+    /** The VPC's self link. */
+    public readonly networkId: pulumi.Output<string>;
+    public readonly networkName: pulumi.Output<string>;
+    /** The node subnet's self link. */
+    public readonly subnetworkId: pulumi.Output<string>;
+    public readonly subnetworkName: pulumi.Output<string>;
+    /** The proxy-only subnet; a regional Gateway cannot be programmed without it. */
+    public readonly proxyOnlySubnetwork: gcp.compute.Subnetwork;
+
+    constructor(name: string, args: NetworkArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("gke-tpu-inference:network:Network", name, {}, opts);
+        const { project, region, cidrs } = args;
+
+        const network = new gcp.compute.Network(
+            `${name}-vpc`,
+            { project, autoCreateSubnetworks: false, routingMode: "REGIONAL" },
+            { parent: this },
+        );
+
+        const subnetwork = new gcp.compute.Subnetwork(
+            `${name}-node-subnet`,
+            {
+                project,
+                region,
+                network: network.id,
+                ipCidrRange: cidrs.nodeCidr,
+                privateIpGoogleAccess: true,
+                secondaryIpRanges: [
+                    { rangeName: SECONDARY_RANGE_NAMES.pods, ipCidrRange: cidrs.podCidr },
+                    { rangeName: SECONDARY_RANGE_NAMES.services, ipCidrRange: cidrs.serviceCidr },
+                ],
+            },
+            { parent: this },
+        );
+
+        this.proxyOnlySubnetwork = new gcp.compute.Subnetwork(
+            `${name}-proxy-only`,
+            {
+                project,
+                region,
+                network: network.id,
+                ipCidrRange: cidrs.proxyOnlyCidr,
+                purpose: PROXY_ONLY_SUBNET.purpose,
+                role: PROXY_ONLY_SUBNET.role,
+            },
+            { parent: this },
+        );
+
+        const router = new gcp.compute.Router(`${name}-router`, { project, region, network: network.id }, { parent: this });
+
+        new gcp.compute.RouterNat(
+            `${name}-nat`,
+            {
+                project,
+                region,
+                router: router.name,
+                natIpAllocateOption: "AUTO_ONLY",
+                sourceSubnetworkIpRangesToNat: "ALL_SUBNETWORKS_ALL_IP_RANGES",
+                logConfig: { enable: true, filter: "ERRORS_ONLY" },
+            },
+            { parent: this },
+        );
+
+        this.networkId = network.id;
+        this.networkName = network.name;
+        this.subnetworkId = subnetwork.id;
+        this.subnetworkName = subnetwork.name;
+        this.registerOutputs({
+            networkId: this.networkId,
+            networkName: this.networkName,
+            subnetworkId: this.subnetworkId,
+            proxyOnlySubnetworkId: this.proxyOnlySubnetwork.id,
+        });
+    }
+}

@@ -1,0 +1,328 @@
+import * as pulumi from "@pulumi/pulumi";
+import {
+    GATEWAY_CLASSES,
+    GKE_TPU_V6E_ZONES,
+    PROXY_ONLY_SUBNET,
+    RELEASE_CHANNELS,
+    TPU_V6E_MACHINE_TYPES,
+    findTpuShape,
+    regionOfZone,
+} from "./catalog";
+import { Ipv4Range, overlaps, parseCidr } from "./cidr";
+
+/** How TPU capacity is bought. */
+export type TpuProvisioning = "on-demand" | "spot" | "reservation";
+const TPU_PROVISIONING: readonly TpuProvisioning[] = ["on-demand", "spot", "reservation"];
+
+/** The TPU v6e node pool as the stack asks for it, already checked against the catalog. */
+export interface TpuSettings {
+    machineType: string;
+    topology: string;
+    /** Chips on one VM, from the catalog. */
+    chipsPerVm: number;
+    /** VMs in one slice, from the catalog; more than one means a multi-host slice. */
+    hostsPerSlice: number;
+    /** Autoscaler floor; 0 lets the pool scale to nothing (paused). */
+    minNodes: number;
+    maxNodes: number;
+    provisioning: TpuProvisioning;
+    /** Name of a specific reservation; set only when `provisioning` is `reservation`. */
+    reservation?: string;
+}
+
+/** The CPU node pool that runs the platform (cert-manager, LWS, KServe, EPP). */
+export interface SystemPoolSettings {
+    machineType: string;
+    /** Autoscaler bounds across all of the cluster's zones. */
+    minNodes: number;
+    maxNodes: number;
+}
+
+/** Address plan for the VPC; all ranges are disjoint. */
+export interface NetworkSettings {
+    nodeCidr: string;
+    podCidr: string;
+    serviceCidr: string;
+    proxyOnlyCidr: string;
+}
+
+/** Everything the program needs from stack configuration, validated. */
+export interface Settings {
+    /** GCP project ID (`gcp:project`). */
+    project: string;
+    region: string;
+    /** The zone of the TPU node pool; the cluster itself is regional. */
+    zone: string;
+    tpu: TpuSettings;
+    systemPool: SystemPoolSettings;
+    network: NetworkSettings;
+    /** CIDRs allowed to reach the control plane; empty leaves the public endpoint open to any address with credentials. */
+    masterAuthorizedNetworks: string[];
+    releaseChannel: string;
+    gatewayClass: string;
+    deletionProtection: boolean;
+}
+
+/** Raised for any invalid stack configuration; its message is the whole diagnosis. */
+export class ConfigError extends pulumi.RunError {
+    constructor(message: string) {
+        super(message);
+        this.name = "ConfigError";
+    }
+}
+
+/** Defaults that keep `Pulumi.dev.yaml` short. */
+export const DEFAULTS = {
+    zone: "europe-west4-a",
+    tpuMachineType: "ct6e-standard-4t",
+    tpuMinNodes: 0,
+    tpuMaxNodes: 3,
+    tpuProvisioning: "on-demand" as TpuProvisioning,
+    systemMachineType: "e2-standard-4",
+    systemMinNodes: 1,
+    systemMaxNodes: 4,
+    nodeCidr: "10.0.0.0/20",
+    podCidr: "10.4.0.0/14",
+    serviceCidr: "10.8.0.0/20",
+    proxyOnlyCidr: "10.9.0.0/23",
+    releaseChannel: "REGULAR",
+    gatewayClass: "gke-l7-regional-external-managed",
+    deletionProtection: true,
+} as const;
+
+/** Reads one raw string value per key, as Pulumi passes configuration to a program. */
+export type ConfigReader = (key: string) => string | undefined;
+
+const PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
+const RESOURCE_NAME = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/**
+ * Validates raw configuration into {@link Settings}. Pure: it registers nothing, so a bad
+ * value stops the program before any resource exists. Every error names the key (with its
+ * namespace), the value and what is allowed.
+ *
+ * @param namespace the project's config namespace (the project name)
+ * @param read values of keys in that namespace
+ * @param gcpProject the value of `gcp:project`
+ */
+export function parseSettings(namespace: string, read: ConfigReader, gcpProject: string | undefined): Settings {
+    const config = new ConfigValues(namespace, read);
+
+    if (gcpProject === undefined || gcpProject === "") {
+        throw new ConfigError(
+            "gcp:project is not set; run `pulumi config set gcp:project <PROJECT_ID>` (the offline preview supplies a placeholder)",
+        );
+    }
+    if (!PROJECT_ID.test(gcpProject)) {
+        throw new ConfigError(
+            `gcp:project = ${JSON.stringify(gcpProject)} is not a GCP project ID; allowed: 6 to 30 lowercase letters, digits and hyphens, starting with a letter`,
+        );
+    }
+
+    const zone = config.oneOf("zone", DEFAULTS.zone, GKE_TPU_V6E_ZONES, "is not a zone where GKE offers TPU v6e node pools (TPU VM zones differ)");
+    const region = config.string("region") ?? regionOfZone(zone);
+    if (regionOfZone(zone) !== region) {
+        const zonesInRegion = GKE_TPU_V6E_ZONES.filter((candidate) => regionOfZone(candidate) === region);
+        throw new ConfigError(
+            `${namespace}:zone = ${JSON.stringify(zone)} is not in ${namespace}:region = ${JSON.stringify(region)}; ` +
+                `allowed: ${zonesInRegion.length > 0 ? zonesInRegion.join(", ") : `none (no GKE TPU v6e zone is in ${region})`}`,
+        );
+    }
+
+    const machineTypes = Object.keys(TPU_V6E_MACHINE_TYPES);
+    const machineType = config.oneOf("tpuMachineType", DEFAULTS.tpuMachineType, machineTypes, "is not a TPU v6e machine type");
+    const machine = TPU_V6E_MACHINE_TYPES[machineType];
+    const topologies = machine.shapes.map((shape) => shape.topology);
+    const topology = config.oneOf("tpuTopology", topologies[0], topologies, `is not a topology of ${machineType}`);
+    const shape = findTpuShape(machineType, topology)!;
+
+    const multiHost = shape.hosts > 1;
+    const minNodes = config.integer("tpuMinNodes", DEFAULTS.tpuMinNodes, 0);
+    const maxNodes = config.integer("tpuMaxNodes", multiHost ? shape.hosts : DEFAULTS.tpuMaxNodes, 0);
+    if (minNodes > maxNodes) {
+        throw new ConfigError(
+            `${namespace}:tpuMinNodes = ${minNodes} is greater than ${namespace}:tpuMaxNodes = ${maxNodes}; allowed: tpuMinNodes <= tpuMaxNodes`,
+        );
+    }
+    if (multiHost && (maxNodes !== shape.hosts || (minNodes !== 0 && minNodes !== shape.hosts))) {
+        throw new ConfigError(
+            `${namespace}:tpuMaxNodes = ${maxNodes} with tpuMinNodes = ${minNodes} cannot hold one ${topology} slice of ${machineType}, ` +
+                `which is ${shape.hosts} hosts scaled as one unit; allowed: tpuMaxNodes = ${shape.hosts} and tpuMinNodes = 0 or ${shape.hosts}`,
+        );
+    }
+
+    const provisioning = config.oneOf("tpuProvisioning", DEFAULTS.tpuProvisioning, TPU_PROVISIONING, "is not a TPU provisioning model");
+    const reservation = config.string("tpuReservation");
+    if (provisioning === "reservation" && reservation === undefined) {
+        throw new ConfigError(
+            `${namespace}:tpuReservation is not set but ${namespace}:tpuProvisioning = "reservation"; allowed: the name of a specific TPU reservation in ${zone}`,
+        );
+    }
+    if (reservation !== undefined && provisioning !== "reservation") {
+        throw new ConfigError(
+            `${namespace}:tpuReservation = ${JSON.stringify(reservation)} is set but ${namespace}:tpuProvisioning = ${JSON.stringify(provisioning)}; ` +
+                `allowed: tpuReservation only with tpuProvisioning = "reservation"`,
+        );
+    }
+    if (reservation !== undefined && !RESOURCE_NAME.test(reservation)) {
+        throw new ConfigError(
+            `${namespace}:tpuReservation = ${JSON.stringify(reservation)} is not a reservation name; allowed: lowercase letters, digits and hyphens, starting with a letter, at most 63 characters`,
+        );
+    }
+
+    const systemMinNodes = config.integer("systemMinNodes", DEFAULTS.systemMinNodes, 1);
+    const systemMaxNodes = config.integer("systemMaxNodes", DEFAULTS.systemMaxNodes, 1);
+    if (systemMinNodes > systemMaxNodes) {
+        throw new ConfigError(
+            `${namespace}:systemMinNodes = ${systemMinNodes} is greater than ${namespace}:systemMaxNodes = ${systemMaxNodes}; allowed: systemMinNodes <= systemMaxNodes`,
+        );
+    }
+
+    const gatewayClass = config.string("gatewayClass") ?? DEFAULTS.gatewayClass;
+    if (!(GATEWAY_CLASSES.regional as readonly string[]).includes(gatewayClass)) {
+        const why = (GATEWAY_CLASSES.global as readonly string[]).includes(gatewayClass)
+            ? "is a global GatewayClass, which never serves InferencePool backends"
+            : "is not a regional GKE GatewayClass";
+        throw new ConfigError(`${namespace}:gatewayClass = ${JSON.stringify(gatewayClass)} ${why}; allowed: ${GATEWAY_CLASSES.regional.join(", ")}`);
+    }
+
+    return {
+        project: gcpProject,
+        region,
+        zone,
+        tpu: {
+            machineType,
+            topology,
+            chipsPerVm: machine.chipsPerVm,
+            hostsPerSlice: shape.hosts,
+            minNodes,
+            maxNodes,
+            provisioning,
+            ...(reservation !== undefined ? { reservation } : {}),
+        },
+        systemPool: {
+            machineType: config.string("systemMachineType") ?? DEFAULTS.systemMachineType,
+            minNodes: systemMinNodes,
+            maxNodes: systemMaxNodes,
+        },
+        network: parseNetwork(config),
+        masterAuthorizedNetworks: parseAuthorizedNetworks(config),
+        releaseChannel: config.oneOf("releaseChannel", DEFAULTS.releaseChannel, RELEASE_CHANNELS, "is not a GKE release channel"),
+        gatewayClass,
+        deletionProtection: config.boolean("deletionProtection", DEFAULTS.deletionProtection),
+    };
+}
+
+/** Builds {@link Settings} from the running stack's configuration. */
+export function loadSettings(): Settings {
+    const config = new pulumi.Config();
+    return parseSettings(config.name, (key) => config.get(key), new pulumi.Config("gcp").get("project"));
+}
+
+const NETWORK_KEYS = ["nodeCidr", "podCidr", "serviceCidr", "proxyOnlyCidr"] as const;
+
+function parseNetwork(config: ConfigValues): NetworkSettings {
+    const ranges: Array<[string, Ipv4Range]> = NETWORK_KEYS.map((key) => [key, config.cidr(key, DEFAULTS[key])]);
+    for (let i = 0; i < ranges.length; i++) {
+        for (let j = i + 1; j < ranges.length; j++) {
+            const [keyA, a] = ranges[i];
+            const [keyB, b] = ranges[j];
+            if (overlaps(a, b)) {
+                throw new ConfigError(
+                    `${config.key(keyB)} = ${JSON.stringify(b.cidr)} overlaps ${config.key(keyA)} = ${JSON.stringify(a.cidr)}; ` +
+                        `allowed: disjoint ranges for ${NETWORK_KEYS.join(", ")}`,
+                );
+            }
+        }
+    }
+    const proxyOnly = ranges[3][1];
+    if (proxyOnly.prefixLength > PROXY_ONLY_SUBNET.maxPrefixLength) {
+        throw new ConfigError(
+            `${config.key("proxyOnlyCidr")} = ${JSON.stringify(proxyOnly.cidr)} is too small for a proxy-only subnet; allowed: a prefix of /${PROXY_ONLY_SUBNET.maxPrefixLength} or larger (/23 recommended)`,
+        );
+    }
+    const [nodeCidr, podCidr, serviceCidr, proxyOnlyCidr] = ranges.map(([, range]) => range.cidr);
+    return { nodeCidr, podCidr, serviceCidr, proxyOnlyCidr };
+}
+
+function parseAuthorizedNetworks(config: ConfigValues): string[] {
+    const raw = config.string("masterAuthorizedNetworks");
+    if (raw === undefined) {
+        return [];
+    }
+    let list: unknown;
+    try {
+        list = JSON.parse(raw);
+    } catch {
+        list = undefined;
+    }
+    if (!Array.isArray(list) || list.some((item) => typeof item !== "string")) {
+        throw new ConfigError(
+            `${config.key("masterAuthorizedNetworks")} = ${JSON.stringify(raw)} is not a list of CIDR strings; allowed: e.g. ["203.0.113.0/24"]`,
+        );
+    }
+    return list.map((cidr: string) => {
+        const parsed = parseCidr(cidr);
+        if (typeof parsed === "string") {
+            throw new ConfigError(`${config.key("masterAuthorizedNetworks")} entry ${JSON.stringify(cidr)} ${parsed}`);
+        }
+        return cidr;
+    });
+}
+
+/** Typed access to one config namespace, with errors that name the key, the value and what is allowed. */
+class ConfigValues {
+    constructor(
+        private readonly namespace: string,
+        private readonly read: ConfigReader,
+    ) {}
+
+    key(name: string): string {
+        return `${this.namespace}:${name}`;
+    }
+
+    string(name: string): string | undefined {
+        const value = this.read(name);
+        return value === undefined || value === "" ? undefined : value;
+    }
+
+    oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[], problem: string): T {
+        const value = this.string(name) ?? fallback;
+        if (!(allowed as readonly string[]).includes(value)) {
+            throw new ConfigError(`${this.key(name)} = ${JSON.stringify(value)} ${problem}; allowed: ${allowed.join(", ")}`);
+        }
+        return value as T;
+    }
+
+    integer(name: string, fallback: number, minimum: number): number {
+        const raw = this.string(name);
+        if (raw === undefined) {
+            return fallback;
+        }
+        const value = Number(raw);
+        if (!/^-?\d+$/.test(raw) || value < minimum) {
+            throw new ConfigError(`${this.key(name)} = ${JSON.stringify(raw)} is not a whole number of at least ${minimum}; allowed: ${minimum}, ${minimum + 1}, …`);
+        }
+        return value;
+    }
+
+    boolean(name: string, fallback: boolean): boolean {
+        const raw = this.string(name);
+        if (raw === undefined) {
+            return fallback;
+        }
+        if (raw !== "true" && raw !== "false") {
+            throw new ConfigError(`${this.key(name)} = ${JSON.stringify(raw)} is not a boolean; allowed: true, false`);
+        }
+        return raw === "true";
+    }
+
+    cidr(name: string, fallback: string): Ipv4Range {
+        const value = this.string(name) ?? fallback;
+        const parsed = parseCidr(value);
+        if (typeof parsed === "string") {
+            throw new ConfigError(`${this.key(name)} = ${JSON.stringify(value)} ${parsed}`);
+        }
+        return parsed;
+    }
+}

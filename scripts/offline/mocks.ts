@@ -1,0 +1,104 @@
+import { createHash } from "crypto";
+import type { MockCallArgs, MockResourceArgs, MockResourceResult, Mocks } from "@pulumi/pulumi/runtime/mocks";
+
+/**
+ * Mock resource outputs shaped like the real providers' (GCP ids and self links, a cluster
+ * endpoint and CA, service account emails, auto-names), so that Outputs flowing between
+ * resources carry realistic values and the dependencies they imply. Deterministic: the
+ * same program gives the same values on every run.
+ */
+
+/** Addresses from TEST-NET ranges (RFC 5737): realistic, never routable. */
+export const MOCK_CLUSTER_ENDPOINT = "203.0.113.10";
+export const MOCK_CLUSTER_CA = Buffer.from("-----BEGIN CERTIFICATE-----\nMIIBoffline-preview\n-----END CERTIFICATE-----\n").toString("base64");
+
+const COMPUTE_API = "https://www.googleapis.com/compute/v1";
+
+/** `name-xxxxxxx` as the engine auto-names, with a suffix derived from the type and name instead of random. */
+export function autoName(type: string, name: string): string {
+    return `${name}-${createHash("sha256").update(`${type}::${name}`).digest("hex").slice(0, 7)}`;
+}
+
+type State = Record<string, unknown>;
+
+function gcpState(args: MockResourceArgs, project: string): MockResourceResult {
+    const inputs = args.inputs as State;
+    const name = (inputs.name as string | undefined) ?? autoName(args.type, args.name);
+    const region = inputs.region as string | undefined;
+    const location = inputs.location as string | undefined;
+    const withName = { ...inputs, project, name };
+    switch (args.type) {
+        case "gcp:compute/network:Network": {
+            const id = `projects/${project}/global/networks/${name}`;
+            return { id, state: { ...withName, selfLink: `${COMPUTE_API}/${id}` } };
+        }
+        case "gcp:compute/subnetwork:Subnetwork": {
+            const id = `projects/${project}/regions/${region}/subnetworks/${name}`;
+            return { id, state: { ...withName, selfLink: `${COMPUTE_API}/${id}` } };
+        }
+        case "gcp:compute/router:Router": {
+            const id = `projects/${project}/regions/${region}/routers/${name}`;
+            return { id, state: { ...withName, selfLink: `${COMPUTE_API}/${id}` } };
+        }
+        case "gcp:compute/routerNat:RouterNat":
+            return { id: `${project}/${region}/${inputs.router}/${name}`, state: withName };
+        case "gcp:serviceaccount/account:Account": {
+            const email = `${inputs.accountId}@${project}.iam.gserviceaccount.com`;
+            return { id: `projects/${project}/serviceAccounts/${email}`, state: { ...inputs, project, email, name: `projects/${project}/serviceAccounts/${email}`, member: `serviceAccount:${email}` } };
+        }
+        case "gcp:projects/iAMMember:IAMMember":
+            return { id: `${project}/${inputs.role}/${inputs.member}`, state: { ...inputs, etag: "BwYmockEtag=" } };
+        case "gcp:container/cluster:Cluster": {
+            const id = `projects/${project}/locations/${location}/clusters/${name}`;
+            return {
+                id,
+                state: {
+                    ...withName,
+                    endpoint: MOCK_CLUSTER_ENDPOINT,
+                    masterAuth: { clusterCaCertificate: MOCK_CLUSTER_CA },
+                    selfLink: `https://container.googleapis.com/v1/${id}`,
+                },
+            };
+        }
+        case "gcp:container/nodePool:NodePool":
+            return { id: `${inputs.cluster}/nodePools/${name}`, state: withName };
+        default:
+            return { id: `projects/${project}/${args.type.split(":")[2]?.toLowerCase() ?? "resource"}/${name}`, state: withName };
+    }
+}
+
+function kubernetesState(args: MockResourceArgs): MockResourceResult {
+    const inputs = args.inputs as State;
+    const metadata = (inputs.metadata as State | undefined) ?? {};
+    const name = (metadata.name as string | undefined) ?? autoName(args.type, args.name);
+    const namespace = metadata.namespace as string | undefined;
+    return {
+        id: namespace ? `${namespace}/${name}` : name,
+        state: { ...inputs, metadata: { ...metadata, name } },
+    };
+}
+
+/**
+ * The mocks the offline preview and the tests run the program with.
+ *
+ * @param defaultProject the project a GCP resource without an explicit `project` input lands in
+ */
+export function realisticMocks(defaultProject: string): Mocks {
+    return {
+        newResource(args: MockResourceArgs): MockResourceResult {
+            if (args.type.startsWith("pulumi:providers:")) {
+                return { id: createHash("sha256").update(args.name).digest("hex").slice(0, 32), state: args.inputs };
+            }
+            if (args.type.startsWith("gcp:")) {
+                return gcpState(args, ((args.inputs as State).project as string | undefined) ?? defaultProject);
+            }
+            if (args.type.startsWith("kubernetes:")) {
+                return kubernetesState(args);
+            }
+            return { id: `${args.name}-id`, state: args.inputs };
+        },
+        call(args: MockCallArgs): Record<string, unknown> {
+            return args.inputs;
+        },
+    };
+}

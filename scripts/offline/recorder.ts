@@ -1,0 +1,150 @@
+/**
+ * Records what a Pulumi program registers: wraps the SDK's MockMonitor (whatever copy of
+ * the SDK the program itself loads) and keeps, for every resource, what `pulumi preview`
+ * would show — type, URN, parent, provider, inputs, dependencies and resource options.
+ */
+
+/** `pulumi preview --json` spells secret values like this. */
+export const SECRET_PLACEHOLDER = "[secret]";
+/** The SDK's marker for a value that is unknown until apply. */
+export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+// Wire signatures of special values (sdk/nodejs/runtime/rpc.ts).
+const SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+const RESOURCE_REFERENCE_SIG = "5cf8f73096256a8f31e491e813e4eb8e";
+const OUTPUT_VALUE_SIG = "d0e6a833031e9bbcd3f4e8bde6ca49a4";
+
+/** One registered resource. */
+export interface RecordedResource {
+    type: string;
+    urn: string;
+    name: string;
+    custom: boolean;
+    /** URN of the parent, absent for the stack. */
+    parent?: string;
+    /** `urn::id` of an explicit provider. */
+    provider?: string;
+    inputs: Record<string, unknown>;
+    /** URNs this resource waits for: explicit `dependsOn` and those carried by its input Outputs; sorted. */
+    dependencies: string[];
+    /** Resource options a reviewer cares about, present only when set. */
+    options: {
+        ignoreChanges?: string[];
+        customTimeouts?: { create?: string; update?: string; delete?: string };
+        protect?: boolean;
+        deleteBeforeReplace?: boolean;
+    };
+}
+
+/** Turns wire values into report values: secrets become {@link SECRET_PLACEHOLDER}, resource references their URN. */
+export function plainValue(value: unknown): unknown {
+    if (Array.isArray(value)) {
+        return value.map(plainValue);
+    }
+    if (value !== null && typeof value === "object") {
+        const record = value as Record<string, unknown>;
+        switch (record[SIG_KEY]) {
+            case SECRET_SIG:
+                return SECRET_PLACEHOLDER;
+            case RESOURCE_REFERENCE_SIG:
+                return record.urn;
+            case OUTPUT_VALUE_SIG:
+                return record.secret ? SECRET_PLACEHOLDER : "value" in record ? plainValue(record.value) : UNKNOWN_VALUE;
+            default:
+                return Object.fromEntries(Object.entries(record).map(([key, inner]) => [key, plainValue(inner)]));
+        }
+    }
+    return value;
+}
+
+interface Struct {
+    toJavaScript(): Record<string, unknown>;
+}
+
+/** The subset of the SDK's RegisterResourceRequest that is recorded. */
+interface RegisterResourceRequest {
+    getType(): string;
+    getName(): string;
+    getParent(): string;
+    getCustom(): boolean;
+    getObject(): Struct | undefined;
+    getProvider(): string;
+    getDependenciesList(): string[];
+    getIgnorechangesList(): string[];
+    getProtect(): boolean;
+    getDeletebeforereplace(): boolean;
+    getCustomtimeouts(): { getCreate(): string; getUpdate(): string; getDelete(): string } | undefined;
+}
+
+type Callback = (err: unknown, response: { getUrn(): string } | undefined) => void;
+
+interface Monitor {
+    supportsFeature(req: { getId(): string }, callback: (err: unknown, response: unknown) => void): unknown;
+    registerResource(req: RegisterResourceRequest, callback: Callback): unknown;
+    registerResourceOutputs(req: { getUrn(): string; getOutputs(): Struct | undefined }, callback: (err: unknown, response: unknown) => void): unknown;
+}
+
+/** A monitor that forwards every call to `inner` and records each registration and the stack's outputs. */
+export class ResourceRecorder {
+    readonly resources: RecordedResource[] = [];
+    /** Outputs registered per URN (the stack's are the program's exports). */
+    readonly outputs = new Map<string, Record<string, unknown>>();
+    readonly monitor: Monitor;
+
+    /**
+     * @param inner the SDK's MockMonitor
+     * @param unsupportedFeatures features to report as unsupported, whatever `inner` says
+     */
+    constructor(inner: Monitor, unsupportedFeatures: ReadonlySet<string>) {
+        this.monitor = new Proxy(inner, {
+            get: (target, property, receiver) => {
+                if (property === "supportsFeature") {
+                    return (req: { getId(): string }, callback: (err: unknown, response: unknown) => void) =>
+                        unsupportedFeatures.has(req.getId()) ? callback(null, { getHassupport: () => false }) : target.supportsFeature(req, callback);
+                }
+                if (property === "registerResource") {
+                    return (req: RegisterResourceRequest, callback: Callback) =>
+                        target.registerResource(req, (err, response) => {
+                            if (!err && response) {
+                                this.resources.push(record(req, response.getUrn()));
+                            }
+                            callback(err, response);
+                        });
+                }
+                if (property === "registerResourceOutputs") {
+                    return (req: { getUrn(): string; getOutputs(): Struct | undefined }, callback: (err: unknown, response: unknown) => void) => {
+                        this.outputs.set(req.getUrn(), plainValue(req.getOutputs()?.toJavaScript() ?? {}) as Record<string, unknown>);
+                        return target.registerResourceOutputs(req, callback);
+                    };
+                }
+                const value = Reflect.get(target, property, receiver);
+                return typeof value === "function" ? value.bind(target) : value;
+            },
+        });
+    }
+}
+
+function record(req: RegisterResourceRequest, urn: string): RecordedResource {
+    const timeouts = req.getCustomtimeouts();
+    const customTimeouts = Object.fromEntries(
+        Object.entries({ create: timeouts?.getCreate(), update: timeouts?.getUpdate(), delete: timeouts?.getDelete() }).filter(([, value]) => value),
+    );
+    const ignoreChanges = req.getIgnorechangesList();
+    return {
+        type: req.getType(),
+        urn,
+        name: req.getName(),
+        custom: req.getCustom(),
+        ...(req.getParent() ? { parent: req.getParent() } : {}),
+        ...(req.getProvider() ? { provider: req.getProvider() } : {}),
+        inputs: plainValue(req.getObject()?.toJavaScript() ?? {}) as Record<string, unknown>,
+        dependencies: [...new Set(req.getDependenciesList())].sort(),
+        options: {
+            ...(ignoreChanges.length > 0 ? { ignoreChanges } : {}),
+            ...(Object.keys(customTimeouts).length > 0 ? { customTimeouts } : {}),
+            ...(req.getProtect() ? { protect: true } : {}),
+            ...(req.getDeletebeforereplace() ? { deleteBeforeReplace: true } : {}),
+        },
+    };
+}

@@ -1,0 +1,128 @@
+import { stringify } from "yaml";
+import { RecordedResource, SECRET_PLACEHOLDER } from "./recorder";
+import { OfflineRun } from "./run";
+
+/** One step of the JSON report, shaped like `pulumi preview --json`. */
+export interface ReportStep {
+    op: "create";
+    urn: string;
+    newState: {
+        type: string;
+        urn: string;
+        custom: boolean;
+        parent?: string;
+        provider?: string;
+        inputs: Record<string, unknown>;
+        dependencies: string[];
+        options?: RecordedResource["options"];
+    };
+}
+
+/** The JSON report (`--json`), modeled on `pulumi preview --json`. */
+export interface PreviewReport {
+    project: string;
+    stack: string;
+    /** Configuration the program saw; secret values as `[secret]`. */
+    config: Record<string, string>;
+    steps: ReportStep[];
+    outputs: Record<string, unknown>;
+    summary: { create: number };
+}
+
+function byUrn(a: RecordedResource, b: RecordedResource): number {
+    return a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0;
+}
+
+/** Builds the report. Steps are ordered by URN so that two runs are byte-identical. */
+export function buildReport(run: OfflineRun): PreviewReport {
+    const { project } = run;
+    const secret = new Set(project.secretKeys);
+    const config = Object.fromEntries(
+        Object.keys(project.config)
+            .sort()
+            .map((key) => [key, secret.has(key) ? SECRET_PLACEHOLDER : project.config[key]]),
+    );
+    const steps = [...run.resources].sort(byUrn).map(
+        (resource): ReportStep => ({
+            op: "create",
+            urn: resource.urn,
+            newState: {
+                type: resource.type,
+                urn: resource.urn,
+                custom: resource.custom,
+                ...(resource.parent ? { parent: resource.parent } : {}),
+                ...(resource.provider ? { provider: resource.provider } : {}),
+                inputs: resource.inputs,
+                dependencies: resource.dependencies,
+                ...(Object.keys(resource.options).length > 0 ? { options: resource.options } : {}),
+            },
+        }),
+    );
+    return { project: project.projectName, stack: project.stack, config, steps, outputs: run.outputs, summary: { create: steps.length } };
+}
+
+/** `gcp:compute/network:Network` → `gcp:compute:Network`, as `pulumi preview` displays types. */
+export function displayType(type: string): string {
+    const match = /^([^:]+):(.+)\/([^/:]+):([^:]+)$/.exec(type);
+    return match && match[3].toLowerCase() === match[4].toLowerCase() ? `${match[1]}:${match[2]}:${match[4]}` : type;
+}
+
+/** The resource tree and summary, laid out like `pulumi preview`. */
+export function renderTree(run: OfflineRun): string {
+    const children = new Map<string | undefined, RecordedResource[]>();
+    const urns = new Set(run.resources.map((resource) => resource.urn));
+    for (const resource of [...run.resources].sort((a, b) => (a.name === b.name ? byUrn(a, b) : a.name < b.name ? -1 : 1))) {
+        const parent = resource.parent && urns.has(resource.parent) ? resource.parent : undefined;
+        children.set(parent, [...(children.get(parent) ?? []), resource]);
+    }
+    const rows: Array<[string, string]> = [];
+    const walk = (parent: string | undefined, prefix: string) => {
+        const siblings = children.get(parent) ?? [];
+        siblings.forEach((resource, index) => {
+            const last = index === siblings.length - 1;
+            const branch = parent === undefined ? "" : last ? "└─ " : "├─ ";
+            rows.push([`${prefix}${branch}${displayType(resource.type)}`, resource.name]);
+            walk(resource.urn, parent === undefined ? "" : `${prefix}${last ? "   " : "│  "}`);
+        });
+    };
+    walk(undefined, "");
+    const typeWidth = Math.max(4, ...rows.map(([type]) => type.length)) + 2;
+    const nameWidth = Math.max(4, ...rows.map(([, name]) => name.length)) + 2;
+    const lines = [
+        `Previewing update (${run.project.stack}) offline: providers are mocked, nothing is created`,
+        "",
+        `     ${"Type".padEnd(typeWidth)}${"Name".padEnd(nameWidth)}Plan`,
+        ...rows.map(([type, name]) => ` +   ${type.padEnd(typeWidth)}${name.padEnd(nameWidth)}create`),
+    ];
+    const outputNames = Object.keys(run.outputs).sort();
+    if (outputNames.length > 0) {
+        lines.push("", "Outputs:");
+        const width = Math.max(...outputNames.map((name) => name.length)) + 1;
+        for (const name of outputNames) {
+            lines.push(`    ${`${name}:`.padEnd(width + 1)}${JSON.stringify(run.outputs[name])}`);
+        }
+    }
+    lines.push("", "Resources:", `    + ${run.resources.length} to create`);
+    return lines.join("\n");
+}
+
+/** A Kubernetes object the program would apply, with the file name `--out` writes it to. */
+export interface KubernetesManifest {
+    fileName: string;
+    yaml: string;
+}
+
+/**
+ * Every Kubernetes object among the resources (type `kubernetes:<group/version>:<Kind>`),
+ * as YAML. Secrets' values stay `[secret]`.
+ */
+export function kubernetesManifests(run: OfflineRun): KubernetesManifest[] {
+    return [...run.resources]
+        .filter((resource) => resource.custom && resource.type.startsWith("kubernetes:") && typeof resource.inputs.kind === "string")
+        .sort(byUrn)
+        .map((resource) => {
+            const metadata = (resource.inputs.metadata ?? {}) as { name?: string; namespace?: string };
+            const parts = [String(resource.inputs.kind), metadata.namespace, metadata.name ?? resource.name].filter(Boolean);
+            return { fileName: `${parts.join("-").toLowerCase().replace(/[^a-z0-9.-]/g, "_")}.yaml`, yaml: stringify(resource.inputs, { sortMapEntries: false }) };
+        });
+}

@@ -1,0 +1,95 @@
+import * as path from "path";
+import { realisticMocks } from "./mocks";
+import { ProjectRun, loadProject } from "./project";
+import { RecordedResource, ResourceRecorder } from "./recorder";
+
+/** `gcp:project` the program sees when the stack sets none (a real `pulumi up` requires one). */
+export const PLACEHOLDER_PROJECT = "offline-preview-project";
+
+/** What a program registered when run under the mocks. */
+export interface OfflineRun {
+    project: ProjectRun;
+    resources: RecordedResource[];
+    /** The stack's outputs (the program's exports). */
+    outputs: Record<string, unknown>;
+    /** Things the user should know about this run (placeholders used, missing stack file). */
+    notes: string[];
+}
+
+// Features the SDK's own setMocks leaves off: they need the engine's callback server.
+const UNSUPPORTED_FEATURES = new Set(["outputValues", "transforms", "invokeTransforms"]);
+
+interface Sdk {
+    runtime: {
+        setAllConfig(config: Record<string, string>, secretKeys?: string[]): void;
+        setMockOptions(monitor: unknown, project?: string, stack?: string, preview?: boolean): void;
+        runInPulumiStack(init: () => Promise<unknown>): Promise<Record<string, unknown> | undefined>;
+        waitForRPCs(): Promise<void>;
+        rootPulumiStackTypeName: string;
+    };
+}
+
+/** The SDK copy the program will load itself, so the mocks are installed where it looks for them. */
+function programSdkDir(programDir: string): string {
+    let sdkEntry: string;
+    try {
+        sdkEntry = require.resolve("@pulumi/pulumi", { paths: [programDir] });
+    } catch {
+        sdkEntry = require.resolve("@pulumi/pulumi");
+    }
+    return path.dirname(sdkEntry);
+}
+
+/**
+ * Runs the Pulumi program in `dir` as a preview of `stack` under mocks, recording every
+ * resource it registers. Rejects with the program's own error when it fails (a
+ * configuration error, say) and with every failed registration.
+ */
+export async function runOffline(dir: string, stack: string, overrides: readonly string[]): Promise<OfflineRun> {
+    const programDir = path.resolve(dir);
+    const project = loadProject(programDir, stack, overrides);
+    const notes: string[] = [];
+    if (!project.hasStackFile) {
+        notes.push(`no Pulumi.${stack}.yaml in ${programDir}: running with project defaults and --config values only`);
+    }
+    if (project.config["gcp:project"] === undefined) {
+        project.config["gcp:project"] = PLACEHOLDER_PROJECT;
+        notes.push(`gcp:project is not set: using the placeholder "${PLACEHOLDER_PROJECT}" (pulumi up needs \`pulumi config set gcp:project <PROJECT_ID>\`)`);
+    }
+
+    const sdkDir = programSdkDir(programDir);
+    const sdk = require(sdkDir) as Sdk;
+    const { MockMonitor } = require(path.join(sdkDir, "runtime", "mocks")) as { MockMonitor: new (mocks: unknown) => never };
+    const recorder = new ResourceRecorder(new MockMonitor(realisticMocks(project.config["gcp:project"])), UNSUPPORTED_FEATURES);
+
+    const failures: unknown[] = [];
+    const onRejection = (reason: unknown) => failures.push(reason);
+    process.on("unhandledRejection", onRejection);
+    const cwd = process.cwd();
+    try {
+        // Pulumi runs programs from their project directory; relative reads must resolve there.
+        process.chdir(programDir);
+        sdk.runtime.setAllConfig(project.config, project.secretKeys);
+        sdk.runtime.setMockOptions(recorder.monitor, project.projectName, stack, true);
+        await sdk.runtime.runInPulumiStack(async () => {
+            const loaded = require(project.main) as { default?: unknown; __esModule?: boolean };
+            const entry = loaded.__esModule && "default" in loaded ? loaded.default : loaded;
+            return typeof entry === "function" ? await (entry as () => unknown)() : loaded;
+        });
+        await sdk.runtime.waitForRPCs();
+    } finally {
+        process.chdir(cwd);
+        process.off("unhandledRejection", onRejection);
+    }
+    if (failures.length > 0) {
+        throw failures[0];
+    }
+
+    const stackResource = recorder.resources.find((resource) => resource.type === sdk.runtime.rootPulumiStackTypeName);
+    return {
+        project,
+        resources: recorder.resources,
+        outputs: (stackResource && recorder.outputs.get(stackResource.urn)) ?? {},
+        notes,
+    };
+}

@@ -1,0 +1,87 @@
+/**
+ * `npm run preview:offline -- [--stack NAME] [--config key=value]... [--json FILE] [--out DIR] [--dir PROGRAM_DIR]`
+ *
+ * Shows what `pulumi up` would create without a cloud account or the Pulumi CLI: runs the
+ * program under the SDK's mocks, prints the resource tree, and optionally writes a JSON
+ * report (modeled on `pulumi preview --json`) and every Kubernetes object as YAML.
+ * Exit codes: 0 the program ran; 2 a configuration, usage or program error.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { parseArgs } from "util";
+import { ProjectError } from "./offline/project";
+import { buildReport, kubernetesManifests, renderTree } from "./offline/report";
+import { runOffline } from "./offline/run";
+
+const USAGE = "usage: npm run preview:offline -- [--stack NAME] [--config key=value]... [--json FILE] [--out DIR] [--dir PROGRAM_DIR]";
+
+/** Errors whose message is the whole story (bad configuration, bad usage): no stack trace. */
+function isUserError(err: unknown): boolean {
+    const record = err as { __pulumiRunError?: boolean } | undefined;
+    return err instanceof ProjectError || record?.__pulumiRunError === true;
+}
+
+async function main(argv: string[]): Promise<number> {
+    let values;
+    try {
+        ({ values } = parseArgs({
+            args: argv,
+            options: {
+                stack: { type: "string", default: "dev" },
+                config: { type: "string", short: "c", multiple: true, default: [] },
+                json: { type: "string" },
+                out: { type: "string" },
+                dir: { type: "string", default: "." },
+                help: { type: "boolean", short: "h" },
+            },
+            strict: true,
+            allowPositionals: false,
+        }));
+    } catch (err) {
+        process.stderr.write(`error: ${(err as Error).message}\n${USAGE}\n`);
+        return 2;
+    }
+    if (values.help) {
+        process.stdout.write(`${USAGE}\n`);
+        return 0;
+    }
+    // Output paths are relative to where the command was typed, not to the program.
+    const jsonPath = values.json && path.resolve(values.json);
+    const outDir = values.out && path.resolve(values.out);
+
+    let run;
+    try {
+        run = await runOffline(values.dir, values.stack, values.config);
+    } catch (err) {
+        const message = isUserError(err) ? (err as Error).message : ((err as Error)?.stack ?? String(err));
+        process.stderr.write(`error: ${message}\n`);
+        return 2;
+    }
+
+    for (const note of run.notes) {
+        process.stdout.write(`note: ${note}\n`);
+    }
+    process.stdout.write(`${renderTree(run)}\n`);
+    if (jsonPath) {
+        fs.mkdirSync(path.dirname(jsonPath), { recursive: true });
+        fs.writeFileSync(jsonPath, `${JSON.stringify(buildReport(run), null, 2)}\n`);
+        process.stdout.write(`\nwrote ${path.relative(process.cwd(), jsonPath) || jsonPath}\n`);
+    }
+    if (outDir) {
+        const manifests = kubernetesManifests(run);
+        fs.mkdirSync(outDir, { recursive: true });
+        for (const manifest of manifests) {
+            fs.writeFileSync(path.join(outDir, manifest.fileName), manifest.yaml);
+        }
+        process.stdout.write(`wrote ${manifests.length} Kubernetes objects to ${path.relative(process.cwd(), outDir) || outDir}\n`);
+    }
+    return 0;
+}
+
+main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+        process.stderr.write(`error: ${(err as Error)?.stack ?? String(err)}\n`);
+        process.exit(2);
+    },
+);
