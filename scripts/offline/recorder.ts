@@ -77,7 +77,21 @@ interface RegisterResourceRequest {
     getCustomtimeouts(): { getCreate(): string; getUpdate(): string; getDelete(): string } | undefined;
 }
 
-type Callback = (err: unknown, response: { getUrn(): string } | undefined) => void;
+type Callback = (err: unknown, response: { getUrn(): string; setUrn(urn: string): void } | undefined) => void;
+
+const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
+
+/**
+ * The URN the Pulumi engine gives a resource: its type is qualified by its parent's
+ * qualified type, except under the root stack. (The SDK's MockMonitor qualifies by the
+ * parent's last type only and keeps the stack's, which no real preview shows.)
+ */
+function engineUrn(mockUrn: string, req: RegisterResourceRequest): string {
+    const [prefix, project] = mockUrn.split("::");
+    const parentType = req.getParent() ? req.getParent().split("::")[2] : ROOT_STACK_TYPE;
+    const qualifiedType = parentType === ROOT_STACK_TYPE ? req.getType() : `${parentType}$${req.getType()}`;
+    return [prefix, project, qualifiedType, req.getName()].join("::");
+}
 
 interface Monitor {
     supportsFeature(req: { getId(): string }, callback: (err: unknown, response: unknown) => void): unknown;
@@ -107,6 +121,8 @@ export class ResourceRecorder {
                     return (req: RegisterResourceRequest, callback: Callback) =>
                         target.registerResource(req, (err, response) => {
                             if (!err && response) {
+                                // The engine's URN, which the program then uses for parents and dependencies.
+                                response.setUrn(engineUrn(response.getUrn(), req));
                                 this.resources.push(record(req, response.getUrn()));
                             }
                             callback(err, response);
@@ -114,8 +130,9 @@ export class ResourceRecorder {
                 }
                 if (property === "registerResourceOutputs") {
                     return (req: { getUrn(): string; getOutputs(): Struct | undefined }, callback: (err: unknown, response: unknown) => void) => {
+                        // Kept here: the inner monitor knows resources by its own URNs, not the engine's.
                         this.outputs.set(req.getUrn(), plainValue(req.getOutputs()?.toJavaScript() ?? {}) as Record<string, unknown>);
-                        return target.registerResourceOutputs(req, callback);
+                        callback(null, {});
                     };
                 }
                 const value = Reflect.get(target, property, receiver);

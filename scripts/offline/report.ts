@@ -121,8 +121,12 @@ export function kubernetesManifests(run: OfflineRun): KubernetesManifest[] {
         .filter((resource) => resource.custom && resource.type.startsWith("kubernetes:") && typeof resource.inputs.kind === "string")
         .sort(byUrn)
         .map((resource) => {
-            const metadata = (resource.inputs.metadata ?? {}) as { name?: string; namespace?: string };
-            const parts = [String(resource.inputs.kind), metadata.namespace, metadata.name ?? resource.name].filter(Boolean);
-            return { fileName: `${parts.join("-").toLowerCase().replace(/[^a-z0-9.-]/g, "_")}.yaml`, yaml: stringify(resource.inputs, { sortMapEntries: false }) };
+            // kubectl's field order: apiVersion, kind and metadata first.
+            const { apiVersion, kind, metadata, ...body } = resource.inputs as { metadata?: { name?: string; namespace?: string } } & Record<string, unknown>;
+            const parts = [String(kind), metadata?.namespace, metadata?.name ?? resource.name].filter(Boolean);
+            return {
+                fileName: `${parts.join("-").toLowerCase().replace(/[^a-z0-9.-]/g, "_")}.yaml`,
+                yaml: stringify({ apiVersion, kind, metadata, ...body }),
+            };
         });
 }

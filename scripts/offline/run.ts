@@ -7,11 +7,8 @@ import { RecordedResource, ResourceRecorder } from "./recorder";
 export const PLACEHOLDER_PROJECT = "offline-preview-project";
 
 /** What a program registered when run under the mocks. */
-export interface OfflineRun {
+export interface OfflineRun extends Recording {
     project: ProjectRun;
-    resources: RecordedResource[];
-    /** The stack's outputs (the program's exports). */
-    outputs: Record<string, unknown>;
     /** Things the user should know about this run (placeholders used, missing stack file). */
     notes: string[];
 }
@@ -40,10 +37,55 @@ function programSdkDir(programDir: string): string {
     return path.dirname(sdkEntry);
 }
 
+/** How to run a program under the recording mocks. */
+export interface RecordOptions {
+    projectName: string;
+    stack: string;
+    /** Fully qualified config keys to values. */
+    config: Record<string, string>;
+    secretKeys?: string[];
+    /** Directory whose `@pulumi/pulumi` the program loads; defaults to this project's. */
+    programDir?: string;
+}
+
+/** Resources and stack outputs a program registered. */
+export interface Recording {
+    resources: RecordedResource[];
+    outputs: Record<string, unknown>;
+}
+
+/**
+ * Runs `program` as the body of a stack, as a preview under the realistic mocks, and
+ * returns what it registered. Rejects with the program's error, or with the first failed
+ * registration.
+ */
+export async function recordResources(options: RecordOptions, program: () => unknown): Promise<Recording> {
+    const sdkDir = programSdkDir(options.programDir ?? __dirname);
+    const sdk = require(sdkDir) as Sdk;
+    const { MockMonitor } = require(path.join(sdkDir, "runtime", "mocks")) as { MockMonitor: new (mocks: unknown) => never };
+    const recorder = new ResourceRecorder(new MockMonitor(realisticMocks(options.config["gcp:project"] ?? PLACEHOLDER_PROJECT)), UNSUPPORTED_FEATURES);
+
+    const failures: unknown[] = [];
+    const onRejection = (reason: unknown) => failures.push(reason);
+    process.on("unhandledRejection", onRejection);
+    try {
+        sdk.runtime.setAllConfig(options.config, options.secretKeys ?? []);
+        sdk.runtime.setMockOptions(recorder.monitor, options.projectName, options.stack, true);
+        await sdk.runtime.runInPulumiStack(async () => program());
+        await sdk.runtime.waitForRPCs();
+    } finally {
+        process.off("unhandledRejection", onRejection);
+    }
+    if (failures.length > 0) {
+        throw failures[0];
+    }
+    const stackResource = recorder.resources.find((resource) => resource.type === sdk.runtime.rootPulumiStackTypeName);
+    return { resources: recorder.resources, outputs: (stackResource && recorder.outputs.get(stackResource.urn)) ?? {} };
+}
+
 /**
  * Runs the Pulumi program in `dir` as a preview of `stack` under mocks, recording every
- * resource it registers. Rejects with the program's own error when it fails (a
- * configuration error, say) and with every failed registration.
+ * resource it registers.
  */
 export async function runOffline(dir: string, stack: string, overrides: readonly string[]): Promise<OfflineRun> {
     const programDir = path.resolve(dir);
@@ -56,40 +98,20 @@ export async function runOffline(dir: string, stack: string, overrides: readonly
         project.config["gcp:project"] = PLACEHOLDER_PROJECT;
         notes.push(`gcp:project is not set: using the placeholder "${PLACEHOLDER_PROJECT}" (pulumi up needs \`pulumi config set gcp:project <PROJECT_ID>\`)`);
     }
-
-    const sdkDir = programSdkDir(programDir);
-    const sdk = require(sdkDir) as Sdk;
-    const { MockMonitor } = require(path.join(sdkDir, "runtime", "mocks")) as { MockMonitor: new (mocks: unknown) => never };
-    const recorder = new ResourceRecorder(new MockMonitor(realisticMocks(project.config["gcp:project"])), UNSUPPORTED_FEATURES);
-
-    const failures: unknown[] = [];
-    const onRejection = (reason: unknown) => failures.push(reason);
-    process.on("unhandledRejection", onRejection);
     const cwd = process.cwd();
+    // Pulumi runs programs from their project directory; relative reads must resolve there.
+    process.chdir(programDir);
     try {
-        // Pulumi runs programs from their project directory; relative reads must resolve there.
-        process.chdir(programDir);
-        sdk.runtime.setAllConfig(project.config, project.secretKeys);
-        sdk.runtime.setMockOptions(recorder.monitor, project.projectName, stack, true);
-        await sdk.runtime.runInPulumiStack(async () => {
-            const loaded = require(project.main) as { default?: unknown; __esModule?: boolean };
-            const entry = loaded.__esModule && "default" in loaded ? loaded.default : loaded;
-            return typeof entry === "function" ? await (entry as () => unknown)() : loaded;
-        });
-        await sdk.runtime.waitForRPCs();
+        const recording = await recordResources(
+            { projectName: project.projectName, stack, config: project.config, secretKeys: project.secretKeys, programDir },
+            async () => {
+                const loaded = require(project.main) as { default?: unknown; __esModule?: boolean };
+                const entry = loaded.__esModule && "default" in loaded ? loaded.default : loaded;
+                return typeof entry === "function" ? await (entry as () => unknown)() : loaded;
+            },
+        );
+        return { project, ...recording, notes };
     } finally {
         process.chdir(cwd);
-        process.off("unhandledRejection", onRejection);
     }
-    if (failures.length > 0) {
-        throw failures[0];
-    }
-
-    const stackResource = recorder.resources.find((resource) => resource.type === sdk.runtime.rootPulumiStackTypeName);
-    return {
-        project,
-        resources: recorder.resources,
-        outputs: (stackResource && recorder.outputs.get(stackResource.urn)) ?? {},
-        notes,
-    };
 }

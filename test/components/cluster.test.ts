@@ -1,0 +1,142 @@
+import { GkeCluster, gkeKubeconfig } from "../../components/cluster";
+import { ConfigError } from "../../components/settings";
+import { MOCK_CLUSTER_CA, MOCK_CLUSTER_ENDPOINT, autoName } from "../../scripts/offline/mocks";
+import { Graph, record } from "../harness";
+
+const baseArgs = {
+    project: "acme-inference",
+    region: "europe-west4",
+    networkId: "projects/acme-inference/global/networks/vpc",
+    subnetworkId: "projects/acme-inference/regions/europe-west4/subnetworks/nodes",
+    releaseChannel: "REGULAR",
+    masterAuthorizedNetworks: [] as string[],
+    deletionProtection: true,
+    systemPool: { machineType: "e2-standard-4", minNodes: 1, maxNodes: 4 },
+};
+
+/** The cluster's name and id as the mocks auto-name it. */
+const CLUSTER_NAME = autoName("gcp:container/cluster:Cluster", "gke-cluster");
+const CLUSTER_ID = `projects/acme-inference/locations/europe-west4/clusters/${CLUSTER_NAME}`;
+
+const HARDENED_NODE_CONFIG = {
+    serviceAccount: "gke-nodes@acme-inference.iam.gserviceaccount.com",
+    oauthScopes: ["https://www.googleapis.com/auth/cloud-platform"],
+    shieldedInstanceConfig: { enableSecureBoot: true, enableIntegrityMonitoring: true },
+    workloadMetadataConfig: { mode: "GKE_METADATA" },
+};
+
+describe("GkeCluster", () => {
+    let graph: Graph;
+    beforeAll(async () => {
+        graph = await record(() => new GkeCluster("gke", baseArgs));
+    });
+
+    test("the cluster is regional, VPC-native, private, shielded, with Workload Identity and managed Prometheus", () => {
+        const cluster = graph.get("gcp:container/cluster:Cluster", "gke-cluster");
+        expect(cluster.inputs).toEqual({
+            project: "acme-inference",
+            location: "europe-west4",
+            network: baseArgs.networkId,
+            subnetwork: baseArgs.subnetworkId,
+            networkingMode: "VPC_NATIVE",
+            ipAllocationPolicy: { clusterSecondaryRangeName: "pods", servicesSecondaryRangeName: "services" },
+            releaseChannel: { channel: "REGULAR" },
+            minMasterVersion: "1.34.1-gke.1822000",
+            gatewayApiConfig: { channel: "CHANNEL_STANDARD" },
+            addonsConfig: { httpLoadBalancing: { disabled: false } },
+            workloadIdentityConfig: { workloadPool: "acme-inference.svc.id.goog" },
+            privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: false },
+            enableShieldedNodes: true,
+            monitoringConfig: { enableComponents: ["SYSTEM_COMPONENTS"], managedPrometheus: { enabled: true } },
+            loggingConfig: { enableComponents: ["SYSTEM_COMPONENTS", "WORKLOADS"] },
+            deletionProtection: true,
+            removeDefaultNodePool: true,
+            initialNodeCount: 1,
+            nodeConfig: HARDENED_NODE_CONFIG,
+        });
+        expect(cluster.options).toEqual({
+            ignoreChanges: ["initialNodeCount", "nodeConfig"],
+            customTimeouts: { create: "45m", update: "45m", delete: "45m" },
+        });
+    });
+
+    test("the node service account is dedicated and holds only the default node role", () => {
+        expect(graph.get("gcp:serviceaccount/account:Account", "gke-nodes").inputs).toEqual({
+            project: "acme-inference",
+            accountId: "gke-nodes",
+            displayName: "GKE nodes of gke",
+        });
+        const grants = graph.ofType("gcp:projects/iAMMember:IAMMember");
+        expect(grants.map((grant) => grant.inputs)).toEqual([
+            {
+                project: "acme-inference",
+                role: "roles/container.defaultNodeServiceAccount",
+                member: "serviceAccount:gke-nodes@acme-inference.iam.gserviceaccount.com",
+            },
+        ]);
+    });
+
+    test("the system pool autoscales across zones as the node account, after its role is granted", () => {
+        const pool = graph.get("gcp:container/nodePool:NodePool", "gke-system");
+        expect(pool.inputs).toEqual({
+            project: "acme-inference",
+            location: "europe-west4",
+            cluster: CLUSTER_ID,
+            initialNodeCount: 1,
+            autoscaling: { totalMinNodeCount: 1, totalMaxNodeCount: 4, locationPolicy: "BALANCED" },
+            management: { autoRepair: true, autoUpgrade: true },
+            upgradeSettings: { maxSurge: 1, maxUnavailable: 0 },
+            nodeConfig: {
+                ...HARDENED_NODE_CONFIG,
+                machineType: "e2-standard-4",
+                diskType: "pd-balanced",
+                diskSizeGb: 100,
+                labels: { "gke-tpu-inference/pool": "system" },
+            },
+        });
+        expect(graph.dependencyNames(pool)).toEqual([
+            "gcp:container/cluster:Cluster gke-cluster",
+            "gcp:projects/iAMMember:IAMMember gke-nodes-container-defaultnodeserviceaccount",
+            "gcp:serviceaccount/account:Account gke-nodes",
+        ]);
+        expect(pool.options.ignoreChanges).toEqual(["initialNodeCount"]);
+    });
+
+    test("the Kubernetes provider uses the exec kubeconfig, a stable cluster identifier, and waits for the system pool only", () => {
+        const provider = graph.get("pulumi:providers:kubernetes", "gke-k8s");
+        expect(provider.inputs).toEqual({
+            kubeconfig: gkeKubeconfig(CLUSTER_NAME, MOCK_CLUSTER_ENDPOINT, MOCK_CLUSTER_CA),
+            clusterIdentifier: CLUSTER_ID,
+            enableServerSideApply: "true",
+        });
+        expect(graph.dependencyNames(provider)).toEqual(["gcp:container/cluster:Cluster gke-cluster", "gcp:container/nodePool:NodePool gke-system"]);
+    });
+
+    test("authorized networks restrict the control plane when given", async () => {
+        const restricted = await record(() => new GkeCluster("gke", { ...baseArgs, masterAuthorizedNetworks: ["203.0.113.0/24"] }));
+        expect(restricted.get("gcp:container/cluster:Cluster", "gke-cluster").inputs.masterAuthorizedNetworksConfig).toEqual({
+            cidrBlocks: [{ cidrBlock: "203.0.113.0/24", displayName: "203.0.113.0/24" }],
+        });
+        expect(graph.get("gcp:container/cluster:Cluster", "gke-cluster").inputs).not.toHaveProperty("masterAuthorizedNetworksConfig");
+    });
+
+    test("a component name that yields an invalid service account ID is rejected before anything is registered", () => {
+        expect(() => new GkeCluster("Inference_Cluster", baseArgs)).toThrow(
+            new ConfigError(
+                'GkeCluster name "Inference_Cluster" gives the node service account ID "Inference_Cluster-nodes", which GCP rejects; ' +
+                    "allowed: a name of 1 to 24 lowercase letters, digits and hyphens, starting with a letter",
+            ),
+        );
+    });
+});
+
+describe("gkeKubeconfig", () => {
+    test("authenticates with gke-gcloud-auth-plugin and carries no credential", () => {
+        const kubeconfig = JSON.parse(gkeKubeconfig("c1", "203.0.113.5", "Q0E="));
+        expect(kubeconfig.clusters).toEqual([{ name: "gke_c1", cluster: { server: "https://203.0.113.5", "certificate-authority-data": "Q0E=" } }]);
+        expect(kubeconfig.users[0].user).toEqual({
+            exec: expect.objectContaining({ apiVersion: "client.authentication.k8s.io/v1beta1", command: "gke-gcloud-auth-plugin", provideClusterInfo: true }),
+        });
+        expect(kubeconfig["current-context"]).toBe("gke_c1");
+    });
+});

@@ -1,0 +1,228 @@
+import { ConfigError, Settings, loadSettings, parseSettings } from "../../components/settings";
+import { PROJECT, record } from "../harness";
+
+/** Parses `values` (keys in the project namespace) with a valid project unless given. */
+function parse(values: Record<string, string>, gcpProject: string | undefined = "acme-inference"): Settings {
+    return parseSettings(PROJECT, (key) => values[key], gcpProject);
+}
+
+function errorOf(values: Record<string, string>, gcpProject?: string): string {
+    try {
+        parse(values, gcpProject);
+    } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+    }
+    throw new Error(`no error for ${JSON.stringify(values)}`);
+}
+
+describe("settings defaults", () => {
+    test("an empty stack gets europe-west4-a, ct6e-standard-4t 2x2, 0..3 on-demand nodes and the regional external class", () => {
+        expect(parse({})).toEqual({
+            project: "acme-inference",
+            region: "europe-west4",
+            zone: "europe-west4-a",
+            tpu: {
+                machineType: "ct6e-standard-4t",
+                topology: "2x2",
+                chipsPerVm: 4,
+                hostsPerSlice: 1,
+                minNodes: 0,
+                maxNodes: 3,
+                provisioning: "on-demand",
+            },
+            systemPool: { machineType: "e2-standard-4", minNodes: 1, maxNodes: 4 },
+            network: { nodeCidr: "10.0.0.0/20", podCidr: "10.4.0.0/14", serviceCidr: "10.8.0.0/20", proxyOnlyCidr: "10.9.0.0/23" },
+            masterAuthorizedNetworks: [],
+            releaseChannel: "REGULAR",
+            gatewayClass: "gke-l7-regional-external-managed",
+            deletionProtection: true,
+        });
+    });
+
+    test("a multi-host topology defaults its maximum to one whole slice", () => {
+        const settings = parse({ tpuTopology: "4x4" });
+        expect(settings.tpu).toEqual(expect.objectContaining({ topology: "4x4", hostsPerSlice: 4, minNodes: 0, maxNodes: 4 }));
+    });
+
+    test("explicit values are taken as given", () => {
+        const settings = parse({
+            zone: "us-east5-b",
+            region: "us-east5",
+            tpuMachineType: "ct6e-standard-8t",
+            tpuMinNodes: "1",
+            tpuMaxNodes: "2",
+            tpuProvisioning: "reservation",
+            tpuReservation: "trillium-8t",
+            gatewayClass: "gke-l7-rilb",
+            releaseChannel: "RAPID",
+            deletionProtection: "false",
+            masterAuthorizedNetworks: '["203.0.113.0/24"]',
+        });
+        expect(settings).toEqual(
+            expect.objectContaining({
+                zone: "us-east5-b",
+                region: "us-east5",
+                gatewayClass: "gke-l7-rilb",
+                releaseChannel: "RAPID",
+                deletionProtection: false,
+                masterAuthorizedNetworks: ["203.0.113.0/24"],
+            }),
+        );
+        expect(settings.tpu).toEqual({
+            machineType: "ct6e-standard-8t",
+            topology: "2x4",
+            chipsPerVm: 8,
+            hostsPerSlice: 1,
+            minNodes: 1,
+            maxNodes: 2,
+            provisioning: "reservation",
+            reservation: "trillium-8t",
+        });
+    });
+
+    test("loadSettings reads the stack's configuration through pulumi.Config", async () => {
+        let settings: Settings | undefined;
+        await record(
+            () => {
+                settings = loadSettings();
+            },
+            { "gcp:project": "acme-prod", zone: "us-south1-b", tpuProvisioning: "spot" },
+        );
+        expect(settings).toEqual(expect.objectContaining({ project: "acme-prod", zone: "us-south1-b", region: "us-south1" }));
+        expect(settings!.tpu.provisioning).toBe("spot");
+    });
+});
+
+describe("settings validation names the key, the value and what is allowed", () => {
+    test.each<[string, Record<string, string>, string]>([
+        [
+            "zone without GKE TPU v6e",
+            { zone: "us-central1-a" },
+            'gke-tpu-inference:zone = "us-central1-a" is not a zone where GKE offers TPU v6e node pools (TPU VM zones differ); ' +
+                "allowed: europe-west4-a, us-central1-b, us-east1-d, us-east5-a, us-east5-b, us-south1-a, us-south1-b",
+        ],
+        [
+            "zone outside the region",
+            { zone: "us-east5-a", region: "europe-west4" },
+            'gke-tpu-inference:zone = "us-east5-a" is not in gke-tpu-inference:region = "europe-west4"; allowed: europe-west4-a',
+        ],
+        [
+            "region without any TPU v6e zone",
+            { region: "asia-east1" },
+            'gke-tpu-inference:zone = "europe-west4-a" is not in gke-tpu-inference:region = "asia-east1"; allowed: none (no GKE TPU v6e zone is in asia-east1)',
+        ],
+        [
+            "machine type outside the catalog",
+            { tpuMachineType: "ct5lp-hightpu-4t" },
+            'gke-tpu-inference:tpuMachineType = "ct5lp-hightpu-4t" is not a TPU v6e machine type; allowed: ct6e-standard-1t, ct6e-standard-4t, ct6e-standard-8t',
+        ],
+        [
+            "topology that does not fit the machine type",
+            { tpuMachineType: "ct6e-standard-8t", tpuTopology: "2x2" },
+            'gke-tpu-inference:tpuTopology = "2x2" is not a topology of ct6e-standard-8t; allowed: 2x4',
+        ],
+        [
+            "node counts that cannot hold a multi-host slice",
+            { tpuTopology: "4x4", tpuMaxNodes: "3" },
+            "gke-tpu-inference:tpuMaxNodes = 3 with tpuMinNodes = 0 cannot hold one 4x4 slice of ct6e-standard-4t, which is 4 hosts scaled as one unit; " +
+                "allowed: tpuMaxNodes = 4 and tpuMinNodes = 0 or 4",
+        ],
+        [
+            "a multi-host floor that is part of a slice",
+            { tpuTopology: "4x8", tpuMinNodes: "2" },
+            "gke-tpu-inference:tpuMaxNodes = 8 with tpuMinNodes = 2 cannot hold one 4x8 slice of ct6e-standard-4t, which is 8 hosts scaled as one unit; " +
+                "allowed: tpuMaxNodes = 8 and tpuMinNodes = 0 or 8",
+        ],
+        ["negative minimum", { tpuMinNodes: "-1" }, 'gke-tpu-inference:tpuMinNodes = "-1" is not a whole number of at least 0; allowed: 0, 1, …'],
+        ["non-numeric maximum", { tpuMaxNodes: "three" }, 'gke-tpu-inference:tpuMaxNodes = "three" is not a whole number of at least 0; allowed: 0, 1, …'],
+        ["fractional maximum", { tpuMaxNodes: "1.5" }, 'gke-tpu-inference:tpuMaxNodes = "1.5" is not a whole number of at least 0; allowed: 0, 1, …'],
+        [
+            "inverted TPU bounds",
+            { tpuMinNodes: "4", tpuMaxNodes: "2" },
+            "gke-tpu-inference:tpuMinNodes = 4 is greater than gke-tpu-inference:tpuMaxNodes = 2; allowed: tpuMinNodes <= tpuMaxNodes",
+        ],
+        [
+            "inverted system pool bounds",
+            { systemMinNodes: "5", systemMaxNodes: "2" },
+            "gke-tpu-inference:systemMinNodes = 5 is greater than gke-tpu-inference:systemMaxNodes = 2; allowed: systemMinNodes <= systemMaxNodes",
+        ],
+        ["empty system pool", { systemMinNodes: "0" }, 'gke-tpu-inference:systemMinNodes = "0" is not a whole number of at least 1; allowed: 1, 2, …'],
+        [
+            "unknown provisioning model",
+            { tpuProvisioning: "preemptible" },
+            'gke-tpu-inference:tpuProvisioning = "preemptible" is not a TPU provisioning model; allowed: on-demand, spot, reservation',
+        ],
+        [
+            "reservation without its name",
+            { tpuProvisioning: "reservation" },
+            'gke-tpu-inference:tpuReservation is not set but gke-tpu-inference:tpuProvisioning = "reservation"; allowed: the name of a specific TPU reservation in europe-west4-a',
+        ],
+        [
+            "reservation name without the reservation model",
+            { tpuReservation: "trillium" },
+            'gke-tpu-inference:tpuReservation = "trillium" is set but gke-tpu-inference:tpuProvisioning = "on-demand"; allowed: tpuReservation only with tpuProvisioning = "reservation"',
+        ],
+        [
+            "malformed reservation name",
+            { tpuProvisioning: "reservation", tpuReservation: "Trillium_1" },
+            'gke-tpu-inference:tpuReservation = "Trillium_1" is not a reservation name; allowed: lowercase letters, digits and hyphens, starting with a letter, at most 63 characters',
+        ],
+        [
+            "global GatewayClass",
+            { gatewayClass: "gke-l7-global-external-managed" },
+            'gke-tpu-inference:gatewayClass = "gke-l7-global-external-managed" is a global GatewayClass, which never serves InferencePool backends; ' +
+                "allowed: gke-l7-regional-external-managed, gke-l7-rilb",
+        ],
+        [
+            "non-GKE GatewayClass",
+            { gatewayClass: "istio" },
+            'gke-tpu-inference:gatewayClass = "istio" is not a regional GKE GatewayClass; allowed: gke-l7-regional-external-managed, gke-l7-rilb',
+        ],
+        ["malformed CIDR", { podCidr: "10.4.0.0/33" }, 'gke-tpu-inference:podCidr = "10.4.0.0/33" is not an IPv4 CIDR block like 10.0.0.0/20'],
+        ["octet over 255", { nodeCidr: "10.0.256.0/24" }, 'gke-tpu-inference:nodeCidr = "10.0.256.0/24" is not an IPv4 CIDR block like 10.0.0.0/20'],
+        ["CIDR with host bits", { nodeCidr: "10.0.0.1/20" }, 'gke-tpu-inference:nodeCidr = "10.0.0.1/20" has host bits set; the network address is 10.0.0.0/20'],
+        [
+            "overlapping CIDRs",
+            { serviceCidr: "10.4.16.0/20" },
+            'gke-tpu-inference:serviceCidr = "10.4.16.0/20" overlaps gke-tpu-inference:podCidr = "10.4.0.0/14"; allowed: disjoint ranges for nodeCidr, podCidr, serviceCidr, proxyOnlyCidr',
+        ],
+        [
+            "proxy-only subnet overlapping the nodes",
+            { proxyOnlyCidr: "10.0.8.0/23" },
+            'gke-tpu-inference:proxyOnlyCidr = "10.0.8.0/23" overlaps gke-tpu-inference:nodeCidr = "10.0.0.0/20"; allowed: disjoint ranges for nodeCidr, podCidr, serviceCidr, proxyOnlyCidr',
+        ],
+        [
+            "proxy-only subnet too small",
+            { proxyOnlyCidr: "10.9.0.0/27" },
+            'gke-tpu-inference:proxyOnlyCidr = "10.9.0.0/27" is too small for a proxy-only subnet; allowed: a prefix of /26 or larger (/23 recommended)',
+        ],
+        [
+            "authorized networks that are not a list",
+            { masterAuthorizedNetworks: "203.0.113.0/24" },
+            'gke-tpu-inference:masterAuthorizedNetworks = "203.0.113.0/24" is not a list of CIDR strings; allowed: e.g. ["203.0.113.0/24"]',
+        ],
+        [
+            "authorized network that is not a CIDR",
+            { masterAuthorizedNetworks: '["office"]' },
+            'gke-tpu-inference:masterAuthorizedNetworks entry "office" is not an IPv4 CIDR block like 10.0.0.0/20',
+        ],
+        ["unknown release channel", { releaseChannel: "EXTENDED" }, 'gke-tpu-inference:releaseChannel = "EXTENDED" is not a GKE release channel; allowed: RAPID, REGULAR, STABLE'],
+        ["non-boolean deletion protection", { deletionProtection: "yes" }, 'gke-tpu-inference:deletionProtection = "yes" is not a boolean; allowed: true, false'],
+    ])("%s", (_case, values, message) => {
+        expect(errorOf(values)).toBe(message);
+    });
+
+    test("missing gcp:project", () => {
+        expect(errorOf({}, "")).toBe(
+            "gcp:project is not set; run `pulumi config set gcp:project <PROJECT_ID>` (the offline preview supplies a placeholder)",
+        );
+        expect(() => parseSettings(PROJECT, () => undefined, undefined)).toThrow("gcp:project is not set");
+    });
+
+    test("malformed gcp:project", () => {
+        expect(errorOf({}, "Acme_Project")).toBe(
+            'gcp:project = "Acme_Project" is not a GCP project ID; allowed: 6 to 30 lowercase letters, digits and hyphens, starting with a letter',
+        );
+    });
+});

@@ -1,0 +1,98 @@
+import { PROJECT, record } from "../harness";
+import { parseSettings } from "../../components/settings";
+import { TpuNodePool } from "../../components/tpuNodePool";
+
+const CLUSTER_ID = "projects/acme-inference/locations/europe-west4/clusters/gke";
+const SERVICE_ACCOUNT = "gke-nodes@acme-inference.iam.gserviceaccount.com";
+
+/** Records a TPU pool built from `config` the way the stack builds it. */
+async function poolFor(config: Record<string, string>) {
+    const settings = parseSettings(PROJECT, (key) => config[key], "acme-inference");
+    let pool: TpuNodePool | undefined;
+    const graph = await record(() => {
+        pool = new TpuNodePool("tpu", {
+            project: settings.project,
+            clusterId: CLUSTER_ID,
+            region: settings.region,
+            zone: settings.zone,
+            tpu: settings.tpu,
+            serviceAccountEmail: SERVICE_ACCOUNT,
+        });
+    });
+    return { resource: graph.get("gcp:container/nodePool:NodePool", "tpu-pool"), pool: pool!, graph };
+}
+
+describe("TpuNodePool", () => {
+    test("the default single-host v6e-4 pool: zone, machine type, autoscaling from zero, no placement policy", async () => {
+        const { resource } = await poolFor({});
+        expect(resource.inputs).toEqual({
+            project: "acme-inference",
+            location: "europe-west4",
+            cluster: CLUSTER_ID,
+            nodeLocations: ["europe-west4-a"],
+            initialNodeCount: 0,
+            autoscaling: { minNodeCount: 0, maxNodeCount: 3 },
+            management: { autoRepair: true, autoUpgrade: true },
+            nodeConfig: {
+                serviceAccount: SERVICE_ACCOUNT,
+                oauthScopes: ["https://www.googleapis.com/auth/cloud-platform"],
+                shieldedInstanceConfig: { enableSecureBoot: true, enableIntegrityMonitoring: true },
+                workloadMetadataConfig: { mode: "GKE_METADATA" },
+                machineType: "ct6e-standard-4t",
+                spot: false,
+                labels: { "gke-tpu-inference/pool": "tpu" },
+            },
+        });
+        expect(resource.options).toEqual({
+            ignoreChanges: ["initialNodeCount"],
+            customTimeouts: { create: "90m", update: "90m", delete: "60m" },
+        });
+    });
+
+    test("declares neither GKE's TPU labels nor its google.com/tpu taint, which GKE sets itself", async () => {
+        const { resource } = await poolFor({ tpuTopology: "4x4" });
+        const nodeConfig = resource.inputs.nodeConfig as { labels: Record<string, string>; taints?: unknown };
+        expect(Object.keys(nodeConfig.labels).filter((key) => key.startsWith("cloud.google.com/"))).toEqual([]);
+        expect(nodeConfig.taints).toBeUndefined();
+    });
+
+    test("a multi-host slice gets COMPACT placement with its topology and scales as one slice", async () => {
+        const { resource } = await poolFor({ tpuTopology: "4x4", tpuMinNodes: "4" });
+        expect(resource.inputs).toEqual(
+            expect.objectContaining({
+                placementPolicy: { type: "COMPACT", tpuTopology: "4x4" },
+                initialNodeCount: 4,
+                autoscaling: { minNodeCount: 4, maxNodeCount: 4 },
+            }),
+        );
+    });
+
+    test("spot capacity", async () => {
+        const { resource } = await poolFor({ tpuProvisioning: "spot" });
+        expect((resource.inputs.nodeConfig as Record<string, unknown>).spot).toBe(true);
+        expect(resource.inputs.nodeConfig).not.toHaveProperty("reservationAffinity");
+    });
+
+    test("a specific reservation", async () => {
+        const { resource } = await poolFor({ tpuProvisioning: "reservation", tpuReservation: "trillium-eu" });
+        expect(resource.inputs.nodeConfig).toEqual(
+            expect.objectContaining({
+                spot: false,
+                reservationAffinity: {
+                    consumeReservationType: "SPECIFIC_RESERVATION",
+                    key: "compute.googleapis.com/reservation-name",
+                    values: ["trillium-eu"],
+                },
+            }),
+        );
+    });
+
+    test("publishes the selector, toleration and chip count a pod needs, from the catalog", async () => {
+        const { pool } = await poolFor({ tpuMachineType: "ct6e-standard-8t", zone: "us-east5-a" });
+        expect(pool.scheduling).toEqual({
+            nodeSelector: { "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": "2x4" },
+            toleration: { key: "google.com/tpu", operator: "Equal", value: "present", effect: "NoSchedule" },
+            chipsPerVm: 8,
+        });
+    });
+});

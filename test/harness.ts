@@ -1,0 +1,46 @@
+import { RecordedResource } from "../scripts/offline/recorder";
+import { Recording, recordResources } from "../scripts/offline/run";
+
+/** The project's config namespace. */
+export const PROJECT = "gke-tpu-inference";
+
+/** Config every test stack starts from: a real-looking project and nothing else. */
+export const BASE_CONFIG: Record<string, string> = { "gcp:project": "acme-inference" };
+
+/** A recorded program, with look-ups that fail loudly when a resource is missing. */
+export class Graph {
+    constructor(readonly recording: Recording) {}
+
+    get resources(): RecordedResource[] {
+        return this.recording.resources;
+    }
+
+    /** The one resource of `type` named `name`. */
+    get(type: string, name: string): RecordedResource {
+        const found = this.resources.filter((resource) => resource.type === type && resource.name === name);
+        if (found.length !== 1) {
+            const known = this.resources.map((resource) => `${resource.type} ${resource.name}`).join("\n  ");
+            throw new Error(`expected one ${type} named ${name}, found ${found.length}; registered:\n  ${known}`);
+        }
+        return found[0];
+    }
+
+    /** Every resource of `type`. */
+    ofType(type: string): RecordedResource[] {
+        return this.resources.filter((resource) => resource.type === type);
+    }
+
+    /** Names of the resources `resource` depends on, as `type name`. */
+    dependencyNames(resource: RecordedResource): string[] {
+        return resource.dependencies
+            .map((urn) => this.resources.find((candidate) => candidate.urn === urn)!)
+            .map((dependency) => `${dependency.type} ${dependency.name}`)
+            .sort();
+    }
+}
+
+/** Runs `program` as a stack under the offline preview's mocks, with `config` (keys without a namespace belong to the project). */
+export async function record(program: () => unknown, config: Record<string, string> = {}): Promise<Graph> {
+    const qualified = Object.fromEntries(Object.entries({ ...BASE_CONFIG, ...config }).map(([key, value]) => [key.includes(":") ? key : `${PROJECT}:${key}`, value]));
+    return new Graph(await recordResources({ projectName: PROJECT, stack: "test", config: qualified }, program));
+}

@@ -1,0 +1,82 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { SECURE_PLACEHOLDER, loadProject } from "../../scripts/offline/project";
+import { SECRET_PLACEHOLDER, UNKNOWN_VALUE, plainValue } from "../../scripts/offline/recorder";
+import { displayType } from "../../scripts/offline/report";
+
+const SIG = "4dabf18193072939515e22adb298388d";
+
+describe("plainValue", () => {
+    test("secrets become [secret], resource references their URN, unknowns stay the SDK's marker", () => {
+        expect(
+            plainValue({
+                token: { [SIG]: "1b47061264138c4ac30d75fd1eb44270", value: "hf_abc" },
+                cluster: { [SIG]: "5cf8f73096256a8f31e491e813e4eb8e", urn: "urn:pulumi:dev::p::gcp:container/cluster:Cluster::c", id: "c" },
+                list: [{ [SIG]: "1b47061264138c4ac30d75fd1eb44270", value: ["a"] }, UNKNOWN_VALUE],
+                plain: { nested: 1 },
+            }),
+        ).toEqual({
+            token: SECRET_PLACEHOLDER,
+            cluster: "urn:pulumi:dev::p::gcp:container/cluster:Cluster::c",
+            list: [SECRET_PLACEHOLDER, UNKNOWN_VALUE],
+            plain: { nested: 1 },
+        });
+    });
+});
+
+describe("displayType", () => {
+    test.each([
+        ["gcp:compute/network:Network", "gcp:compute:Network"],
+        ["gcp:projects/iAMMember:IAMMember", "gcp:projects:IAMMember"],
+        ["kubernetes:core/v1:Namespace", "kubernetes:core/v1:Namespace"],
+        ["pulumi:providers:kubernetes", "pulumi:providers:kubernetes"],
+    ])("%s → %s", (type, shown) => expect(displayType(type)).toBe(shown));
+});
+
+describe("loadProject", () => {
+    function project(files: Record<string, string>): string {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "project-"));
+        for (const [name, text] of Object.entries({ "index.ts": "export {};\n", ...files })) {
+            fs.writeFileSync(path.join(dir, name), text);
+        }
+        return dir;
+    }
+
+    test("project defaults, stack values and overrides layer like the CLI; structured values arrive as JSON", () => {
+        const dir = project({
+            "Pulumi.yaml": ["name: p", "runtime: {name: nodejs, options: {typescript: true}}", "config:", "  a: one", "  b: {type: integer, default: 2}", "  aws:region: {value: eu-west-1}"].join("\n"),
+            "Pulumi.s.yaml": ["config:", "  p:b: 3", "  c: {secure: AAAA}", "  d: [1, {secure: BBBB}]", "  e: true"].join("\n"),
+        });
+        const run = loadProject(dir, "s", ["a=override", "other:key=x=y"]);
+        expect(run.config).toEqual({
+            "p:a": "override",
+            "p:b": "3",
+            "aws:region": "eu-west-1",
+            "p:c": SECURE_PLACEHOLDER,
+            "p:d": JSON.stringify([1, SECURE_PLACEHOLDER]),
+            "p:e": "true",
+            "other:key": "x=y",
+        });
+        expect(run.secretKeys).toEqual(["p:c", "p:d"]);
+        expect(run.main).toBe(path.join(dir, "index.ts"));
+        expect(run.hasStackFile).toBe(true);
+    });
+
+    test("the entry point follows Pulumi.yaml's main, then package.json's main", () => {
+        const dir = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\nmain: src/\n" });
+        fs.mkdirSync(path.join(dir, "src"));
+        fs.writeFileSync(path.join(dir, "src", "index.ts"), "export {};\n");
+        expect(loadProject(dir, "dev", []).main).toBe(path.join(dir, "src", "index.ts"));
+        const withPackage = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n", "package.json": '{"main": "program.ts"}', "program.ts": "export {};\n" });
+        expect(loadProject(withPackage, "dev", []).main).toBe(path.join(withPackage, "program.ts"));
+    });
+
+    test("errors name the file and the problem", () => {
+        expect(() => loadProject(project({ "Pulumi.yaml": "name: p\nruntime: python\n" }), "dev", [])).toThrow(
+            /Pulumi\.yaml: runtime is "python"; the offline preview runs nodejs \(TypeScript\) programs only$/,
+        );
+        expect(() => loadProject(project({ "Pulumi.yaml": "runtime: nodejs\n" }), "dev", [])).toThrow(/Pulumi\.yaml: missing project name$/);
+        expect(() => loadProject(project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n" }), "dev", ["novalue"])).toThrow('--config "novalue" is not key=value');
+    });
+});

@@ -1,0 +1,164 @@
+import { spawnSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { parse } from "yaml";
+import { PreviewReport } from "../../scripts/offline/report";
+import { SECURE_PLACEHOLDER } from "../../scripts/offline/project";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const FIXTURE = path.join(ROOT, "test", "fixtures", "kubernetes-program");
+
+/** Runs `npm run preview:offline -- ARGS` the way a user does (same node, same hook). */
+function preview(...args: string[]) {
+    const result = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", ...args], { cwd: ROOT, encoding: "utf8" });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function tempDir(): string {
+    return fs.mkdtempSync(path.join(os.tmpdir(), "preview-offline-"));
+}
+
+function step(report: PreviewReport, type: string, name: string) {
+    const found = report.steps.find((candidate) => candidate.newState.type === type && candidate.urn.endsWith(`::${name}`));
+    if (!found) {
+        throw new Error(`no step ${type} ${name}`);
+    }
+    return found;
+}
+
+describe("npm run preview:offline (dev stack)", () => {
+    const dir = tempDir();
+    const first = path.join(dir, "first.json");
+    const second = path.join(dir, "second.json");
+    let run: ReturnType<typeof preview>;
+    let report: PreviewReport;
+
+    beforeAll(() => {
+        run = preview("--json", first);
+        preview("--json", second);
+        report = JSON.parse(fs.readFileSync(first, "utf8"));
+    });
+
+    test("exits 0, says it used a placeholder project, and prints the tree with a create summary", () => {
+        expect(run.stderr).toBe("");
+        expect(run.status).toBe(0);
+        expect(run.stdout).toContain('note: gcp:project is not set: using the placeholder "offline-preview-project"');
+        expect(run.stdout).toContain("Previewing update (dev) offline");
+        expect(run.stdout).toMatch(/ \+ {3}pulumi:pulumi:Stack +gke-tpu-inference-dev +create/);
+        expect(run.stdout).toMatch(/ \+ {3}│ {2}└─ gcp:container:NodePool +tpu-inference-system +create/);
+        expect(run.stdout).toMatch(/ \+ {6}└─ gcp:container:NodePool +tpu-inference-tpu-pool +create/);
+        expect(run.stdout).toContain("    + 15 to create");
+    });
+
+    test("the JSON report is modeled on pulumi preview --json", () => {
+        expect(report.project).toBe("gke-tpu-inference");
+        expect(report.stack).toBe("dev");
+        expect(report.summary).toEqual({ create: 15 });
+        expect(report.config).toEqual({ "gcp:project": "offline-preview-project", "gke-tpu-inference:deletionProtection": "false" });
+        const cluster = step(report, "gcp:container/cluster:Cluster", "tpu-inference-cluster");
+        expect(cluster.op).toBe("create");
+        expect(cluster.newState).toEqual(
+            expect.objectContaining({
+                type: "gcp:container/cluster:Cluster",
+                urn: "urn:pulumi:dev::gke-tpu-inference::gke-tpu-inference:cluster:GkeCluster$gcp:container/cluster:Cluster::tpu-inference-cluster",
+                custom: true,
+                parent: "urn:pulumi:dev::gke-tpu-inference::gke-tpu-inference:cluster:GkeCluster::tpu-inference",
+            }),
+        );
+        expect(cluster.newState.inputs).toEqual(
+            expect.objectContaining({ gatewayApiConfig: { channel: "CHANNEL_STANDARD" }, deletionProtection: false, location: "europe-west4" }),
+        );
+        const tpuPool = step(report, "gcp:container/nodePool:NodePool", "tpu-inference-tpu-pool");
+        expect(tpuPool.newState.inputs).toEqual(expect.objectContaining({ nodeLocations: ["europe-west4-a"], autoscaling: { minNodeCount: 0, maxNodeCount: 3 } }));
+        const provider = step(report, "pulumi:providers:kubernetes", "tpu-inference-k8s");
+        expect(provider.newState.dependencies).toEqual([
+            "urn:pulumi:dev::gke-tpu-inference::gke-tpu-inference:cluster:GkeCluster$gcp:container/cluster:Cluster::tpu-inference-cluster",
+            "urn:pulumi:dev::gke-tpu-inference::gke-tpu-inference:cluster:GkeCluster$gcp:container/nodePool:NodePool::tpu-inference-system",
+        ]);
+        expect(report.outputs.kubeconfigCommand).toMatch(/^gcloud container clusters get-credentials tpu-inference-cluster-[0-9a-f]{7} --region europe-west4 --project offline-preview-project$/);
+    });
+
+    test("two runs write byte-identical JSON", () => {
+        expect(fs.readFileSync(second, "utf8")).toBe(fs.readFileSync(first, "utf8"));
+    });
+});
+
+describe("npm run preview:offline with overrides and errors", () => {
+    test("--config overrides stack values like pulumi -c", () => {
+        const json = path.join(tempDir(), "report.json");
+        const run = preview("--config", "tpuMachineType=ct6e-standard-8t", "-c", "gcp:project=acme-inference", "--json", json);
+        expect(run.status).toBe(0);
+        expect(run.stdout).not.toContain("placeholder");
+        const report: PreviewReport = JSON.parse(fs.readFileSync(json, "utf8"));
+        expect(report.config["gke-tpu-inference:tpuMachineType"]).toBe("ct6e-standard-8t");
+        expect(report.outputs.tpuNodeSelector).toEqual({ "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": "2x4" });
+        const nodeConfig = step(report, "gcp:container/nodePool:NodePool", "tpu-inference-tpu-pool").newState.inputs.nodeConfig as Record<string, unknown>;
+        expect(nodeConfig.machineType).toBe("ct6e-standard-8t");
+    });
+
+    test("a configuration error exits 2 with the validation message and no stack trace", () => {
+        const run = preview("--config", "zone=us-central1-a");
+        expect(run.status).toBe(2);
+        expect(run.stdout).not.toContain("to create");
+        expect(run.stderr).toBe(
+            'error: gke-tpu-inference:zone = "us-central1-a" is not a zone where GKE offers TPU v6e node pools (TPU VM zones differ); ' +
+                "allowed: europe-west4-a, us-central1-b, us-east1-d, us-east5-a, us-east5-b, us-south1-a, us-south1-b\n",
+        );
+    });
+
+    test("a usage error exits 2 with the usage line", () => {
+        const run = preview("--stak", "dev");
+        expect(run.status).toBe(2);
+        expect(run.stderr).toContain("usage: npm run preview:offline --");
+    });
+
+    test("a directory that is not a Pulumi project exits 2", () => {
+        const run = preview("--dir", tempDir());
+        expect(run.status).toBe(2);
+        expect(run.stderr).toMatch(/^error: .*: no Pulumi\.yaml \(is --dir a Pulumi project\?\)\n$/);
+    });
+});
+
+describe("npm run preview:offline --dir (any Pulumi TypeScript program)", () => {
+    test("runs a program that has only a Pulumi.yaml, with project defaults, and writes its Kubernetes objects", () => {
+        const out = tempDir();
+        const run = preview("--dir", FIXTURE, "--out", out);
+        expect(run.status).toBe(0);
+        expect(run.stdout).toContain(`note: no Pulumi.dev.yaml in ${FIXTURE}: running with project defaults and --config values only`);
+        expect(run.stdout).toContain("    + 3 to create");
+        expect(fs.readdirSync(out).sort()).toEqual(["configmap-demo-greeting.yaml", "namespace-demo.yaml"]);
+        expect(fs.readFileSync(path.join(out, "configmap-demo-greeting.yaml"), "utf8")).toBe(
+            ["apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: greeting", "  namespace: demo", "data:", "  greeting: hello", '  replicas: "1"', ""].join("\n"),
+        );
+    });
+
+    test("stack files: namespaced and bare keys, structured values as JSON, secure values as secrets", () => {
+        const out = tempDir();
+        const json = path.join(out, "report.json");
+        const run = preview("--dir", FIXTURE, "--stack", "secrets", "--out", out, "--json", json, "--config", "greeting=hi");
+        expect(run.status).toBe(0);
+        const report: PreviewReport = JSON.parse(fs.readFileSync(json, "utf8"));
+        expect(report.config).toEqual({
+            "demo:greeting": "hi",
+            "demo:labels": '{"team":"inference"}',
+            "demo:replicas": "2",
+            "demo:token": "[secret]",
+            "gcp:project": "offline-preview-project",
+        });
+        expect(report.outputs).toEqual({ configMapName: "greeting", secretToken: "[secret]" });
+        expect(parse(fs.readFileSync(path.join(out, "configmap-demo-greeting.yaml"), "utf8"))).toEqual({
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            metadata: { name: "greeting", namespace: "demo", labels: { team: "inference" } },
+            data: { greeting: "hi", replicas: "2" },
+        });
+        expect(parse(fs.readFileSync(path.join(out, "secret-demo-token.yaml"), "utf8"))).toEqual({
+            apiVersion: "v1",
+            kind: "Secret",
+            metadata: { name: "token", namespace: "demo" },
+            stringData: "[secret]",
+        });
+        expect(fs.readFileSync(json, "utf8")).not.toContain(SECURE_PLACEHOLDER);
+    });
+});
