@@ -1,5 +1,11 @@
+import * as pulumi from "@pulumi/pulumi";
+import { CertManager } from "./components/certManager";
 import { GkeCluster } from "./components/cluster";
+import { InferenceGateway } from "./components/inferenceGateway";
+import { KServe } from "./components/kserve";
+import { LeaderWorkerSet } from "./components/leaderWorkerSet";
 import { Network } from "./components/network";
+import { GATEWAY_ACCESS_LABEL, ServingNamespace } from "./components/servingNamespace";
 import { loadSettings } from "./components/settings";
 import { TpuNodePool } from "./components/tpuNodePool";
 
@@ -16,6 +22,7 @@ const cluster = new GkeCluster(name, {
     subnetworkId: network.subnetworkId,
     releaseChannel: settings.releaseChannel,
     masterAuthorizedNetworks: settings.masterAuthorizedNetworks,
+    masterCidr: settings.network.masterCidr,
     deletionProtection: settings.deletionProtection,
     systemPool: settings.systemPool,
 });
@@ -29,6 +36,23 @@ const tpuPool = new TpuNodePool(`${name}-tpu`, {
     serviceAccountEmail: cluster.nodeServiceAccountEmail,
 });
 
+// The platform layer: it needs the cluster's provider (hence the system pool), never the TPU pool.
+const { provider } = cluster;
+const certManager = new CertManager(name, { provider });
+const leaderWorkerSet = new LeaderWorkerSet("lws", { provider });
+const kserve = new KServe("kserve", {
+    provider,
+    gateway: { namespace: settings.gateway.namespace, name: settings.gateway.name },
+    prerequisites: [certManager.chart, leaderWorkerSet.chart, cluster.webhookFirewall],
+});
+const serving = new ServingNamespace("serving", { provider, namespace: settings.gateway.servingNamespace, kserveController: kserve.controller });
+const gateway = new InferenceGateway("inference", {
+    provider,
+    gateway: settings.gateway,
+    allowedRouteNamespaceLabels: { ...GATEWAY_ACCESS_LABEL },
+    proxyOnlySubnet: network.proxyOnlySubnetwork,
+});
+
 export const clusterName = cluster.clusterName;
 export const region = settings.region;
 export const tpuZone = settings.zone;
@@ -36,4 +60,8 @@ export const kubeconfigCommand = cluster.getCredentialsCommand;
 export const tpuNodePoolName = tpuPool.nodePoolName;
 export const tpuNodeSelector = tpuPool.scheduling.nodeSelector;
 export const tpuPoolAutoscaling = { minNodes: settings.tpu.minNodes, maxNodes: settings.tpu.maxNodes };
-export const gatewayClass = settings.gatewayClass;
+export const gatewayClass = settings.gateway.className;
+export const gatewayAddress = gateway.address;
+export const gatewayUrl = pulumi.interpolate`http://${gateway.address}`;
+export const caIssuerName = certManager.caIssuerName;
+export const servingNamespace = serving.namespaceName;

@@ -14,6 +14,14 @@ export const SOURCES = {
     gkeInferenceGateway: "https://cloud.google.com/kubernetes-engine/docs/concepts/about-gke-inference-gateway",
     nodeServiceAccount: "https://cloud.google.com/kubernetes-engine/docs/how-to/service-accounts#default-gke-service-agent (roles/container.defaultNodeServiceAccount); CIS GKE Benchmark v2.0.0 5.2.1",
     proxyOnlySubnet: "https://cloud.google.com/load-balancing/docs/proxy-only-subnets (purpose REGIONAL_MANAGED_PROXY, role ACTIVE, /23 recommended)",
+    privateClusterFirewall:
+        "https://cloud.google.com/kubernetes-engine/docs/how-to/private-clusters#add_firewall_rules (the control plane reaches nodes on 443 and 10250 only)",
+    certManagerChart: "cert-manager v1.21.1 deploy/charts/cert-manager/values.yaml and README (oci://quay.io/jetstack/charts/cert-manager)",
+    lwsChart: "kubernetes-sigs/lws v0.10.0 site/content/en/docs/installation/_index.md (chart 0.10.0, namespace lws-system) and charts/lws",
+    kserveCharts: "kserve/kserve v0.20.0 charts/kserve-llmisvc-crd, kserve-llmisvc-resources, kserve-runtime-configs (Chart.yaml version v0.20.0)",
+    kserveConfigResolution:
+        "kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/config_merge.go getConfig (the service's namespace first, then kserve)",
+    webhookPorts: "kserve v0.20.0 llmisvc-controller-manager containerPort 9443; lws v0.10.0 lws-webhook-service targetPort 9443",
 } as const;
 
 /** A TPU v6e slice shape GKE can build from one machine type. */
@@ -97,6 +105,38 @@ export const GKE_VERSION = {
 
 /** GKE release channels the cluster may follow; each carries versions at or above {@link GKE_VERSION.minimum}. */
 export const RELEASE_CHANNELS: readonly string[] = ["RAPID", "REGULAR", "STABLE"];
+
+/** A Helm chart pinned to one version. */
+export interface PinnedChart {
+    /** OCI reference of the chart. */
+    readonly chart: string;
+    readonly version: string;
+    /** Namespace the chart's namespaced objects live in (KServe's charts hard-code `kserve`). */
+    readonly namespace: string;
+}
+
+/** Platform charts. Sources: {@link SOURCES.certManagerChart}, {@link SOURCES.lwsChart}, {@link SOURCES.kserveCharts}. */
+export const CHARTS = {
+    certManager: { chart: "oci://quay.io/jetstack/charts/cert-manager", version: "v1.21.1", namespace: "cert-manager" },
+    leaderWorkerSet: { chart: "oci://registry.k8s.io/lws/charts/lws", version: "0.10.0", namespace: "lws-system" },
+    kserveLlmisvcCrd: { chart: "oci://ghcr.io/kserve/charts/kserve-llmisvc-crd", version: "v0.20.0", namespace: "kserve" },
+    kserveLlmisvcResources: { chart: "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources", version: "v0.20.0", namespace: "kserve" },
+    kserveRuntimeConfigs: { chart: "oci://ghcr.io/kserve/charts/kserve-runtime-configs", version: "v0.20.0", namespace: "kserve" },
+} as const satisfies Record<string, PinnedChart>;
+
+/** KServe LLMInferenceService API facts. */
+export const KSERVE = {
+    /** Storage version of LLMInferenceService and LLMInferenceServiceConfig in v0.20 (v1alpha1 is still served). */
+    apiVersion: "serving.kserve.io/v1alpha2",
+    /**
+     * The well-known config KServe merges into every service's HTTPRoute. A config of this name in the
+     * service's own namespace wins over the one in `kserve`. Source: {@link SOURCES.kserveConfigResolution}.
+     */
+    routerRouteConfigName: "kserve-config-llm-router-route",
+} as const;
+
+/** Ports the GKE control plane must reach on nodes for this stack's admission webhooks. Source: {@link SOURCES.webhookPorts}. */
+export const WEBHOOK_PORTS: readonly string[] = ["9443"];
 
 /** Least-privilege role for a dedicated node service account. Source: {@link SOURCES.nodeServiceAccount}. */
 export const NODE_SERVICE_ACCOUNT_ROLES: readonly string[] = ["roles/container.defaultNodeServiceAccount"];

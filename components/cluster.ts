@@ -1,7 +1,7 @@
 import * as gcp from "@pulumi/gcp";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { GKE_VERSION, NODE_SERVICE_ACCOUNT_ROLES } from "./catalog";
+import { GKE_VERSION, NODE_SERVICE_ACCOUNT_ROLES, WEBHOOK_PORTS } from "./catalog";
 import { SECONDARY_RANGE_NAMES } from "./network";
 import { ConfigError, SystemPoolSettings } from "./settings";
 
@@ -19,6 +19,8 @@ export interface GkeClusterArgs {
     releaseChannel: string;
     /** CIDRs allowed to reach the control plane endpoint; empty leaves it open to any address with credentials. */
     masterAuthorizedNetworks: string[];
+    /** Private /28 of the control plane; the webhook firewall rule admits it. */
+    masterCidr: string;
     /** Refuse `pulumi destroy` and replacements of the cluster. Leave on outside throwaway stacks. */
     deletionProtection: boolean;
     /** The autoscaled CPU pool that runs cert-manager, LeaderWorkerSet, KServe and the EPP. */
@@ -61,6 +63,8 @@ export class GkeCluster extends pulumi.ComponentResource {
     public readonly getCredentialsCommand: pulumi.Output<string>;
     /** Provider for every Kubernetes object of the stack. */
     public readonly provider: k8s.Provider;
+    /** Lets the control plane call admission webhooks on their pod ports; whatever installs such a webhook waits for it. */
+    public readonly webhookFirewall: gcp.compute.Firewall;
 
     constructor(name: string, args: GkeClusterArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:cluster:GkeCluster", name, {}, opts);
@@ -106,7 +110,7 @@ export class GkeCluster extends pulumi.ComponentResource {
                 gatewayApiConfig: { channel: "CHANNEL_STANDARD" },
                 addonsConfig: { httpLoadBalancing: { disabled: false } },
                 workloadIdentityConfig: { workloadPool: this.workloadPool },
-                privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: false },
+                privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: false, masterIpv4CidrBlock: args.masterCidr },
                 ...(args.masterAuthorizedNetworks.length > 0
                     ? {
                           masterAuthorizedNetworksConfig: {
@@ -161,6 +165,21 @@ export class GkeCluster extends pulumi.ComponentResource {
                 ignoreChanges: ["initialNodeCount"],
                 customTimeouts: { create: "30m", update: "30m", delete: "30m" },
             },
+        );
+
+        // Private nodes accept the control plane on 443 and 10250 only; KServe's and LWS's webhooks listen on 9443.
+        this.webhookFirewall = new gcp.compute.Firewall(
+            `${name}-webhooks`,
+            {
+                project,
+                network: args.networkId,
+                direction: "INGRESS",
+                sourceRanges: [args.masterCidr],
+                allows: [{ protocol: "tcp", ports: [...WEBHOOK_PORTS] }],
+                targetServiceAccounts: [nodeServiceAccount.email],
+                description: "GKE control plane to admission webhooks on nodes",
+            },
+            { parent: this },
         );
 
         this.clusterName = cluster.name;

@@ -44,6 +44,20 @@ export interface NetworkSettings {
     podCidr: string;
     serviceCidr: string;
     proxyOnlyCidr: string;
+    /** The control plane's private range (/28); the webhook firewall rule admits it. */
+    masterCidr: string;
+}
+
+/** Where the inference Gateway and the model services live. */
+export interface GatewaySettings {
+    /** A regional GKE GatewayClass. */
+    className: string;
+    namespace: string;
+    name: string;
+    /** A `kubernetes.io/tls` Secret in the Gateway's namespace; when set, the Gateway also listens for HTTPS on 443. */
+    tlsSecret?: string;
+    /** Namespace of the LLMInferenceServices, labelled so the Gateway accepts its routes. */
+    servingNamespace: string;
 }
 
 /** Everything the program needs from stack configuration, validated. */
@@ -59,7 +73,7 @@ export interface Settings {
     /** CIDRs allowed to reach the control plane; empty leaves the public endpoint open to any address with credentials. */
     masterAuthorizedNetworks: string[];
     releaseChannel: string;
-    gatewayClass: string;
+    gateway: GatewaySettings;
     deletionProtection: boolean;
 }
 
@@ -85,8 +99,12 @@ export const DEFAULTS = {
     podCidr: "10.4.0.0/14",
     serviceCidr: "10.8.0.0/20",
     proxyOnlyCidr: "10.9.0.0/23",
+    masterCidr: "172.16.0.0/28",
     releaseChannel: "REGULAR",
     gatewayClass: "gke-l7-regional-external-managed",
+    gatewayNamespace: "inference-gateway",
+    gatewayName: "inference-gateway",
+    servingNamespace: "llm-inference",
     deletionProtection: true,
 } as const;
 
@@ -94,6 +112,7 @@ export const DEFAULTS = {
 export type ConfigReader = (key: string) => string | undefined;
 
 const PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const RESOURCE_NAME = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /**
@@ -208,7 +227,7 @@ export function parseSettings(namespace: string, read: ConfigReader, gcpProject:
         network: parseNetwork(config),
         masterAuthorizedNetworks: parseAuthorizedNetworks(config),
         releaseChannel: config.oneOf("releaseChannel", DEFAULTS.releaseChannel, RELEASE_CHANNELS, "is not a GKE release channel"),
-        gatewayClass,
+        gateway: parseGateway(config, gatewayClass),
         deletionProtection: config.boolean("deletionProtection", DEFAULTS.deletionProtection),
     };
 }
@@ -219,7 +238,25 @@ export function loadSettings(): Settings {
     return parseSettings(config.name, (key) => config.get(key), new pulumi.Config("gcp").get("project"));
 }
 
-const NETWORK_KEYS = ["nodeCidr", "podCidr", "serviceCidr", "proxyOnlyCidr"] as const;
+function parseGateway(config: ConfigValues, className: string): GatewaySettings {
+    const tlsSecret = config.dnsName("gatewayTlsSecret", undefined);
+    const gateway = {
+        className,
+        namespace: config.dnsName("gatewayNamespace", DEFAULTS.gatewayNamespace)!,
+        name: config.dnsName("gatewayName", DEFAULTS.gatewayName)!,
+        ...(tlsSecret !== undefined ? { tlsSecret } : {}),
+        servingNamespace: config.dnsName("servingNamespace", DEFAULTS.servingNamespace)!,
+    };
+    if (gateway.servingNamespace === gateway.namespace) {
+        throw new ConfigError(
+            `${config.key("servingNamespace")} = ${JSON.stringify(gateway.servingNamespace)} is the Gateway's namespace; ` +
+                `allowed: a namespace other than ${config.key("gatewayNamespace")}, so that model services never share the Gateway's`,
+        );
+    }
+    return gateway;
+}
+
+const NETWORK_KEYS = ["nodeCidr", "podCidr", "serviceCidr", "proxyOnlyCidr", "masterCidr"] as const;
 
 function parseNetwork(config: ConfigValues): NetworkSettings {
     const ranges: Array<[string, Ipv4Range]> = NETWORK_KEYS.map((key) => [key, config.cidr(key, DEFAULTS[key])]);
@@ -241,8 +278,12 @@ function parseNetwork(config: ConfigValues): NetworkSettings {
             `${config.key("proxyOnlyCidr")} = ${JSON.stringify(proxyOnly.cidr)} is too small for a proxy-only subnet; allowed: a prefix of /${PROXY_ONLY_SUBNET.maxPrefixLength} or larger (/23 recommended)`,
         );
     }
-    const [nodeCidr, podCidr, serviceCidr, proxyOnlyCidr] = ranges.map(([, range]) => range.cidr);
-    return { nodeCidr, podCidr, serviceCidr, proxyOnlyCidr };
+    const master = ranges[4][1];
+    if (master.prefixLength !== 28) {
+        throw new ConfigError(`${config.key("masterCidr")} = ${JSON.stringify(master.cidr)} is not a /28; allowed: a private /28 such as 172.16.0.0/28`);
+    }
+    const [nodeCidr, podCidr, serviceCidr, proxyOnlyCidr, masterCidr] = ranges.map(([, range]) => range.cidr);
+    return { nodeCidr, podCidr, serviceCidr, proxyOnlyCidr, masterCidr };
 }
 
 function parseAuthorizedNetworks(config: ConfigValues): string[] {
@@ -315,6 +356,17 @@ class ConfigValues {
             throw new ConfigError(`${this.key(name)} = ${JSON.stringify(raw)} is not a boolean; allowed: true, false`);
         }
         return raw === "true";
+    }
+
+    /** A DNS-1123 label (Kubernetes namespace and object names), or `fallback` when unset. */
+    dnsName(name: string, fallback: string | undefined): string | undefined {
+        const value = this.string(name) ?? fallback;
+        if (value !== undefined && !DNS_LABEL.test(value)) {
+            throw new ConfigError(
+                `${this.key(name)} = ${JSON.stringify(value)} is not a DNS-1123 label; allowed: at most 63 lowercase letters, digits and hyphens, starting and ending with a letter or digit`,
+            );
+        }
+        return value;
     }
 
     cidr(name: string, fallback: string): Ipv4Range {

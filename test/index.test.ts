@@ -1,4 +1,23 @@
+import { RecordedResource } from "../scripts/offline/recorder";
+import { MOCK_GATEWAY_ADDRESS } from "../scripts/offline/mocks";
 import { Graph, record } from "./harness";
+
+/** URNs `resource` waits for, directly or through its dependencies and its provider. */
+function transitiveDependencies(graph: Graph, resource: RecordedResource): Set<string> {
+    const byUrn = new Map(graph.resources.map((candidate) => [candidate.urn, candidate]));
+    const seen = new Set<string>();
+    const visit = (current: RecordedResource) => {
+        const providerUrn = current.provider?.split("::").slice(0, -1).join("::");
+        for (const urn of [...current.dependencies, ...(providerUrn ? [providerUrn] : [])]) {
+            if (!seen.has(urn)) {
+                seen.add(urn);
+                visit(byUrn.get(urn)!);
+            }
+        }
+    };
+    visit(resource);
+    return seen;
+}
 
 /** Runs the real program (index.ts) with `config`, in a fresh module registry. */
 function runProgram(config: Record<string, string> = {}): Promise<Graph> {
@@ -17,8 +36,9 @@ describe("the program (index.ts)", () => {
         graph = await runProgram({ deletionProtection: "false" });
     });
 
-    test("registers the network, the cluster with its system pool and provider, and the TPU pool", () => {
+    test("registers the network, the cluster, the TPU pool and the platform layer", () => {
         expect(graph.resources.map((resource) => `${resource.type} ${resource.name}`).sort()).toEqual([
+            "gcp:compute/firewall:Firewall tpu-inference-webhooks",
             "gcp:compute/network:Network tpu-inference-vpc",
             "gcp:compute/router:Router tpu-inference-router",
             "gcp:compute/routerNat:RouterNat tpu-inference-nat",
@@ -30,8 +50,28 @@ describe("the program (index.ts)", () => {
             "gcp:projects/iAMMember:IAMMember tpu-inference-nodes-container-defaultnodeserviceaccount",
             "gcp:serviceaccount/account:Account tpu-inference-nodes",
             "gke-tpu-inference:cluster:GkeCluster tpu-inference",
+            "gke-tpu-inference:gateway:InferenceGateway inference",
             "gke-tpu-inference:network:Network tpu-inference",
+            "gke-tpu-inference:platform:CertManager tpu-inference",
+            "gke-tpu-inference:platform:KServe kserve",
+            "gke-tpu-inference:platform:LeaderWorkerSet lws",
+            "gke-tpu-inference:platform:ServingNamespace serving",
             "gke-tpu-inference:tpu:TpuNodePool tpu-inference-tpu",
+            "kubernetes:cert-manager.io/v1:Certificate tpu-inference-ca",
+            "kubernetes:cert-manager.io/v1:ClusterIssuer tpu-inference-ca-issuer",
+            "kubernetes:cert-manager.io/v1:ClusterIssuer tpu-inference-selfsigned-issuer",
+            "kubernetes:core/v1:Namespace inference-ns",
+            "kubernetes:core/v1:Namespace kserve-ns",
+            "kubernetes:core/v1:Namespace lws-ns",
+            "kubernetes:core/v1:Namespace serving-ns",
+            "kubernetes:core/v1:Namespace tpu-inference-ns",
+            "kubernetes:gateway.networking.k8s.io/v1:Gateway inference-gateway",
+            "kubernetes:helm.sh/v4:Chart kserve-configs",
+            "kubernetes:helm.sh/v4:Chart kserve-controller",
+            "kubernetes:helm.sh/v4:Chart kserve-crd",
+            "kubernetes:helm.sh/v4:Chart lws-chart",
+            "kubernetes:helm.sh/v4:Chart tpu-inference-chart",
+            "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig serving-router-route",
             "pulumi:providers:kubernetes tpu-inference-k8s",
             "pulumi:pulumi:Stack gke-tpu-inference-test",
         ]);
@@ -61,6 +101,49 @@ describe("the program (index.ts)", () => {
         ]);
     });
 
+    test("nothing on the platform layer waits for the TPU pool, directly or through its provider", () => {
+        const tpuPool = graph.get("gcp:container/nodePool:NodePool", "tpu-inference-tpu-pool");
+        const kubernetesObjects = graph.resources.filter((resource) => resource.type.startsWith("kubernetes:"));
+        expect(kubernetesObjects).toHaveLength(15);
+        for (const resource of kubernetesObjects) {
+            expect({ resource: resource.name, waitsForTpuPool: transitiveDependencies(graph, resource).has(tpuPool.urn) }).toEqual({
+                resource: resource.name,
+                waitsForTpuPool: false,
+            });
+        }
+    });
+
+    test("KServe installs after cert-manager, LeaderWorkerSet and the webhook firewall rule; its configs after its controller", () => {
+        expect(graph.dependencyNames(graph.get("kubernetes:helm.sh/v4:Chart", "kserve-controller"))).toEqual([
+            "gcp:compute/firewall:Firewall tpu-inference-webhooks",
+            "kubernetes:core/v1:Namespace kserve-ns",
+            "kubernetes:helm.sh/v4:Chart kserve-crd",
+            "kubernetes:helm.sh/v4:Chart lws-chart",
+            "kubernetes:helm.sh/v4:Chart tpu-inference-chart",
+        ]);
+        expect(graph.dependencyNames(graph.get("kubernetes:helm.sh/v4:Chart", "kserve-configs"))).toEqual([
+            "kubernetes:core/v1:Namespace kserve-ns",
+            "kubernetes:helm.sh/v4:Chart kserve-controller",
+        ]);
+        expect(graph.dependencyNames(graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig", "serving-router-route"))).toEqual([
+            "kubernetes:core/v1:Namespace serving-ns",
+            "kubernetes:helm.sh/v4:Chart kserve-controller",
+        ]);
+    });
+
+    test("the Gateway waits for the region's proxy-only subnet", () => {
+        expect(graph.dependencyNames(graph.get("kubernetes:gateway.networking.k8s.io/v1:Gateway", "inference-gateway"))).toEqual([
+            "gcp:compute/subnetwork:Subnetwork tpu-inference-proxy-only",
+            "kubernetes:core/v1:Namespace inference-ns",
+        ]);
+    });
+
+    test("every Kubernetes object and chart goes through the cluster's provider", () => {
+        const provider = graph.get("pulumi:providers:kubernetes", "tpu-inference-k8s");
+        const kubernetesResources = graph.resources.filter((resource) => resource.type.startsWith("kubernetes:"));
+        expect(new Set(kubernetesResources.map((resource) => resource.provider?.split("::").slice(0, -1).join("::")))).toEqual(new Set([provider.urn]));
+    });
+
     test("exports what a user needs after pulumi up", () => {
         expect(graph.recording.outputs).toEqual({
             clusterName: expect.stringMatching(/^tpu-inference-cluster-[0-9a-f]{7}$/),
@@ -71,6 +154,10 @@ describe("the program (index.ts)", () => {
             tpuNodeSelector: { "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": "2x2" },
             tpuPoolAutoscaling: { minNodes: 0, maxNodes: 3 },
             gatewayClass: "gke-l7-regional-external-managed",
+            gatewayAddress: MOCK_GATEWAY_ADDRESS,
+            gatewayUrl: `http://${MOCK_GATEWAY_ADDRESS}`,
+            caIssuerName: "tpu-inference-ca-issuer",
+            servingNamespace: "llm-inference",
         });
     });
 

@@ -10,6 +10,7 @@ import type { MockCallArgs, MockResourceArgs, MockResourceResult, Mocks } from "
 
 /** Addresses from TEST-NET ranges (RFC 5737): realistic, never routable. */
 export const MOCK_CLUSTER_ENDPOINT = "203.0.113.10";
+export const MOCK_GATEWAY_ADDRESS = "198.51.100.20";
 export const MOCK_CLUSTER_CA = Buffer.from("-----BEGIN CERTIFICATE-----\nMIIBoffline-preview\n-----END CERTIFICATE-----\n").toString("base64");
 
 const COMPUTE_API = "https://www.googleapis.com/compute/v1";
@@ -72,9 +73,11 @@ function kubernetesState(args: MockResourceArgs): MockResourceResult {
     const metadata = (inputs.metadata as State | undefined) ?? {};
     const name = (metadata.name as string | undefined) ?? autoName(args.type, args.name);
     const namespace = metadata.namespace as string | undefined;
+    // A programmed Gateway reports its load balancer's address.
+    const status = args.type === "kubernetes:gateway.networking.k8s.io/v1:Gateway" ? { status: { addresses: [{ type: "IPAddress", value: MOCK_GATEWAY_ADDRESS }] } } : {};
     return {
         id: namespace ? `${namespace}/${name}` : name,
-        state: { ...inputs, metadata: { ...metadata, name } },
+        state: { ...inputs, metadata: { ...metadata, name }, ...status },
     };
 }
 

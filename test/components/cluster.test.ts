@@ -10,6 +10,7 @@ const baseArgs = {
     subnetworkId: "projects/acme-inference/regions/europe-west4/subnetworks/nodes",
     releaseChannel: "REGULAR",
     masterAuthorizedNetworks: [] as string[],
+    masterCidr: "172.16.0.0/28",
     deletionProtection: true,
     systemPool: { machineType: "e2-standard-4", minNodes: 1, maxNodes: 4 },
 };
@@ -45,7 +46,7 @@ describe("GkeCluster", () => {
             gatewayApiConfig: { channel: "CHANNEL_STANDARD" },
             addonsConfig: { httpLoadBalancing: { disabled: false } },
             workloadIdentityConfig: { workloadPool: "acme-inference.svc.id.goog" },
-            privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: false },
+            privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: false, masterIpv4CidrBlock: "172.16.0.0/28" },
             enableShieldedNodes: true,
             monitoringConfig: { enableComponents: ["SYSTEM_COMPONENTS"], managedPrometheus: { enabled: true } },
             loggingConfig: { enableComponents: ["SYSTEM_COMPONENTS", "WORKLOADS"] },
@@ -110,6 +111,18 @@ describe("GkeCluster", () => {
             enableServerSideApply: "true",
         });
         expect(graph.dependencyNames(provider)).toEqual(["gcp:container/cluster:Cluster gke-cluster", "gcp:container/nodePool:NodePool gke-system"]);
+    });
+
+    test("the control plane may call admission webhooks on the nodes' port 9443, and nothing else beyond GKE's defaults", () => {
+        expect(graph.get("gcp:compute/firewall:Firewall", "gke-webhooks").inputs).toEqual({
+            project: "acme-inference",
+            network: baseArgs.networkId,
+            direction: "INGRESS",
+            sourceRanges: ["172.16.0.0/28"],
+            allows: [{ protocol: "tcp", ports: ["9443"] }],
+            targetServiceAccounts: ["gke-nodes@acme-inference.iam.gserviceaccount.com"],
+            description: "GKE control plane to admission webhooks on nodes",
+        });
     });
 
     test("authorized networks restrict the control plane when given", async () => {

@@ -32,10 +32,15 @@ describe("settings defaults", () => {
                 provisioning: "on-demand",
             },
             systemPool: { machineType: "e2-standard-4", minNodes: 1, maxNodes: 4 },
-            network: { nodeCidr: "10.0.0.0/20", podCidr: "10.4.0.0/14", serviceCidr: "10.8.0.0/20", proxyOnlyCidr: "10.9.0.0/23" },
+            network: { nodeCidr: "10.0.0.0/20", podCidr: "10.4.0.0/14", serviceCidr: "10.8.0.0/20", proxyOnlyCidr: "10.9.0.0/23", masterCidr: "172.16.0.0/28" },
             masterAuthorizedNetworks: [],
             releaseChannel: "REGULAR",
-            gatewayClass: "gke-l7-regional-external-managed",
+            gateway: {
+                className: "gke-l7-regional-external-managed",
+                namespace: "inference-gateway",
+                name: "inference-gateway",
+                servingNamespace: "llm-inference",
+            },
             deletionProtection: true,
         });
     });
@@ -58,12 +63,16 @@ describe("settings defaults", () => {
             releaseChannel: "RAPID",
             deletionProtection: "false",
             masterAuthorizedNetworks: '["203.0.113.0/24"]',
+            gatewayNamespace: "edge",
+            gatewayName: "llm",
+            gatewayTlsSecret: "llm-tls",
+            servingNamespace: "models",
         });
         expect(settings).toEqual(
             expect.objectContaining({
                 zone: "us-east5-b",
                 region: "us-east5",
-                gatewayClass: "gke-l7-rilb",
+                gateway: { className: "gke-l7-rilb", namespace: "edge", name: "llm", tlsSecret: "llm-tls", servingNamespace: "models" },
                 releaseChannel: "RAPID",
                 deletionProtection: false,
                 masterAuthorizedNetworks: ["203.0.113.0/24"],
@@ -185,17 +194,38 @@ describe("settings validation names the key, the value and what is allowed", () 
         [
             "overlapping CIDRs",
             { serviceCidr: "10.4.16.0/20" },
-            'gke-tpu-inference:serviceCidr = "10.4.16.0/20" overlaps gke-tpu-inference:podCidr = "10.4.0.0/14"; allowed: disjoint ranges for nodeCidr, podCidr, serviceCidr, proxyOnlyCidr',
+            'gke-tpu-inference:serviceCidr = "10.4.16.0/20" overlaps gke-tpu-inference:podCidr = "10.4.0.0/14"; allowed: disjoint ranges for nodeCidr, podCidr, serviceCidr, proxyOnlyCidr, masterCidr',
         ],
         [
             "proxy-only subnet overlapping the nodes",
             { proxyOnlyCidr: "10.0.8.0/23" },
-            'gke-tpu-inference:proxyOnlyCidr = "10.0.8.0/23" overlaps gke-tpu-inference:nodeCidr = "10.0.0.0/20"; allowed: disjoint ranges for nodeCidr, podCidr, serviceCidr, proxyOnlyCidr',
+            'gke-tpu-inference:proxyOnlyCidr = "10.0.8.0/23" overlaps gke-tpu-inference:nodeCidr = "10.0.0.0/20"; allowed: disjoint ranges for nodeCidr, podCidr, serviceCidr, proxyOnlyCidr, masterCidr',
         ],
         [
             "proxy-only subnet too small",
             { proxyOnlyCidr: "10.9.0.0/27" },
             'gke-tpu-inference:proxyOnlyCidr = "10.9.0.0/27" is too small for a proxy-only subnet; allowed: a prefix of /26 or larger (/23 recommended)',
+        ],
+        [
+            "control plane range overlapping the pods",
+            { masterCidr: "10.4.0.0/28" },
+            'gke-tpu-inference:masterCidr = "10.4.0.0/28" overlaps gke-tpu-inference:podCidr = "10.4.0.0/14"; allowed: disjoint ranges for nodeCidr, podCidr, serviceCidr, proxyOnlyCidr, masterCidr',
+        ],
+        ["control plane range that is not a /28", { masterCidr: "172.16.0.0/24" }, 'gke-tpu-inference:masterCidr = "172.16.0.0/24" is not a /28; allowed: a private /28 such as 172.16.0.0/28'],
+        [
+            "namespace that is not a DNS label",
+            { servingNamespace: "LLM_Models" },
+            'gke-tpu-inference:servingNamespace = "LLM_Models" is not a DNS-1123 label; allowed: at most 63 lowercase letters, digits and hyphens, starting and ending with a letter or digit',
+        ],
+        [
+            "TLS secret name that is not a DNS label",
+            { gatewayTlsSecret: "tls.secret" },
+            'gke-tpu-inference:gatewayTlsSecret = "tls.secret" is not a DNS-1123 label; allowed: at most 63 lowercase letters, digits and hyphens, starting and ending with a letter or digit',
+        ],
+        [
+            "serving namespace shared with the Gateway",
+            { servingNamespace: "inference-gateway" },
+            'gke-tpu-inference:servingNamespace = "inference-gateway" is the Gateway\'s namespace; allowed: a namespace other than gke-tpu-inference:gatewayNamespace, so that model services never share the Gateway\'s',
         ],
         [
             "authorized networks that are not a list",

@@ -46,15 +46,16 @@ describe("npm run preview:offline (dev stack)", () => {
         expect(run.stdout).toContain('note: gcp:project is not set: using the placeholder "offline-preview-project"');
         expect(run.stdout).toContain("Previewing update (dev) offline");
         expect(run.stdout).toMatch(/ \+ {3}pulumi:pulumi:Stack +gke-tpu-inference-dev +create/);
-        expect(run.stdout).toMatch(/ \+ {3}│ {2}└─ gcp:container:NodePool +tpu-inference-system +create/);
+        expect(run.stdout).toMatch(/ \+ {3}│ {2}├─ gcp:container:NodePool +tpu-inference-system +create/);
+        expect(run.stdout).toMatch(/ \+ {3}│ {2}└─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +serving-router-route +create/);
         expect(run.stdout).toMatch(/ \+ {6}└─ gcp:container:NodePool +tpu-inference-tpu-pool +create/);
-        expect(run.stdout).toContain("    + 15 to create");
+        expect(run.stdout).toContain("    + 36 to create");
     });
 
     test("the JSON report is modeled on pulumi preview --json", () => {
         expect(report.project).toBe("gke-tpu-inference");
         expect(report.stack).toBe("dev");
-        expect(report.summary).toEqual({ create: 15 });
+        expect(report.summary).toEqual({ create: 36 });
         expect(report.config).toEqual({ "gcp:project": "offline-preview-project", "gke-tpu-inference:deletionProtection": "false" });
         const cluster = step(report, "gcp:container/cluster:Cluster", "tpu-inference-cluster");
         expect(cluster.op).toBe("create");

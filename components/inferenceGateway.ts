@@ -1,0 +1,76 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { GatewaySettings } from "./settings";
+
+/** Arguments of {@link InferenceGateway}. */
+export interface InferenceGatewayArgs {
+    /** Provider of the target cluster. */
+    provider: k8s.Provider;
+    /** Class, namespace, name and optional TLS secret, validated by the settings. */
+    gateway: Omit<GatewaySettings, "servingNamespace">;
+    /** Labels of the namespaces whose HTTPRoutes may attach. */
+    allowedRouteNamespaceLabels: Record<string, string>;
+    /** The region's proxy-only subnet: GKE programs a regional Gateway only once it exists. */
+    proxyOnlySubnet: pulumi.Input<pulumi.Resource>;
+    /** How long `pulumi up` waits for GKE to program the regional load balancer. Default 1800 s. */
+    programmedTimeoutSeconds?: number;
+}
+
+/**
+ * A regional GKE Gateway for inference traffic: an HTTP listener, an HTTPS listener when a
+ * TLS secret is configured, and routes admitted only from labelled namespaces. `pulumi up`
+ * waits until GKE reports it Programmed, so its address is real when the stack outputs it.
+ */
+export class InferenceGateway extends pulumi.ComponentResource {
+    /** The load balancer's IP address. */
+    public readonly address: pulumi.Output<string>;
+    public readonly gatewayName: pulumi.Output<string>;
+    public readonly gatewayNamespace: pulumi.Output<string>;
+
+    constructor(name: string, args: InferenceGatewayArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("gke-tpu-inference:gateway:InferenceGateway", name, {}, opts);
+        const { gateway } = args;
+        const childOpts = { parent: this, provider: args.provider };
+        const namespace = new k8s.core.v1.Namespace(`${name}-ns`, { metadata: { name: gateway.namespace } }, childOpts);
+
+        const allowedRoutes = { namespaces: { from: "Selector", selector: { matchLabels: args.allowedRouteNamespaceLabels } } };
+        const listeners: Array<Record<string, unknown>> = [{ name: "http", protocol: "HTTP", port: 80, allowedRoutes }];
+        if (gateway.tlsSecret !== undefined) {
+            listeners.push({
+                name: "https",
+                protocol: "HTTPS",
+                port: 443,
+                tls: { mode: "Terminate", certificateRefs: [{ kind: "Secret", group: "", name: gateway.tlsSecret }] },
+                allowedRoutes,
+            });
+        }
+
+        const resource = new k8s.apiextensions.CustomResource(
+            `${name}-gateway`,
+            {
+                apiVersion: "gateway.networking.k8s.io/v1",
+                kind: "Gateway",
+                metadata: {
+                    name: gateway.name,
+                    namespace: namespace.metadata.name,
+                    annotations: {
+                        "pulumi.com/waitFor": "condition=Programmed",
+                        // A regional external Application Load Balancer takes minutes to program.
+                        "pulumi.com/timeoutSeconds": String(args.programmedTimeoutSeconds ?? 1800),
+                    },
+                },
+                spec: { gatewayClassName: gateway.className, listeners },
+                // Declared (and never sent) so that the resource exposes the status GKE writes back.
+                status: undefined,
+            },
+            { ...childOpts, dependsOn: [args.proxyOnlySubnet] },
+        );
+
+        // CustomResource types only apiVersion, kind and metadata; `status` exists because it was declared above.
+        const { status } = resource as unknown as { status: pulumi.Output<{ addresses?: Array<{ value: string }> } | undefined> };
+        this.address = status.apply((value) => value?.addresses?.[0]?.value ?? "");
+        this.gatewayName = resource.metadata.name;
+        this.gatewayNamespace = resource.metadata.namespace;
+        this.registerOutputs({ address: this.address, gatewayName: this.gatewayName, gatewayNamespace: this.gatewayNamespace });
+    }
+}

@@ -1,0 +1,79 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { CHARTS } from "./catalog";
+
+/** Arguments of {@link KServe}. */
+export interface KServeArgs {
+    /** Provider of the target cluster. */
+    provider: k8s.Provider;
+    /** The Gateway KServe attaches HTTPRoutes to by default, as `namespace/name`. Plain strings, so KServe does not wait for the load balancer. */
+    gateway: { namespace: string; name: string };
+    /**
+     * What the controller needs before it starts: cert-manager (its webhook certificate is a cert-manager Certificate),
+     * LeaderWorkerSet (the controller looks for the CRD once, at start) and the firewall rule that lets the control plane call its webhook.
+     */
+    prerequisites: pulumi.Input<pulumi.Resource>[];
+}
+
+/**
+ * KServe's LLMInferenceService controller from the pinned release's three charts: the CRDs,
+ * the controller with its webhooks, and the well-known LLMInferenceServiceConfigs. GKE manages
+ * the InferencePool CRD itself, so KServe's copies stay out.
+ */
+export class KServe extends pulumi.ComponentResource {
+    /** The chart whose controller and webhooks every LLMInferenceService and LLMInferenceServiceConfig needs. */
+    public readonly controller: k8s.helm.v4.Chart;
+    /** The well-known configs the controller merges into every service. */
+    public readonly configs: k8s.helm.v4.Chart;
+
+    constructor(name: string, args: KServeArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("gke-tpu-inference:platform:KServe", name, {}, opts);
+        const childOpts = { parent: this, provider: args.provider };
+        const namespace = new k8s.core.v1.Namespace(`${name}-ns`, { metadata: { name: CHARTS.kserveLlmisvcResources.namespace } }, childOpts);
+
+        const crds = new k8s.helm.v4.Chart(
+            `${name}-crd`,
+            { chart: CHARTS.kserveLlmisvcCrd.chart, version: CHARTS.kserveLlmisvcCrd.version, namespace: namespace.metadata.name },
+            childOpts,
+        );
+
+        this.controller = new k8s.helm.v4.Chart(
+            `${name}-controller`,
+            {
+                chart: CHARTS.kserveLlmisvcResources.chart,
+                version: CHARTS.kserveLlmisvcResources.version,
+                namespace: namespace.metadata.name,
+                values: {
+                    kserve: {
+                        // Skips the chart's InferencePool CRDs (GKE owns inference.networking.k8s.io) and llm-d's
+                        // InferenceObjective/InferenceModelRewrite CRDs, which the controller and the EPP treat as optional.
+                        llmisvc: { createGIECRDs: false },
+                        controller: {
+                            gateway: {
+                                ingressGateway: { enableGatewayApi: true, kserveGateway: `${args.gateway.namespace}/${args.gateway.name}` },
+                            },
+                        },
+                    },
+                },
+            },
+            // The controller's objects need the LLMInferenceService CRDs, and the controller needs its prerequisites at start.
+            { ...childOpts, dependsOn: [crds, ...args.prerequisites] },
+        );
+
+        this.configs = new k8s.helm.v4.Chart(
+            `${name}-configs`,
+            {
+                chart: CHARTS.kserveRuntimeConfigs.chart,
+                version: CHARTS.kserveRuntimeConfigs.version,
+                namespace: namespace.metadata.name,
+                // Both switches default to off: the chart installs nothing unless asked. ServingRuntimes belong to the
+                // InferenceService API, whose CRDs this stack does not install.
+                values: { kserve: { llmisvcConfigs: { enabled: true }, servingruntime: { enabled: false } } },
+            },
+            // LLMInferenceServiceConfigs pass through the controller's validating webhook.
+            { ...childOpts, dependsOn: [this.controller] },
+        );
+
+        this.registerOutputs({});
+    }
+}

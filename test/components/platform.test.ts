@@ -1,0 +1,217 @@
+import * as k8s from "@pulumi/kubernetes";
+import { CertManager } from "../../components/certManager";
+import { InferenceGateway } from "../../components/inferenceGateway";
+import { KServe } from "../../components/kserve";
+import { LeaderWorkerSet } from "../../components/leaderWorkerSet";
+import { routerRouteSpec } from "../../components/routerRoute";
+import { GATEWAY_ACCESS_LABEL, ServingNamespace } from "../../components/servingNamespace";
+import { MOCK_GATEWAY_ADDRESS } from "../../scripts/offline/mocks";
+import { Graph, record } from "../harness";
+
+/** A provider like the cluster's, for components tested on their own. */
+function testProvider(): k8s.Provider {
+    return new k8s.Provider("k8s", { kubeconfig: "{}", enableServerSideApply: true });
+}
+
+describe("CertManager", () => {
+    let graph: Graph;
+    let caIssuerName: string | undefined;
+    beforeAll(async () => {
+        graph = await record(() => {
+            const certManager = new CertManager("pki", { provider: testProvider() });
+            certManager.caIssuerName.apply((name) => (caIssuerName = name));
+        });
+    });
+
+    test("installs the pinned chart with its CRDs and GKE-fit webhook settings", () => {
+        expect(graph.get("kubernetes:helm.sh/v4:Chart", "pki-chart").inputs).toEqual({
+            chart: "oci://quay.io/jetstack/charts/cert-manager",
+            version: "v1.21.1",
+            namespace: "cert-manager",
+            values: { crds: { enabled: true }, webhook: { timeoutSeconds: 30, securePort: 10250 } },
+        });
+        expect(graph.get("kubernetes:core/v1:Namespace", "pki-ns").inputs).toEqual({ apiVersion: "v1", kind: "Namespace", metadata: { name: "cert-manager" } });
+    });
+
+    test("chains a self-signed ClusterIssuer to an RSA 2048 CA certificate to a CA ClusterIssuer", () => {
+        expect(graph.get("kubernetes:cert-manager.io/v1:ClusterIssuer", "pki-selfsigned-issuer").inputs).toEqual({
+            apiVersion: "cert-manager.io/v1",
+            kind: "ClusterIssuer",
+            metadata: { name: "pki-selfsigned", annotations: { "pulumi.com/waitFor": "condition=Ready" } },
+            spec: { selfSigned: {} },
+        });
+        expect(graph.get("kubernetes:cert-manager.io/v1:Certificate", "pki-ca").inputs).toEqual({
+            apiVersion: "cert-manager.io/v1",
+            kind: "Certificate",
+            metadata: { name: "pki-ca", namespace: "cert-manager", annotations: { "pulumi.com/waitFor": "condition=Ready" } },
+            spec: {
+                isCA: true,
+                commonName: "pki-ca",
+                secretName: "pki-ca",
+                duration: "87600h",
+                renewBefore: "2160h",
+                privateKey: { algorithm: "RSA", size: 2048, rotationPolicy: "Never" },
+                issuerRef: { group: "cert-manager.io", kind: "ClusterIssuer", name: "pki-selfsigned" },
+            },
+        });
+        expect(graph.get("kubernetes:cert-manager.io/v1:ClusterIssuer", "pki-ca-issuer").inputs).toEqual({
+            apiVersion: "cert-manager.io/v1",
+            kind: "ClusterIssuer",
+            metadata: { name: "pki-ca-issuer", annotations: { "pulumi.com/waitFor": "condition=Ready" } },
+            spec: { ca: { secretName: "pki-ca" } },
+        });
+        expect(caIssuerName).toBe("pki-ca-issuer");
+    });
+
+    test("every cert-manager object waits for the chart; the CA issuer also for its certificate; the certificate for its issuer", () => {
+        expect(graph.dependencyNames(graph.get("kubernetes:cert-manager.io/v1:ClusterIssuer", "pki-selfsigned-issuer"))).toEqual([
+            "kubernetes:helm.sh/v4:Chart pki-chart",
+        ]);
+        expect(graph.dependencyNames(graph.get("kubernetes:cert-manager.io/v1:Certificate", "pki-ca"))).toEqual([
+            "kubernetes:cert-manager.io/v1:ClusterIssuer pki-selfsigned-issuer",
+            "kubernetes:core/v1:Namespace pki-ns",
+            "kubernetes:helm.sh/v4:Chart pki-chart",
+        ]);
+        expect(graph.dependencyNames(graph.get("kubernetes:cert-manager.io/v1:ClusterIssuer", "pki-ca-issuer"))).toEqual([
+            "kubernetes:cert-manager.io/v1:Certificate pki-ca",
+            "kubernetes:helm.sh/v4:Chart pki-chart",
+        ]);
+        expect(graph.dependencyNames(graph.get("kubernetes:helm.sh/v4:Chart", "pki-chart"))).toEqual(["kubernetes:core/v1:Namespace pki-ns"]);
+    });
+});
+
+describe("LeaderWorkerSet", () => {
+    // Its 1.3 MB CRD needs server-side apply: the cluster's provider turns it on (see cluster.test.ts).
+    test("installs the pinned chart into lws-system", async () => {
+        const graph = await record(() => new LeaderWorkerSet("lws", { provider: testProvider() }));
+        expect(graph.get("kubernetes:helm.sh/v4:Chart", "lws-chart").inputs).toEqual({
+            chart: "oci://registry.k8s.io/lws/charts/lws",
+            version: "0.10.0",
+            namespace: "lws-system",
+        });
+    });
+});
+
+describe("KServe", () => {
+    let graph: Graph;
+    beforeAll(async () => {
+        graph = await record(() => {
+            const provider = testProvider();
+            const prerequisite = new k8s.core.v1.Namespace("prerequisite", { metadata: { name: "prerequisite" } }, { provider });
+            new KServe("kserve", { provider, gateway: { namespace: "edge", name: "llm" }, prerequisites: [prerequisite] });
+        });
+    });
+
+    test("installs the release's three charts in kserve, without KServe's InferencePool CRDs, pointing at the stack's Gateway", () => {
+        expect(graph.get("kubernetes:helm.sh/v4:Chart", "kserve-crd").inputs).toEqual({
+            chart: "oci://ghcr.io/kserve/charts/kserve-llmisvc-crd",
+            version: "v0.20.0",
+            namespace: "kserve",
+        });
+        expect(graph.get("kubernetes:helm.sh/v4:Chart", "kserve-controller").inputs).toEqual({
+            chart: "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources",
+            version: "v0.20.0",
+            namespace: "kserve",
+            values: {
+                kserve: {
+                    llmisvc: { createGIECRDs: false },
+                    controller: { gateway: { ingressGateway: { enableGatewayApi: true, kserveGateway: "edge/llm" } } },
+                },
+            },
+        });
+        expect(graph.get("kubernetes:helm.sh/v4:Chart", "kserve-configs").inputs).toEqual({
+            chart: "oci://ghcr.io/kserve/charts/kserve-runtime-configs",
+            version: "v0.20.0",
+            namespace: "kserve",
+            values: { kserve: { llmisvcConfigs: { enabled: true }, servingruntime: { enabled: false } } },
+        });
+    });
+
+    test("the controller waits for the CRDs and every prerequisite; the configs for the controller", () => {
+        expect(graph.dependencyNames(graph.get("kubernetes:helm.sh/v4:Chart", "kserve-controller"))).toEqual([
+            "kubernetes:core/v1:Namespace kserve-ns",
+            "kubernetes:core/v1:Namespace prerequisite",
+            "kubernetes:helm.sh/v4:Chart kserve-crd",
+        ]);
+        expect(graph.dependencyNames(graph.get("kubernetes:helm.sh/v4:Chart", "kserve-configs"))).toEqual([
+            "kubernetes:core/v1:Namespace kserve-ns",
+            "kubernetes:helm.sh/v4:Chart kserve-controller",
+        ]);
+    });
+});
+
+describe("ServingNamespace", () => {
+    test("labels the namespace for the Gateway and ships a router-route config without timeouts, after KServe's controller", async () => {
+        const graph = await record(() => {
+            const provider = testProvider();
+            const controller = new k8s.core.v1.Namespace("controller", { metadata: { name: "controller" } }, { provider });
+            new ServingNamespace("serving", { provider, namespace: "models", kserveController: controller });
+        });
+        expect(graph.get("kubernetes:core/v1:Namespace", "serving-ns").inputs).toEqual({
+            apiVersion: "v1",
+            kind: "Namespace",
+            metadata: { name: "models", labels: { "gke-tpu-inference/gateway-access": "true" } },
+        });
+        const config = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig", "serving-router-route");
+        expect(config.inputs).toEqual({
+            apiVersion: "serving.kserve.io/v1alpha2",
+            kind: "LLMInferenceServiceConfig",
+            metadata: { name: "kserve-config-llm-router-route", namespace: "models" },
+            spec: { router: { route: { http: { spec: routerRouteSpec() } } } },
+        });
+        expect(JSON.stringify(config.inputs)).not.toContain("timeouts");
+        expect(graph.dependencyNames(config)).toEqual(["kubernetes:core/v1:Namespace controller", "kubernetes:core/v1:Namespace serving-ns"]);
+        expect(GATEWAY_ACCESS_LABEL).toEqual({ "gke-tpu-inference/gateway-access": "true" });
+    });
+});
+
+describe("InferenceGateway", () => {
+    async function gatewayFor(tlsSecret?: string) {
+        let address: string | undefined;
+        const graph = await record(() => {
+            const provider = testProvider();
+            const subnet = new k8s.core.v1.Namespace("proxy-only-stand-in", { metadata: { name: "stand-in" } }, { provider });
+            const gateway = new InferenceGateway("edge", {
+                provider,
+                gateway: { className: "gke-l7-rilb", namespace: "edge", name: "llm", ...(tlsSecret ? { tlsSecret } : {}) },
+                allowedRouteNamespaceLabels: { team: "ml" },
+                proxyOnlySubnet: subnet,
+            });
+            gateway.address.apply((value) => (address = value));
+        });
+        return { gateway: graph.get("kubernetes:gateway.networking.k8s.io/v1:Gateway", "edge-gateway"), graph, address };
+    }
+
+    test("an HTTP listener for labelled namespaces, waiting until GKE has programmed it", async () => {
+        const { gateway, graph, address } = await gatewayFor();
+        expect(gateway.inputs).toEqual({
+            apiVersion: "gateway.networking.k8s.io/v1",
+            kind: "Gateway",
+            metadata: {
+                name: "llm",
+                namespace: "edge",
+                annotations: { "pulumi.com/waitFor": "condition=Programmed", "pulumi.com/timeoutSeconds": "1800" },
+            },
+            spec: {
+                gatewayClassName: "gke-l7-rilb",
+                listeners: [
+                    { name: "http", protocol: "HTTP", port: 80, allowedRoutes: { namespaces: { from: "Selector", selector: { matchLabels: { team: "ml" } } } } },
+                ],
+            },
+        });
+        expect(graph.dependencyNames(gateway)).toEqual(["kubernetes:core/v1:Namespace edge-ns", "kubernetes:core/v1:Namespace proxy-only-stand-in"]);
+        expect(address).toBe(MOCK_GATEWAY_ADDRESS);
+    });
+
+    test("adds an HTTPS listener terminating TLS with the configured secret", async () => {
+        const { gateway } = await gatewayFor("llm-tls");
+        const listeners = (gateway.inputs.spec as { listeners: unknown[] }).listeners;
+        expect(listeners[1]).toEqual({
+            name: "https",
+            protocol: "HTTPS",
+            port: 443,
+            tls: { mode: "Terminate", certificateRefs: [{ kind: "Secret", group: "", name: "llm-tls" }] },
+            allowedRoutes: { namespaces: { from: "Selector", selector: { matchLabels: { team: "ml" } } } },
+        });
+    });
+});

@@ -1,0 +1,95 @@
+import Ajv, { ValidateFunction } from "ajv";
+import * as fs from "fs";
+import * as path from "path";
+import { parseAllDocuments } from "yaml";
+
+/** The upstream CRD schemas (see SOURCES.txt there), beside this repository as in CI. */
+export const CRD_DIR = path.resolve(__dirname, "..", "..", "shared", "crds");
+
+interface CrdVersion {
+    name: string;
+    schema?: { openAPIV3Schema?: Record<string, unknown> };
+}
+
+interface Crd {
+    kind: string;
+    spec: { group: string; names: { kind: string }; versions: CrdVersion[] };
+}
+
+type Schema = Record<string, unknown>;
+
+/**
+ * Makes a structural schema reject unknown fields the way the API server's strict field
+ * validation does: every object that lists its properties and does not preserve unknown
+ * fields gets `additionalProperties: false`.
+ */
+function strict(schema: Schema): Schema {
+    const out: Schema = {};
+    for (const [key, value] of Object.entries(schema)) {
+        if (key === "properties" && value && typeof value === "object") {
+            out[key] = Object.fromEntries(Object.entries(value as Record<string, Schema>).map(([name, inner]) => [name, strict(inner)]));
+        } else if ((key === "items" || key === "additionalProperties") && value && typeof value === "object") {
+            out[key] = strict(value as Schema);
+        } else if ((key === "anyOf" || key === "oneOf" || key === "allOf") && Array.isArray(value)) {
+            out[key] = value.map((inner: Schema) => strict(inner));
+        } else {
+            out[key] = value;
+        }
+    }
+    if (out.properties && out.additionalProperties === undefined && out["x-kubernetes-preserve-unknown-fields"] !== true) {
+        out.additionalProperties = false;
+    }
+    return out;
+}
+
+function walk(dir: string): string[] {
+    return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const full = path.join(dir, entry.name);
+        return entry.isDirectory() ? walk(full) : entry.name.endsWith(".yaml") ? [full] : [];
+    });
+}
+
+/** Validates Kubernetes objects against the CRD schemas in {@link CRD_DIR}. Compiles each schema once, on first use. */
+export class CrdValidator {
+    private readonly schemas = new Map<string, Schema>();
+    private readonly compiled = new Map<string, ValidateFunction>();
+    private readonly ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+
+    constructor(dir: string = CRD_DIR) {
+        for (const file of walk(dir)) {
+            for (const document of parseAllDocuments(fs.readFileSync(file, "utf8"))) {
+                // Conversion-webhook patches are CRD fragments without versions.
+                const crd = document.toJSON() as Crd | null;
+                if (crd?.kind !== "CustomResourceDefinition" || !Array.isArray(crd.spec?.versions)) {
+                    continue;
+                }
+                for (const version of crd.spec.versions) {
+                    const schema = version.schema?.openAPIV3Schema;
+                    if (schema) {
+                        this.schemas.set(`${crd.spec.group}/${version.name}:${crd.spec.names.kind}`, schema);
+                    }
+                }
+            }
+        }
+    }
+
+    /** `group/version:Kind` keys of every schema loaded. */
+    get kinds(): string[] {
+        return [...this.schemas.keys()].sort();
+    }
+
+    /** Error messages for `object` (empty when it is valid); throws when no schema covers its kind. */
+    errors(object: { apiVersion?: unknown; kind?: unknown } & Record<string, unknown>): string[] {
+        const key = `${object.apiVersion}:${object.kind}`;
+        let validate = this.compiled.get(key);
+        if (!validate) {
+            const schema = this.schemas.get(key);
+            if (!schema) {
+                throw new Error(`no CRD schema for ${key} in ${CRD_DIR}`);
+            }
+            validate = this.ajv.compile(strict(schema));
+            this.compiled.set(key, validate);
+        }
+        return validate(object) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message} ${JSON.stringify(error.params)}`);
+    }
+}

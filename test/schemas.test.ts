@@ -1,0 +1,85 @@
+import { spawnSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { parse } from "yaml";
+import { CrdValidator } from "./crds";
+import { Graph, record } from "./harness";
+
+const ROOT = path.resolve(__dirname, "..");
+
+/** API groups Kubernetes serves itself; every other group's objects are custom resources. */
+const BUILT_IN_GROUPS = new Set([
+    "",
+    "apps",
+    "batch",
+    "autoscaling",
+    "policy",
+    "networking.k8s.io",
+    "rbac.authorization.k8s.io",
+    "admissionregistration.k8s.io",
+    "apiextensions.k8s.io",
+    "storage.k8s.io",
+    "scheduling.k8s.io",
+]);
+
+function isCustomResource(object: { apiVersion?: unknown }): boolean {
+    const apiVersion = String(object.apiVersion);
+    return !BUILT_IN_GROUPS.has(apiVersion.includes("/") ? apiVersion.split("/")[0] : "");
+}
+
+describe("every custom resource the program emits validates against the upstream CRD schemas", () => {
+    const validator = new CrdValidator();
+    let graph: Graph;
+    beforeAll(async () => {
+        graph = await record(() => {
+            let exports: unknown;
+            jest.isolateModules(() => {
+                exports = require("../index");
+            });
+            return exports;
+        }, { gatewayTlsSecret: "llm-tls" });
+    });
+
+    test("the dev program's custom resources", () => {
+        const customResources = graph.resources.filter((resource) => resource.custom && resource.type.startsWith("kubernetes:") && resource.inputs.kind && isCustomResource(resource.inputs));
+        expect(customResources.map((resource) => `${resource.inputs.apiVersion}:${resource.inputs.kind}`).sort()).toEqual([
+            "cert-manager.io/v1:Certificate",
+            "cert-manager.io/v1:ClusterIssuer",
+            "cert-manager.io/v1:ClusterIssuer",
+            "gateway.networking.k8s.io/v1:Gateway",
+            "serving.kserve.io/v1alpha2:LLMInferenceServiceConfig",
+        ]);
+        for (const resource of customResources) {
+            expect({ resource: resource.name, errors: validator.errors(resource.inputs) }).toEqual({ resource: resource.name, errors: [] });
+        }
+    });
+
+    test("the offline preview's --out YAML", () => {
+        const out = fs.mkdtempSync(path.join(os.tmpdir(), "schemas-"));
+        const run = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--out", out], { cwd: ROOT, encoding: "utf8" });
+        expect(run.status).toBe(0);
+        const objects = fs.readdirSync(out).map((file) => ({ file, object: parse(fs.readFileSync(path.join(out, file), "utf8")) }));
+        const custom = objects.filter(({ object }) => isCustomResource(object));
+        expect(custom.map(({ file }) => file).sort()).toEqual([
+            "certificate-cert-manager-tpu-inference-ca.yaml",
+            "clusterissuer-tpu-inference-ca-issuer.yaml",
+            "clusterissuer-tpu-inference-selfsigned.yaml",
+            "gateway-inference-gateway-inference-gateway.yaml",
+            "llminferenceserviceconfig-llm-inference-kserve-config-llm-router-route.yaml",
+        ]);
+        for (const { file, object } of custom) {
+            expect({ file, errors: validator.errors(object) }).toEqual({ file, errors: [] });
+        }
+    });
+
+    test("the validator is strict: a wrong enum value and an unknown field fail", () => {
+        const certificate = graph.get("kubernetes:cert-manager.io/v1:Certificate", "tpu-inference-ca").inputs as { spec: Record<string, unknown> };
+        const ecdsaTypo = { ...certificate, spec: { ...certificate.spec, privateKey: { algorithm: "DSA", size: 2048 } } };
+        expect(validator.errors(ecdsaTypo)).toEqual([expect.stringContaining("/spec/privateKey/algorithm must be equal to one of the allowed values")]);
+        const gateway = graph.get("kubernetes:gateway.networking.k8s.io/v1:Gateway", "inference-gateway").inputs as { spec: Record<string, unknown> };
+        expect(validator.errors({ ...gateway, spec: { ...gateway.spec, listener: [] } })).toEqual([
+            '/spec must NOT have additional properties {"additionalProperty":"listener"}',
+        ]);
+    });
+});
