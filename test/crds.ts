@@ -2,9 +2,7 @@ import Ajv, { ValidateFunction } from "ajv";
 import * as fs from "fs";
 import * as path from "path";
 import { parseAllDocuments } from "yaml";
-
-/** The upstream CRD schemas (see SOURCES.txt there), beside this repository as in CI. */
-export const CRD_DIR = path.resolve(__dirname, "..", "..", "shared", "crds");
+import { sharedPath } from "./shared";
 
 interface CrdVersion {
     name: string;
@@ -49,13 +47,13 @@ function walk(dir: string): string[] {
     });
 }
 
-/** Validates Kubernetes objects against the CRD schemas in {@link CRD_DIR}. Compiles each schema once, on first use. */
+/** Validates Kubernetes objects against the upstream CRD schemas in shared/crds (see SOURCES.txt there). Compiles each schema once, on first use. */
 export class CrdValidator {
     private readonly schemas = new Map<string, Schema>();
     private readonly compiled = new Map<string, ValidateFunction>();
     private readonly ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
 
-    constructor(dir: string = CRD_DIR) {
+    constructor(private readonly dir: string = sharedPath("crds")) {
         for (const file of walk(dir)) {
             for (const document of parseAllDocuments(fs.readFileSync(file, "utf8"))) {
                 // Conversion-webhook patches are CRD fragments without versions.
@@ -85,7 +83,7 @@ export class CrdValidator {
         if (!validate) {
             const schema = this.schemas.get(key);
             if (!schema) {
-                throw new Error(`no CRD schema for ${key} in ${CRD_DIR}`);
+                throw new Error(`no CRD schema for ${key} in ${this.dir}`);
             }
             validate = this.ajv.compile(strict(schema));
             this.compiled.set(key, validate);

@@ -1,9 +1,9 @@
 import * as fs from "fs";
-import * as path from "path";
 import { parse } from "yaml";
 import { routerRouteSpec } from "../../components/routerRoute";
+import { sharedPath } from "../shared";
 
-const UPSTREAM = path.resolve(__dirname, "..", "..", "..", "shared", "reference", "kserve-v0.20.0", "config-llm-router-route.yaml");
+const UPSTREAM = sharedPath("reference", "kserve-v0.20.0", "config-llm-router-route.yaml");
 
 describe("routerRouteSpec", () => {
     const upstream = parse(fs.readFileSync(UPSTREAM, "utf8")) as {
