@@ -4,9 +4,10 @@ import { GkeCluster } from "./components/cluster";
 import { InferenceGateway } from "./components/inferenceGateway";
 import { KServe } from "./components/kserve";
 import { LeaderWorkerSet } from "./components/leaderWorkerSet";
+import { ModelService } from "./components/modelService";
 import { Network } from "./components/network";
 import { GATEWAY_ACCESS_LABEL, ServingNamespace } from "./components/servingNamespace";
-import { loadSettings } from "./components/settings";
+import { loadHfToken, loadSettings } from "./components/settings";
 import { TpuNodePool } from "./components/tpuNodePool";
 
 // Validate all configuration before the first resource is registered.
@@ -45,13 +46,33 @@ const kserve = new KServe("kserve", {
     gateway: { namespace: settings.gateway.namespace, name: settings.gateway.name },
     prerequisites: [certManager.chart, leaderWorkerSet.chart, cluster.webhookFirewall],
 });
-const serving = new ServingNamespace("serving", { provider, namespace: settings.gateway.servingNamespace, kserveController: kserve.controller });
+const serving = new ServingNamespace("serving", {
+    provider,
+    namespace: settings.gateway.servingNamespace,
+    kserveController: kserve.controller,
+    hfToken: loadHfToken(),
+});
 const gateway = new InferenceGateway("inference", {
     provider,
     gateway: settings.gateway,
     allowedRouteNamespaceLabels: { ...GATEWAY_ACCESS_LABEL },
     proxyOnlySubnet: network.proxyOnlySubnetwork,
 });
+
+// The workloads: the only layer that needs TPU nodes, which GKE's autoscaler adds when their pods ask.
+const modelServices = settings.models.map(
+    (model) =>
+        new ModelService(model.name, {
+            provider,
+            namespace: serving.namespaceName,
+            model,
+            scheduling: tpuPool.scheduling,
+            gateway: { name: settings.gateway.name, namespace: settings.gateway.namespace },
+            gatewayAddress: gateway.address,
+            hfToken: serving.hfToken,
+            platform: [kserve.configs, serving.routerRouteConfig, leaderWorkerSet.chart],
+        }),
+);
 
 export const clusterName = cluster.clusterName;
 export const region = settings.region;
@@ -65,3 +86,10 @@ export const gatewayAddress = gateway.address;
 export const gatewayUrl = pulumi.interpolate`http://${gateway.address}`;
 export const caIssuerName = certManager.caIssuerName;
 export const servingNamespace = serving.namespaceName;
+/** Per model service: its URL through the Gateway and requests to paste. */
+export const models = Object.fromEntries(
+    settings.models.map((model, index) => [
+        model.name,
+        { modelName: model.modelName, pattern: model.pattern, replicas: model.replicas, baseUrl: modelServices[index].baseUrl, curl: modelServices[index].curl },
+    ]),
+);

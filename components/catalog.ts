@@ -22,6 +22,15 @@ export const SOURCES = {
     kserveConfigResolution:
         "kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/config_merge.go getConfig (the service's namespace first, then kserve)",
     webhookPorts: "kserve v0.20.0 llmisvc-controller-manager containerPort 9443; lws v0.10.0 lws-webhook-service targetPort 9443",
+    vllmTpuImage: "DESIGN.md versions table (vllm/vllm-tpu at a fixed tag; the image runs as root)",
+    eppImage:
+        "llm-d/llm-d-router v0.10.0 Dockerfile.epp (ENTRYPOINT /app/epp) and pkg/epp/server/options.go; carries the ALPN h2 fix (gateway-api-inference-extension PR #2385)",
+    eppConfig:
+        "llm-d/llm-d-router v0.10.0 deploy/config/epp-estimate-prefix-cache-config.yaml, apix/config/v1alpha1, pkg/epp/framework/plugins/flowcontrol/saturationdetector/utilization/config.go",
+    kserveChildNames:
+        "kserve v0.20.0 config/llmisvcconfig/config-llm-scheduler.yaml and config-llm-router-route.yaml (ChildName suffixes, workload pod labels)",
+    seed003Flags: "shared/seeds/003 issue #12 (vLLM TPU crash loop: unrecognized arguments: --prefix-cache-block-size)",
+    seed003Weights: "shared/seeds/003 issue #14 (prefix-cache-scorer 2.0, load-aware-scorer 1.0; queue 5, KV cache 80 %, staleness 200 ms)",
 } as const;
 
 /** A TPU v6e slice shape GKE can build from one machine type. */
@@ -133,6 +142,55 @@ export const KSERVE = {
      * service's own namespace wins over the one in `kserve`. Source: {@link SOURCES.kserveConfigResolution}.
      */
     routerRouteConfigName: "kserve-config-llm-router-route",
+} as const;
+
+/** Container images of the serving path. */
+export const IMAGES = {
+    /** vLLM built for TPU. Source: {@link SOURCES.vllmTpuImage}. */
+    vllmTpu: "docker.io/vllm/vllm-tpu:v0.27.0",
+    /** llm-d's endpoint picker (EPP). Source: {@link SOURCES.eppImage}. */
+    endpointPicker: "ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0",
+} as const;
+
+/** The model the field reports served, the default for a model service. */
+export const DEFAULT_MODEL = { uri: "hf://Qwen/Qwen2.5-3B-Instruct", name: "Qwen/Qwen2.5-3B-Instruct" } as const;
+
+/** The port vLLM serves its OpenAI-compatible API on, over plain HTTP. */
+export const VLLM_PORT = 8000;
+
+/**
+ * vLLM flags the TPU build rejects ("unrecognized arguments"), each with why. Source: {@link SOURCES.seed003Flags}.
+ */
+export const TPU_REJECTED_VLLM_FLAGS: Readonly<Record<string, string>> = {
+    "--prefix-cache-block-size": "GPU-only; vLLM TPU sizes prefix-cache blocks itself and exits on the flag",
+};
+
+/** Names KServe gives the objects it creates for an LLMInferenceService. Source: {@link SOURCES.kserveChildNames}. */
+export const KSERVE_CHILDREN = {
+    inferencePoolSuffix: "-inference-pool",
+    /** Labels on every workload pod of a service named `name`. */
+    workloadLabels: (name: string) => ({
+        "app.kubernetes.io/name": name,
+        "app.kubernetes.io/part-of": "llminferenceservice",
+        "kserve.io/component": "workload",
+    }),
+    /**
+     * KServe's longest child-name suffix is 25 characters (`-kserve-self-signed-certs`); a service name of at most
+     * 38 characters keeps every child name under Kubernetes' 63 without KServe's hashing, so names computed here match.
+     */
+    maxServiceNameLength: 38,
+} as const;
+
+/** The EndpointPickerConfig schema the pinned EPP reads. Source: {@link SOURCES.eppConfig}. */
+export const EPP_CONFIG_API_VERSION = "llm-d.ai/v1alpha1";
+
+/** Prefix-cache-aware routing as the field report found it in production. Source: {@link SOURCES.seed003Weights}. */
+export const PREFIX_CACHE_ROUTING = {
+    prefixCacheScorerWeight: 2.0,
+    loadAwareScorerWeight: 1.0,
+    queueDepthThreshold: 5,
+    kvCacheUtilThreshold: 0.8,
+    metricsStalenessThreshold: "200ms",
 } as const;
 
 /** Ports the GKE control plane must reach on nodes for this stack's admission webhooks. Source: {@link SOURCES.webhookPorts}. */

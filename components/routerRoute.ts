@@ -1,10 +1,15 @@
 /**
  * The HTTPRoute template KServe renders for every LLMInferenceService, as this stack ships it:
  * KServe v0.20.0's well-known `kserve-config-llm-router-route`
- * (config/llmisvcconfig/config-llm-router-route.yaml) rule for rule, without the `timeouts`
- * it puts on every rule, because GKE's Gateway controller rejects an HTTPRoute that has them
- * ("GWCER104: Timeouts are not supported"). On GKE a backend's request timeout belongs in a
- * GCPBackendPolicy.
+ * (config/llmisvcconfig/config-llm-router-route.yaml) rule for rule, with two changes:
+ *
+ * - no `timeouts` on any rule: GKE's Gateway controller rejects an HTTPRoute that has them
+ *   ("GWCER104: Timeouts are not supported"); on GKE a backend's request timeout belongs in
+ *   a GCPBackendPolicy;
+ * - the catch-all rules (`/v1/models`, `/health`, anything the scheduler does not handle)
+ *   go to `<service>-http`, a plain-HTTP Service this stack owns, instead of the workload
+ *   Service KServe generates and reconciles: its protocol, name and health check are ours,
+ *   so those paths work through the Gateway.
  *
  * The strings in `{{ }}` are KServe's Go templates, filled in per service by the controller.
  */
@@ -18,8 +23,11 @@ const INFERENCE_POOL = {
     weight: 1,
 };
 
-/** The workload Service KServe creates; it serves every path the scheduler does not handle (/v1/models, /health). */
-const WORKLOAD_SERVICE = { kind: "Service", name: "{{ ChildName .ObjectMeta.Name `-kserve-workload-svc` }}", port: 8000, weight: 1 };
+/** Suffix of the plain-HTTP Service each model service owns for the paths the scheduler does not handle. */
+export const HTTP_SERVICE_SUFFIX = "-http";
+
+/** That Service, as the route template names it. */
+const HTTP_SERVICE = { kind: "Service", name: `{{ ChildName .ObjectMeta.Name \`${HTTP_SERVICE_SUFFIX}\` }}`, port: 8000, weight: 1 };
 
 const SERVICE_PREFIX = "/{{ .ObjectMeta.Namespace }}/{{ .ObjectMeta.Name }}";
 const PUBLISHER_PREFIX = "/publishers/{{ .ObjectMeta.Namespace }}/models/{{ .Spec.Model.Name }}";
@@ -37,7 +45,7 @@ const INFERENCE_ENDPOINTS: ReadonlyArray<[slug: string, path: string]> = [
     ["messages", "/v1/messages"],
 ];
 
-type Backend = typeof INFERENCE_POOL | typeof WORKLOAD_SERVICE;
+type Backend = typeof INFERENCE_POOL | typeof HTTP_SERVICE;
 
 /** A rule that strips `prefix` from `prefix + target` and sends the request to `backend`. */
 function rewriteRule(name: string, backend: Backend, prefix: string, target: string) {
@@ -49,7 +57,7 @@ function rewriteRule(name: string, backend: Backend, prefix: string, target: str
     };
 }
 
-/** The HTTPRoute spec of the route template: parent Gateway from KServe's global config, rules without `timeouts`. */
+/** The HTTPRoute spec of the route template: parent Gateway from KServe's global config, rules without `timeouts`, catch-alls to `<service>-http`. */
 export function routerRouteSpec() {
     return {
         parentRefs: [
@@ -70,9 +78,9 @@ export function routerRouteSpec() {
                 ),
             },
             ...INFERENCE_ENDPOINTS.map(([slug, path]) => rewriteRule(`v1-${slug}-publisher-path`, INFERENCE_POOL, PUBLISHER_PREFIX, path)),
-            rewriteRule("v1-publisher-path-catch-all", WORKLOAD_SERVICE, PUBLISHER_PREFIX, "/"),
-            rewriteRule("v1-catch-all-path", WORKLOAD_SERVICE, SERVICE_PREFIX, "/"),
-            { name: "v1-catch-all-model-routing", backendRefs: [WORKLOAD_SERVICE], matches: [{ headers: [MODEL_HEADER] }] },
+            rewriteRule("v1-publisher-path-catch-all", HTTP_SERVICE, PUBLISHER_PREFIX, "/"),
+            rewriteRule("v1-catch-all-path", HTTP_SERVICE, SERVICE_PREFIX, "/"),
+            { name: "v1-catch-all-model-routing", backendRefs: [HTTP_SERVICE], matches: [{ headers: [MODEL_HEADER] }] },
         ],
     };
 }

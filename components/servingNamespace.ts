@@ -14,7 +14,13 @@ export interface ServingNamespaceArgs {
     namespace: string;
     /** KServe's controller chart: the LLMInferenceServiceConfig needs its CRD and passes its webhook. */
     kserveController: pulumi.Input<pulumi.Resource>;
+    /** Hugging Face token for gated models, a Pulumi secret; omit it for public models. */
+    hfToken?: pulumi.Input<string>;
 }
+
+/** Names of the token Secret and of the ServiceAccount that lists it. */
+const HF_TOKEN_SECRET = "hf-token";
+const MODEL_SERVICE_ACCOUNT = "model-server";
 
 /**
  * The namespace LLMInferenceServices run in. It carries the label the Gateway admits routes
@@ -23,13 +29,17 @@ export interface ServingNamespaceArgs {
  */
 export class ServingNamespace extends pulumi.ComponentResource {
     public readonly namespaceName: pulumi.Output<string>;
+    /** The namespace's route template; model services wait for it so that their first HTTPRoute is already right. */
+    public readonly routerRouteConfig: k8s.apiextensions.CustomResource;
+    /** Where model services find the Hugging Face token, when one is configured. */
+    public readonly hfToken?: { secretName: pulumi.Output<string>; serviceAccountName: pulumi.Output<string> };
 
     constructor(name: string, args: ServingNamespaceArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:platform:ServingNamespace", name, {}, opts);
         const childOpts = { parent: this, provider: args.provider };
         const namespace = new k8s.core.v1.Namespace(`${name}-ns`, { metadata: { name: args.namespace, labels: { ...GATEWAY_ACCESS_LABEL } } }, childOpts);
 
-        new k8s.apiextensions.CustomResource(
+        this.routerRouteConfig = new k8s.apiextensions.CustomResource(
             `${name}-router-route`,
             {
                 apiVersion: KSERVE.apiVersion,
@@ -39,6 +49,26 @@ export class ServingNamespace extends pulumi.ComponentResource {
             },
             { ...childOpts, dependsOn: [args.kserveController] },
         );
+
+        if (args.hfToken !== undefined) {
+            const secret = new k8s.core.v1.Secret(
+                `${name}-hf-token`,
+                {
+                    metadata: { name: HF_TOKEN_SECRET, namespace: namespace.metadata.name },
+                    type: "Opaque",
+                    // The key KServe's credential builder looks for.
+                    stringData: { HF_TOKEN: pulumi.secret(args.hfToken) },
+                },
+                childOpts,
+            );
+            // KServe gives the storage initializer the HF_TOKEN of every Secret its pod's ServiceAccount lists.
+            const serviceAccount = new k8s.core.v1.ServiceAccount(
+                `${name}-model-server`,
+                { metadata: { name: MODEL_SERVICE_ACCOUNT, namespace: namespace.metadata.name }, secrets: [{ name: secret.metadata.name }] },
+                childOpts,
+            );
+            this.hfToken = { secretName: secret.metadata.name, serviceAccountName: serviceAccount.metadata.name };
+        }
 
         this.namespaceName = namespace.metadata.name;
         this.registerOutputs({ namespaceName: this.namespaceName });

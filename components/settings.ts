@@ -1,6 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import {
+    DEFAULT_MODEL,
     GATEWAY_CLASSES,
+    IMAGES,
+    KSERVE_CHILDREN,
+    TPU_REJECTED_VLLM_FLAGS,
     GKE_TPU_V6E_ZONES,
     PROXY_ONLY_SUBNET,
     RELEASE_CHANNELS,
@@ -60,6 +64,28 @@ export interface GatewaySettings {
     servingNamespace: string;
 }
 
+/** The field reports' serving patterns: 1 is the baseline, 3 the prefix-cache scale-out. */
+export type ServingPattern = "pattern1" | "pattern3";
+const SERVING_PATTERNS: readonly ServingPattern[] = ["pattern1", "pattern3"];
+
+/** One LLMInferenceService, validated. */
+export interface ModelServiceSettings {
+    /** DNS label, unique in the stack; also the path prefix through the Gateway. */
+    name: string;
+    pattern: ServingPattern;
+    /** Where KServe's storage initializer fetches the weights (`hf://org/model`, `gs://…`). */
+    modelUri: string;
+    /** The name clients send as `model`. */
+    modelName: string;
+    /** vLLM replicas; each takes one TPU VM of the pool's shape. */
+    replicas: number;
+    /** vLLM TPU image, pinned. */
+    image: string;
+    maxModelLen: number;
+    /** Extra vLLM flags, after the ones the builder sets. */
+    extraArgs: string[];
+}
+
 /** Everything the program needs from stack configuration, validated. */
 export interface Settings {
     /** GCP project ID (`gcp:project`). */
@@ -75,6 +101,8 @@ export interface Settings {
     releaseChannel: string;
     gateway: GatewaySettings;
     deletionProtection: boolean;
+    /** Model services to run; empty leaves the TPU pool idle. */
+    models: ModelServiceSettings[];
 }
 
 /** Raised for any invalid stack configuration; its message is the whole diagnosis. */
@@ -205,20 +233,22 @@ export function parseSettings(namespace: string, read: ConfigReader, gcpProject:
         throw new ConfigError(`${namespace}:gatewayClass = ${JSON.stringify(gatewayClass)} ${why}; allowed: ${GATEWAY_CLASSES.regional.join(", ")}`);
     }
 
+    const tpu: TpuSettings = {
+        machineType,
+        topology,
+        chipsPerVm: machine.chipsPerVm,
+        hostsPerSlice: shape.hosts,
+        minNodes,
+        maxNodes,
+        provisioning,
+        ...(reservation !== undefined ? { reservation } : {}),
+    };
+
     return {
         project: gcpProject,
         region,
         zone,
-        tpu: {
-            machineType,
-            topology,
-            chipsPerVm: machine.chipsPerVm,
-            hostsPerSlice: shape.hosts,
-            minNodes,
-            maxNodes,
-            provisioning,
-            ...(reservation !== undefined ? { reservation } : {}),
-        },
+        tpu,
         systemPool: {
             machineType: config.string("systemMachineType") ?? DEFAULTS.systemMachineType,
             minNodes: systemMinNodes,
@@ -229,6 +259,140 @@ export function parseSettings(namespace: string, read: ConfigReader, gcpProject:
         releaseChannel: config.oneOf("releaseChannel", DEFAULTS.releaseChannel, RELEASE_CHANNELS, "is not a GKE release channel"),
         gateway: parseGateway(config, gatewayClass),
         deletionProtection: config.boolean("deletionProtection", DEFAULTS.deletionProtection),
+        models: parseModels(config, tpu),
+    };
+}
+
+/** The Hugging Face token (`pulumi config set --secret hfToken …`), kept a secret; undefined for public models. */
+export function loadHfToken(): pulumi.Output<string> | undefined {
+    return new pulumi.Config().getSecret("hfToken");
+}
+
+/** Flags the service builder derives from settings; setting them again in extraArgs would contradict it. */
+const BUILDER_FLAGS: Readonly<Record<string, string>> = {
+    "--tensor-parallel-size": "it always equals the chips per VM",
+    "--max-model-len": "use maxModelLen",
+    "--port": "vLLM serves on 8000, which the probes and health checks use",
+    "--host": "vLLM listens on every interface",
+    "--served-model-name": "use modelName",
+    "--enable-prefix-caching": "pattern3 turns it on",
+};
+
+const MODEL_URI = /^(hf|gs|s3|pvc|oci):\/\/\S+$/;
+
+/** True when `image` names a tag other than `latest`, or a digest. */
+function isPinnedImage(image: string): boolean {
+    if (/@sha256:[0-9a-f]{64}$/.test(image)) {
+        return true;
+    }
+    const lastSegment = image.slice(image.lastIndexOf("/") + 1);
+    const tag = lastSegment.includes(":") ? lastSegment.slice(lastSegment.indexOf(":") + 1) : "";
+    return tag !== "" && tag !== "latest" && !/\s/.test(image);
+}
+
+function parseModels(config: ConfigValues, tpu: TpuSettings): ModelServiceSettings[] {
+    const raw = config.string("models");
+    if (raw === undefined) {
+        return [];
+    }
+    let list: unknown;
+    try {
+        list = JSON.parse(raw);
+    } catch {
+        list = undefined;
+    }
+    if (!Array.isArray(list) || list.some((item) => item === null || typeof item !== "object" || Array.isArray(item))) {
+        throw new ConfigError(`${config.key("models")} is not a list of model services; allowed: e.g. [{"name": "qwen", "pattern": "pattern1"}]`);
+    }
+    const models = list.map((item: Record<string, unknown>, index) => parseModel(`${config.key("models")}[${index}]`, item));
+
+    const seen = new Set<string>();
+    for (const [index, model] of models.entries()) {
+        if (seen.has(model.name)) {
+            throw new ConfigError(`${config.key("models")}[${index}].name = ${JSON.stringify(model.name)} is used twice; allowed: a name unique in the stack`);
+        }
+        seen.add(model.name);
+    }
+    if (models.length > 0 && tpu.hostsPerSlice > 1) {
+        throw new ConfigError(
+            `${config.key("models")} needs a single-host TPU shape, but ${config.key("tpuTopology")} = ${JSON.stringify(tpu.topology)} spans ${tpu.hostsPerSlice} hosts; ` +
+                `allowed: ${TPU_V6E_MACHINE_TYPES[tpu.machineType].shapes.filter((shape) => shape.hosts === 1).map((shape) => shape.topology).join(", ")}`,
+        );
+    }
+    const replicas = models.reduce((sum, model) => sum + model.replicas, 0);
+    if (replicas > tpu.maxNodes) {
+        throw new ConfigError(
+            `${config.key("models")} asks for ${replicas} replicas, one ${tpu.machineType} ${tpu.topology} VM each, but ${config.key("tpuMaxNodes")} = ${tpu.maxNodes}; ` +
+                `allowed: at most ${tpu.maxNodes} replicas in total, or a larger tpuMaxNodes`,
+        );
+    }
+    return models;
+}
+
+function parseModel(key: string, item: Record<string, unknown>): ModelServiceSettings {
+    const known = ["name", "pattern", "modelUri", "modelName", "replicas", "image", "maxModelLen", "extraArgs"];
+    const unknown = Object.keys(item).find((field) => !known.includes(field));
+    if (unknown !== undefined) {
+        throw new ConfigError(`${key}.${unknown} is not a model service setting; allowed: ${known.join(", ")}`);
+    }
+    const text = (field: string, fallback?: string): string => {
+        const value = item[field] ?? fallback;
+        if (typeof value !== "string" || value === "") {
+            throw new ConfigError(`${key}.${field} = ${JSON.stringify(value ?? null)} is not a non-empty string; allowed: ${field === "name" ? "a DNS-1123 label" : "a string"}`);
+        }
+        return value;
+    };
+    const whole = (field: string, fallback: number, minimum: number): number => {
+        const value = item[field] ?? fallback;
+        if (typeof value !== "number" || !Number.isInteger(value) || value < minimum) {
+            throw new ConfigError(`${key}.${field} = ${JSON.stringify(value)} is not a whole number of at least ${minimum}; allowed: ${minimum}, ${minimum + 1}, …`);
+        }
+        return value;
+    };
+
+    const name = text("name");
+    if (!DNS_LABEL.test(name) || name.length > KSERVE_CHILDREN.maxServiceNameLength) {
+        throw new ConfigError(
+            `${key}.name = ${JSON.stringify(name)} is not a DNS-1123 label of at most ${KSERVE_CHILDREN.maxServiceNameLength} characters; ` +
+                "allowed: lowercase letters, digits and hyphens, starting and ending with a letter or digit (KServe derives longer names from it)",
+        );
+    }
+    const pattern = text("pattern") as ServingPattern;
+    if (!SERVING_PATTERNS.includes(pattern)) {
+        throw new ConfigError(`${key}.pattern = ${JSON.stringify(pattern)} is not a serving pattern; allowed: ${SERVING_PATTERNS.join(", ")}`);
+    }
+    const modelUri = text("modelUri", DEFAULT_MODEL.uri);
+    if (!MODEL_URI.test(modelUri)) {
+        throw new ConfigError(`${key}.modelUri = ${JSON.stringify(modelUri)} is not a model URI; allowed: hf://, gs://, s3://, pvc:// or oci:// followed by a path`);
+    }
+    const replicas = whole("replicas", pattern === "pattern3" ? 2 : 1, 1);
+    if (pattern === "pattern3" && replicas < 2) {
+        throw new ConfigError(`${key}.replicas = ${replicas} gives pattern3 nothing to route between; allowed: 2 or more (or pattern1 for one replica)`);
+    }
+    const image = text("image", IMAGES.vllmTpu);
+    if (!isPinnedImage(image)) {
+        throw new ConfigError(`${key}.image = ${JSON.stringify(image)} is not pinned; allowed: an image with a tag other than latest, or a digest`);
+    }
+    const extraArgs = item.extraArgs ?? [];
+    if (!Array.isArray(extraArgs) || extraArgs.some((arg) => typeof arg !== "string")) {
+        throw new ConfigError(`${key}.extraArgs = ${JSON.stringify(extraArgs)} is not a list of strings; allowed: e.g. ["--gpu-memory-utilization=0.9"]`);
+    }
+    for (const arg of extraArgs as string[]) {
+        const flag = arg.split("=")[0];
+        const reason = TPU_REJECTED_VLLM_FLAGS[flag] ?? BUILDER_FLAGS[flag];
+        if (reason !== undefined) {
+            throw new ConfigError(`${key}.extraArgs contains ${JSON.stringify(arg)}: ${reason}; allowed: flags other than ${[...Object.keys(TPU_REJECTED_VLLM_FLAGS), ...Object.keys(BUILDER_FLAGS)].join(", ")}`);
+        }
+    }
+    return {
+        name,
+        pattern,
+        modelUri,
+        modelName: text("modelName", modelUri === DEFAULT_MODEL.uri ? DEFAULT_MODEL.name : modelUri.replace(/^[a-z0-9]+:\/\//, "")),
+        replicas,
+        image,
+        maxModelLen: whole("maxModelLen", 2048, 1),
+        extraArgs: extraArgs as string[],
     };
 }
 

@@ -1,5 +1,5 @@
 /**
- * `npm run preview:offline -- [--stack NAME] [--config key=value]... [--json FILE] [--out DIR] [--dir PROGRAM_DIR]`
+ * `npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--json FILE] [--out DIR] [--dir PROGRAM_DIR]`
  *
  * Shows what `pulumi up` would create without a cloud account or the Pulumi CLI: runs the
  * program under the SDK's mocks, prints the resource tree, and optionally writes a JSON
@@ -13,7 +13,7 @@ import { ProjectError } from "./offline/project";
 import { buildReport, kubernetesManifests, renderTree } from "./offline/report";
 import { runOffline } from "./offline/run";
 
-const USAGE = "usage: npm run preview:offline -- [--stack NAME] [--config key=value]... [--json FILE] [--out DIR] [--dir PROGRAM_DIR]";
+const USAGE = "usage: npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--json FILE] [--out DIR] [--dir PROGRAM_DIR]";
 
 /** Errors whose message is the whole story (bad configuration, bad usage): no stack trace. */
 function isUserError(err: unknown): boolean {
@@ -29,6 +29,7 @@ async function main(argv: string[]): Promise<number> {
             options: {
                 stack: { type: "string", default: "dev" },
                 config: { type: "string", short: "c", multiple: true, default: [] },
+                secret: { type: "string", multiple: true, default: [] },
                 json: { type: "string" },
                 out: { type: "string" },
                 dir: { type: "string", default: "." },
@@ -51,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
 
     let run;
     try {
-        run = await runOffline(values.dir, values.stack, values.config);
+        run = await runOffline(values.dir, values.stack, values.config, values.secret);
     } catch (err) {
         const message = isUserError(err) ? (err as Error).message : ((err as Error)?.stack ?? String(err));
         process.stderr.write(`error: ${message}\n`);

@@ -19,6 +19,9 @@ function transitiveDependencies(graph: Graph, resource: RecordedResource): Set<s
     return seen;
 }
 
+/** The dev stack's model list (Pulumi.dev.yaml). */
+const DEV_MODELS = JSON.stringify([{ name: "qwen2-3b", pattern: "pattern1", modelUri: "hf://Qwen/Qwen2.5-3B-Instruct", modelName: "Qwen/Qwen2.5-3B-Instruct", replicas: 1 }]);
+
 /** Runs the real program (index.ts) with `config`, in a fresh module registry. */
 function runProgram(config: Record<string, string> = {}): Promise<Graph> {
     return record(() => {
@@ -158,6 +161,7 @@ describe("the program (index.ts)", () => {
             gatewayUrl: `http://${MOCK_GATEWAY_ADDRESS}`,
             caIssuerName: "tpu-inference-ca-issuer",
             servingNamespace: "llm-inference",
+            models: {},
         });
     });
 
@@ -177,5 +181,64 @@ describe("the program (index.ts)", () => {
         }, { zone: "us-central1-a" });
         expect((error as Error).message).toMatch(/^gke-tpu-inference:zone = "us-central1-a" is not a zone where GKE offers TPU v6e node pools/);
         expect(failed.resources.map((resource) => resource.type)).toEqual(["pulumi:pulumi:Stack"]);
+    });
+});
+
+describe("the program's workloads", () => {
+    let graph: Graph;
+    beforeAll(async () => {
+        graph = await runProgram({ models: DEV_MODELS, hfToken: "hf_test_token" });
+    });
+
+    test("each model service waits for KServe's configs, LeaderWorkerSet and the namespace's route template, never for the TPU pool", () => {
+        const llmisvc = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen2-3b-llmisvc");
+        expect(graph.dependencyNames(llmisvc)).toEqual([
+            "kubernetes:core/v1:Namespace serving-ns",
+            "kubernetes:core/v1:Secret serving-hf-token",
+            "kubernetes:core/v1:ServiceAccount serving-model-server",
+            "kubernetes:helm.sh/v4:Chart kserve-configs",
+            "kubernetes:helm.sh/v4:Chart lws-chart",
+            "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig serving-router-route",
+        ]);
+        const tpuPool = graph.get("gcp:container/nodePool:NodePool", "tpu-inference-tpu-pool");
+        expect(transitiveDependencies(graph, llmisvc).has(tpuPool.urn)).toBe(false);
+    });
+
+    test("health checks and the backend policy wait for nothing but their namespace, so GKE has them before the first pod", () => {
+        for (const [type, name] of [
+            ["kubernetes:networking.gke.io/v1:HealthCheckPolicy", "qwen2-3b-pool-health"],
+            ["kubernetes:networking.gke.io/v1:HealthCheckPolicy", "qwen2-3b-http-health"],
+            ["kubernetes:networking.gke.io/v1:GCPBackendPolicy", "qwen2-3b-pool-backend"],
+            ["kubernetes:core/v1:Service", "qwen2-3b-http"],
+        ]) {
+            expect({ name, dependencies: graph.dependencyNames(graph.get(type, name)) }).toEqual({ name, dependencies: ["kubernetes:core/v1:Namespace serving-ns"] });
+        }
+    });
+
+    test("the service selects the pool's shape from the catalog and the token stays a secret", () => {
+        const spec = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen2-3b-llmisvc").inputs.spec as {
+            template: { nodeSelector: unknown; containers: Array<{ resources: unknown }> };
+        };
+        expect(spec.template.nodeSelector).toEqual(graph.recording.outputs.tpuNodeSelector);
+        expect(spec.template.containers[0].resources).toEqual({ requests: { "google.com/tpu": "4" }, limits: { "google.com/tpu": "4" } });
+        expect(graph.get("kubernetes:core/v1:Secret", "serving-hf-token").inputs.stringData).toBe("[secret]");
+        expect(JSON.stringify(graph.resources)).not.toContain("hf_test_token");
+    });
+
+    test("outputs per service the URL through the Gateway and curl commands", () => {
+        expect(graph.recording.outputs.models).toEqual({
+            "qwen2-3b": {
+                modelName: "Qwen/Qwen2.5-3B-Instruct",
+                pattern: "pattern1",
+                replicas: 1,
+                baseUrl: `http://${MOCK_GATEWAY_ADDRESS}/llm-inference/qwen2-3b`,
+                curl: {
+                    models: `curl -sS http://${MOCK_GATEWAY_ADDRESS}/llm-inference/qwen2-3b/v1/models`,
+                    completions:
+                        `curl -sS http://${MOCK_GATEWAY_ADDRESS}/llm-inference/qwen2-3b/v1/completions -H 'Content-Type: application/json' ` +
+                        `-d '{"model":"Qwen/Qwen2.5-3B-Instruct","prompt":"Say hello","max_tokens":32}'`,
+                },
+            },
+        });
     });
 });

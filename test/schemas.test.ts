@@ -38,7 +38,14 @@ describe("every custom resource the program emits validates against the upstream
                 exports = require("../index");
             });
             return exports;
-        }, { gatewayTlsSecret: "llm-tls" });
+        }, {
+            gatewayTlsSecret: "llm-tls",
+            hfToken: "hf_test_token",
+            models: JSON.stringify([
+                { name: "qwen", pattern: "pattern1" },
+                { name: "qwen-cache", pattern: "pattern3", replicas: 2 },
+            ]),
+        });
     });
 
     test("the dev program's custom resources", () => {
@@ -48,6 +55,14 @@ describe("every custom resource the program emits validates against the upstream
             "cert-manager.io/v1:ClusterIssuer",
             "cert-manager.io/v1:ClusterIssuer",
             "gateway.networking.k8s.io/v1:Gateway",
+            "networking.gke.io/v1:GCPBackendPolicy",
+            "networking.gke.io/v1:GCPBackendPolicy",
+            "networking.gke.io/v1:HealthCheckPolicy",
+            "networking.gke.io/v1:HealthCheckPolicy",
+            "networking.gke.io/v1:HealthCheckPolicy",
+            "networking.gke.io/v1:HealthCheckPolicy",
+            "serving.kserve.io/v1alpha2:LLMInferenceService",
+            "serving.kserve.io/v1alpha2:LLMInferenceService",
             "serving.kserve.io/v1alpha2:LLMInferenceServiceConfig",
         ]);
         for (const resource of customResources) {
@@ -55,9 +70,12 @@ describe("every custom resource the program emits validates against the upstream
         }
     });
 
-    test("the offline preview's --out YAML", () => {
+    test.each([
+        ["dev", "qwen2-3b"],
+        ["prod", "qwen2-3b-cache"],
+    ])("the offline preview's --out YAML of the %s stack", (stack, service) => {
         const out = fs.mkdtempSync(path.join(os.tmpdir(), "schemas-"));
-        const run = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--out", out], { cwd: ROOT, encoding: "utf8" });
+        const run = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--stack", stack, "--out", out], { cwd: ROOT, encoding: "utf8" });
         expect(run.status).toBe(0);
         const objects = fs.readdirSync(out).map((file) => ({ file, object: parse(fs.readFileSync(path.join(out, file), "utf8")) }));
         const custom = objects.filter(({ object }) => isCustomResource(object));
@@ -66,6 +84,10 @@ describe("every custom resource the program emits validates against the upstream
             "clusterissuer-tpu-inference-ca-issuer.yaml",
             "clusterissuer-tpu-inference-selfsigned.yaml",
             "gateway-inference-gateway-inference-gateway.yaml",
+            `gcpbackendpolicy-llm-inference-${service}-inference-pool.yaml`,
+            `healthcheckpolicy-llm-inference-${service}-http.yaml`,
+            `healthcheckpolicy-llm-inference-${service}-inference-pool.yaml`,
+            `llminferenceservice-llm-inference-${service}.yaml`,
             "llminferenceserviceconfig-llm-inference-kserve-config-llm-router-route.yaml",
         ]);
         for (const { file, object } of custom) {

@@ -108,9 +108,10 @@ function resolveMain(dir: string, projectFile: ProjectFile): string {
 }
 
 /**
- * Loads the project in `dir` for `stack`, applying `overrides` (`key=value` strings).
+ * Loads the project in `dir` for `stack`, applying `overrides` and then `secretOverrides`
+ * (`key=value` strings; the latter are secrets, like `pulumi config set --secret`).
  */
-export function loadProject(dir: string, stack: string, overrides: readonly string[]): ProjectRun {
+export function loadProject(dir: string, stack: string, overrides: readonly string[], secretOverrides: readonly string[] = []): ProjectRun {
     const projectPath = path.join(dir, "Pulumi.yaml");
     if (!fs.existsSync(projectPath)) {
         throw new ProjectError(`${dir}: no Pulumi.yaml (is --dir a Pulumi project?)`);
@@ -154,12 +155,14 @@ export function loadProject(dir: string, stack: string, overrides: readonly stri
         }
     }
 
-    for (const override of overrides) {
-        const separator = override.indexOf("=");
-        if (separator <= 0) {
-            throw new ProjectError(`--config ${JSON.stringify(override)} is not key=value`);
+    for (const [option, list, secret] of [["--config", overrides, false], ["--secret", secretOverrides, true]] as const) {
+        for (const override of list) {
+            const separator = override.indexOf("=");
+            if (separator <= 0) {
+                throw new ProjectError(`${option} ${JSON.stringify(override)} is not key=value`);
+            }
+            set(qualify(projectName, override.slice(0, separator)), override.slice(separator + 1), secret);
         }
-        set(qualify(projectName, override.slice(0, separator)), override.slice(separator + 1), false);
     }
 
     return { projectName, stack, main: resolveMain(dir, projectFile), config, secretKeys: [...secretKeys].sort(), hasStackFile };

@@ -87,9 +87,9 @@ export async function recordResources(options: RecordOptions, program: () => unk
  * Runs the Pulumi program in `dir` as a preview of `stack` under mocks, recording every
  * resource it registers.
  */
-export async function runOffline(dir: string, stack: string, overrides: readonly string[]): Promise<OfflineRun> {
+export async function runOffline(dir: string, stack: string, overrides: readonly string[], secretOverrides: readonly string[] = []): Promise<OfflineRun> {
     const programDir = path.resolve(dir);
-    const project = loadProject(programDir, stack, overrides);
+    const project = loadProject(programDir, stack, overrides, secretOverrides);
     const notes: string[] = [];
     if (!project.hasStackFile) {
         notes.push(`no Pulumi.${stack}.yaml in ${programDir}: running with project defaults and --config values only`);

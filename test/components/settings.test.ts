@@ -42,7 +42,42 @@ describe("settings defaults", () => {
                 servingNamespace: "llm-inference",
             },
             deletionProtection: true,
+            models: [],
         });
+    });
+
+    test("model services: defaults fill in the field reports' model, image and context length", () => {
+        const settings = parse({
+            models: JSON.stringify([
+                { name: "qwen", pattern: "pattern1" },
+                { name: "qwen-cache", pattern: "pattern3", replicas: 2, maxModelLen: 4096, extraArgs: ["--gpu-memory-utilization=0.9"] },
+            ]),
+        });
+        expect(settings.models).toEqual([
+            {
+                name: "qwen",
+                pattern: "pattern1",
+                modelUri: "hf://Qwen/Qwen2.5-3B-Instruct",
+                modelName: "Qwen/Qwen2.5-3B-Instruct",
+                replicas: 1,
+                image: "docker.io/vllm/vllm-tpu:v0.27.0",
+                maxModelLen: 2048,
+                extraArgs: [],
+            },
+            {
+                name: "qwen-cache",
+                pattern: "pattern3",
+                modelUri: "hf://Qwen/Qwen2.5-3B-Instruct",
+                modelName: "Qwen/Qwen2.5-3B-Instruct",
+                replicas: 2,
+                image: "docker.io/vllm/vllm-tpu:v0.27.0",
+                maxModelLen: 4096,
+                extraArgs: ["--gpu-memory-utilization=0.9"],
+            },
+        ]);
+        expect(parse({ models: JSON.stringify([{ name: "llama", pattern: "pattern1", modelUri: "hf://meta-llama/Llama-3.2-1B" }]) }).models[0].modelName).toBe(
+            "meta-llama/Llama-3.2-1B",
+        );
     });
 
     test("a multi-host topology defaults its maximum to one whole slice", () => {
@@ -226,6 +261,76 @@ describe("settings validation names the key, the value and what is allowed", () 
             "serving namespace shared with the Gateway",
             { servingNamespace: "inference-gateway" },
             'gke-tpu-inference:servingNamespace = "inference-gateway" is the Gateway\'s namespace; allowed: a namespace other than gke-tpu-inference:gatewayNamespace, so that model services never share the Gateway\'s',
+        ],
+        [
+            "model services that are not a list",
+            { models: '{"name": "qwen"}' },
+            'gke-tpu-inference:models is not a list of model services; allowed: e.g. [{"name": "qwen", "pattern": "pattern1"}]',
+        ],
+        [
+            "unknown model service field",
+            { models: '[{"name": "qwen", "pattern": "pattern1", "gpu": 1}]' },
+            "gke-tpu-inference:models[0].gpu is not a model service setting; allowed: name, pattern, modelUri, modelName, replicas, image, maxModelLen, extraArgs",
+        ],
+        [
+            "model service name that is not a DNS label",
+            { models: '[{"name": "Qwen_3B", "pattern": "pattern1"}]' },
+            'gke-tpu-inference:models[0].name = "Qwen_3B" is not a DNS-1123 label of at most 38 characters; allowed: lowercase letters, digits and hyphens, starting and ending with a letter or digit (KServe derives longer names from it)',
+        ],
+        [
+            "model service name used twice",
+            { models: '[{"name": "qwen", "pattern": "pattern1"}, {"name": "qwen", "pattern": "pattern1"}]' },
+            'gke-tpu-inference:models[1].name = "qwen" is used twice; allowed: a name unique in the stack',
+        ],
+        [
+            "unknown serving pattern",
+            { models: '[{"name": "qwen", "pattern": "pattern2"}]' },
+            'gke-tpu-inference:models[0].pattern = "pattern2" is not a serving pattern; allowed: pattern1, pattern3',
+        ],
+        [
+            "prefix-cache routing with one replica",
+            { models: '[{"name": "qwen", "pattern": "pattern3", "replicas": 1}]' },
+            "gke-tpu-inference:models[0].replicas = 1 gives pattern3 nothing to route between; allowed: 2 or more (or pattern1 for one replica)",
+        ],
+        [
+            "zero replicas",
+            { models: '[{"name": "qwen", "pattern": "pattern1", "replicas": 0}]' },
+            "gke-tpu-inference:models[0].replicas = 0 is not a whole number of at least 1; allowed: 1, 2, …",
+        ],
+        [
+            "node counts that cannot hold the requested replicas",
+            { models: '[{"name": "a", "pattern": "pattern3", "replicas": 3}, {"name": "b", "pattern": "pattern1"}]' },
+            "gke-tpu-inference:models asks for 4 replicas, one ct6e-standard-4t 2x2 VM each, but gke-tpu-inference:tpuMaxNodes = 3; allowed: at most 3 replicas in total, or a larger tpuMaxNodes",
+        ],
+        [
+            "model services on a multi-host shape",
+            { tpuTopology: "4x4", models: '[{"name": "qwen", "pattern": "pattern1"}]' },
+            'gke-tpu-inference:models needs a single-host TPU shape, but gke-tpu-inference:tpuTopology = "4x4" spans 4 hosts; allowed: 2x2',
+        ],
+        [
+            "an image on latest",
+            { models: '[{"name": "qwen", "pattern": "pattern1", "image": "vllm/vllm-tpu:latest"}]' },
+            'gke-tpu-inference:models[0].image = "vllm/vllm-tpu:latest" is not pinned; allowed: an image with a tag other than latest, or a digest',
+        ],
+        [
+            "an untagged image behind a registry port",
+            { models: '[{"name": "qwen", "pattern": "pattern1", "image": "registry.local:5000/vllm-tpu"}]' },
+            'gke-tpu-inference:models[0].image = "registry.local:5000/vllm-tpu" is not pinned; allowed: an image with a tag other than latest, or a digest',
+        ],
+        [
+            "a GPU-only vLLM flag",
+            { models: '[{"name": "qwen", "pattern": "pattern3", "extraArgs": ["--prefix-cache-block-size=16"]}]' },
+            'gke-tpu-inference:models[0].extraArgs contains "--prefix-cache-block-size=16": GPU-only; vLLM TPU sizes prefix-cache blocks itself and exits on the flag; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching',
+        ],
+        [
+            "a flag the builder sets",
+            { models: '[{"name": "qwen", "pattern": "pattern1", "extraArgs": ["--tensor-parallel-size=8"]}]' },
+            'gke-tpu-inference:models[0].extraArgs contains "--tensor-parallel-size=8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching',
+        ],
+        [
+            "a model URI without a scheme",
+            { models: '[{"name": "qwen", "pattern": "pattern1", "modelUri": "Qwen/Qwen2.5-3B-Instruct"}]' },
+            'gke-tpu-inference:models[0].modelUri = "Qwen/Qwen2.5-3B-Instruct" is not a model URI; allowed: hf://, gs://, s3://, pvc:// or oci:// followed by a path',
         ],
         [
             "authorized networks that are not a list",

@@ -49,14 +49,20 @@ describe("npm run preview:offline (dev stack)", () => {
         expect(run.stdout).toMatch(/ \+ {3}│ {2}├─ gcp:container:NodePool +tpu-inference-system +create/);
         expect(run.stdout).toMatch(/ \+ {3}│ {2}└─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +serving-router-route +create/);
         expect(run.stdout).toMatch(/ \+ {6}└─ gcp:container:NodePool +tpu-inference-tpu-pool +create/);
-        expect(run.stdout).toContain("    + 36 to create");
+        expect(run.stdout).toContain("    + 42 to create");
     });
 
     test("the JSON report is modeled on pulumi preview --json", () => {
         expect(report.project).toBe("gke-tpu-inference");
         expect(report.stack).toBe("dev");
-        expect(report.summary).toEqual({ create: 36 });
-        expect(report.config).toEqual({ "gcp:project": "offline-preview-project", "gke-tpu-inference:deletionProtection": "false" });
+        expect(report.summary).toEqual({ create: 42 });
+        expect(report.config).toEqual({
+            "gcp:project": "offline-preview-project",
+            "gke-tpu-inference:deletionProtection": "false",
+            "gke-tpu-inference:models": JSON.stringify([
+                { name: "qwen2-3b", pattern: "pattern1", modelUri: "hf://Qwen/Qwen2.5-3B-Instruct", modelName: "Qwen/Qwen2.5-3B-Instruct", replicas: 1 },
+            ]),
+        });
         const cluster = step(report, "gcp:container/cluster:Cluster", "tpu-inference-cluster");
         expect(cluster.op).toBe("create");
         expect(cluster.newState).toEqual(
@@ -82,6 +88,28 @@ describe("npm run preview:offline (dev stack)", () => {
 
     test("two runs write byte-identical JSON", () => {
         expect(fs.readFileSync(second, "utf8")).toBe(fs.readFileSync(first, "utf8"));
+    });
+});
+
+describe("npm run preview:offline (prod stack: pattern 3)", () => {
+    test("three prefix-cache replicas; a token passed as a secret never reaches the report", () => {
+        const json = path.join(tempDir(), "prod.json");
+        const run = preview("--stack", "prod", "--secret", "hfToken=hf_do_not_print", "--json", json);
+        expect(run.status).toBe(0);
+        expect(run.stdout).toContain("    + 44 to create");
+        const text = fs.readFileSync(json, "utf8");
+        expect(text).not.toContain("hf_do_not_print");
+        expect(run.stdout).not.toContain("hf_do_not_print");
+        const report: PreviewReport = JSON.parse(text);
+        expect(report.config["gke-tpu-inference:hfToken"]).toBe("[secret]");
+        const spec = step(report, "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen2-3b-cache-llmisvc").newState.inputs.spec as {
+            replicas: number;
+            router: { scheduler: { config?: unknown } };
+            template: { containers: Array<{ args: string[] }> };
+        };
+        expect(spec.replicas).toBe(3);
+        expect(spec.router.scheduler.config).toBeDefined();
+        expect(spec.template.containers[0].args).toContain("--enable-prefix-caching");
     });
 });
 

@@ -1,0 +1,155 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { KSERVE, KSERVE_CHILDREN, VLLM_PORT } from "./catalog";
+import { HTTP_SERVICE_SUFFIX } from "./routerRoute";
+import { ModelServiceSettings } from "./settings";
+import { TpuScheduling } from "./tpuNodePool";
+import { STARTUP_BUDGET_SECONDS, endpointPickerContainer, prefixCacheEndpointPickerConfig, vllmContainer } from "./vllm";
+
+/** Arguments of {@link ModelService}. */
+export interface ModelServiceArgs {
+    /** Provider of the target cluster. */
+    provider: k8s.Provider;
+    /** The serving namespace: it carries the Gateway-access label and the timeout-free route template. */
+    namespace: pulumi.Input<string>;
+    /** The service as the stack configures it, validated. */
+    model: ModelServiceSettings;
+    /** Selector, toleration and chip count of the TPU pool. */
+    scheduling: TpuScheduling;
+    /** The Gateway the service's HTTPRoute attaches to. */
+    gateway: { name: string; namespace: string };
+    /** The Gateway's address, for the service's URL and curl examples. */
+    gatewayAddress: pulumi.Input<string>;
+    /** The Hugging Face token: a Secret with key HF_TOKEN and a ServiceAccount listing it (KServe's storage initializer reads it from there). */
+    hfToken?: { secretName: pulumi.Input<string>; serviceAccountName: pulumi.Input<string> };
+    /**
+     * What KServe needs before this service can reconcile: its controller and well-known configs, LeaderWorkerSet,
+     * and the namespace's route template (without it the first HTTPRoute would carry `timeouts`).
+     */
+    platform: pulumi.Input<pulumi.Resource>[];
+}
+
+/** GCP's backend timeout defaults to 30 s; a long completion streams for minutes. */
+export const INFERENCE_BACKEND_TIMEOUT_SECONDS = 600;
+
+/** How long `pulumi up` waits for the service to be Ready: TPU node scale-up from zero, then the startup budget. */
+const READY_TIMEOUT_SECONDS = 30 * 60 + STARTUP_BUDGET_SECONDS;
+
+/** A GKE health check against vLLM's /health over plain HTTP on its fixed port, for `targetRef`. */
+function vllmHealthCheckSpec(targetRef: { group: string; kind: string; name: string }) {
+    return {
+        default: {
+            checkIntervalSec: 15,
+            timeoutSec: 5,
+            healthyThreshold: 1,
+            unhealthyThreshold: 2,
+            logConfig: { enabled: true },
+            config: { type: "HTTP", httpHealthCheck: { portSpecification: "USE_FIXED_PORT", port: VLLM_PORT, requestPath: "/health" } },
+        },
+        targetRef,
+    };
+}
+
+/**
+ * One LLM served on TPU v6e through KServe's LLMInferenceService, routed by the llm-d EPP
+ * behind the stack's Gateway, with the GKE policies the field reports learned it needs:
+ * HTTP health checks on /health for both of its backends, and a long backend timeout.
+ */
+export class ModelService extends pulumi.ComponentResource {
+    /** `http://<gateway>/<namespace>/<name>`: append `/v1/...`. */
+    public readonly baseUrl: pulumi.Output<string>;
+    /** Ready-to-paste requests. */
+    public readonly curl: pulumi.Output<{ models: string; completions: string }>;
+
+    constructor(name: string, args: ModelServiceArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("gke-tpu-inference:workloads:ModelService", name, {}, opts);
+        const { model, scheduling } = args;
+        const childOpts = { parent: this, provider: args.provider };
+        const inferencePool = { group: "inference.networking.k8s.io", kind: "InferencePool", name: `${model.name}${KSERVE_CHILDREN.inferencePoolSuffix}` };
+        const httpServiceName = `${model.name}${HTTP_SERVICE_SUFFIX}`;
+
+        // The backend of /v1/models, /health and other non-inference paths (see routerRoute.ts): plain HTTP, named by us.
+        new k8s.core.v1.Service(
+            `${name}-http`,
+            {
+                metadata: { name: httpServiceName, namespace: args.namespace },
+                spec: {
+                    selector: KSERVE_CHILDREN.workloadLabels(model.name),
+                    ports: [{ name: "http", port: VLLM_PORT, targetPort: VLLM_PORT, protocol: "TCP", appProtocol: "http" }],
+                },
+            },
+            childOpts,
+        );
+
+        new k8s.apiextensions.CustomResource(
+            `${name}-pool-health`,
+            {
+                apiVersion: "networking.gke.io/v1",
+                kind: "HealthCheckPolicy",
+                metadata: { name: inferencePool.name, namespace: args.namespace },
+                spec: vllmHealthCheckSpec(inferencePool),
+            },
+            childOpts,
+        );
+        new k8s.apiextensions.CustomResource(
+            `${name}-http-health`,
+            {
+                apiVersion: "networking.gke.io/v1",
+                kind: "HealthCheckPolicy",
+                metadata: { name: httpServiceName, namespace: args.namespace },
+                spec: vllmHealthCheckSpec({ group: "", kind: "Service", name: httpServiceName }),
+            },
+            childOpts,
+        );
+        new k8s.apiextensions.CustomResource(
+            `${name}-pool-backend`,
+            {
+                apiVersion: "networking.gke.io/v1",
+                kind: "GCPBackendPolicy",
+                metadata: { name: inferencePool.name, namespace: args.namespace },
+                spec: { default: { timeoutSec: INFERENCE_BACKEND_TIMEOUT_SECONDS }, targetRef: inferencePool },
+            },
+            childOpts,
+        );
+
+        new k8s.apiextensions.CustomResource(
+            `${name}-llmisvc`,
+            {
+                apiVersion: KSERVE.apiVersion,
+                kind: "LLMInferenceService",
+                metadata: {
+                    name: model.name,
+                    namespace: args.namespace,
+                    annotations: { "pulumi.com/waitFor": "condition=Ready", "pulumi.com/timeoutSeconds": String(READY_TIMEOUT_SECONDS) },
+                },
+                spec: {
+                    model: { uri: model.modelUri, name: model.modelName },
+                    replicas: model.replicas,
+                    router: {
+                        route: {},
+                        gateway: { refs: [{ name: args.gateway.name, namespace: args.gateway.namespace }] },
+                        scheduler: {
+                            template: { containers: [endpointPickerContainer()] },
+                            ...(model.pattern === "pattern3" ? { config: { inline: prefixCacheEndpointPickerConfig() } } : {}),
+                        },
+                    },
+                    template: {
+                        ...(args.hfToken ? { serviceAccountName: args.hfToken.serviceAccountName } : {}),
+                        nodeSelector: scheduling.nodeSelector,
+                        tolerations: [scheduling.toleration],
+                        containers: [vllmContainer(model, scheduling.chipsPerVm, args.hfToken?.secretName)],
+                    },
+                },
+            },
+            { ...childOpts, dependsOn: args.platform },
+        );
+
+        this.baseUrl = pulumi.interpolate`http://${args.gatewayAddress}/${args.namespace}/${model.name}`;
+        const completionRequest = JSON.stringify({ model: model.modelName, prompt: "Say hello", max_tokens: 32 });
+        this.curl = this.baseUrl.apply((baseUrl) => ({
+            models: `curl -sS ${baseUrl}/v1/models`,
+            completions: `curl -sS ${baseUrl}/v1/completions -H 'Content-Type: application/json' -d '${completionRequest}'`,
+        }));
+        this.registerOutputs({ baseUrl: this.baseUrl, curl: this.curl });
+    }
+}

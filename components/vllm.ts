@@ -1,0 +1,135 @@
+/**
+ * The one place that turns a model service's settings into the containers KServe runs: the
+ * vLLM TPU server and the llm-d endpoint picker. Strings in `{{ }}` are KServe's Go
+ * templates, filled in per service by its controller.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { EPP_CONFIG_API_VERSION, IMAGES, PREFIX_CACHE_ROUTING, VLLM_PORT } from "./catalog";
+import { ModelServiceSettings } from "./settings";
+
+/** An HTTP probe on vLLM's port. */
+function httpProbe(path: string, periodSeconds: number, failureThreshold: number) {
+    return { httpGet: { path, port: VLLM_PORT, scheme: "HTTP" }, periodSeconds, timeoutSeconds: 5, failureThreshold, successThreshold: 1 };
+}
+
+/**
+ * How long a replica may take from container start to serving: the storage initializer has
+ * already fetched the weights, so this covers loading them and XLA compilation (the field
+ * report measured 4–6 minutes end to end), with room for a bigger model.
+ */
+export const STARTUP_BUDGET_SECONDS = 15 * 60;
+const STARTUP_PERIOD_SECONDS = 5;
+
+/** vLLM's command line for `model` on a VM with `chipsPerVm` TPU chips: TPU-valid flags only, from settings. */
+export function vllmArgs(model: ModelServiceSettings, chipsPerVm: number): string[] {
+    return [
+        "/mnt/models",
+        "--served-model-name",
+        model.modelName,
+        "publishers/{{ .ObjectMeta.Namespace }}/models/{{ .Spec.Model.Name }}",
+        `--port=${VLLM_PORT}`,
+        `--tensor-parallel-size=${chipsPerVm}`,
+        `--max-model-len=${model.maxModelLen}`,
+        ...(model.pattern === "pattern3" ? ["--enable-prefix-caching"] : []),
+        ...model.extraArgs,
+    ];
+}
+
+/**
+ * The `main` container of the service's pod template. KServe merges it over its default
+ * template by name, so every field set here replaces KServe's: the command (KServe's is a
+ * GPU-oriented bash wrapper), the probes (all HTTP; no fixed initial delays) and the
+ * security context.
+ */
+export function vllmContainer(model: ModelServiceSettings, chipsPerVm: number, hfTokenSecret?: pulumi.Input<string>) {
+    return {
+        name: "main",
+        image: model.image,
+        command: ["vllm", "serve"],
+        args: vllmArgs(model, chipsPerVm),
+        ports: [{ containerPort: VLLM_PORT, name: "http", protocol: "TCP" }],
+        ...(hfTokenSecret !== undefined ? { env: [{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: hfTokenSecret, key: "HF_TOKEN" } } }] } : {}),
+        // A TPU replica takes every chip of its VM: GKE schedules TPU VMs whole.
+        resources: { requests: { "google.com/tpu": String(chipsPerVm) }, limits: { "google.com/tpu": String(chipsPerVm) } },
+        // Polled every few seconds, so Ready follows serving closely, for up to the whole startup budget.
+        startupProbe: httpProbe("/health", STARTUP_PERIOD_SECONDS, STARTUP_BUDGET_SECONDS / STARTUP_PERIOD_SECONDS),
+        livenessProbe: httpProbe("/health", 10, 6),
+        readinessProbe: httpProbe("/v1/models", 5, 3),
+        // The upstream vllm-tpu image runs as root and KServe's default template demands runAsNonRoot,
+        // which would keep the container from starting; the rest of KServe's restrictions
+        // (no privilege escalation, all capabilities dropped, RuntimeDefault seccomp) still apply.
+        securityContext: { runAsNonRoot: false, runAsUser: 0 },
+    };
+}
+
+/** The endpoint picker's port for the Gateway's ext_proc calls, and its health port. */
+const EPP_GRPC_PORT = 9002;
+const EPP_HEALTH_PORT = 9003;
+
+/**
+ * The EPP's `main` container: the pinned image (with the ALPN h2 fix that TLS ext_proc
+ * needs) and its command with secure serving on, using the certificate KServe issues for
+ * the service. Replaces KServe's command, whose TLS flags depend on a cluster-wide switch
+ * that would also put vLLM behind TLS.
+ */
+export function endpointPickerContainer() {
+    return {
+        name: "main",
+        image: IMAGES.endpointPicker,
+        command: [
+            "/app/epp",
+            "--pool-name",
+            "{{ ChildName .ObjectMeta.Name `-inference-pool` }}",
+            "--pool-namespace",
+            "{{ .ObjectMeta.Namespace }}",
+            "--zap-encoder",
+            "json",
+            "--grpc-port",
+            String(EPP_GRPC_PORT),
+            "--grpc-health-port",
+            String(EPP_HEALTH_PORT),
+            "--secure-serving=true",
+            "--cert-path=/var/run/kserve/tls",
+            "--enable-cert-reload=true",
+        ],
+    };
+}
+
+/**
+ * Prefix-cache-aware routing for pattern 3, in the pinned EPP's EndpointPickerConfig: the
+ * scorers and weights the field report found in production, and the saturation thresholds
+ * set explicitly on the utilization detector.
+ */
+export function prefixCacheEndpointPickerConfig() {
+    return {
+        apiVersion: EPP_CONFIG_API_VERSION,
+        kind: "EndpointPickerConfig",
+        plugins: [
+            { type: "single-profile-handler" },
+            { type: "decode-filter" },
+            { type: "prefix-cache-scorer" },
+            { type: "load-aware-scorer" },
+            { type: "max-score-picker" },
+            {
+                type: "utilization-detector",
+                parameters: {
+                    queueDepthThreshold: PREFIX_CACHE_ROUTING.queueDepthThreshold,
+                    kvCacheUtilThreshold: PREFIX_CACHE_ROUTING.kvCacheUtilThreshold,
+                    metricsStalenessThreshold: PREFIX_CACHE_ROUTING.metricsStalenessThreshold,
+                },
+            },
+        ],
+        flowControl: { saturationDetector: { pluginRef: "utilization-detector" } },
+        schedulingProfiles: [
+            {
+                name: "default",
+                plugins: [
+                    { pluginRef: "decode-filter" },
+                    { pluginRef: "prefix-cache-scorer", weight: PREFIX_CACHE_ROUTING.prefixCacheScorerWeight },
+                    { pluginRef: "load-aware-scorer", weight: PREFIX_CACHE_ROUTING.loadAwareScorerWeight },
+                    { pluginRef: "max-score-picker" },
+                ],
+            },
+        ],
+    };
+}
