@@ -15,7 +15,10 @@ describe("routerRouteSpec", () => {
     test("is KServe v0.20.0's well-known route template, rule for rule, minus timeouts, with catch-alls to the owned HTTP Service", () => {
         const workloadService = "{{ ChildName .ObjectMeta.Name `-kserve-workload-svc` }}";
         const expected = upstreamSpec.rules.map((rule) => {
-            const { timeouts: _timeouts, ...rest } = rule as { name: string; timeouts?: unknown; backendRefs: Array<{ kind?: string; name: string }> };
+            const rest = Object.fromEntries(Object.entries(rule).filter(([key]) => key !== "timeouts")) as {
+                name: string;
+                backendRefs: Array<{ kind?: string; name: string }>;
+            };
             return {
                 ...rest,
                 backendRefs: rest.backendRefs.map((ref) => (ref.name === workloadService ? { ...ref, name: "{{ ChildName .ObjectMeta.Name `-http` }}" } : ref)),
