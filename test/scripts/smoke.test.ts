@@ -1,0 +1,152 @@
+import { spawn, spawnSync } from "child_process";
+import * as fs from "fs";
+import * as http from "http";
+import { AddressInfo } from "net";
+import * as os from "os";
+import * as path from "path";
+import { formatReport, runSmoke, servicesFromOutputs } from "../../scripts/smoke";
+
+const MODEL = "Qwen/Qwen2.5-3B-Instruct";
+const FAST = { attempts: 4, intervalMs: 10, requestTimeoutMs: 2000 };
+
+type Behaviour = "healthy" | "slow-start" | "failing";
+
+/** A loopback server that answers like vLLM behind the Gateway at /<ns>/<name>, in one of three moods. */
+async function fakeVllm(behaviour: Behaviour): Promise<{ baseUrl: string; requests: string[]; close: () => Promise<void> }> {
+    const requests: string[] = [];
+    const server = http.createServer((req, res) => {
+        const route = (req.url ?? "").replace(/^\/llm-inference\/qwen/, "");
+        requests.push(`${req.method} ${route}`);
+        // A slow start: the first two requests of every path meet a pod that is still compiling.
+        if (behaviour === "slow-start" && requests.filter((entry) => entry === `${req.method} ${route}`).length <= 2) {
+            res.writeHead(503).end("no healthy upstream");
+            return;
+        }
+        if (route === "/health") {
+            res.writeHead(200).end();
+        } else if (route === "/v1/models") {
+            res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ object: "list", data: [{ id: MODEL }] }));
+        } else if (route === "/v1/completions" && behaviour === "failing") {
+            res.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "TPU out of memory" }));
+        } else if (route === "/v1/completions") {
+            res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ choices: [{ index: 0, text: "!" }] }));
+        } else {
+            res.writeHead(404).end();
+        }
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return { baseUrl: `http://127.0.0.1:${port}/llm-inference/qwen`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe("smoke test against a local server playing vLLM", () => {
+    test("healthy: three checks pass on the first try", async () => {
+        const server = await fakeVllm("healthy");
+        try {
+            const results = await runSmoke({ qwen: { baseUrl: server.baseUrl, modelName: MODEL } }, FAST);
+            expect(results).toEqual([
+                { service: "qwen", check: "/health", ok: true, attempts: 1, detail: "HTTP 200" },
+                { service: "qwen", check: "/v1/models", ok: true, attempts: 1, detail: "HTTP 200" },
+                { service: "qwen", check: "/v1/completions", ok: true, attempts: 1, detail: "HTTP 200" },
+            ]);
+            expect(server.requests).toEqual(["GET /health", "GET /v1/models", "POST /v1/completions"]);
+            expect(formatReport(results).split("\n").at(-1)).toBe("smoke: 3 passed, 0 failed");
+        } finally {
+            await server.close();
+        }
+    });
+
+    test("slow to start: retries until the service answers", async () => {
+        const server = await fakeVllm("slow-start");
+        try {
+            const results = await runSmoke({ qwen: { baseUrl: server.baseUrl, modelName: MODEL } }, FAST);
+            expect(results.map((result) => [result.check, result.ok, result.attempts])).toEqual([
+                ["/health", true, 3],
+                ["/v1/models", true, 3],
+                ["/v1/completions", true, 3],
+            ]);
+        } finally {
+            await server.close();
+        }
+    });
+
+    test("failing: reports the failure after the bounded tries, with what the server said", async () => {
+        const server = await fakeVllm("failing");
+        try {
+            const results = await runSmoke({ qwen: { baseUrl: server.baseUrl, modelName: MODEL } }, FAST);
+            expect(results[2]).toEqual({
+                service: "qwen",
+                check: "/v1/completions",
+                ok: false,
+                attempts: 4,
+                detail: 'HTTP 500: {"error":"TPU out of memory"}',
+            });
+            expect(server.requests.filter((request) => request === "POST /v1/completions")).toHaveLength(4);
+            expect(formatReport(results)).toContain("FAIL  qwen     /v1/completions  HTTP 500");
+        } finally {
+            await server.close();
+        }
+    });
+
+    test("a wrong model name fails the /v1/models check and stops there", async () => {
+        const server = await fakeVllm("healthy");
+        try {
+            const results = await runSmoke({ qwen: { baseUrl: server.baseUrl, modelName: "other/model" } }, { ...FAST, attempts: 1 });
+            expect(results.map((result) => [result.check, result.ok])).toEqual([
+                ["/health", true],
+                ["/v1/models", false],
+            ]);
+            expect(results[1].detail).toContain('model other/model not listed (got ["Qwen/Qwen2.5-3B-Instruct"])');
+        } finally {
+            await server.close();
+        }
+    });
+
+    test("nothing listening: a connection error, retried and reported", async () => {
+        const closed = await fakeVllm("healthy");
+        await closed.close();
+        const results = await runSmoke({ gone: { baseUrl: closed.baseUrl, modelName: MODEL } }, { ...FAST, attempts: 2 });
+        expect(results).toEqual([{ service: "gone", check: "/health", ok: false, attempts: 2, detail: expect.stringContaining("ECONNREFUSED") }]);
+    });
+
+    test("npm run smoke with an outputs file: exit 0 on success, 1 on failure, 2 on bad input", async () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smoke-"));
+        const healthy = await fakeVllm("healthy");
+        const failing = await fakeVllm("failing");
+        const run = (outputs: unknown) => {
+            const file = path.join(dir, `${Math.random()}.json`);
+            fs.writeFileSync(file, JSON.stringify(outputs));
+            // spawn, not spawnSync: the fake servers answer from this process's event loop.
+            return new Promise<{ status: number | null; stdout: string }>((resolve) => {
+                const child = spawn(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/smoke.ts", "--outputs", file, "--attempts", "2", "--interval", "0"], {
+                    cwd: path.resolve(__dirname, "..", ".."),
+                });
+                let stdout = "";
+                child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+                child.on("close", (status: number | null) => resolve({ status, stdout }));
+            });
+        };
+        try {
+            const ok = await run({ models: { qwen: { baseUrl: healthy.baseUrl, modelName: MODEL, pattern: "pattern1" } } });
+            expect(ok.status).toBe(0);
+            expect(ok.stdout.trim().split("\n").at(-1)).toBe("smoke: 3 passed, 0 failed");
+            const bad = await run({ models: { qwen: { baseUrl: failing.baseUrl, modelName: MODEL } } });
+            expect(bad.status).toBe(1);
+            expect(bad.stdout.trim().split("\n").at(-1)).toBe("smoke: 2 passed, 1 failed");
+            const empty = await run({ models: {} });
+            expect(empty.status).toBe(2);
+        } finally {
+            await healthy.close();
+            await failing.close();
+        }
+        const usage = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/smoke.ts"], { cwd: path.resolve(__dirname, "..", ".."), encoding: "utf8" });
+        expect(usage.status).toBe(2);
+        expect(usage.stderr).toContain("usage: npm run smoke -- --stack NAME");
+    });
+
+    test("reads the models output and rejects a stack without one", () => {
+        expect(servicesFromOutputs({ models: { a: { baseUrl: "http://x/ns/a", modelName: "m" } } })).toEqual({ a: { baseUrl: "http://x/ns/a", modelName: "m" } });
+        expect(() => servicesFromOutputs({ clusterName: "c" })).toThrow("the stack has no model services in its `models` output");
+        expect(() => servicesFromOutputs({ models: { a: { baseUrl: "http://x" } } })).toThrow("models.a lacks baseUrl or modelName");
+    });
+});
