@@ -189,5 +189,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
-    main(process.argv.slice(2)).then((code) => process.exit(code));
+    main(process.argv.slice(2)).then(
+        (code) => process.exit(code),
+        (err) => {
+            process.stderr.write(`error: ${(err as Error)?.stack ?? String(err)}\n`);
+            process.exit(2);
+        },
+    );
 }
