@@ -3,6 +3,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { parse } from "yaml";
+import { routerRouteSpec } from "../components/routerRoute";
 import { CrdValidator } from "./crds";
 import { Graph, record } from "./harness";
 
@@ -93,6 +94,22 @@ describe("every custom resource the program emits validates against the upstream
         for (const { file, object } of custom) {
             expect({ file, errors: validator.errors(object) }).toEqual({ file, errors: [] });
         }
+    });
+
+    test("the route template, rendered for a service, is a valid Gateway API HTTPRoute", () => {
+        const rendered = JSON.parse(
+            JSON.stringify(routerRouteSpec())
+                .replace(/\{\{ ChildName \.ObjectMeta\.Name `([^`]+)` \}\}/g, "qwen$1")
+                .replaceAll("{{ .ObjectMeta.Namespace }}", "llm-inference")
+                .replaceAll("{{ .ObjectMeta.Name }}", "qwen")
+                .replaceAll("{{ .Spec.Model.Name }}", "Qwen/Qwen2.5-3B-Instruct")
+                .replaceAll("{{ .GlobalConfig.IngressGatewayName }}", "inference-gateway")
+                .replaceAll("{{ .GlobalConfig.IngressGatewayNamespace }}", "inference-gateway")
+                .replaceAll("{{ .GlobalConfig.ModelBasedRoutingHeaderName }}", "x-gateway-model-name"),
+        );
+        expect(JSON.stringify(rendered)).not.toContain("{{");
+        const route = { apiVersion: "gateway.networking.k8s.io/v1", kind: "HTTPRoute", metadata: { name: "qwen", namespace: "llm-inference" }, spec: rendered };
+        expect(validator.errors(route)).toEqual([]);
     });
 
     test("the validator is strict: a wrong enum value and an unknown field fail", () => {
