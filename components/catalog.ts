@@ -31,6 +31,8 @@ export const SOURCES = {
         "kserve v0.20.0 config/llmisvcconfig/config-llm-scheduler.yaml and config-llm-router-route.yaml (ChildName suffixes, workload pod labels)",
     seed003Flags: "shared/seeds/003 issue #12 (vLLM TPU crash loop: unrecognized arguments: --prefix-cache-block-size)",
     seed003Weights: "shared/seeds/003 issue #14 (prefix-cache-scorer 2.0, load-aware-scorer 1.0; queue 5, KV cache 80 %, staleness 200 ms)",
+    seed000Alpn: "shared/seeds/000 (EPP gRPC over TLS without ALPN h2) and DESIGN.md versions table (first releases with the fix)",
+    seed003Startup: "shared/seeds/003 issue #8 (4-6 minutes from pod creation to Ready: download plus XLA compilation)",
 } as const;
 
 /** A TPU v6e slice shape GKE can build from one machine type. */
@@ -192,6 +194,31 @@ export const PREFIX_CACHE_ROUTING = {
     kvCacheUtilThreshold: 0.8,
     metricsStalenessThreshold: "200ms",
 } as const;
+
+/**
+ * Endpoint picker images and the first release of each that offers ALPN `h2` on its TLS gRPC
+ * server; older ones break Envoy/GKE ext_proc. Keyed by the image repository's last segment.
+ * Source: {@link SOURCES.seed000Alpn}.
+ */
+export const EPP_MINIMUM_VERSIONS: Readonly<Record<string, string>> = {
+    "llm-d-router-endpoint-picker": "0.9.0",
+    "llm-d-inference-scheduler": "0.7.0",
+};
+
+/** The shortest startup budget a TPU vLLM pod needs before liveness may act. Source: {@link SOURCES.seed003Startup}. */
+export const MINIMUM_TPU_STARTUP_SECONDS = 600;
+
+/** GCP's default backend timeout is 30 s; inference backends need at least this. */
+export const MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS = 300;
+
+/** GatewayClasses served by GKE's own Gateway controller start with this. Source: {@link SOURCES.gkeGatewayClasses}. */
+export const GKE_GATEWAY_CLASS_PREFIX = "gke-l7-";
+
+/** Chips on one VM for a TPU v6e topology (multi-host shapes use 4-chip VMs). Derived from {@link TPU_V6E_MACHINE_TYPES}. */
+export function chipsPerVmForTopology(topology: string): number | undefined {
+    const matches = Object.values(TPU_V6E_MACHINE_TYPES).filter((machine) => machine.shapes.some((shape) => shape.topology === topology));
+    return matches.length > 0 ? matches[0].chipsPerVm : undefined;
+}
 
 /** Ports the GKE control plane must reach on nodes for this stack's admission webhooks. Source: {@link SOURCES.webhookPorts}. */
 export const WEBHOOK_PORTS: readonly string[] = ["9443"];

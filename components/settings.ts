@@ -13,6 +13,7 @@ import {
     regionOfZone,
 } from "./catalog";
 import { Ipv4Range, overlaps, parseCidr } from "./cidr";
+import { isPinnedImage } from "./images";
 
 /** How TPU capacity is bought. */
 export type TpuProvisioning = "on-demand" | "spot" | "reservation";
@@ -279,16 +280,6 @@ const BUILDER_FLAGS: Readonly<Record<string, string>> = {
 };
 
 const MODEL_URI = /^(hf|gs|s3|pvc|oci):\/\/\S+$/;
-
-/** True when `image` names a tag other than `latest`, or a digest. */
-function isPinnedImage(image: string): boolean {
-    if (/@sha256:[0-9a-f]{64}$/.test(image)) {
-        return true;
-    }
-    const lastSegment = image.slice(image.lastIndexOf("/") + 1);
-    const tag = lastSegment.includes(":") ? lastSegment.slice(lastSegment.indexOf(":") + 1) : "";
-    return tag !== "" && tag !== "latest" && !/\s/.test(image);
-}
 
 function parseModels(config: ConfigValues, tpu: TpuSettings): ModelServiceSettings[] {
     const raw = config.string("models");

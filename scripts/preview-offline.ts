@@ -1,19 +1,24 @@
 /**
- * `npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--json FILE] [--out DIR] [--dir PROGRAM_DIR]`
+ * `npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-config FILE] [--json FILE] [--out DIR] [--dir PROGRAM_DIR]`
  *
  * Shows what `pulumi up` would create without a cloud account or the Pulumi CLI: runs the
- * program under the SDK's mocks, prints the resource tree, and optionally writes a JSON
- * report (modeled on `pulumi preview --json`) and every Kubernetes object as YAML.
- * Exit codes: 0 the program ran; 2 a configuration, usage or program error.
+ * program under the SDK's mocks, prints the resource tree, evaluates this project's policy
+ * pack like `pulumi preview --policy-pack policies`, and optionally writes a JSON report
+ * (modeled on `pulumi preview --json`) and every Kubernetes object as YAML.
+ * Exit codes: 0 the program ran and no mandatory policy failed; 1 a mandatory policy failed;
+ * 2 a configuration, usage or program error.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { parseArgs } from "util";
+import { PACK_NAME, PACK_VERSION, policies } from "../policies/pack";
+import { PackConfig, evaluatePolicies } from "./offline/policies";
 import { ProjectError } from "./offline/project";
-import { buildReport, kubernetesManifests, renderTree } from "./offline/report";
+import { buildReport, kubernetesManifests, renderPolicies, renderTree } from "./offline/report";
 import { runOffline } from "./offline/run";
 
-const USAGE = "usage: npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--json FILE] [--out DIR] [--dir PROGRAM_DIR]";
+const USAGE =
+    "usage: npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-config FILE] [--json FILE] [--out DIR] [--dir PROGRAM_DIR]";
 
 /** Errors whose message is the whole story (bad configuration, bad usage): no stack trace. */
 function isUserError(err: unknown): boolean {
@@ -31,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
                 config: { type: "string", short: "c", multiple: true, default: [] },
                 secret: { type: "string", multiple: true, default: [] },
                 json: { type: "string" },
+                "policy-config": { type: "string" },
                 out: { type: "string" },
                 dir: { type: "string", default: "." },
                 help: { type: "boolean", short: "h" },
@@ -49,6 +55,15 @@ async function main(argv: string[]): Promise<number> {
     // Output paths are relative to where the command was typed, not to the program.
     const jsonPath = values.json && path.resolve(values.json);
     const outDir = values.out && path.resolve(values.out);
+    let policyConfig: PackConfig = {};
+    if (values["policy-config"] !== undefined) {
+        try {
+            policyConfig = JSON.parse(fs.readFileSync(values["policy-config"], "utf8")) as PackConfig;
+        } catch (err) {
+            process.stderr.write(`error: --policy-config ${values["policy-config"]}: ${(err as Error).message}\n`);
+            return 2;
+        }
+    }
 
     let run;
     try {
@@ -59,13 +74,16 @@ async function main(argv: string[]): Promise<number> {
         return 2;
     }
 
+    const pack = { name: PACK_NAME, version: PACK_VERSION, policies };
+    const violations = await evaluatePolicies(pack, run.resources, policyConfig);
+
     for (const note of run.notes) {
         process.stdout.write(`note: ${note}\n`);
     }
-    process.stdout.write(`${renderTree(run)}\n`);
+    process.stdout.write(`${renderTree(run)}\n\n${renderPolicies(pack, violations, run.resources)}\n`);
     if (jsonPath) {
         fs.mkdirSync(path.dirname(jsonPath), { recursive: true });
-        fs.writeFileSync(jsonPath, `${JSON.stringify(buildReport(run), null, 2)}\n`);
+        fs.writeFileSync(jsonPath, `${JSON.stringify(buildReport(run, violations), null, 2)}\n`);
         process.stdout.write(`\nwrote ${path.relative(process.cwd(), jsonPath) || jsonPath}\n`);
     }
     if (outDir) {
@@ -76,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
         }
         process.stdout.write(`wrote ${manifests.length} Kubernetes objects to ${path.relative(process.cwd(), outDir) || outDir}\n`);
     }
-    return 0;
+    return violations.some((violation) => violation.enforcementLevel === "mandatory") ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -1,4 +1,5 @@
 import { stringify } from "yaml";
+import { PolicyViolation } from "./policies";
 import { RecordedResource, SECRET_PLACEHOLDER } from "./recorder";
 import { OfflineRun } from "./run";
 
@@ -27,6 +28,7 @@ export interface PreviewReport {
     steps: ReportStep[];
     outputs: Record<string, unknown>;
     summary: { create: number };
+    policyViolations: PolicyViolation[];
 }
 
 function byUrn(a: RecordedResource, b: RecordedResource): number {
@@ -34,7 +36,7 @@ function byUrn(a: RecordedResource, b: RecordedResource): number {
 }
 
 /** Builds the report. Steps are ordered by URN so that two runs are byte-identical. */
-export function buildReport(run: OfflineRun): PreviewReport {
+export function buildReport(run: OfflineRun, policyViolations: PolicyViolation[]): PreviewReport {
     const { project } = run;
     const secret = new Set(project.secretKeys);
     const config = Object.fromEntries(
@@ -58,7 +60,7 @@ export function buildReport(run: OfflineRun): PreviewReport {
             },
         }),
     );
-    return { project: project.projectName, stack: project.stack, config, steps, outputs: run.outputs, summary: { create: steps.length } };
+    return { project: project.projectName, stack: project.stack, config, steps, outputs: run.outputs, summary: { create: steps.length }, policyViolations };
 }
 
 /** `gcp:compute/network:Network` → `gcp:compute:Network`, as `pulumi preview` displays types. */
@@ -103,6 +105,21 @@ export function renderTree(run: OfflineRun): string {
         }
     }
     lines.push("", "Resources:", `    + ${run.resources.length} to create`);
+    return lines.join("\n");
+}
+
+/** The Policies section of `pulumi preview`: each pack with its violations, mandatory first. */
+export function renderPolicies(pack: { name: string; version: string }, violations: PolicyViolation[], resources: RecordedResource[]): string {
+    const byUrn = new Map(resources.map((resource) => [resource.urn, resource]));
+    const order = { mandatory: 0, remediate: 0, advisory: 1, disabled: 2 } as const;
+    const sorted = [...violations].sort((a, b) => order[a.enforcementLevel] - order[b.enforcementLevel] || a.policyName.localeCompare(b.policyName) || a.urn.localeCompare(b.urn));
+    const failed = violations.some((violation) => violation.enforcementLevel === "mandatory");
+    const lines = ["Policies:", `    ${failed ? "❌" : violations.length > 0 ? "⚠️" : "✅"} ${pack.name}@v${pack.version}`];
+    for (const violation of sorted) {
+        const resource = byUrn.get(violation.urn);
+        const subject = resource ? `${displayType(resource.type)}: ${resource.name}` : "stack";
+        lines.push(`        - [${violation.enforcementLevel}]  ${violation.policyName}  (${subject})`, `          ${violation.description}`, `          ${violation.message}`);
+    }
     return lines.join("\n");
 }
 

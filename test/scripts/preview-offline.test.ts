@@ -8,6 +8,7 @@ import { SECURE_PLACEHOLDER } from "../../scripts/offline/project";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const FIXTURE = path.join(ROOT, "test", "fixtures", "kubernetes-program");
+const WRONG_PROGRAM = path.join(ROOT, "test", "fixtures", "wrong-program");
 
 /** Runs `npm run preview:offline -- ARGS` the way a user does (same node, same hook). */
 function preview(...args: string[]) {
@@ -86,6 +87,11 @@ describe("npm run preview:offline (dev stack)", () => {
         expect(report.outputs.kubeconfigCommand).toMatch(/^gcloud container clusters get-credentials tpu-inference-cluster-[0-9a-f]{7} --region europe-west4 --project offline-preview-project$/);
     });
 
+    test("the policy pack passes the shipped stack", () => {
+        expect(run.stdout).toContain("Policies:\n    ✅ gke-tpu-inference@v0.1.0\n");
+        expect(report.policyViolations).toEqual([]);
+    });
+
     test("two runs write byte-identical JSON", () => {
         expect(fs.readFileSync(second, "utf8")).toBe(fs.readFileSync(first, "utf8"));
     });
@@ -110,6 +116,81 @@ describe("npm run preview:offline (prod stack: pattern 3)", () => {
         expect(spec.replicas).toBe(3);
         expect(spec.router.scheduler.config).toBeDefined();
         expect(spec.template.containers[0].args).toContain("--enable-prefix-caching");
+        expect(report.policyViolations).toEqual([]);
+    });
+});
+
+describe("npm run preview:offline --dir on a program that repeats every field failure", () => {
+    let run: ReturnType<typeof preview>;
+    let report: PreviewReport;
+    beforeAll(() => {
+        const json = path.join(tempDir(), "wrong.json");
+        run = preview("--dir", WRONG_PROGRAM, "--stack", "staging", "--json", json);
+        report = JSON.parse(fs.readFileSync(json, "utf8"));
+    });
+
+    test("exits 1 because mandatory policies fail, and prints them like pulumi preview", () => {
+        expect(run.status).toBe(1);
+        expect(run.stdout).toContain("Policies:\n    ❌ gke-tpu-inference@v0.1.0\n");
+        expect(run.stdout).toContain(
+            [
+                "        - [mandatory]  require-regional-gateway-class-for-inference  (kubernetes:gateway.networking.k8s.io/v1:Gateway: gateway)",
+                "          A Gateway that routes to an InferencePool must use a regional GKE GatewayClass, because global classes never serve InferencePool backends.",
+                '          Gateway gateway/global uses GatewayClass "gke-l7-global-external-managed" but routes to an InferencePool; only gke-l7-regional-external-managed, gke-l7-rilb serve InferencePool backends.',
+            ].join("\n"),
+        );
+    });
+
+    test("each lesson is reported by its policy, against the resource that breaks it", () => {
+        const byPolicy: Record<string, string[]> = {};
+        for (const violation of report.policyViolations) {
+            const name = report.steps.find((candidate) => candidate.urn === violation.urn)?.urn.split("::").pop() ?? "stack";
+            byPolicy[`${violation.enforcementLevel} ${violation.policyName}`] = [...new Set([...(byPolicy[`${violation.enforcementLevel} ${violation.policyName}`] ?? []), name])].sort();
+        }
+        expect(byPolicy).toEqual({
+            "mandatory require-regional-gateway-class-for-inference": ["gateway"],
+            "mandatory require-supported-tpu-zone": ["tpu-pool"],
+            "mandatory require-tpu-selector-matching-pool": ["qwen"],
+            "mandatory require-gateway-api-on-cluster": ["bad-cluster"],
+            "mandatory disallow-httproute-timeouts-on-gke": ["qwen", "route"],
+            "mandatory require-http-health-check-policy": ["health"],
+            "mandatory disallow-https-app-protocol-to-vllm": ["workload-svc"],
+            "mandatory require-lws-and-kserve-before-model-services": ["qwen"],
+            "advisory enforce-tpu-startup-budget": ["qwen"],
+            "mandatory disallow-gpu-only-vllm-flags": ["qwen"],
+            "mandatory disallow-unpinned-images": ["qwen"],
+            "mandatory require-pinned-chart-versions": ["lws"],
+            "mandatory require-rsa-ca-certificates": ["ca"],
+            "mandatory require-http-probes-for-vllm": ["qwen"],
+            "mandatory require-fixed-endpoint-picker-image": ["qwen"],
+            "mandatory require-all-tpu-chips": ["qwen"],
+            "advisory require-long-inference-backend-timeout": ["qwen"],
+            "mandatory require-workload-identity": ["bad-cluster", "tpu-pool"],
+            "mandatory require-private-nodes": ["bad-cluster"],
+            "mandatory require-shielded-nodes": ["bad-cluster", "tpu-pool"],
+            "mandatory disallow-default-compute-service-account": ["bad-cluster", "tpu-pool"],
+            "mandatory require-deletion-protection": ["bad-cluster"],
+            "mandatory disallow-plain-text-secret-env": ["qwen"],
+        });
+        expect(report.policyViolations[0]).toEqual({
+            policyPack: "gke-tpu-inference",
+            policyPackVersion: "0.1.0",
+            policyName: expect.any(String),
+            enforcementLevel: expect.any(String),
+            severity: expect.any(String),
+            description: expect.any(String),
+            message: expect.any(String),
+            urn: expect.stringMatching(/^urn:pulumi:staging::wrong-inference::/),
+        });
+    });
+
+    test("pack config can turn a policy off or down, as pulumi --policy-pack-config does", () => {
+        const config = path.join(tempDir(), "policy-config.json");
+        const everyMandatory = [...new Set(report.policyViolations.filter((violation) => violation.enforcementLevel === "mandatory").map((violation) => violation.policyName))];
+        fs.writeFileSync(config, JSON.stringify(Object.fromEntries(everyMandatory.map((name) => [name, { enforcementLevel: "advisory" }]))));
+        const relaxed = preview("--dir", WRONG_PROGRAM, "--stack", "staging", "--policy-config", config);
+        expect(relaxed.status).toBe(0);
+        expect(relaxed.stdout).toContain("    ⚠️ gke-tpu-inference@v0.1.0\n");
     });
 });
 

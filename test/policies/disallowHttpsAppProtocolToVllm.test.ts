@@ -1,0 +1,37 @@
+import { disallowHttpsAppProtocolToVllm as policy } from "../../policies/disallowHttpsAppProtocolToVllm";
+import { UNKNOWN, check, kube } from "./harness";
+
+function service(port: Record<string, unknown>, partOf = "llminferenceservice") {
+    return kube("v1", "Service", "svc", {
+        metadata: { name: "qwen-kserve-workload-svc", namespace: "models" },
+        spec: { selector: { "app.kubernetes.io/part-of": partOf }, ports: [{ port: 8000, targetPort: 8000, ...port }] },
+    });
+}
+
+describe("disallow-https-app-protocol-to-vllm", () => {
+    test("passes an HTTP Service in front of vLLM", async () => {
+        expect(await check(policy, [service({ name: "http", appProtocol: "http" })])).toEqual([]);
+    });
+
+    test("fails appProtocol https, and a port named https without appProtocol", async () => {
+        expect(await check(policy, [service({ name: "https", appProtocol: "https" })])).toEqual([
+            {
+                level: "mandatory",
+                resource: "svc",
+                message: "Service qwen-kserve-workload-svc port 8000 declares appProtocol https in front of vLLM, which serves plain HTTP; GKE's Gateway would speak TLS to it.",
+            },
+        ]);
+        expect((await check(policy, [service({ name: "https" })])).map((violation) => violation.message)).toEqual([
+            'Service qwen-kserve-workload-svc port 8000 declares name "https" in front of vLLM, which serves plain HTTP; GKE\'s Gateway would speak TLS to it.',
+        ]);
+    });
+
+    test("not applicable: Services of other workloads", async () => {
+        expect(await check(policy, [service({ appProtocol: "https" }, "webapp")])).toEqual([]);
+    });
+
+    test("preview: an unknown port list is not a violation", async () => {
+        const unknownPorts = kube("v1", "Service", "svc", { metadata: { name: "s" }, spec: { selector: { "app.kubernetes.io/part-of": "llminferenceservice" }, ports: UNKNOWN } });
+        expect((await check(policy, [unknownPorts]))[0].level).toBe("advisory");
+    });
+});
