@@ -81,26 +81,23 @@ export class ModelService extends pulumi.ComponentResource {
             childOpts,
         );
 
-        new k8s.apiextensions.CustomResource(
-            `${name}-pool-health`,
-            {
-                apiVersion: "networking.gke.io/v1",
-                kind: "HealthCheckPolicy",
-                metadata: { name: inferencePool.name, namespace: args.namespace },
-                spec: vllmHealthCheckSpec(inferencePool),
-            },
-            childOpts,
-        );
-        new k8s.apiextensions.CustomResource(
-            `${name}-http-health`,
-            {
-                apiVersion: "networking.gke.io/v1",
-                kind: "HealthCheckPolicy",
-                metadata: { name: httpServiceName, namespace: args.namespace },
-                spec: vllmHealthCheckSpec({ group: "", kind: "Service", name: httpServiceName }),
-            },
-            childOpts,
-        );
+        // Both backends GKE creates for the service: the InferencePool and the plain-HTTP Service.
+        const healthChecked: Array<[string, { group: string; kind: string; name: string }]> = [
+            ["pool-health", inferencePool],
+            ["http-health", { group: "", kind: "Service", name: httpServiceName }],
+        ];
+        for (const [suffix, targetRef] of healthChecked) {
+            new k8s.apiextensions.CustomResource(
+                `${name}-${suffix}`,
+                {
+                    apiVersion: "networking.gke.io/v1",
+                    kind: "HealthCheckPolicy",
+                    metadata: { name: targetRef.name, namespace: args.namespace },
+                    spec: vllmHealthCheckSpec(targetRef),
+                },
+                childOpts,
+            );
+        }
         new k8s.apiextensions.CustomResource(
             `${name}-pool-backend`,
             {

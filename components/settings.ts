@@ -282,16 +282,10 @@ const BUILDER_FLAGS: Readonly<Record<string, string>> = {
 const MODEL_URI = /^(hf|gs|s3|pvc|oci):\/\/\S+$/;
 
 function parseModels(config: ConfigValues, tpu: TpuSettings): ModelServiceSettings[] {
-    const raw = config.string("models");
-    if (raw === undefined) {
+    if (config.string("models") === undefined) {
         return [];
     }
-    let list: unknown;
-    try {
-        list = JSON.parse(raw);
-    } catch {
-        list = undefined;
-    }
+    const list = config.json("models");
     if (!Array.isArray(list) || list.some((item) => item === null || typeof item !== "object" || Array.isArray(item))) {
         throw new ConfigError(`${config.key("models")} is not a list of model services; allowed: e.g. [{"name": "qwen", "pattern": "pattern1"}]`);
     }
@@ -446,12 +440,7 @@ function parseAuthorizedNetworks(config: ConfigValues): string[] {
     if (raw === undefined) {
         return [];
     }
-    let list: unknown;
-    try {
-        list = JSON.parse(raw);
-    } catch {
-        list = undefined;
-    }
+    const list = config.json("masterAuthorizedNetworks");
     if (!Array.isArray(list) || list.some((item) => typeof item !== "string")) {
         throw new ConfigError(
             `${config.key("masterAuthorizedNetworks")} = ${JSON.stringify(raw)} is not a list of CIDR strings; allowed: e.g. ["203.0.113.0/24"]`,
@@ -480,6 +469,15 @@ class ConfigValues {
     string(name: string): string | undefined {
         const value = this.read(name);
         return value === undefined || value === "" ? undefined : value;
+    }
+
+    /** A structured value (Pulumi passes them as JSON), or undefined when it is not JSON. */
+    json(name: string): unknown {
+        try {
+            return JSON.parse(this.string(name) ?? "");
+        } catch {
+            return undefined;
+        }
     }
 
     oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[], problem: string): T {

@@ -1,6 +1,6 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
 import { KSERVE } from "../components/catalog";
-import { Props, gatewaysByKey, isGkeGatewayClass, isKubernetesKind, isLlmInferenceService, routeParentRefs, serviceGatewayRefs } from "./support";
+import { Props, attachesToGkeGateway, gatewaysByKey, isGkeGatewayClass, isKubernetesKind, isLlmInferenceService, routeParentRefs, serviceGatewayRefs } from "./support";
 
 /** Names of the rules in an HTTPRoute spec that carry `timeouts`. */
 function rulesWithTimeouts(spec: Props | undefined): string[] {
@@ -24,9 +24,8 @@ export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
     remediationSteps:
         "Remove timeouts from the route rules (set backend timeouts with a GCPBackendPolicy instead). For KServe, ship a kserve-config-llm-router-route LLMInferenceServiceConfig without timeouts in each namespace that runs LLMInferenceServices.",
     validateStack: (args, reportViolation) => {
-        const gateways = gatewaysByKey(args.resources);
-        const onGke = (keys: string[]) => keys.some((key) => isGkeGatewayClass(gateways.get(key)?.className));
-        if (![...gateways.values()].some((gateway) => isGkeGatewayClass(gateway.className))) {
+        const onGke = attachesToGkeGateway(args.resources);
+        if (![...gatewaysByKey(args.resources).values()].some((gateway) => isGkeGatewayClass(gateway.className))) {
             args.notApplicable("the stack has no GKE Gateway");
         }
 

@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { Backend, backendKey, describeBackend, gatewaysByKey, gkePoliciesByTarget, inferencePoolOf, isGkeGatewayClass, isKubernetesKind, routeBackends, routeParentRefs, serviceGatewayRefs } from "./support";
+import { Backend, attachesToGkeGateway, backendKey, describeBackend, gkePoliciesByTarget, inferencePoolOf, isKubernetesKind, routeBackends, routeParentRefs, serviceGatewayRefs } from "./support";
 
 /**
  * Seed 003, issues #5 and #13: GKE created health checks on "/" over HTTPS for an HTTP-only
@@ -14,8 +14,7 @@ export const requireHttpHealthCheckPolicy: StackValidationPolicy = {
     remediationSteps:
         "Add a networking.gke.io/v1 HealthCheckPolicy targeting the backend (the InferencePool by kind and name, or the Service) with config.type HTTP, httpHealthCheck.requestPath /health, port 8000 and portSpecification USE_FIXED_PORT.",
     validateStack: (args, reportViolation) => {
-        const gateways = gatewaysByKey(args.resources);
-        const onGke = (keys: string[]) => keys.some((key) => isGkeGatewayClass(gateways.get(key)?.className));
+        const onGke = attachesToGkeGateway(args.resources);
         const backends = new Map<string, Backend>();
         for (const resource of args.resources) {
             const pool = inferencePoolOf(resource);

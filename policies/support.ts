@@ -138,6 +138,12 @@ export function gatewaysByKey(resources: PolicyResource[]): Map<string, { classN
     return gateways;
 }
 
+/** A test of whether any of some Gateways (as `namespace/name`) is one of the stack's GKE Gateways. */
+export function attachesToGkeGateway(resources: PolicyResource[]): (gatewayKeys: string[]) => boolean {
+    const gateways = gatewaysByKey(resources);
+    return (gatewayKeys) => gatewayKeys.some((key) => isGkeGatewayClass(gateways.get(key)?.className));
+}
+
 /** The Gateways (as `namespace/name`) an LLMInferenceService attaches to through `router.gateway.refs`. */
 export function serviceGatewayRefs(props: Props): string[] {
     const refs: Props[] = props.spec?.router?.gateway?.refs ?? [];
