@@ -5,8 +5,10 @@ import { InferenceGateway } from "./components/inferenceGateway";
 import { KServe } from "./components/kserve";
 import { LeaderWorkerSet } from "./components/leaderWorkerSet";
 import { ModelService } from "./components/modelService";
+import { InferenceObservability } from "./components/observability";
 import { Network } from "./components/network";
 import { GATEWAY_ACCESS_LABEL, ServingNamespace } from "./components/servingNamespace";
+import { estimateTpuHourlyCost } from "./components/cost";
 import { loadHfToken, loadSettings } from "./components/settings";
 import { TpuNodePool } from "./components/tpuNodePool";
 
@@ -35,6 +37,7 @@ const tpuPool = new TpuNodePool(`${name}-tpu`, {
     zone: settings.zone,
     tpu: settings.tpu,
     serviceAccountEmail: cluster.nodeServiceAccountEmail,
+    paused: settings.paused,
 });
 
 // The platform layer: it needs the cluster's provider (hence the system pool), never the TPU pool.
@@ -71,8 +74,11 @@ const modelServices = settings.models.map(
             gatewayAddress: gateway.address,
             hfToken: serving.hfToken,
             platform: [kserve.configs, serving.routerRouteConfig, leaderWorkerSet.chart],
+            paused: settings.paused,
         }),
 );
+
+const observability = new InferenceObservability(name, { project: settings.project, stack: pulumi.getStack(), models: settings.models });
 
 export const clusterName = cluster.clusterName;
 export const region = settings.region;
@@ -80,12 +86,15 @@ export const tpuZone = settings.zone;
 export const kubeconfigCommand = cluster.getCredentialsCommand;
 export const tpuNodePoolName = tpuPool.nodePoolName;
 export const tpuNodeSelector = tpuPool.scheduling.nodeSelector;
-export const tpuPoolAutoscaling = { minNodes: settings.tpu.minNodes, maxNodes: settings.tpu.maxNodes };
+export const tpuPoolAutoscaling = { minNodes: settings.paused ? 0 : settings.tpu.minNodes, maxNodes: settings.tpu.maxNodes, paused: settings.paused };
+/** What the TPU pool costs per hour while it holds the nodes its model services keep busy (none when paused). */
+export const tpuHourlyCost = estimateTpuHourlyCost(settings);
 export const gatewayClass = settings.gateway.className;
 export const gatewayAddress = gateway.address;
 export const gatewayUrl = pulumi.interpolate`http://${gateway.address}`;
 export const caIssuerName = certManager.caIssuerName;
 export const servingNamespace = serving.namespaceName;
+export const dashboardUrl = observability.dashboardUrl;
 /** Per model service: its URL through the Gateway and requests to paste. */
 export const models = Object.fromEntries(
     settings.models.map((model, index) => [

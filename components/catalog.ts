@@ -33,6 +33,10 @@ export const SOURCES = {
     seed003Weights: "shared/seeds/003 issue #14 (prefix-cache-scorer 2.0, load-aware-scorer 1.0; queue 5, KV cache 80 %, staleness 200 ms)",
     seed000Alpn: "shared/seeds/000 (EPP gRPC over TLS without ALPN h2) and DESIGN.md versions table (first releases with the fix)",
     seed003Startup: "shared/seeds/003 issue #8 (4-6 minutes from pod creation to Ready: download plus XLA compilation)",
+    tpuPricing: "https://cloud.google.com/tpu/pricing (TPU v6e Trillium, on-demand, US list price per chip-hour)",
+    kserveStop: "kserve v0.20.0 pkg/constants/constants.go StopAnnotationKey and pkg/utils GetForceStopRuntime",
+    vllmMetrics:
+        "vllm-project/vllm vllm/v1/metrics/loggers.py PrometheusStatLogger (counters exposed with _total; label model_name); EPP: llm-d-router v0.10.0 pkg/epp/metrics/llm_d_router_metrics.go (subsystem llm_d_epp), metrics on port 9090",
 } as const;
 
 /** A TPU v6e slice shape GKE can build from one machine type. */
@@ -170,6 +174,12 @@ export const TPU_REJECTED_VLLM_FLAGS: Readonly<Record<string, string>> = {
 /** Names KServe gives the objects it creates for an LLMInferenceService. Source: {@link SOURCES.kserveChildNames}. */
 export const KSERVE_CHILDREN = {
     inferencePoolSuffix: "-inference-pool",
+    /** Labels on the endpoint picker's pods of a service named `name`. */
+    schedulerLabels: (name: string) => ({
+        "app.kubernetes.io/component": "llminferenceservice-router-scheduler",
+        "app.kubernetes.io/name": name,
+        "app.kubernetes.io/part-of": "llminferenceservice",
+    }),
     /** Labels on every workload pod of a service named `name`. */
     workloadLabels: (name: string) => ({
         "app.kubernetes.io/name": name,
@@ -219,6 +229,40 @@ export function chipsPerVmForTopology(topology: string): number | undefined {
     const matches = Object.values(TPU_V6E_MACHINE_TYPES).filter((machine) => machine.shapes.some((shape) => shape.topology === topology));
     return matches.length > 0 ? matches[0].chipsPerVm : undefined;
 }
+
+/**
+ * What TPU v6e capacity costs, for the stack's cost estimate. One rate: the on-demand US list
+ * price per chip-hour. Other regions, spot capacity and committed-use discounts differ; the
+ * estimate says so. Not a live price: review it against the source when budgeting.
+ * Source: {@link SOURCES.tpuPricing}.
+ */
+export const TPU_V6E_PRICE = {
+    usdPerChipHour: 2.7,
+    basis: "on-demand US list price per chip-hour; other regions, spot and commitments differ",
+    reviewed: "2026-11-21",
+} as const;
+
+/** KServe's annotation that stops a service's workloads and keeps its definition. Source: {@link SOURCES.kserveStop}. */
+export const KSERVE_STOP_ANNOTATION = "serving.kserve.io/stop";
+
+/** Prometheus series the dashboard and alerts read. Source: {@link SOURCES.vllmMetrics}. */
+export const METRICS = {
+    vllm: {
+        requestSuccess: "vllm:request_success_total",
+        timeToFirstTokenBucket: "vllm:time_to_first_token_seconds_bucket",
+        generationTokens: "vllm:generation_tokens_total",
+        promptTokens: "vllm:prompt_tokens_total",
+        requestsWaiting: "vllm:num_requests_waiting",
+        kvCacheUsage: "vllm:kv_cache_usage_perc",
+        prefixCacheHits: "vllm:prefix_cache_hits_total",
+        prefixCacheQueries: "vllm:prefix_cache_queries_total",
+    },
+    epp: {
+        schedulerAttempts: "llm_d_epp_scheduler_attempts_total",
+        /** The EPP's metrics port (named `metrics` in KServe's scheduler template). */
+        port: "metrics",
+    },
+} as const;
 
 /** Ports the GKE control plane must reach on nodes for this stack's admission webhooks. Source: {@link SOURCES.webhookPorts}. */
 export const WEBHOOK_PORTS: readonly string[] = ["9443"];

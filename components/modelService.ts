@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { KSERVE, KSERVE_CHILDREN, VLLM_PORT } from "./catalog";
+import { KSERVE, KSERVE_CHILDREN, KSERVE_STOP_ANNOTATION, METRICS, VLLM_PORT } from "./catalog";
 import { HTTP_SERVICE_SUFFIX } from "./routerRoute";
 import { ModelServiceSettings } from "./settings";
 import { TpuScheduling } from "./tpuNodePool";
@@ -27,10 +27,15 @@ export interface ModelServiceArgs {
      * and the namespace's route template (without it the first HTTPRoute would carry `timeouts`).
      */
     platform: pulumi.Input<pulumi.Resource>[];
+    /** Stopped: KServe removes the service's pods and keeps its definition; nothing waits for Ready. */
+    paused?: boolean;
 }
 
 /** GCP's backend timeout defaults to 30 s; a long completion streams for minutes. */
 export const INFERENCE_BACKEND_TIMEOUT_SECONDS = 600;
+
+/** The Prometheus label carrying the service's name on every series scraped from its pods. */
+export const MODEL_SERVICE_LABEL = "model_service";
 
 /** How long `pulumi up` waits for the service to be Ready: TPU node scale-up from zero, then the startup budget. */
 const READY_TIMEOUT_SECONDS = 30 * 60 + STARTUP_BUDGET_SECONDS;
@@ -109,6 +114,28 @@ export class ModelService extends pulumi.ComponentResource {
             childOpts,
         );
 
+        // Managed Prometheus scrapes vLLM (on its serving port) and the EPP, labelling every series with the service.
+        const scraped: Array<[string, Record<string, string>, string | number]> = [
+            ["vllm", KSERVE_CHILDREN.workloadLabels(model.name), VLLM_PORT],
+            ["epp", KSERVE_CHILDREN.schedulerLabels(model.name), METRICS.epp.port],
+        ];
+        for (const [component, matchLabels, port] of scraped) {
+            new k8s.apiextensions.CustomResource(
+                `${name}-${component}-metrics`,
+                {
+                    apiVersion: "monitoring.googleapis.com/v1",
+                    kind: "PodMonitoring",
+                    metadata: { name: `${model.name}-${component}`, namespace: args.namespace },
+                    spec: {
+                        selector: { matchLabels },
+                        endpoints: [{ port, path: "/metrics", interval: "15s" }],
+                        targetLabels: { fromPod: [{ from: "app.kubernetes.io/name", to: MODEL_SERVICE_LABEL }] },
+                    },
+                },
+                childOpts,
+            );
+        }
+
         new k8s.apiextensions.CustomResource(
             `${name}-llmisvc`,
             {
@@ -117,7 +144,9 @@ export class ModelService extends pulumi.ComponentResource {
                 metadata: {
                     name: model.name,
                     namespace: args.namespace,
-                    annotations: { "pulumi.com/waitFor": "condition=Ready", "pulumi.com/timeoutSeconds": String(READY_TIMEOUT_SECONDS) },
+                    annotations: args.paused
+                        ? { [KSERVE_STOP_ANNOTATION]: "true" }
+                        : { "pulumi.com/waitFor": "condition=Ready", "pulumi.com/timeoutSeconds": String(READY_TIMEOUT_SECONDS) },
                 },
                 spec: {
                     model: { uri: model.modelUri, name: model.modelName },

@@ -102,6 +102,8 @@ export interface Settings {
     releaseChannel: string;
     gateway: GatewaySettings;
     deletionProtection: boolean;
+    /** Stops every model service (KServe keeps their definitions) and lets the TPU pool scale to zero. */
+    paused: boolean;
     /** Model services to run; empty leaves the TPU pool idle. */
     models: ModelServiceSettings[];
 }
@@ -260,6 +262,7 @@ export function parseSettings(namespace: string, read: ConfigReader, gcpProject:
         releaseChannel: config.oneOf("releaseChannel", DEFAULTS.releaseChannel, RELEASE_CHANNELS, "is not a GKE release channel"),
         gateway: parseGateway(config, gatewayClass),
         deletionProtection: config.boolean("deletionProtection", DEFAULTS.deletionProtection),
+        paused: config.boolean("paused", false),
         models: parseModels(config, tpu),
     };
 }

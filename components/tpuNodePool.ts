@@ -18,6 +18,8 @@ export interface TpuNodePoolArgs {
     tpu: TpuSettings;
     /** Node service account (the cluster's dedicated one, never the Compute Engine default). */
     serviceAccountEmail: pulumi.Input<string>;
+    /** Paused: the autoscaler floor drops to 0 so that idle TPU VMs are released; the pool itself stays. */
+    paused?: boolean;
 }
 
 /** How a pod lands on this pool's nodes. */
@@ -52,7 +54,7 @@ export class TpuNodePool extends pulumi.ComponentResource {
                 nodeLocations: [args.zone],
                 initialNodeCount: tpu.minNodes,
                 // Min 0 lets the autoscaler release every TPU VM: the pool is paused, not deleted.
-                autoscaling: { minNodeCount: tpu.minNodes, maxNodeCount: tpu.maxNodes },
+                autoscaling: { minNodeCount: args.paused ? 0 : tpu.minNodes, maxNodeCount: tpu.maxNodes },
                 // A multi-host slice needs its hosts on one ICI domain; single-host shapes take no placement policy.
                 ...(multiHost ? { placementPolicy: { type: "COMPACT", tpuTopology: tpu.topology } } : {}),
                 management: { autoRepair: true, autoUpgrade: true },

@@ -91,6 +91,8 @@ export function endpointPickerContainer() {
             "--secure-serving=true",
             "--cert-path=/var/run/kserve/tls",
             "--enable-cert-reload=true",
+            // Managed Prometheus scrapes the metrics port without a Kubernetes token; it is reachable only inside the cluster.
+            "--metrics-endpoint-auth=false",
         ],
     };
 }

@@ -1,10 +1,12 @@
 /**
- * `npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-config FILE] [--json FILE] [--out DIR] [--dir PROGRAM_DIR]`
+ * `npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-config FILE] [--json FILE] [--out DIR] [--markdown FILE] [--against BASE_REPORT.json] [--dir PROGRAM_DIR]`
  *
  * Shows what `pulumi up` would create without a cloud account or the Pulumi CLI: runs the
  * program under the SDK's mocks, prints the resource tree, evaluates this project's policy
  * pack like `pulumi preview --policy-pack policies`, and optionally writes a JSON report
- * (modeled on `pulumi preview --json`) and every Kubernetes object as YAML.
+ * (modeled on `pulumi preview --json`), every Kubernetes object as YAML, and a Markdown
+ * summary for a pull request: against a base report, what the change adds, removes and
+ * changes, property by property, and which violations it introduces.
  * Exit codes: 0 the program ran and no mandatory policy failed; 1 a mandatory policy failed;
  * 2 a configuration, usage or program error.
  */
@@ -12,13 +14,14 @@ import * as fs from "fs";
 import * as path from "path";
 import { parseArgs } from "util";
 import { PACK_NAME, PACK_VERSION, policies } from "../policies/pack";
+import { diffReports, renderMarkdown } from "./offline/diff";
 import { PackConfig, evaluatePolicies } from "./offline/policies";
 import { ProjectError } from "./offline/project";
-import { buildReport, kubernetesManifests, renderPolicies, renderTree } from "./offline/report";
+import { PreviewReport, buildReport, kubernetesManifests, renderPolicies, renderTree } from "./offline/report";
 import { runOffline } from "./offline/run";
 
 const USAGE =
-    "usage: npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-config FILE] [--json FILE] [--out DIR] [--dir PROGRAM_DIR]";
+    "usage: npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-config FILE] [--json FILE] [--out DIR] [--markdown FILE] [--against BASE_REPORT.json] [--dir PROGRAM_DIR]";
 
 /** Errors whose message is the whole story (bad configuration, bad usage): no stack trace. */
 function isUserError(err: unknown): boolean {
@@ -37,6 +40,8 @@ async function main(argv: string[]): Promise<number> {
                 secret: { type: "string", multiple: true, default: [] },
                 json: { type: "string" },
                 "policy-config": { type: "string" },
+                markdown: { type: "string" },
+                against: { type: "string" },
                 out: { type: "string" },
                 dir: { type: "string", default: "." },
                 help: { type: "boolean", short: "h" },
@@ -55,6 +60,16 @@ async function main(argv: string[]): Promise<number> {
     // Output paths are relative to where the command was typed, not to the program.
     const jsonPath = values.json && path.resolve(values.json);
     const outDir = values.out && path.resolve(values.out);
+    const markdownPath = values.markdown && path.resolve(values.markdown);
+    let base: PreviewReport | undefined;
+    if (values.against !== undefined) {
+        try {
+            base = JSON.parse(fs.readFileSync(values.against, "utf8")) as PreviewReport;
+        } catch (err) {
+            process.stderr.write(`error: --against ${values.against}: ${(err as Error).message}\n`);
+            return 2;
+        }
+    }
     let policyConfig: PackConfig = {};
     if (values["policy-config"] !== undefined) {
         try {
@@ -81,9 +96,15 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write(`note: ${note}\n`);
     }
     process.stdout.write(`${renderTree(run)}\n\n${renderPolicies(pack, violations, run.resources)}\n`);
+    const report = buildReport(run, violations);
+    if (markdownPath) {
+        fs.mkdirSync(path.dirname(markdownPath), { recursive: true });
+        fs.writeFileSync(markdownPath, renderMarkdown(report, base && diffReports(base, report)));
+        process.stdout.write(`\nwrote ${path.relative(process.cwd(), markdownPath) || markdownPath}\n`);
+    }
     if (jsonPath) {
         fs.mkdirSync(path.dirname(jsonPath), { recursive: true });
-        fs.writeFileSync(jsonPath, `${JSON.stringify(buildReport(run, violations), null, 2)}\n`);
+        fs.writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
         process.stdout.write(`\nwrote ${path.relative(process.cwd(), jsonPath) || jsonPath}\n`);
     }
     if (outDir) {

@@ -56,6 +56,10 @@ describe("every custom resource the program emits validates against the upstream
             "cert-manager.io/v1:ClusterIssuer",
             "cert-manager.io/v1:ClusterIssuer",
             "gateway.networking.k8s.io/v1:Gateway",
+            "monitoring.googleapis.com/v1:PodMonitoring",
+            "monitoring.googleapis.com/v1:PodMonitoring",
+            "monitoring.googleapis.com/v1:PodMonitoring",
+            "monitoring.googleapis.com/v1:PodMonitoring",
             "networking.gke.io/v1:GCPBackendPolicy",
             "networking.gke.io/v1:GCPBackendPolicy",
             "networking.gke.io/v1:HealthCheckPolicy",
@@ -90,6 +94,8 @@ describe("every custom resource the program emits validates against the upstream
             `healthcheckpolicy-llm-inference-${service}-inference-pool.yaml`,
             `llminferenceservice-llm-inference-${service}.yaml`,
             "llminferenceserviceconfig-llm-inference-kserve-config-llm-router-route.yaml",
+            `podmonitoring-llm-inference-${service}-epp.yaml`,
+            `podmonitoring-llm-inference-${service}-vllm.yaml`,
         ]);
         for (const { file, object } of custom) {
             expect({ file, errors: validator.errors(object) }).toEqual({ file, errors: [] });

@@ -61,6 +61,12 @@ function gcpState(args: MockResourceArgs, project: string): MockResourceResult {
                 },
             };
         }
+        case "gcp:monitoring/dashboard:Dashboard":
+            return { id: `projects/${project}/dashboards/${autoName(args.type, args.name).split("-").pop()}`, state: inputs };
+        case "gcp:monitoring/alertPolicy:AlertPolicy": {
+            const id = `projects/${project}/alertPolicies/${autoName(args.type, args.name).split("-").pop()}`;
+            return { id, state: { ...inputs, name: id } };
+        }
         case "gcp:container/nodePool:NodePool":
             return { id: `${inputs.cluster}/nodePools/${name}`, state: withName };
         default:

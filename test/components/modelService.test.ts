@@ -107,6 +107,7 @@ describe("endpoint picker", () => {
                 "--secure-serving=true",
                 "--cert-path=/var/run/kserve/tls",
                 "--enable-cert-reload=true",
+                "--metrics-endpoint-auth=false",
             ],
         });
     });

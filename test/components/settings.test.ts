@@ -42,6 +42,7 @@ describe("settings defaults", () => {
                 servingNamespace: "llm-inference",
             },
             deletionProtection: true,
+            paused: false,
             models: [],
         });
     });

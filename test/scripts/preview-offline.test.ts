@@ -50,13 +50,13 @@ describe("npm run preview:offline (dev stack)", () => {
         expect(run.stdout).toMatch(/ \+ {3}│ {2}├─ gcp:container:NodePool +tpu-inference-system +create/);
         expect(run.stdout).toMatch(/ \+ {3}│ {2}└─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +serving-router-route +create/);
         expect(run.stdout).toMatch(/ \+ {6}└─ gcp:container:NodePool +tpu-inference-tpu-pool +create/);
-        expect(run.stdout).toContain("    + 42 to create");
+        expect(run.stdout).toContain("    + 46 to create");
     });
 
     test("the JSON report is modeled on pulumi preview --json", () => {
         expect(report.project).toBe("gke-tpu-inference");
         expect(report.stack).toBe("dev");
-        expect(report.summary).toEqual({ create: 42 });
+        expect(report.summary).toEqual({ create: 46 });
         expect(report.config).toEqual({
             "gcp:project": "offline-preview-project",
             "gke-tpu-inference:deletionProtection": "false",
@@ -102,7 +102,7 @@ describe("npm run preview:offline (prod stack: pattern 3)", () => {
         const json = path.join(tempDir(), "prod.json");
         const run = preview("--stack", "prod", "--secret", "hfToken=hf_do_not_print", "--json", json);
         expect(run.status).toBe(0);
-        expect(run.stdout).toContain("    + 44 to create");
+        expect(run.stdout).toContain("    + 49 to create");
         const text = fs.readFileSync(json, "utf8");
         expect(text).not.toContain("hf_do_not_print");
         expect(run.stdout).not.toContain("hf_do_not_print");
