@@ -258,3 +258,40 @@ describe("ModelService", () => {
         }
     });
 });
+
+describe("ModelService day 2", () => {
+    test("managed Prometheus scrapes vLLM and the EPP, labelling series with the service", async () => {
+        const { graph } = await serviceFor(PATTERN1);
+        expect(graph.get("kubernetes:monitoring.googleapis.com/v1:PodMonitoring", "qwen-vllm-metrics").inputs).toEqual({
+            apiVersion: "monitoring.googleapis.com/v1",
+            kind: "PodMonitoring",
+            metadata: { name: "qwen-vllm", namespace: "models" },
+            spec: {
+                selector: { matchLabels: { "app.kubernetes.io/name": "qwen", "app.kubernetes.io/part-of": "llminferenceservice", "kserve.io/component": "workload" } },
+                endpoints: [{ port: 8000, path: "/metrics", interval: "15s" }],
+                targetLabels: { fromPod: [{ from: "app.kubernetes.io/name", to: "model_service" }] },
+            },
+        });
+        expect((graph.get("kubernetes:monitoring.googleapis.com/v1:PodMonitoring", "qwen-epp-metrics").inputs.spec as Record<string, unknown>).selector).toEqual({
+            matchLabels: { "app.kubernetes.io/component": "llminferenceservice-router-scheduler", "app.kubernetes.io/name": "qwen", "app.kubernetes.io/part-of": "llminferenceservice" },
+        });
+    });
+
+    test("paused: KServe stops the workloads, and nothing waits for Ready", async () => {
+        const graph = await record(() => {
+            const provider = new k8s.Provider("k8s", { kubeconfig: "{}" });
+            new ModelService("qwen", {
+                provider,
+                namespace: "models",
+                model: PATTERN1,
+                scheduling: SCHEDULING,
+                gateway: { name: "g", namespace: "g" },
+                gatewayAddress: "198.51.100.20",
+                platform: [],
+                paused: true,
+            });
+        });
+        const metadata = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen-llmisvc").inputs.metadata;
+        expect(metadata).toEqual({ name: "qwen", namespace: "models", annotations: { "serving.kserve.io/stop": "true" } });
+    });
+});

@@ -1,0 +1,66 @@
+import { estimateTpuHourlyCost } from "../../components/cost";
+import { DASHBOARD_CHARTS, InferenceObservability, zeroPrefixHitQuery } from "../../components/observability";
+import { parseSettings } from "../../components/settings";
+import { PROJECT, record } from "../harness";
+
+function settingsWith(values: Record<string, string>) {
+    return parseSettings(PROJECT, (key) => values[key], "acme-inference");
+}
+
+const MODELS = JSON.stringify([
+    { name: "qwen", pattern: "pattern1" },
+    { name: "qwen-cache", pattern: "pattern3", replicas: 2 },
+]);
+
+describe("InferenceObservability", () => {
+    test("a dashboard of every chart, an alert per prefix-cache service, and the console URL", async () => {
+        let url: string | undefined;
+        const graph = await record(() => {
+            const observability = new InferenceObservability("obs", { project: "acme-inference", stack: "prod", models: settingsWith({ models: MODELS, tpuMaxNodes: "3" }).models });
+            observability.dashboardUrl.apply((value) => (url = value));
+        });
+        const dashboard = JSON.parse(graph.get("gcp:monitoring/dashboard:Dashboard", "obs-dashboard").inputs.dashboardJson as string);
+        expect(dashboard.displayName).toBe("LLM inference on TPU (prod)");
+        expect(dashboard.gridLayout.widgets.map((widget: { title: string }) => widget.title)).toEqual([
+            "Requests per second",
+            "Time to first token, p95 (s)",
+            "Generated tokens per second",
+            "Queue depth (waiting requests)",
+            "KV cache usage",
+            "Prefix cache hit rate",
+            "EPP scheduling decisions per endpoint",
+        ]);
+        expect(dashboard.gridLayout.widgets[5].xyChart.dataSets[0].timeSeriesQuery.prometheusQuery).toBe(
+            "sum by (model_service) (rate(vllm:prefix_cache_hits_total[5m])) / sum by (model_service) (rate(vllm:prefix_cache_queries_total[5m]))",
+        );
+        expect(DASHBOARD_CHARTS[6].query).toBe("sum by (model_service, pod_name, status) (rate(llm_d_epp_scheduler_attempts_total[5m]))");
+
+        const alerts = graph.ofType("gcp:monitoring/alertPolicy:AlertPolicy");
+        expect(alerts.map((alert) => alert.name)).toEqual(["obs-qwen-cache-zero-prefix-hits"]);
+        expect((alerts[0].inputs.conditions as Array<{ conditionPrometheusQueryLanguage: unknown }>)[0].conditionPrometheusQueryLanguage).toEqual({
+            query: zeroPrefixHitQuery("qwen-cache", "15m"),
+            duration: "0s",
+            evaluationInterval: "60s",
+        });
+        expect(zeroPrefixHitQuery("qwen-cache", "15m")).toBe(
+            '(sum by (model_service) (rate(vllm:prefix_cache_hits_total{model_service="qwen-cache"}[15m])) == 0) and (sum by (model_service) (rate(vllm:prompt_tokens_total{model_service="qwen-cache"}[15m])) > 0)',
+        );
+        expect(url).toMatch(/^https:\/\/console\.cloud\.google\.com\/monitoring\/dashboards\/builder\/[0-9a-f]{7}\?project=acme-inference$/);
+    });
+});
+
+describe("estimateTpuHourlyCost", () => {
+    test("one VM per replica at the list price; the floor counts; paused costs nothing", () => {
+        expect(estimateTpuHourlyCost(settingsWith({ models: MODELS }))).toEqual({
+            nodes: 3,
+            chips: 12,
+            usdPerHour: 32.4,
+            rate: { usdPerChipHour: 2.7, basis: "on-demand US list price per chip-hour; other regions, spot and commitments differ", reviewed: "2026-11-21" },
+        });
+        expect(estimateTpuHourlyCost(settingsWith({ tpuMinNodes: "2" })).nodes).toBe(2);
+        expect(estimateTpuHourlyCost(settingsWith({ models: MODELS, paused: "true" })).usdPerHour).toBe(0);
+        expect(estimateTpuHourlyCost(settingsWith({ tpuMachineType: "ct6e-standard-8t", models: '[{"name": "a", "pattern": "pattern1"}]' }))).toEqual(
+            expect.objectContaining({ nodes: 1, chips: 8, usdPerHour: 21.6 }),
+        );
+    });
+});

@@ -1,0 +1,85 @@
+import { validateWorkflow } from "@action-validator/core";
+import * as fs from "fs";
+import * as path from "path";
+import { parse } from "yaml";
+import { affectedStacks, shippedStacks } from "../scripts/affected-stacks";
+import { SHARED_DIR } from "./shared";
+
+const ROOT = path.resolve(__dirname, "..");
+const WORKFLOWS = path.join(ROOT, ".github", "workflows");
+
+type Workflow = { on: Record<string, unknown>; jobs: Record<string, { permissions?: Record<string, string>; if?: string; steps: Array<{ uses?: string; run?: string; with?: Record<string, unknown> }> }> };
+const read = (file: string) => parse(fs.readFileSync(path.join(WORKFLOWS, file), "utf8")) as Workflow;
+
+describe("GitHub workflows", () => {
+    test.each(fs.readdirSync(WORKFLOWS))("%s is a valid workflow", (file) => {
+        expect(validateWorkflow(fs.readFileSync(path.join(WORKFLOWS, file), "utf8")).errors).toEqual([]);
+    });
+
+    test("the validator does reject a broken workflow", () => {
+        expect(validateWorkflow("on: pull_request\njobs:\n  a:\n    runz-on: ubuntu-latest\n    steps: []\n").errors).not.toEqual([]);
+    });
+
+    test("preview.yml: the offline diff needs no credentials and reports base against head", () => {
+        const { jobs } = read("preview.yml");
+        const offline = jobs["offline-diff"];
+        expect(offline.permissions).toEqual({ contents: "read", "pull-requests": "write" });
+        const script = offline.steps.map((step) => step.run ?? "").join("\n");
+        expect(script).toContain('npm run -s preview:offline -- --dir ../base --stack "$stack" --json "../base-$stack.json"');
+        expect(script).toContain('npm run -s preview:offline -- --stack "$stack" --json "../head-$stack.json" --markdown "../diff-$stack.md" "${against[@]}"');
+        expect(script).toContain('>> "$GITHUB_STEP_SUMMARY"');
+    });
+
+    test("preview.yml: the cloud preview runs pulumi preview with the pack, WIF, the auth plugin and a GCS backend, for affected stacks only", () => {
+        const { jobs } = read("preview.yml");
+        const cloud = jobs["cloud-preview"];
+        expect(cloud.permissions).toEqual({ contents: "read", "id-token": "write", "pull-requests": "write" });
+        expect(cloud.if).toBe("needs.stacks.outputs.stacks != '[]' && github.event.pull_request.head.repo.full_name == github.repository");
+        const uses = Object.fromEntries(cloud.steps.filter((step) => step.uses).map((step) => [step.uses!.split("@")[0], step.with]));
+        expect(uses["google-github-actions/auth"]).toEqual({
+            workload_identity_provider: "${{ vars.GCP_WORKLOAD_IDENTITY_PROVIDER }}",
+            service_account: "${{ vars.GCP_SERVICE_ACCOUNT }}",
+        });
+        expect(uses["google-github-actions/setup-gcloud"]).toEqual({ install_components: "gke-gcloud-auth-plugin" });
+        expect(uses["pulumi/actions"]).toEqual(
+            expect.objectContaining({
+                command: "preview",
+                "stack-name": "${{ matrix.stack }}",
+                "cloud-url": "gs://${{ vars.PULUMI_STATE_BUCKET }}",
+                "comment-on-pr": true,
+                policyPacks: "policies",
+            }),
+        );
+        expect(jobs.stacks.steps.map((step) => step.run ?? "").join("\n")).toContain("npm run -s affected-stacks");
+    });
+
+    test("ci.yml runs .ci/run with the shared files fetched at their pinned commits", () => {
+        const { jobs } = read("ci.yml");
+        expect(jobs.check.steps.at(-1)).toEqual({ name: ".ci/run", run: "bash .ci/run" });
+        const manifest = fs
+            .readFileSync(path.join(ROOT, ".github", "shared-files.tsv"), "utf8")
+            .split("\n")
+            .filter((line) => line && !line.startsWith("#"))
+            .map((line) => line.split("\t"));
+        for (const [, url] of manifest) {
+            expect(url).toMatch(/^https:\/\/raw\.githubusercontent\.com\/[^/]+\/[^/]+\/[0-9a-f]{40}\//);
+        }
+        const listed = new Set(manifest.map(([dest]) => dest));
+        const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+        const crds = walk(path.join(SHARED_DIR, "crds")).filter((file) => file.endsWith(".yaml")).map((file) => path.relative(SHARED_DIR, file));
+        for (const needed of [...crds, "reference/kserve-v0.20.0/config-llm-router-route.yaml", "reference/llm-d-router-v0.10.0/epp-estimate-prefix-cache-config.yaml"]) {
+            expect({ needed, listed: listed.has(needed) }).toEqual({ needed, listed: true });
+        }
+    });
+});
+
+describe("affected stacks", () => {
+    test("a program change affects every stack; a stack file only its stack; docs and tests none", () => {
+        expect(affectedStacks(["components/vllm.ts", "README.md"], ["prod", "dev"])).toEqual(["dev", "prod"]);
+        expect(affectedStacks(["policies/requireAllTpuChips.ts"], ["dev", "prod"])).toEqual(["dev", "prod"]);
+        expect(affectedStacks(["Pulumi.prod.yaml", "README.md"], ["dev", "prod"])).toEqual(["prod"]);
+        expect(affectedStacks(["Pulumi.staging.yaml"], ["dev", "prod"])).toEqual([]);
+        expect(affectedStacks(["README.md", "test/index.test.ts", "scripts/smoke.ts"], ["dev", "prod"])).toEqual([]);
+        expect(shippedStacks(ROOT).sort()).toEqual(["dev", "prod"]);
+    });
+});
