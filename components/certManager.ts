@@ -1,6 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS } from "./catalog";
+import { pinnedChartArgs } from "./charts";
 
 /** Arguments of {@link CertManager}. */
 export interface CertManagerArgs {
@@ -36,20 +37,15 @@ export class CertManager extends pulumi.ComponentResource {
 
         this.chart = new k8s.helm.v4.Chart(
             `${name}-chart`,
-            {
-                chart: CHARTS.certManager.chart,
-                version: CHARTS.certManager.version,
-                namespace: namespace.metadata.name,
-                values: {
-                    crds: { enabled: true },
-                    webhook: {
-                        // The most the API server allows; calls from GKE's control plane can be slow on a fresh cluster.
-                        timeoutSeconds: 30,
-                        // GKE private nodes accept the control plane only on 443 and 10250.
-                        securePort: 10250,
-                    },
+            pinnedChartArgs(CHARTS.certManager, namespace.metadata.name, {
+                crds: { enabled: true },
+                webhook: {
+                    // The most the API server allows; calls from GKE's control plane can be slow on a fresh cluster.
+                    timeoutSeconds: 30,
+                    // GKE private nodes accept the control plane only on 443 and 10250.
+                    securePort: 10250,
                 },
-            },
+            }),
             childOpts,
         );
         // The issuers and the certificate are cert-manager objects: they need its CRDs and its webhook.

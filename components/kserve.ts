@@ -1,6 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS } from "./catalog";
+import { pinnedChartArgs } from "./charts";
 
 /** Arguments of {@link KServe}. */
 export interface KServeArgs {
@@ -31,45 +32,31 @@ export class KServe extends pulumi.ComponentResource {
         const childOpts = { parent: this, provider: args.provider };
         const namespace = new k8s.core.v1.Namespace(`${name}-ns`, { metadata: { name: CHARTS.kserveLlmisvcResources.namespace } }, childOpts);
 
-        const crds = new k8s.helm.v4.Chart(
-            `${name}-crd`,
-            { chart: CHARTS.kserveLlmisvcCrd.chart, version: CHARTS.kserveLlmisvcCrd.version, namespace: namespace.metadata.name },
-            childOpts,
-        );
+        const crds = new k8s.helm.v4.Chart(`${name}-crd`, pinnedChartArgs(CHARTS.kserveLlmisvcCrd, namespace.metadata.name), childOpts);
 
         this.controller = new k8s.helm.v4.Chart(
             `${name}-controller`,
-            {
-                chart: CHARTS.kserveLlmisvcResources.chart,
-                version: CHARTS.kserveLlmisvcResources.version,
-                namespace: namespace.metadata.name,
-                values: {
-                    kserve: {
-                        // Skips the chart's InferencePool CRDs (GKE owns inference.networking.k8s.io) and llm-d's
-                        // InferenceObjective/InferenceModelRewrite CRDs, which the controller and the EPP treat as optional.
-                        llmisvc: { createGIECRDs: false },
-                        controller: {
-                            gateway: {
-                                ingressGateway: { enableGatewayApi: true, kserveGateway: `${args.gateway.namespace}/${args.gateway.name}` },
-                            },
+            pinnedChartArgs(CHARTS.kserveLlmisvcResources, namespace.metadata.name, {
+                kserve: {
+                    // Skips the chart's InferencePool CRDs (GKE owns inference.networking.k8s.io) and llm-d's
+                    // InferenceObjective/InferenceModelRewrite CRDs, which the controller and the EPP treat as optional.
+                    llmisvc: { createGIECRDs: false },
+                    controller: {
+                        gateway: {
+                            ingressGateway: { enableGatewayApi: true, kserveGateway: `${args.gateway.namespace}/${args.gateway.name}` },
                         },
                     },
                 },
-            },
+            }),
             // The controller's objects need the LLMInferenceService CRDs, and the controller needs its prerequisites at start.
             { ...childOpts, dependsOn: [crds, ...args.prerequisites] },
         );
 
         this.configs = new k8s.helm.v4.Chart(
             `${name}-configs`,
-            {
-                chart: CHARTS.kserveRuntimeConfigs.chart,
-                version: CHARTS.kserveRuntimeConfigs.version,
-                namespace: namespace.metadata.name,
-                // Both switches default to off: the chart installs nothing unless asked. ServingRuntimes belong to the
-                // InferenceService API, whose CRDs this stack does not install.
-                values: { kserve: { llmisvcConfigs: { enabled: true }, servingruntime: { enabled: false } } },
-            },
+            // Both switches default to off: the chart installs nothing unless asked. ServingRuntimes belong to the
+            // InferenceService API, whose CRDs this stack does not install.
+            pinnedChartArgs(CHARTS.kserveRuntimeConfigs, namespace.metadata.name, { kserve: { llmisvcConfigs: { enabled: true }, servingruntime: { enabled: false } } }),
             // LLMInferenceServiceConfigs pass through the controller's validating webhook.
             { ...childOpts, dependsOn: [this.controller] },
         );

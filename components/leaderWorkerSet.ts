@@ -1,6 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS } from "./catalog";
+import { pinnedChartArgs } from "./charts";
 
 /** Arguments of {@link LeaderWorkerSet}. */
 export interface LeaderWorkerSetArgs {
@@ -20,11 +21,7 @@ export class LeaderWorkerSet extends pulumi.ComponentResource {
         super("gke-tpu-inference:platform:LeaderWorkerSet", name, {}, opts);
         const childOpts = { parent: this, provider: args.provider };
         const namespace = new k8s.core.v1.Namespace(`${name}-ns`, { metadata: { name: CHARTS.leaderWorkerSet.namespace } }, childOpts);
-        this.chart = new k8s.helm.v4.Chart(
-            `${name}-chart`,
-            { chart: CHARTS.leaderWorkerSet.chart, version: CHARTS.leaderWorkerSet.version, namespace: namespace.metadata.name },
-            childOpts,
-        );
+        this.chart = new k8s.helm.v4.Chart(`${name}-chart`, pinnedChartArgs(CHARTS.leaderWorkerSet, namespace.metadata.name), childOpts);
         this.registerOutputs({});
     }
 }
