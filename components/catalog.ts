@@ -174,6 +174,8 @@ export const TPU_REJECTED_VLLM_FLAGS: Readonly<Record<string, string>> = {
 /** Names KServe gives the objects it creates for an LLMInferenceService. Source: {@link SOURCES.kserveChildNames}. */
 export const KSERVE_CHILDREN = {
     inferencePoolSuffix: "-inference-pool",
+    /** KServe's Go template for the name of the service's child with `suffix`, as its configs write it. */
+    nameTemplate: (suffix: string) => `{{ ChildName .ObjectMeta.Name \`${suffix}\` }}`,
     /** Labels on the endpoint picker's pods of a service named `name`. */
     schedulerLabels: (name: string) => ({
         "app.kubernetes.io/component": "llminferenceservice-router-scheduler",
@@ -192,6 +194,9 @@ export const KSERVE_CHILDREN = {
      */
     maxServiceNameLength: 38,
 } as const;
+
+/** The API group and kind of an InferencePool, as a Gateway API backend or policy target names it. Source: {@link SOURCES.gkeInferenceGateway}. */
+export const INFERENCE_POOL_KIND = { group: "inference.networking.k8s.io", kind: "InferencePool" } as const;
 
 /** The EndpointPickerConfig schema the pinned EPP reads. Source: {@link SOURCES.eppConfig}. */
 export const EPP_CONFIG_API_VERSION = "llm-d.ai/v1alpha1";

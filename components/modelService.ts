@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { KSERVE, KSERVE_CHILDREN, KSERVE_STOP_ANNOTATION, METRICS, VLLM_PORT } from "./catalog";
+import { INFERENCE_POOL_KIND, KSERVE, KSERVE_CHILDREN, KSERVE_STOP_ANNOTATION, METRICS, VLLM_PORT } from "./catalog";
 import { HTTP_SERVICE_SUFFIX } from "./routerRoute";
 import { ModelServiceSettings } from "./settings";
 import { TpuScheduling } from "./tpuNodePool";
@@ -70,7 +70,7 @@ export class ModelService extends pulumi.ComponentResource {
         super("gke-tpu-inference:workloads:ModelService", name, {}, opts);
         const { model, scheduling } = args;
         const childOpts = { parent: this, provider: args.provider };
-        const inferencePool = { group: "inference.networking.k8s.io", kind: "InferencePool", name: `${model.name}${KSERVE_CHILDREN.inferencePoolSuffix}` };
+        const inferencePool = { ...INFERENCE_POOL_KIND, name: `${model.name}${KSERVE_CHILDREN.inferencePoolSuffix}` };
         const httpServiceName = `${model.name}${HTTP_SERVICE_SUFFIX}`;
 
         // The backend of /v1/models, /health and other non-inference paths (see routerRoute.ts): plain HTTP, named by us.

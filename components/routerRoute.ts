@@ -13,13 +13,13 @@
  *
  * The strings in `{{ }}` are KServe's Go templates, filled in per service by the controller.
  */
+import { INFERENCE_POOL_KIND, KSERVE_CHILDREN, VLLM_PORT } from "./catalog";
 
 /** The InferencePool KServe creates for a service; the EPP picks an endpoint within it. */
 const INFERENCE_POOL = {
-    group: "inference.networking.k8s.io",
-    kind: "InferencePool",
-    name: "{{ ChildName .ObjectMeta.Name `-inference-pool` }}",
-    port: 8000,
+    ...INFERENCE_POOL_KIND,
+    name: KSERVE_CHILDREN.nameTemplate(KSERVE_CHILDREN.inferencePoolSuffix),
+    port: VLLM_PORT,
     weight: 1,
 };
 
@@ -27,7 +27,7 @@ const INFERENCE_POOL = {
 export const HTTP_SERVICE_SUFFIX = "-http";
 
 /** That Service, as the route template names it. */
-const HTTP_SERVICE = { kind: "Service", name: `{{ ChildName .ObjectMeta.Name \`${HTTP_SERVICE_SUFFIX}\` }}`, port: 8000, weight: 1 };
+const HTTP_SERVICE = { kind: "Service", name: KSERVE_CHILDREN.nameTemplate(HTTP_SERVICE_SUFFIX), port: VLLM_PORT, weight: 1 };
 
 const SERVICE_PREFIX = "/{{ .ObjectMeta.Namespace }}/{{ .ObjectMeta.Name }}";
 const PUBLISHER_PREFIX = "/publishers/{{ .ObjectMeta.Namespace }}/models/{{ .Spec.Model.Name }}";

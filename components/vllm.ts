@@ -4,7 +4,7 @@
  * templates, filled in per service by its controller.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { EPP_CONFIG_API_VERSION, IMAGES, PREFIX_CACHE_ROUTING, VLLM_PORT } from "./catalog";
+import { EPP_CONFIG_API_VERSION, IMAGES, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING, VLLM_PORT } from "./catalog";
 import { ModelServiceSettings } from "./settings";
 
 /** An HTTP probe on vLLM's port. */
@@ -79,7 +79,7 @@ export function endpointPickerContainer() {
         command: [
             "/app/epp",
             "--pool-name",
-            "{{ ChildName .ObjectMeta.Name `-inference-pool` }}",
+            KSERVE_CHILDREN.nameTemplate(KSERVE_CHILDREN.inferencePoolSuffix),
             "--pool-namespace",
             "{{ .ObjectMeta.Namespace }}",
             "--zap-encoder",

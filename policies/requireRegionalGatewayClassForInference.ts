@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { GATEWAY_CLASSES } from "../components/catalog";
+import { GATEWAY_CLASSES, INFERENCE_POOL_KIND } from "../components/catalog";
 import { gatewaysByKey, isKubernetesKind, isLlmInferenceService, routeBackends, routeParentRefs, serviceGatewayRefs } from "./support";
 
 /**
@@ -30,7 +30,7 @@ export const requireRegionalGatewayClassForInference: StackValidationPolicy = {
         for (const resource of args.resources) {
             if (isLlmInferenceService(resource.type)) {
                 serviceGatewayRefs(resource.props).forEach((key) => inferenceGateways.add(key));
-            } else if (isKubernetesKind(resource.type, "gateway.networking.k8s.io", "HTTPRoute") && routeBackends(resource).some((backend) => backend.kind === "InferencePool")) {
+            } else if (isKubernetesKind(resource.type, "gateway.networking.k8s.io", "HTTPRoute") && routeBackends(resource).some((backend) => backend.kind === INFERENCE_POOL_KIND.kind)) {
                 routeParentRefs(resource.props).forEach((key) => inferenceGateways.add(key));
             }
         }

@@ -6,7 +6,7 @@
  * reports that the policy could not run instead of a false violation.
  */
 import { PolicyResource } from "@pulumi/policy";
-import { GKE_GATEWAY_CLASS_PREFIX, KSERVE, TPU_NODE } from "../components/catalog";
+import { GKE_GATEWAY_CLASS_PREFIX, INFERENCE_POOL_KIND, KSERVE, KSERVE_CHILDREN, TPU_NODE } from "../components/catalog";
 
 /** Props as the policy SDK hands them over. */
 export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -173,8 +173,8 @@ export function inferencePoolOf(resource: PolicyResource): Backend | undefined {
     if (!isLlmInferenceService(resource.type) || resource.props.spec?.router?.scheduler === undefined) {
         return undefined;
     }
-    const pool = resource.props.spec.router.scheduler.pool?.ref?.name ?? `${resource.props.metadata?.name}-inference-pool`;
-    return { namespace: resource.props.metadata?.namespace ?? "default", group: "inference.networking.k8s.io", kind: "InferencePool", name: pool, source: resource };
+    const pool = resource.props.spec.router.scheduler.pool?.ref?.name ?? `${resource.props.metadata?.name}${KSERVE_CHILDREN.inferencePoolSuffix}`;
+    return { namespace: resource.props.metadata?.namespace ?? "default", ...INFERENCE_POOL_KIND, name: pool, source: resource };
 }
 
 /** The backends an HTTPRoute sends traffic to. */
