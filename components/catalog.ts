@@ -72,6 +72,9 @@ export const TPU_V6E_MACHINE_TYPES: Readonly<Record<string, TpuMachineType>> = {
     "ct6e-standard-8t": { chipsPerVm: 8, shapes: [{ topology: "2x4", hosts: 1 }] },
 };
 
+/** Every TPU v6e machine type's name starts with this, including ones the catalog does not list yet. Source: {@link SOURCES.planTpus}. */
+export const TPU_V6E_MACHINE_TYPE_PREFIX = "ct6e-";
+
 /**
  * Zones where GKE offers TPU v6e node pools. TPU VM availability is not GKE availability:
  * a zone that lists v6e for TPU VMs can still reject a GKE node pool. Source: {@link SOURCES.seed003Zones}.

@@ -1,6 +1,6 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
 import { GKE_TPU_V6E_ZONES } from "../components/catalog";
-import { isTpuNodePool } from "./support";
+import { isTpuV6eNodePool } from "./support";
 
 /**
  * Seed 003, issue #2: node pools in us-central1-a and us-south1-a failed with "Unsupported
@@ -23,7 +23,7 @@ export const requireSupportedTpuZone: ResourceValidationPolicy = {
         },
     },
     validateResource: (args, reportViolation) => {
-        if (!isTpuNodePool(args.type, args.props) || !String(args.props.nodeConfig.machineType).startsWith("ct6e-")) {
+        if (!isTpuV6eNodePool(args.type, args.props)) {
             return;
         }
         const supported = args.getConfig<{ supportedZones?: string[] }>().supportedZones ?? [...GKE_TPU_V6E_ZONES];

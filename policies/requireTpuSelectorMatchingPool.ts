@@ -1,6 +1,6 @@
 import { StackValidationPolicy } from "@pulumi/policy";
 import { TPU_NODE, TPU_V6E_MACHINE_TYPES } from "../components/catalog";
-import { containersOf, isTpuNodePool, usesTpu } from "./support";
+import { containersOf, isTpuV6eNodePool, usesTpu } from "./support";
 
 /** The topologies a TPU node pool's nodes carry: its multi-host tpuTopology, or its machine type's single-host shape. */
 function poolTopologies(props: Record<string, any>): string[] { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -24,7 +24,7 @@ export const requireTpuSelectorMatchingPool: StackValidationPolicy = {
     severity: "high",
     remediationSteps: `Set nodeSelector ${TPU_NODE.acceleratorLabel}: ${TPU_NODE.acceleratorValue} and ${TPU_NODE.topologyLabel} to the pool's topology (e.g. 2x2 for ct6e-standard-4t).`,
     validateStack: (args, reportViolation) => {
-        const pools = args.resources.filter((resource) => isTpuNodePool(resource.type, resource.props) && String(resource.props.nodeConfig.machineType).startsWith("ct6e-"));
+        const pools = args.resources.filter((resource) => isTpuV6eNodePool(resource.type, resource.props));
         if (pools.length === 0) {
             args.notApplicable("the stack has no TPU v6e node pool");
         }

@@ -6,7 +6,7 @@
  * reports that the policy could not run instead of a false violation.
  */
 import { PolicyResource } from "@pulumi/policy";
-import { GKE_GATEWAY_CLASS_PREFIX, INFERENCE_POOL_KIND, KSERVE, KSERVE_CHILDREN, TPU_NODE } from "../components/catalog";
+import { GKE_GATEWAY_CLASS_PREFIX, INFERENCE_POOL_KIND, KSERVE, KSERVE_CHILDREN, TPU_NODE, TPU_V6E_MACHINE_TYPE_PREFIX } from "../components/catalog";
 
 /** Props as the policy SDK hands them over. */
 export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -27,9 +27,9 @@ export function isHelmChart(type: string): boolean {
     return type === "kubernetes:helm.sh/v4:Chart" || type === "kubernetes:helm.sh/v3:Chart" || type === "kubernetes:helm.sh/v3:Release";
 }
 
-/** GKE TPU node pools: machine types starting with `ct`. */
-export function isTpuNodePool(type: string, props: Props): boolean {
-    return type === "gcp:container/nodePool:NodePool" && typeof props.nodeConfig?.machineType === "string" && props.nodeConfig.machineType.startsWith("ct");
+/** GKE node pools of TPU v6e machine types. */
+export function isTpuV6eNodePool(type: string, props: Props): boolean {
+    return type === "gcp:container/nodePool:NodePool" && typeof props.nodeConfig?.machineType === "string" && props.nodeConfig.machineType.startsWith(TPU_V6E_MACHINE_TYPE_PREFIX);
 }
 
 /** A pod spec inside a resource, with where it sits (for messages). */
