@@ -86,7 +86,7 @@ export const tpuZone = settings.zone;
 export const kubeconfigCommand = cluster.getCredentialsCommand;
 export const tpuNodePoolName = tpuPool.nodePoolName;
 export const tpuNodeSelector = tpuPool.scheduling.nodeSelector;
-export const tpuPoolAutoscaling = { minNodes: settings.paused ? 0 : settings.tpu.minNodes, maxNodes: settings.tpu.maxNodes, paused: settings.paused };
+export const tpuPoolAutoscaling = { ...tpuPool.autoscaling, paused: settings.paused };
 /** What the TPU pool costs per hour while it holds the nodes its model services keep busy (none when paused). */
 export const tpuHourlyCost = estimateTpuHourlyCost(settings);
 export const gatewayClass = settings.gateway.className;

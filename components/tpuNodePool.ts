@@ -39,11 +39,15 @@ export class TpuNodePool extends pulumi.ComponentResource {
     public readonly nodePoolName: pulumi.Output<string>;
     /** What a pod needs to be scheduled here. */
     public readonly scheduling: TpuScheduling;
+    /** The autoscaler's bounds; the floor is 0 while paused. */
+    public readonly autoscaling: { minNodes: number; maxNodes: number };
 
     constructor(name: string, args: TpuNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:tpu:TpuNodePool", name, {}, opts);
         const { tpu } = args;
         const multiHost = tpu.hostsPerSlice > 1;
+        // Min 0 lets the autoscaler release every TPU VM: the pool is paused, not deleted.
+        this.autoscaling = { minNodes: args.paused ? 0 : tpu.minNodes, maxNodes: tpu.maxNodes };
 
         const pool = new gcp.container.NodePool(
             `${name}-pool`,
@@ -53,8 +57,7 @@ export class TpuNodePool extends pulumi.ComponentResource {
                 cluster: args.clusterId,
                 nodeLocations: [args.zone],
                 initialNodeCount: tpu.minNodes,
-                // Min 0 lets the autoscaler release every TPU VM: the pool is paused, not deleted.
-                autoscaling: { minNodeCount: args.paused ? 0 : tpu.minNodes, maxNodeCount: tpu.maxNodes },
+                autoscaling: { minNodeCount: this.autoscaling.minNodes, maxNodeCount: this.autoscaling.maxNodes },
                 // A multi-host slice needs its hosts on one ICI domain; single-host shapes take no placement policy.
                 ...(multiHost ? { placementPolicy: { type: "COMPACT", tpuTopology: tpu.topology } } : {}),
                 management: { autoRepair: true, autoUpgrade: true },
@@ -89,6 +92,6 @@ export class TpuNodePool extends pulumi.ComponentResource {
             toleration: { key: TPU_NODE.taint.key, operator: "Equal", value: TPU_NODE.taint.value, effect: TPU_NODE.taint.effect },
             chipsPerVm: tpu.chipsPerVm,
         };
-        this.registerOutputs({ nodePoolName: this.nodePoolName, scheduling: this.scheduling });
+        this.registerOutputs({ nodePoolName: this.nodePoolName, scheduling: this.scheduling, autoscaling: this.autoscaling });
     }
 }

@@ -17,6 +17,7 @@ async function poolFor(config: Record<string, string>) {
             zone: settings.zone,
             tpu: settings.tpu,
             serviceAccountEmail: SERVICE_ACCOUNT,
+            paused: settings.paused,
         });
     });
     return { resource: graph.get("gcp:container/nodePool:NodePool", "tpu-pool"), pool: pool!, graph };
@@ -65,6 +66,15 @@ describe("TpuNodePool", () => {
                 autoscaling: { minNodeCount: 4, maxNodeCount: 4 },
             }),
         );
+    });
+
+    test("paused: the autoscaler floor drops to 0 and the pool publishes the bounds it set", async () => {
+        const running = await poolFor({ tpuMinNodes: "1" });
+        expect(running.resource.inputs.autoscaling).toEqual({ minNodeCount: 1, maxNodeCount: 3 });
+        expect(running.pool.autoscaling).toEqual({ minNodes: 1, maxNodes: 3 });
+        const paused = await poolFor({ tpuMinNodes: "1", paused: "true" });
+        expect(paused.resource.inputs.autoscaling).toEqual({ minNodeCount: 0, maxNodeCount: 3 });
+        expect(paused.pool.autoscaling).toEqual({ minNodes: 0, maxNodes: 3 });
     });
 
     test("spot capacity", async () => {
