@@ -29,6 +29,25 @@ function isUserError(err: unknown): boolean {
     return err instanceof ProjectError || record?.__pulumiRunError === true;
 }
 
+/** The JSON file an option names, or undefined when the option is absent; a read or parse error names the option. */
+function readJsonOption<T>(option: string, file: string | undefined): T | undefined {
+    if (file === undefined) {
+        return undefined;
+    }
+    try {
+        return JSON.parse(fs.readFileSync(file, "utf8")) as T;
+    } catch (err) {
+        throw new Error(`${option} ${file}: ${(err as Error).message}`);
+    }
+}
+
+/** Writes `content` to `file`, creating its directory, and says where. */
+function writeOutput(file: string, content: string): void {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+    process.stdout.write(`\nwrote ${path.relative(process.cwd(), file) || file}\n`);
+}
+
 async function main(argv: string[]): Promise<number> {
     let values;
     try {
@@ -62,22 +81,13 @@ async function main(argv: string[]): Promise<number> {
     const outDir = values.out && path.resolve(values.out);
     const markdownPath = values.markdown && path.resolve(values.markdown);
     let base: PreviewReport | undefined;
-    if (values.against !== undefined) {
-        try {
-            base = JSON.parse(fs.readFileSync(values.against, "utf8")) as PreviewReport;
-        } catch (err) {
-            process.stderr.write(`error: --against ${values.against}: ${(err as Error).message}\n`);
-            return 2;
-        }
-    }
-    let policyConfig: PackConfig = {};
-    if (values["policy-config"] !== undefined) {
-        try {
-            policyConfig = JSON.parse(fs.readFileSync(values["policy-config"], "utf8")) as PackConfig;
-        } catch (err) {
-            process.stderr.write(`error: --policy-config ${values["policy-config"]}: ${(err as Error).message}\n`);
-            return 2;
-        }
+    let policyConfig: PackConfig;
+    try {
+        base = readJsonOption<PreviewReport>("--against", values.against);
+        policyConfig = readJsonOption<PackConfig>("--policy-config", values["policy-config"]) ?? {};
+    } catch (err) {
+        process.stderr.write(`error: ${(err as Error).message}\n`);
+        return 2;
     }
 
     let run;
@@ -98,14 +108,10 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${renderTree(run)}\n\n${renderPolicies(pack, violations, run.resources)}\n`);
     const report = buildReport(run, violations);
     if (markdownPath) {
-        fs.mkdirSync(path.dirname(markdownPath), { recursive: true });
-        fs.writeFileSync(markdownPath, renderMarkdown(report, base && diffReports(base, report)));
-        process.stdout.write(`\nwrote ${path.relative(process.cwd(), markdownPath) || markdownPath}\n`);
+        writeOutput(markdownPath, renderMarkdown(report, base && diffReports(base, report)));
     }
     if (jsonPath) {
-        fs.mkdirSync(path.dirname(jsonPath), { recursive: true });
-        fs.writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
-        process.stdout.write(`\nwrote ${path.relative(process.cwd(), jsonPath) || jsonPath}\n`);
+        writeOutput(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
     }
     if (outDir) {
         const manifests = kubernetesManifests(run);

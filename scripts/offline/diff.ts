@@ -94,6 +94,11 @@ const show = (value: unknown) => (value === undefined ? "∅" : JSON.stringify(v
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const nameOf = (urn: string) => urn.split("::").pop() || "stack";
 
+/** A property change as `diff` lines: `-` for what was there, `+` for what will be. */
+function diffLines(change: PropertyChange): string[] {
+    return [...(change.before !== undefined ? [`- ${change.path}: ${show(change.before)}`] : []), ...(change.after !== undefined ? [`+ ${change.path}: ${show(change.after)}`] : [])];
+}
+
 function violationRows(violations: PolicyViolation[], marker: (violation: PolicyViolation) => string): string[] {
     return [
         "| level | policy | resource | message |",
@@ -126,17 +131,13 @@ export function renderMarkdown(head: PreviewReport, diff?: ReportDiff): string {
         lines.push("");
         for (const change of diff.changed) {
             lines.push(`<details><summary>~ ${displayType(change.type)} <code>${change.name}</code> (${change.changes.length} ${change.changes.length === 1 ? "property" : "properties"})</summary>`, "", "```diff");
-            for (const property of change.changes) {
-                lines.push(...(property.before !== undefined ? [`- ${property.path}: ${show(property.before)}`] : []), ...(property.after !== undefined ? [`+ ${property.path}: ${show(property.after)}`] : []));
-            }
+            lines.push(...change.changes.flatMap(diffLines));
             lines.push("```", "", "</details>", "");
         }
     }
     if (diff && diff.outputs.length > 0) {
         lines.push("<details><summary>Outputs</summary>", "", "```diff");
-        for (const output of diff.outputs) {
-            lines.push(...(output.before !== undefined ? [`- ${output.path}: ${show(output.before)}`] : []), ...(output.after !== undefined ? [`+ ${output.path}: ${show(output.after)}`] : []));
-        }
+        lines.push(...diff.outputs.flatMap(diffLines));
         lines.push("```", "", "</details>", "");
     }
 

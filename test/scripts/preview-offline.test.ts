@@ -223,6 +223,14 @@ describe("npm run preview:offline with overrides and errors", () => {
         expect(run.stderr).toContain("usage: npm run preview:offline --");
     });
 
+    test.each(["--against", "--policy-config"])("an unreadable %s file exits 2 naming the option and the file", (option) => {
+        const missing = path.join(tempDir(), "missing.json");
+        const run = preview(option, missing);
+        expect(run.status).toBe(2);
+        expect(run.stdout).toBe("");
+        expect(run.stderr).toBe(`error: ${option} ${missing}: ENOENT: no such file or directory, open '${missing}'\n`);
+    });
+
     test("a directory that is not a Pulumi project exits 2", () => {
         const run = preview("--dir", tempDir());
         expect(run.status).toBe(2);
