@@ -61,13 +61,15 @@ describe("GitHub workflows", () => {
             .split("\n")
             .filter((line) => line && !line.startsWith("#"))
             .map((line) => line.split("\t"));
-        for (const [, url] of manifest) {
+        for (const [, url, lines] of manifest) {
             expect(url).toMatch(/^https:\/\/raw\.githubusercontent\.com\/[^/]+\/[^/]+\/[0-9a-f]{40}\//);
+            expect(lines ?? "1-1").toMatch(/^[1-9]\d*-[1-9]\d*$/);
         }
         const listed = new Set(manifest.map(([dest]) => dest));
         const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
-        const crds = walk(path.join(SHARED_DIR, "crds")).filter((file) => file.endsWith(".yaml")).map((file) => path.relative(SHARED_DIR, file));
-        for (const needed of [...crds, "reference/kserve-v0.20.0/config-llm-router-route.yaml", "reference/llm-d-router-v0.10.0/epp-estimate-prefix-cache-config.yaml"]) {
+        // Every upstream file in shared/ (CRDs and references) is one the tests may read.
+        const shared = ["crds", "reference"].flatMap((dir) => walk(path.join(SHARED_DIR, dir))).filter((file) => file.endsWith(".yaml")).map((file) => path.relative(SHARED_DIR, file));
+        for (const needed of shared) {
             expect({ needed, listed: listed.has(needed) }).toEqual({ needed, listed: true });
         }
     });
