@@ -29,14 +29,27 @@ export const SOURCES = {
         "llm-d/llm-d-router v0.10.0 deploy/config/epp-estimate-prefix-cache-config.yaml, apix/config/v1alpha1, pkg/epp/framework/plugins/flowcontrol/saturationdetector/utilization/config.go",
     kserveChildNames:
         "kserve v0.20.0 config/llmisvcconfig/config-llm-scheduler.yaml and config-llm-router-route.yaml (ChildName suffixes, workload pod labels)",
-    seed003Flags: "shared/seeds/003 issue #12 (vLLM TPU crash loop: unrecognized arguments: --prefix-cache-block-size)",
+    seed003Flags:
+        "shared/seeds/003 issue #12 (vLLM TPU crash loop: unrecognized arguments: --prefix-cache-block-size); vLLM's parser has no such flag on any platform (vllm-project/vllm vllm/entrypoints/openai/cli_args.py and vllm/engine/arg_utils.py define --block-size and --enable-prefix-caching only)",
+    vllmShutdown:
+        "kserve/kserve v0.20.0 config/llmisvcconfig/config-llm-template.yaml: preStop sleep 15, terminationGracePeriodSeconds 60, --shutdown-timeout (vLLM >= 0.18.0, vllm-project/vllm#36666; pkg/controller/v1alpha2/llmisvc/config_merge.go shutdownTimeout = grace - preStop - min(5, grace)), --disable-access-log-for-endpoints /health,/metrics,/ping (vLLM >= 0.16.0, vllm-project/vllm#30011; FrontendArgs in vllm/entrypoints/openai/cli_args.py)",
     seed003Weights: "shared/seeds/003 issue #14 (prefix-cache-scorer 2.0, load-aware-scorer 1.0; queue 5, KV cache 80 %, staleness 200 ms)",
     seed000Alpn: "shared/seeds/000 (EPP gRPC over TLS without ALPN h2) and DESIGN.md versions table (first releases with the fix)",
     seed003Startup: "shared/seeds/003 issue #8 (4-6 minutes from pod creation to Ready: download plus XLA compilation)",
     tpuPricing: "https://cloud.google.com/tpu/pricing (TPU v6e Trillium, on-demand, US list price per chip-hour)",
     kserveStop: "kserve v0.20.0 pkg/constants/constants.go StopAnnotationKey and pkg/utils GetForceStopRuntime",
+    kubectlImage:
+        "registry.k8s.io/kubectl, the official image published with every Kubernetes release from v1.28 (kumahq/kuma PR #14300; v1.34.1 digest sha256:59bafa07ff3a6d4b417e7633ddb9d79a9606ca98bf64bac080b3e65748669250 as pinned in public Dockerfiles)",
+    gkeInferencePoolFloor:
+        "https://llm-d.ai/docs/resources/gateway/gke and llm-d/llm-d guides/prereq/gateways/gke.md: \"For GKE versions 1.34.0-gke.1626000 or later, the InferencePool CRD is automatically installed\"",
+    gcpNames:
+        "hashicorp/terraform-provider-google release-7.46.0 (bridged by @pulumi/gcp 9.37.0 through google-beta 7.46.0): verify/validation.go ValidateGCEName (RFC 1035, 1-63), resource_google_service_account.go ValidateRFC1035Name(6, 30), resource_container_cluster.go \"cannot be longer than 40 characters\"",
+    projectApis:
+        "https://cloud.google.com/kubernetes-engine/docs/how-to/deploy-gke-inference-gateway (\"Enable the Compute Engine API, the Network Services API\" and the Kubernetes Engine API); IAM, Cloud Resource Manager and Cloud Monitoring for the node service account, its role grants and the dashboard",
+    pulumiAwait:
+        "pulumi/pulumi-kubernetes provider/pkg/await/await.go Creation (create retried only on NotFound and NoMatch errors) and job.go (a Job is ready when Complete, failed when Failed; default timeout 10 min)",
     vllmMetrics:
-        "vllm-project/vllm vllm/v1/metrics/loggers.py PrometheusStatLogger (counters exposed with _total; label model_name); EPP: llm-d-router v0.10.0 pkg/epp/metrics/llm_d_router_metrics.go (subsystem llm_d_epp), metrics on port 9090",
+        "vllm-project/vllm vllm/v1/metrics/loggers.py PrometheusStatLogger (counters exposed with _total; label model_name); EPP: llm-d/llm-d-router v0.10.0 pkg/epp/metrics/llm_d_router_metrics.go (subsystem llm_d_epp; llmdEndpointLabels endpoint_name, namespace, port, which replace the deprecated pod_name), metrics on port 9090",
 } as const;
 
 /** A TPU v6e slice shape GKE can build from one machine type. */
@@ -114,14 +127,18 @@ export const GATEWAY_CLASSES = {
     global: ["gke-l7-global-external-managed", "gke-l7-gxlb"],
 } as const;
 
-/** GKE control-plane version pin: the first that ships Gateway API 1.4 and InferencePool v1 itself. */
+/**
+ * GKE versions. The cluster is created at its release channel's default version, never at an exact
+ * patch (GKE withdraws patches within months); the floor is checked against the channel's default at
+ * preview.
+ */
 export const GKE_VERSION = {
     releaseChannel: "REGULAR",
-    /** Source: {@link SOURCES.gkeInferenceGateway} (GKE manages `inference.networking.k8s.io/v1` InferencePool from this version). */
-    minimum: "1.34.1-gke.1822000",
+    /** The first GKE version that installs the `inference.networking.k8s.io/v1` InferencePool CRD itself. Source: {@link SOURCES.gkeInferencePoolFloor}. */
+    floor: "1.34.0-gke.1626000",
 } as const;
 
-/** GKE release channels the cluster may follow; each carries versions at or above {@link GKE_VERSION.minimum}. */
+/** GKE release channels the cluster may follow; whether a channel's default meets {@link GKE_VERSION.floor} is read from GKE at preview. */
 export const RELEASE_CHANNELS: readonly string[] = ["RAPID", "REGULAR", "STABLE"];
 
 /** A Helm chart pinned to one version. */
@@ -159,6 +176,8 @@ export const IMAGES = {
     vllmTpu: "docker.io/vllm/vllm-tpu:v0.27.0",
     /** llm-d's endpoint picker (EPP). Source: {@link SOURCES.eppImage}. */
     endpointPicker: "ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0",
+    /** Kubernetes' own kubectl image, for the webhook readiness probes; within one minor of the GKE floor. Source: {@link SOURCES.kubectlImage}. */
+    kubectl: "registry.k8s.io/kubectl:v1.34.1",
 } as const;
 
 /** The model the field reports served, the default for a model service. */
@@ -168,10 +187,26 @@ export const DEFAULT_MODEL = { uri: "hf://Qwen/Qwen2.5-3B-Instruct", name: "Qwen
 export const VLLM_PORT = 8000;
 
 /**
- * vLLM flags the TPU build rejects ("unrecognized arguments"), each with why. Source: {@link SOURCES.seed003Flags}.
+ * How a vLLM pod stops, as KServe's default template has it: the pod gets 60 s; a 15 s preStop sleep lets the
+ * Gateway and the EPP stop sending it requests; vLLM then drains in-flight requests for what is left after a 5 s
+ * margin. Source: {@link SOURCES.vllmShutdown}.
+ */
+export const VLLM_SHUTDOWN = {
+    terminationGracePeriodSeconds: 60,
+    preStopSleepSeconds: 15,
+    /** `--shutdown-timeout`: grace minus preStop minus KServe's 5 s margin. */
+    drainSeconds: 60 - 15 - 5,
+} as const;
+
+/** Endpoints polled every few seconds (probes, health checks, scrapes) whose access-log lines are noise. Source: {@link SOURCES.vllmShutdown}. */
+export const VLLM_QUIET_ENDPOINTS: readonly string[] = ["/health", "/metrics", "/ping"];
+
+/**
+ * Flags copied from GPU write-ups that vLLM on TPU rejects at startup ("unrecognized arguments"), each with why.
+ * Source: {@link SOURCES.seed003Flags}.
  */
 export const TPU_REJECTED_VLLM_FLAGS: Readonly<Record<string, string>> = {
-    "--prefix-cache-block-size": "GPU-only; vLLM TPU sizes prefix-cache blocks itself and exits on the flag",
+    "--prefix-cache-block-size": "not a vLLM flag on any platform (vLLM sizes prefix-cache blocks with --block-size); vLLM exits with \"unrecognized arguments\"",
 };
 
 /** Names KServe gives the objects it creates for an LLMInferenceService. Source: {@link SOURCES.kserveChildNames}. */
@@ -267,6 +302,8 @@ export const METRICS = {
     },
     epp: {
         schedulerAttempts: "llm_d_epp_scheduler_attempts_total",
+        /** The label naming the endpoint a decision chose; `pod_name` is only on the deprecated `inference_extension_*` series. */
+        endpointLabel: "endpoint_name",
         /** The EPP's metrics port (named `metrics` in KServe's scheduler template). */
         port: "metrics",
     },
@@ -295,3 +332,39 @@ export function regionOfZone(zone: string): string {
 export function findTpuShape(machineType: string, topology: string): TpuShape | undefined {
     return TPU_V6E_MACHINE_TYPES[machineType]?.shapes.find((shape) => shape.topology === topology);
 }
+
+/** The longest name a GCP resource type accepts for the names this stack chooses (lowercase letters, digits and hyphens, starting with a letter). */
+export interface GcpNameRule {
+    readonly description: string;
+    readonly maxLength: number;
+}
+
+/** Naming rules of the project-global resources the stack names. Source: {@link SOURCES.gcpNames}. */
+export const GCP_NAME_RULES = {
+    compute: { description: "Compute Engine resource", maxLength: 63 },
+    cluster: { description: "GKE cluster", maxLength: 40 },
+    serviceAccount: { description: "service account ID", maxLength: 30 },
+} as const satisfies Record<string, GcpNameRule>;
+
+/**
+ * Google Cloud APIs the stack calls, by what calls them. The stack enables them (never disabling them on
+ * destroy) unless `manageProjectApis` is off. Source: {@link SOURCES.projectApis}.
+ */
+export const PROJECT_APIS = {
+    /** The VPC, subnets, router, NAT and firewall; the load balancers GKE's Gateway controller builds. */
+    compute: "compute.googleapis.com",
+    /** The cluster and its node pools. */
+    container: "container.googleapis.com",
+    /** The node service account. */
+    iam: "iam.googleapis.com",
+    /** The node service account's project role grants. */
+    resourceManager: "cloudresourcemanager.googleapis.com",
+    /** GKE Inference Gateway: without it GKE never accepts an InferencePool backend. */
+    networkServices: "networkservices.googleapis.com",
+    /** The dashboard, the alert policies and Managed Service for Prometheus. */
+    monitoring: "monitoring.googleapis.com",
+} as const;
+
+/** A key of {@link PROJECT_APIS}. */
+export type ProjectApi = keyof typeof PROJECT_APIS;
+

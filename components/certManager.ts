@@ -2,6 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS } from "./catalog";
 import { pinnedChartArgs } from "./charts";
+import { WebhookGate } from "./webhookGate";
 
 /** Arguments of {@link CertManager}. */
 export interface CertManagerArgs {
@@ -24,8 +25,10 @@ function readyMetadata(name: string, namespace?: pulumi.Input<string>) {
  * KServe rejects ECDSA here, so the key algorithm is fixed.
  */
 export class CertManager extends pulumi.ComponentResource {
-    /** The chart; anything that creates cert-manager objects waits for it. */
+    /** The chart. */
     public readonly chart: k8s.helm.v4.Chart;
+    /** Passes once cert-manager's webhook answers; anything that creates cert-manager objects (KServe's chart too) waits for it. */
+    public readonly webhooksReady: pulumi.Resource;
     /** Name of the CA ClusterIssuer that signs the platform's internal certificates. */
     public readonly caIssuerName: pulumi.Output<string>;
 
@@ -48,8 +51,29 @@ export class CertManager extends pulumi.ComponentResource {
             }),
             childOpts,
         );
-        // The issuers and the certificate are cert-manager objects: they need its CRDs and its webhook.
-        const afterChart = { ...childOpts, dependsOn: [this.chart] };
+        // cert-manager's webhook validates every cert-manager.io object; its caBundle comes from the cainjector.
+        this.webhooksReady = new WebhookGate(
+            `${name}-webhooks`,
+            {
+                provider: args.provider,
+                namespace: namespace.metadata.name,
+                probes: [
+                    { apiVersion: "cert-manager.io/v1", kind: "ClusterIssuer", metadata: { name: `${name}-webhook-probe` }, spec: { selfSigned: {} } },
+                    {
+                        apiVersion: "cert-manager.io/v1",
+                        kind: "Certificate",
+                        metadata: { name: `${name}-webhook-probe`, namespace: CHARTS.certManager.namespace },
+                        spec: { secretName: `${name}-webhook-probe`, dnsNames: ["webhook-probe.invalid"], issuerRef: { kind: "ClusterIssuer", name: `${name}-webhook-probe` } },
+                    },
+                ],
+                resources: [{ apiGroup: "cert-manager.io", resources: ["clusterissuers", "certificates"] }],
+                version: CHARTS.certManager.version,
+                dependsOn: [this.chart],
+            },
+            { parent: this },
+        ).ready;
+        // The issuers and the certificate are cert-manager objects: they need its CRDs and its webhook answering.
+        const afterChart = { ...childOpts, dependsOn: [this.webhooksReady] };
 
         const selfSigned = new k8s.apiextensions.CustomResource(
             `${name}-selfsigned-issuer`,
@@ -88,7 +112,7 @@ export class CertManager extends pulumi.ComponentResource {
                 spec: { ca: { secretName: caSecretName } },
             },
             // The CA secret exists once the certificate is Ready, which `pulumi up` waits for.
-            { ...childOpts, dependsOn: [this.chart, caCertificate] },
+            { ...childOpts, dependsOn: [this.webhooksReady, caCertificate] },
         );
 
         this.caIssuerName = caIssuer.metadata.name;

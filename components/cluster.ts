@@ -1,9 +1,20 @@
 import * as gcp from "@pulumi/gcp";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { GKE_VERSION, NODE_SERVICE_ACCOUNT_ROLES, WEBHOOK_PORTS } from "./catalog";
+import { GCP_NAME_RULES, NODE_SERVICE_ACCOUNT_ROLES, WEBHOOK_PORTS } from "./catalog";
+import { StackNames } from "./names";
 import { SECONDARY_RANGE_NAMES } from "./network";
-import { ConfigError, SystemPoolSettings } from "./settings";
+import { SystemPoolSettings } from "./settings";
+
+/** What the cluster's resources wait for before they are created, by the Google API they call. */
+export interface ClusterPrerequisites {
+    /** Before the cluster and its node pools: the Kubernetes Engine API, and the check that its channel's default meets the GKE floor (`GKE_VERSION.floor`). */
+    container: pulumi.Input<pulumi.Input<pulumi.Resource>[]>;
+    /** Before the node service account: the IAM API. */
+    iam: pulumi.Input<pulumi.Input<pulumi.Resource>[]>;
+    /** Before the account's project role grants: the Cloud Resource Manager API. */
+    resourceManager: pulumi.Input<pulumi.Input<pulumi.Resource>[]>;
+}
 
 /** Arguments of {@link GkeCluster}. */
 export interface GkeClusterArgs {
@@ -15,16 +26,24 @@ export interface GkeClusterArgs {
     networkId: pulumi.Input<string>;
     /** Self link of the node subnet; it must carry the secondary ranges named in {@link SECONDARY_RANGE_NAMES}. */
     subnetworkId: pulumi.Input<string>;
-    /** GKE release channel; the control plane is also held at or above {@link GKE_VERSION.minimum}. */
+    /** GKE release channel; the cluster is created at its default version (checked against the GKE floor at preview) and follows it. */
     releaseChannel: string;
     /** CIDRs allowed to reach the control plane endpoint; empty leaves it open to any address with credentials. */
     masterAuthorizedNetworks: string[];
     /** Private /28 of the control plane; the webhook firewall rule admits it. */
     masterCidr: string;
-    /** Refuse `pulumi destroy` and replacements of the cluster. Leave on outside throwaway stacks. */
+    /**
+     * Refuse `pulumi destroy` and replacements of the cluster: GKE's own deletion protection, and Pulumi's
+     * `protect` on the cluster and the node service account, which the engine checks before it deletes anything.
+     * Leave on outside throwaway stacks.
+     */
     deletionProtection: boolean;
     /** The autoscaled CPU pool that runs cert-manager, LeaderWorkerSet, KServe and the EPP. */
     systemPool: SystemPoolSettings;
+    /** GCP names of the cluster, its node service account and its firewall rule, unique per stack in the project. */
+    names: StackNames;
+    /** The APIs (and preview checks) each kind of resource waits for. */
+    prerequisites: ClusterPrerequisites;
 }
 
 /** Scope for node VMs: access is governed by IAM on the node service account, not by scopes. */
@@ -39,8 +58,6 @@ export function hardenedNodeConfig(serviceAccountEmail: pulumi.Input<string>) {
         workloadMetadataConfig: { mode: "GKE_METADATA" },
     };
 }
-
-const SERVICE_ACCOUNT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 
 /**
  * A private, VPC-native, regional GKE Standard cluster with the GKE Gateway controller on,
@@ -65,29 +82,26 @@ export class GkeCluster extends pulumi.ComponentResource {
     public readonly provider: k8s.Provider;
     /** Lets the control plane call admission webhooks on their pod ports; whatever installs such a webhook waits for it. */
     public readonly webhookFirewall: gcp.compute.Firewall;
+    /** The node service account's project roles; every node pool waits for them, since nodes log and report metrics from their first boot. */
+    public readonly nodeRoleGrants: gcp.projects.IAMMember[];
 
     constructor(name: string, args: GkeClusterArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:cluster:GkeCluster", name, {}, opts);
-        const serviceAccountId = `${name}-nodes`;
-        if (!SERVICE_ACCOUNT_ID.test(serviceAccountId)) {
-            throw new ConfigError(
-                `GkeCluster name ${JSON.stringify(name)} gives the node service account ID ${JSON.stringify(serviceAccountId)}, which GCP rejects; ` +
-                    "allowed: a name of 1 to 24 lowercase letters, digits and hyphens, starting with a letter",
-            );
-        }
-        const { project, region } = args;
+        const { project, region, names, prerequisites } = args;
+        const protect = args.deletionProtection;
 
         const nodeServiceAccount = new gcp.serviceaccount.Account(
-            serviceAccountId,
-            { project, accountId: serviceAccountId, displayName: `GKE nodes of ${name}` },
-            { parent: this },
+            `${name}-nodes`,
+            { project, accountId: names.name("nodes", GCP_NAME_RULES.serviceAccount), displayName: `GKE nodes of ${name} (stack ${names.stack})` },
+            // A new account ID cannot be created while the old one exists; nodes running as it are lost with it.
+            { parent: this, deleteBeforeReplace: true, protect, dependsOn: prerequisites.iam },
         );
-        const roleGrants = NODE_SERVICE_ACCOUNT_ROLES.map(
+        this.nodeRoleGrants = NODE_SERVICE_ACCOUNT_ROLES.map(
             (role) =>
                 new gcp.projects.IAMMember(
-                    `${serviceAccountId}-${role.split("/")[1].replace(/\./g, "-").toLowerCase()}`,
+                    `${name}-nodes-${role.split("/")[1].replace(/\./g, "-").toLowerCase()}`,
                     { project, role, member: pulumi.interpolate`serviceAccount:${nodeServiceAccount.email}` },
-                    { parent: this },
+                    { parent: this, dependsOn: prerequisites.resourceManager },
                 ),
         );
         this.workloadPool = `${project}.svc.id.goog`;
@@ -96,6 +110,7 @@ export class GkeCluster extends pulumi.ComponentResource {
             `${name}-cluster`,
             {
                 project,
+                name: names.name("", GCP_NAME_RULES.cluster),
                 location: region,
                 network: args.networkId,
                 subnetwork: args.subnetworkId,
@@ -104,8 +119,9 @@ export class GkeCluster extends pulumi.ComponentResource {
                     clusterSecondaryRangeName: SECONDARY_RANGE_NAMES.pods,
                     servicesSecondaryRangeName: SECONDARY_RANGE_NAMES.services,
                 },
+                // No minMasterVersion: the provider sends it as the exact version to create at, and GKE refuses a
+                // patch its channel no longer offers. The channel's default is checked against the floor at preview.
                 releaseChannel: { channel: args.releaseChannel },
-                minMasterVersion: GKE_VERSION.minimum,
                 // The GKE Gateway controller is off unless asked for, and it needs the HTTP load balancing add-on.
                 gatewayApiConfig: { channel: "CHANNEL_STANDARD" },
                 addonsConfig: { httpLoadBalancing: { disabled: false } },
@@ -132,6 +148,10 @@ export class GkeCluster extends pulumi.ComponentResource {
                 // Both describe only the default pool that is removed at creation; GKE reports them differently afterwards.
                 ignoreChanges: ["initialNodeCount", "nodeConfig"],
                 customTimeouts: { create: "45m", update: "45m", delete: "45m" },
+                protect,
+                // The name is fixed, so a replacement must delete first (and protection refuses one in protected stacks).
+                deleteBeforeReplace: true,
+                dependsOn: prerequisites.container,
             },
         );
 
@@ -160,7 +180,7 @@ export class GkeCluster extends pulumi.ComponentResource {
             {
                 parent: this,
                 // Nodes log and report metrics from their first boot, so their role must exist before they do.
-                dependsOn: roleGrants,
+                dependsOn: this.nodeRoleGrants,
                 // The autoscaler owns the node count after creation.
                 ignoreChanges: ["initialNodeCount"],
                 customTimeouts: { create: "30m", update: "30m", delete: "30m" },
@@ -172,6 +192,7 @@ export class GkeCluster extends pulumi.ComponentResource {
             `${name}-webhooks`,
             {
                 project,
+                name: names.name("webhooks", GCP_NAME_RULES.compute),
                 network: args.networkId,
                 direction: "INGRESS",
                 sourceRanges: [args.masterCidr],
@@ -179,7 +200,7 @@ export class GkeCluster extends pulumi.ComponentResource {
                 targetServiceAccounts: [nodeServiceAccount.email],
                 description: "GKE control plane to admission webhooks on nodes",
             },
-            { parent: this },
+            { parent: this, deleteBeforeReplace: true },
         );
 
         this.clusterName = cluster.name;

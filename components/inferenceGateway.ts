@@ -10,8 +10,8 @@ export interface InferenceGatewayArgs {
     gateway: Omit<GatewaySettings, "servingNamespace">;
     /** Labels of the namespaces whose HTTPRoutes may attach. */
     allowedRouteNamespaceLabels: Record<string, string>;
-    /** The region's proxy-only subnet: GKE programs a regional Gateway only once it exists. */
-    proxyOnlySubnet: pulumi.Input<pulumi.Resource>;
+    /** What GKE needs before it can program the Gateway and its InferencePool backends: the region's proxy-only subnet and the Network Services API. */
+    prerequisites: pulumi.Input<pulumi.Resource>[];
     /** How long `pulumi up` waits for GKE to program the regional load balancer. Default 1800 s. */
     programmedTimeoutSeconds?: number;
 }
@@ -63,7 +63,7 @@ export class InferenceGateway extends pulumi.ComponentResource {
                 // Declared (and never sent) so that the resource exposes the status GKE writes back.
                 status: undefined,
             },
-            { ...childOpts, dependsOn: [args.proxyOnlySubnet] },
+            { ...childOpts, dependsOn: args.prerequisites },
         );
 
         // CustomResource types only apiVersion, kind and metadata; `status` exists because it was declared above.

@@ -1,7 +1,8 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS } from "./catalog";
+import { CHARTS, KSERVE } from "./catalog";
 import { pinnedChartArgs } from "./charts";
+import { WebhookGate } from "./webhookGate";
 
 /** Arguments of {@link KServe}. */
 export interface KServeArgs {
@@ -10,8 +11,9 @@ export interface KServeArgs {
     /** The Gateway KServe attaches HTTPRoutes to by default, as `namespace/name`. Plain strings, so KServe does not wait for the load balancer. */
     gateway: { namespace: string; name: string };
     /**
-     * What the controller needs before it starts: cert-manager (its webhook certificate is a cert-manager Certificate),
-     * LeaderWorkerSet (the controller looks for the CRD once, at start) and the firewall rule that lets the control plane call its webhook.
+     * What the controller needs before it starts: cert-manager's webhook answering (the chart creates its own Issuer and
+     * Certificate for the webhook), LeaderWorkerSet (the controller looks for the CRD once, at start) and the firewall rule that
+     * lets the control plane call its webhook.
      */
     prerequisites: pulumi.Input<pulumi.Resource>[];
 }
@@ -24,6 +26,8 @@ export interface KServeArgs {
 export class KServe extends pulumi.ComponentResource {
     /** The chart whose controller and webhooks every LLMInferenceService and LLMInferenceServiceConfig needs. */
     public readonly controller: k8s.helm.v4.Chart;
+    /** Passes once KServe's webhooks answer; every LLMInferenceService and LLMInferenceServiceConfig waits for it. */
+    public readonly webhooksReady: pulumi.Resource;
     /** The well-known configs the controller merges into every service. */
     public readonly configs: k8s.helm.v4.Chart;
 
@@ -52,13 +56,35 @@ export class KServe extends pulumi.ComponentResource {
             { ...childOpts, dependsOn: [crds, ...args.prerequisites] },
         );
 
+        // The controller's Ready probe is a plain ping; its webhooks answer once cert-manager's cainjector has put the CA in them.
+        this.webhooksReady = new WebhookGate(
+            `${name}-webhooks`,
+            {
+                provider: args.provider,
+                namespace: namespace.metadata.name,
+                probes: [
+                    { apiVersion: KSERVE.apiVersion, kind: "LLMInferenceServiceConfig", metadata: { name: `${name}-webhook-probe`, namespace: CHARTS.kserveLlmisvcResources.namespace }, spec: {} },
+                    {
+                        apiVersion: KSERVE.apiVersion,
+                        kind: "LLMInferenceService",
+                        metadata: { name: `${name}-webhook-probe`, namespace: CHARTS.kserveLlmisvcResources.namespace },
+                        spec: { model: { uri: "hf://webhook-probe/webhook-probe" } },
+                    },
+                ],
+                resources: [{ apiGroup: KSERVE.apiVersion.split("/")[0], resources: ["llminferenceserviceconfigs", "llminferenceservices"] }],
+                version: CHARTS.kserveLlmisvcResources.version,
+                dependsOn: [this.controller],
+            },
+            { parent: this },
+        ).ready;
+
         this.configs = new k8s.helm.v4.Chart(
             `${name}-configs`,
             // Both switches default to off: the chart installs nothing unless asked. ServingRuntimes belong to the
             // InferenceService API, whose CRDs this stack does not install.
             pinnedChartArgs(CHARTS.kserveRuntimeConfigs, namespace.metadata.name, { kserve: { llmisvcConfigs: { enabled: true }, servingruntime: { enabled: false } } }),
             // LLMInferenceServiceConfigs pass through the controller's validating webhook.
-            { ...childOpts, dependsOn: [this.controller] },
+            { ...childOpts, dependsOn: [this.webhooksReady] },
         );
 
         this.registerOutputs({});

@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { INFERENCE_POOL_KIND, KSERVE, KSERVE_CHILDREN, KSERVE_STOP_ANNOTATION, METRICS, VLLM_PORT } from "./catalog";
+import { INFERENCE_POOL_KIND, KSERVE, KSERVE_CHILDREN, KSERVE_STOP_ANNOTATION, METRICS, VLLM_PORT, VLLM_SHUTDOWN } from "./catalog";
 import { HTTP_SERVICE_SUFFIX } from "./routerRoute";
 import { ModelServiceSettings } from "./settings";
 import { TpuScheduling } from "./tpuNodePool";
@@ -23,8 +23,9 @@ export interface ModelServiceArgs {
     /** The Hugging Face token: a Secret with key HF_TOKEN and a ServiceAccount listing it (KServe's storage initializer reads it from there). */
     hfToken?: { secretName: pulumi.Input<string>; serviceAccountName: pulumi.Input<string> };
     /**
-     * What KServe needs before this service can reconcile: its controller and well-known configs, LeaderWorkerSet,
-     * and the namespace's route template (without it the first HTTPRoute would carry `timeouts`).
+     * What KServe needs before this service can reconcile: its webhooks answering and its well-known configs, LeaderWorkerSet's
+     * webhooks answering, the namespace's route template (without it the first HTTPRoute would carry `timeouts`) and the
+     * Network Services API GKE needs to accept an InferencePool.
      */
     platform: pulumi.Input<pulumi.Resource>[];
     /** Stopped: KServe removes the service's pods and keeps its definition; nothing waits for Ready. */
@@ -163,6 +164,8 @@ export class ModelService extends pulumi.ComponentResource {
                         ...(args.hfToken ? { serviceAccountName: args.hfToken.serviceAccountName } : {}),
                         nodeSelector: scheduling.nodeSelector,
                         tolerations: [scheduling.toleration],
+                        // The preStop sleep and vLLM's drain both fit in it (see VLLM_SHUTDOWN).
+                        terminationGracePeriodSeconds: VLLM_SHUTDOWN.terminationGracePeriodSeconds,
                         containers: [vllmContainer(model, scheduling.chipsPerVm, args.hfToken?.secretName)],
                     },
                 },

@@ -1,6 +1,7 @@
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
-import { PROXY_ONLY_SUBNET } from "./catalog";
+import { GCP_NAME_RULES, PROXY_ONLY_SUBNET } from "./catalog";
+import { StackNames } from "./names";
 import { NetworkSettings } from "./settings";
 
 /** Arguments of {@link Network}. */
@@ -11,6 +12,12 @@ export interface NetworkArgs {
     region: string;
     /** Disjoint address ranges, validated by the settings. */
     cidrs: NetworkSettings;
+    /** GCP names of the VPC and its parts, unique per stack in the project. */
+    names: StackNames;
+    /** Refuse to delete or replace the VPC and the node subnet the cluster lives on (Pulumi's `protect`). */
+    protect: boolean;
+    /** What creating network resources needs first: the Compute Engine API. */
+    dependsOn?: pulumi.Input<pulumi.Input<pulumi.Resource>[]>;
 }
 
 /** Names of the node subnet's secondary ranges, referenced by the cluster's IP allocation policy. */
@@ -34,12 +41,15 @@ export class Network extends pulumi.ComponentResource {
 
     constructor(name: string, args: NetworkArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:network:Network", name, {}, opts);
-        const { project, region, cidrs } = args;
+        const { project, region, cidrs, names } = args;
+        const computeName = (role: string) => names.name(role, GCP_NAME_RULES.compute);
+        // Explicit names cannot be created before their predecessor is deleted, so a replacement deletes first.
+        const named = { parent: this, deleteBeforeReplace: true };
 
         const network = new gcp.compute.Network(
             `${name}-vpc`,
-            { project, autoCreateSubnetworks: false, routingMode: "REGIONAL" },
-            { parent: this },
+            { project, name: computeName(""), autoCreateSubnetworks: false, routingMode: "REGIONAL" },
+            { ...named, protect: args.protect, dependsOn: args.dependsOn },
         );
 
         const subnetwork = new gcp.compute.Subnetwork(
@@ -47,6 +57,7 @@ export class Network extends pulumi.ComponentResource {
             {
                 project,
                 region,
+                name: computeName("nodes"),
                 network: network.id,
                 ipCidrRange: cidrs.nodeCidr,
                 privateIpGoogleAccess: true,
@@ -55,7 +66,7 @@ export class Network extends pulumi.ComponentResource {
                     { rangeName: SECONDARY_RANGE_NAMES.services, ipCidrRange: cidrs.serviceCidr },
                 ],
             },
-            { parent: this },
+            { ...named, protect: args.protect },
         );
 
         this.proxyOnlySubnetwork = new gcp.compute.Subnetwork(
@@ -63,27 +74,29 @@ export class Network extends pulumi.ComponentResource {
             {
                 project,
                 region,
+                name: computeName("proxy-only"),
                 network: network.id,
                 ipCidrRange: cidrs.proxyOnlyCidr,
                 purpose: PROXY_ONLY_SUBNET.purpose,
                 role: PROXY_ONLY_SUBNET.role,
             },
-            { parent: this },
+            named,
         );
 
-        const router = new gcp.compute.Router(`${name}-router`, { project, region, network: network.id }, { parent: this });
+        const router = new gcp.compute.Router(`${name}-router`, { project, region, name: computeName("router"), network: network.id }, named);
 
         new gcp.compute.RouterNat(
             `${name}-nat`,
             {
                 project,
                 region,
+                name: computeName("nat"),
                 router: router.name,
                 natIpAllocateOption: "AUTO_ONLY",
                 sourceSubnetworkIpRangesToNat: "ALL_SUBNETWORKS_ALL_IP_RANGES",
                 logConfig: { enable: true, filter: "ERRORS_ONLY" },
             },
-            { parent: this },
+            named,
         );
 
         this.networkId = network.id;

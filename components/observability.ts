@@ -13,6 +13,8 @@ export interface InferenceObservabilityArgs {
     models: ModelServiceSettings[];
     /** How long a pattern 3 service may serve without a single prefix-cache hit before the alert fires. Default 15 minutes. */
     zeroHitWindow?: string;
+    /** What the dashboard and alerts wait for: the Cloud Monitoring API. */
+    dependsOn?: pulumi.Input<pulumi.Resource>[];
 }
 
 const by = `by (${MODEL_SERVICE_LABEL})`;
@@ -26,7 +28,7 @@ export const DASHBOARD_CHARTS: ReadonlyArray<{ title: string; query: string }> =
     { title: "Queue depth (waiting requests)", query: `sum ${by} (${vllm.requestsWaiting})` },
     { title: "KV cache usage", query: `avg ${by} (${vllm.kvCacheUsage})` },
     { title: "Prefix cache hit rate", query: `sum ${by} (rate(${vllm.prefixCacheHits}[5m])) / sum ${by} (rate(${vllm.prefixCacheQueries}[5m]))` },
-    { title: "EPP scheduling decisions per endpoint", query: `sum by (${MODEL_SERVICE_LABEL}, pod_name, status) (rate(${epp.schedulerAttempts}[5m]))` },
+    { title: "EPP scheduling decisions per endpoint", query: `sum by (${MODEL_SERVICE_LABEL}, ${epp.endpointLabel}, status) (rate(${epp.schedulerAttempts}[5m]))` },
 ];
 
 /**
@@ -68,7 +70,7 @@ export class InferenceObservability extends pulumi.ComponentResource {
                     },
                 }),
             },
-            { parent: this },
+            { parent: this, dependsOn: args.dependsOn },
         );
 
         for (const model of args.models.filter((candidate) => candidate.pattern === "pattern3")) {
@@ -91,7 +93,7 @@ export class InferenceObservability extends pulumi.ComponentResource {
                             "Check that the EPP receives requests (its scheduling-decisions chart), that its image offers ALPN h2 over TLS, and that vLLM runs with --enable-prefix-caching.",
                     },
                 },
-                { parent: this },
+                { parent: this, dependsOn: args.dependsOn },
             );
         }
 

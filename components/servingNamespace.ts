@@ -12,8 +12,8 @@ export interface ServingNamespaceArgs {
     provider: k8s.Provider;
     /** Kubernetes name of the namespace. */
     namespace: string;
-    /** KServe's controller chart: the LLMInferenceServiceConfig needs its CRD and passes its webhook. */
-    kserveController: pulumi.Input<pulumi.Resource>;
+    /** KServe's webhooks answering: the LLMInferenceServiceConfig needs its CRD and passes its validating webhook. */
+    kserveWebhooks: pulumi.Input<pulumi.Resource>;
     /** Hugging Face token for gated models, a Pulumi secret; omit it for public models. */
     hfToken?: pulumi.Input<string>;
 }
@@ -47,7 +47,7 @@ export class ServingNamespace extends pulumi.ComponentResource {
                 metadata: { name: KSERVE.routerRouteConfigName, namespace: namespace.metadata.name },
                 spec: { router: { route: { http: { spec: routerRouteSpec() } } } },
             },
-            { ...childOpts, dependsOn: [args.kserveController] },
+            { ...childOpts, dependsOn: [args.kserveWebhooks] },
         );
 
         if (args.hfToken !== undefined) {

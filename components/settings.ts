@@ -102,6 +102,8 @@ export interface Settings {
     releaseChannel: string;
     gateway: GatewaySettings;
     deletionProtection: boolean;
+    /** Enable the Google Cloud APIs the stack needs; off where a platform team manages them (the preview then checks they are enabled). */
+    manageProjectApis: boolean;
     /** Stops every model service (KServe keeps their definitions) and lets the TPU pool scale to zero. */
     paused: boolean;
     /** Model services to run; empty leaves the TPU pool idle. */
@@ -137,6 +139,7 @@ export const DEFAULTS = {
     gatewayName: "inference-gateway",
     servingNamespace: "llm-inference",
     deletionProtection: true,
+    manageProjectApis: true,
 } as const;
 
 /** Reads one raw string value per key, as Pulumi passes configuration to a program. */
@@ -262,6 +265,7 @@ export function parseSettings(namespace: string, read: ConfigReader, gcpProject:
         releaseChannel: config.oneOf("releaseChannel", DEFAULTS.releaseChannel, RELEASE_CHANNELS, "is not a GKE release channel"),
         gateway: parseGateway(config, gatewayClass),
         deletionProtection: config.boolean("deletionProtection", DEFAULTS.deletionProtection),
+        manageProjectApis: config.boolean("manageProjectApis", DEFAULTS.manageProjectApis),
         paused: config.boolean("paused", false),
         models: parseModels(config, tpu),
     };
@@ -280,6 +284,8 @@ const BUILDER_FLAGS: Readonly<Record<string, string>> = {
     "--host": "vLLM listens on every interface",
     "--served-model-name": "use modelName",
     "--enable-prefix-caching": "pattern3 turns it on",
+    "--shutdown-timeout": "the builder sizes the drain to the pod's grace period",
+    "--disable-access-log-for-endpoints": "the builder already quiets /health, /metrics and /ping",
 };
 
 const MODEL_URI = /^(hf|gs|s3|pvc|oci):\/\/\S+$/;

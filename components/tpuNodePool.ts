@@ -20,6 +20,11 @@ export interface TpuNodePoolArgs {
     serviceAccountEmail: pulumi.Input<string>;
     /** Paused: the autoscaler floor drops to 0 so that idle TPU VMs are released; the pool itself stays. */
     paused?: boolean;
+    /**
+     * What the pool waits for: the node service account's role grants (nodes log and report metrics from their
+     * first boot) and the check that the zone offers the machine type.
+     */
+    dependsOn: pulumi.Input<pulumi.Input<pulumi.Resource>[]>;
 }
 
 /** How a pod lands on this pool's nodes. */
@@ -79,6 +84,7 @@ export class TpuNodePool extends pulumi.ComponentResource {
             },
             {
                 parent: this,
+                dependsOn: args.dependsOn,
                 // The autoscaler owns the node count after creation; a changed initial count must not replace the pool.
                 ignoreChanges: ["initialNodeCount"],
                 // Finding TPU capacity (and draining it) takes far longer than the provider's 30 min default.

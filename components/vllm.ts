@@ -4,7 +4,7 @@
  * templates, filled in per service by its controller.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { EPP_CONFIG_API_VERSION, IMAGES, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING, VLLM_PORT } from "./catalog";
+import { EPP_CONFIG_API_VERSION, IMAGES, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING, VLLM_PORT, VLLM_QUIET_ENDPOINTS, VLLM_SHUTDOWN } from "./catalog";
 import { ModelServiceSettings } from "./settings";
 
 /** An HTTP probe on vLLM's port. */
@@ -20,7 +20,11 @@ function httpProbe(path: string, periodSeconds: number, failureThreshold: number
 export const STARTUP_BUDGET_SECONDS = 15 * 60;
 const STARTUP_PERIOD_SECONDS = 5;
 
-/** vLLM's command line for `model` on a VM with `chipsPerVm` TPU chips: TPU-valid flags only, from settings. */
+/**
+ * vLLM's command line for `model` on a VM with `chipsPerVm` TPU chips: TPU-valid flags only, from settings, plus what
+ * KServe's own default command gives that replacing it would drop: draining in-flight requests on shutdown, and no
+ * access-log line for every probe, health check and scrape.
+ */
 export function vllmArgs(model: ModelServiceSettings, chipsPerVm: number): string[] {
     return [
         "/mnt/models",
@@ -28,6 +32,8 @@ export function vllmArgs(model: ModelServiceSettings, chipsPerVm: number): strin
         model.modelName,
         "publishers/{{ .ObjectMeta.Namespace }}/models/{{ .Spec.Model.Name }}",
         `--port=${VLLM_PORT}`,
+        `--shutdown-timeout=${VLLM_SHUTDOWN.drainSeconds}`,
+        `--disable-access-log-for-endpoints=${VLLM_QUIET_ENDPOINTS.join(",")}`,
         `--tensor-parallel-size=${chipsPerVm}`,
         `--max-model-len=${model.maxModelLen}`,
         ...(model.pattern === "pattern3" ? ["--enable-prefix-caching"] : []),
@@ -51,6 +57,8 @@ export function vllmContainer(model: ModelServiceSettings, chipsPerVm: number, h
         ...(hfTokenSecret !== undefined ? { env: [{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: hfTokenSecret, key: "HF_TOKEN" } } }] } : {}),
         // A TPU replica takes every chip of its VM: GKE schedules TPU VMs whole.
         resources: { requests: { "google.com/tpu": String(chipsPerVm) }, limits: { "google.com/tpu": String(chipsPerVm) } },
+        // Stop receiving traffic before SIGTERM; vLLM then drains for --shutdown-timeout within the pod's grace period.
+        lifecycle: { preStop: { exec: { command: ["/bin/sleep", String(VLLM_SHUTDOWN.preStopSleepSeconds)] } } },
         // Polled every few seconds, so Ready follows serving closely, for up to the whole startup budget.
         startupProbe: httpProbe("/health", STARTUP_PERIOD_SECONDS, STARTUP_BUDGET_SECONDS / STARTUP_PERIOD_SECONDS),
         livenessProbe: httpProbe("/health", 10, 6),

@@ -3,12 +3,13 @@ import { TPU_REJECTED_VLLM_FLAGS } from "../components/catalog";
 import { commandLine, containersOf, usesTpu } from "./support";
 
 /**
- * Seed 003, issue #12: `--prefix-cache-block-size=16`, copied from GPU documentation, put the
- * vLLM TPU pods in a crash loop ("unrecognized arguments").
+ * Seed 003, issue #12: `--prefix-cache-block-size=16`, copied from a GPU write-up, put the vLLM TPU
+ * pods in a crash loop ("unrecognized arguments"). It is not a vLLM flag on any platform; the
+ * policy keeps its name, which pack configs refer to.
  */
 export const disallowGpuOnlyVllmFlags: ResourceValidationPolicy = {
     name: "disallow-gpu-only-vllm-flags",
-    description: "A vLLM container on TPU must not pass GPU-only flags, which the TPU build rejects at startup.",
+    description: "A vLLM container on TPU must not pass flags that vLLM rejects at startup, such as --prefix-cache-block-size from GPU write-ups, which is no vLLM flag at all.",
     enforcementLevel: "mandatory",
     severity: "critical",
     remediationSteps: `Remove ${Object.keys(TPU_REJECTED_VLLM_FLAGS).join(", ")} from the container's command and args.`,

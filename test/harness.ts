@@ -1,3 +1,4 @@
+import { InvokeAnswer } from "../scripts/offline/invokes";
 import { RecordedResource } from "../scripts/offline/recorder";
 import { Recording, recordResources } from "../scripts/offline/run";
 
@@ -39,8 +40,31 @@ export class Graph {
     }
 }
 
+/** How a test runs a program besides its config. */
+export interface RecordOptions {
+    /** Stack name (default `test`). */
+    stack?: string;
+    /** Invoke answers that replace the offline defaults, by token. */
+    invokes?: Record<string, InvokeAnswer>;
+}
+
 /** Runs `program` as a stack under the offline preview's mocks, with `config` (keys without a namespace belong to the project). */
-export async function record(program: () => unknown, config: Record<string, string> = {}): Promise<Graph> {
+export async function record(program: () => unknown, config: Record<string, string> = {}, options: RecordOptions = {}): Promise<Graph> {
     const qualified = Object.fromEntries(Object.entries({ ...BASE_CONFIG, ...config }).map(([key, value]) => [key.includes(":") ? key : `${PROJECT}:${key}`, value]));
-    return new Graph(await recordResources({ projectName: PROJECT, stack: "test", config: qualified }, program));
+    return new Graph(await recordResources({ projectName: PROJECT, stack: options.stack ?? "test", config: qualified, invokes: options.invokes }, program));
+}
+
+/** Runs the real program (index.ts, an async entry point) in a fresh module registry. */
+export function runProgram(config: Record<string, string> = {}, options: RecordOptions = {}): Promise<Graph> {
+    return record(
+        () => {
+            let entry: unknown;
+            jest.isolateModules(() => {
+                entry = require("../index");
+            });
+            return (entry as () => Promise<unknown>)();
+        },
+        config,
+        options,
+    );
 }

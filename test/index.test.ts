@@ -1,6 +1,11 @@
 import { RecordedResource } from "../scripts/offline/recorder";
+import { INVOKE_TOKENS, disabledServiceAnswer } from "../scripts/offline/invokes";
 import { MOCK_GATEWAY_ADDRESS } from "../scripts/offline/mocks";
-import { Graph, record } from "./harness";
+import { runOffline } from "../scripts/offline/run";
+import { Graph, runProgram } from "./harness";
+import * as path from "path";
+
+const ROOT = path.resolve(__dirname, "..");
 
 /** URNs `resource` waits for, directly or through its dependencies and its provider. */
 function transitiveDependencies(graph: Graph, resource: RecordedResource): Set<string> {
@@ -22,15 +27,14 @@ function transitiveDependencies(graph: Graph, resource: RecordedResource): Set<s
 /** The dev stack's model list (Pulumi.dev.yaml). */
 const DEV_MODELS = JSON.stringify([{ name: "qwen2-3b", pattern: "pattern1", modelUri: "hf://Qwen/Qwen2.5-3B-Instruct", modelName: "Qwen/Qwen2.5-3B-Instruct", replicas: 1 }]);
 
-/** Runs the real program (index.ts) with `config`, in a fresh module registry. */
-function runProgram(config: Record<string, string> = {}): Promise<Graph> {
-    return record(() => {
-        let exports: unknown;
-        jest.isolateModules(() => {
-            exports = require("../index");
-        });
-        return exports;
-    }, config);
+/** The message of the error `run` rejects with, and what was registered before it. */
+async function failure(run: () => Promise<Graph>): Promise<string> {
+    try {
+        await run();
+    } catch (err) {
+        return (err as Error).message;
+    }
+    throw new Error("the program did not fail");
 }
 
 describe("the program (index.ts)", () => {
@@ -39,47 +43,78 @@ describe("the program (index.ts)", () => {
         graph = await runProgram({ deletionProtection: "false" });
     });
 
-    test("registers the network, the cluster, the TPU pool and the platform layer", () => {
-        expect(graph.resources.map((resource) => `${resource.type} ${resource.name}`).sort()).toEqual([
-            "gcp:compute/firewall:Firewall tpu-inference-webhooks",
-            "gcp:compute/network:Network tpu-inference-vpc",
-            "gcp:compute/router:Router tpu-inference-router",
-            "gcp:compute/routerNat:RouterNat tpu-inference-nat",
-            "gcp:compute/subnetwork:Subnetwork tpu-inference-node-subnet",
-            "gcp:compute/subnetwork:Subnetwork tpu-inference-proxy-only",
-            "gcp:container/cluster:Cluster tpu-inference-cluster",
-            "gcp:container/nodePool:NodePool tpu-inference-system",
-            "gcp:container/nodePool:NodePool tpu-inference-tpu-pool",
-            "gcp:monitoring/dashboard:Dashboard tpu-inference-dashboard",
-            "gcp:projects/iAMMember:IAMMember tpu-inference-nodes-container-defaultnodeserviceaccount",
-            "gcp:serviceaccount/account:Account tpu-inference-nodes",
-            "gke-tpu-inference:cluster:GkeCluster tpu-inference",
-            "gke-tpu-inference:gateway:InferenceGateway inference",
-            "gke-tpu-inference:network:Network tpu-inference",
-            "gke-tpu-inference:observability:InferenceObservability tpu-inference",
-            "gke-tpu-inference:platform:CertManager tpu-inference",
-            "gke-tpu-inference:platform:KServe kserve",
-            "gke-tpu-inference:platform:LeaderWorkerSet lws",
-            "gke-tpu-inference:platform:ServingNamespace serving",
-            "gke-tpu-inference:tpu:TpuNodePool tpu-inference-tpu",
-            "kubernetes:cert-manager.io/v1:Certificate tpu-inference-ca",
-            "kubernetes:cert-manager.io/v1:ClusterIssuer tpu-inference-ca-issuer",
-            "kubernetes:cert-manager.io/v1:ClusterIssuer tpu-inference-selfsigned-issuer",
-            "kubernetes:core/v1:Namespace inference-ns",
-            "kubernetes:core/v1:Namespace kserve-ns",
-            "kubernetes:core/v1:Namespace lws-ns",
-            "kubernetes:core/v1:Namespace serving-ns",
-            "kubernetes:core/v1:Namespace tpu-inference-ns",
-            "kubernetes:gateway.networking.k8s.io/v1:Gateway inference-gateway",
-            "kubernetes:helm.sh/v4:Chart kserve-configs",
-            "kubernetes:helm.sh/v4:Chart kserve-controller",
-            "kubernetes:helm.sh/v4:Chart kserve-crd",
-            "kubernetes:helm.sh/v4:Chart lws-chart",
-            "kubernetes:helm.sh/v4:Chart tpu-inference-chart",
-            "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig serving-router-route",
-            "pulumi:providers:kubernetes tpu-inference-k8s",
-            "pulumi:pulumi:Stack gke-tpu-inference-test",
-        ]);
+    test("registers the project's APIs, the network, the cluster, the TPU pool and the platform layer", () => {
+        const gate = (name: string) => [
+            `gke-tpu-inference:platform:WebhookGate ${name}`,
+            `kubernetes:batch/v1:Job ${name}-probe`,
+            `kubernetes:core/v1:ConfigMap ${name}-probes`,
+            `kubernetes:core/v1:ServiceAccount ${name}-probe`,
+            `kubernetes:rbac.authorization.k8s.io/v1:ClusterRole ${name}-probe`,
+            `kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding ${name}-probe`,
+        ];
+        expect(graph.resources.map((resource) => `${resource.type} ${resource.name}`).sort()).toEqual(
+            [
+                "gcp:compute/firewall:Firewall tpu-inference-webhooks",
+                "gcp:compute/network:Network tpu-inference-vpc",
+                "gcp:compute/router:Router tpu-inference-router",
+                "gcp:compute/routerNat:RouterNat tpu-inference-nat",
+                "gcp:compute/subnetwork:Subnetwork tpu-inference-node-subnet",
+                "gcp:compute/subnetwork:Subnetwork tpu-inference-proxy-only",
+                "gcp:container/cluster:Cluster tpu-inference-cluster",
+                "gcp:container/nodePool:NodePool tpu-inference-system",
+                "gcp:container/nodePool:NodePool tpu-inference-tpu-pool",
+                "gcp:monitoring/dashboard:Dashboard tpu-inference-dashboard",
+                "gcp:projects/iAMMember:IAMMember tpu-inference-nodes-container-defaultnodeserviceaccount",
+                "gcp:projects/service:Service tpu-inference-cloudresourcemanager",
+                "gcp:projects/service:Service tpu-inference-compute",
+                "gcp:projects/service:Service tpu-inference-container",
+                "gcp:projects/service:Service tpu-inference-iam",
+                "gcp:projects/service:Service tpu-inference-monitoring",
+                "gcp:projects/service:Service tpu-inference-networkservices",
+                "gcp:serviceaccount/account:Account tpu-inference-nodes",
+                "gke-tpu-inference:cluster:GkeCluster tpu-inference",
+                "gke-tpu-inference:gateway:InferenceGateway inference",
+                "gke-tpu-inference:network:Network tpu-inference",
+                "gke-tpu-inference:observability:InferenceObservability tpu-inference",
+                "gke-tpu-inference:platform:CertManager tpu-inference",
+                "gke-tpu-inference:platform:KServe kserve",
+                "gke-tpu-inference:platform:LeaderWorkerSet lws",
+                "gke-tpu-inference:platform:ServingNamespace serving",
+                "gke-tpu-inference:project:ProjectApis tpu-inference",
+                "gke-tpu-inference:tpu:TpuNodePool tpu-inference-tpu",
+                "kubernetes:cert-manager.io/v1:Certificate tpu-inference-ca",
+                "kubernetes:cert-manager.io/v1:ClusterIssuer tpu-inference-ca-issuer",
+                "kubernetes:cert-manager.io/v1:ClusterIssuer tpu-inference-selfsigned-issuer",
+                "kubernetes:core/v1:Namespace inference-ns",
+                "kubernetes:core/v1:Namespace kserve-ns",
+                "kubernetes:core/v1:Namespace lws-ns",
+                "kubernetes:core/v1:Namespace serving-ns",
+                "kubernetes:core/v1:Namespace tpu-inference-ns",
+                "kubernetes:gateway.networking.k8s.io/v1:Gateway inference-gateway",
+                "kubernetes:helm.sh/v4:Chart kserve-configs",
+                "kubernetes:helm.sh/v4:Chart kserve-controller",
+                "kubernetes:helm.sh/v4:Chart kserve-crd",
+                "kubernetes:helm.sh/v4:Chart lws-chart",
+                "kubernetes:helm.sh/v4:Chart tpu-inference-chart",
+                "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig serving-router-route",
+                "pulumi:providers:kubernetes tpu-inference-k8s",
+                "pulumi:pulumi:Stack gke-tpu-inference-test",
+                ...gate("kserve-webhooks"),
+                ...gate("lws-webhooks"),
+                ...gate("tpu-inference-webhooks"),
+            ].sort(),
+        );
+    });
+
+    test("enables every API it calls, never disabling one on destroy", () => {
+        expect(graph.ofType("gcp:projects/service:Service").map((service) => service.inputs)).toEqual(
+            ["compute", "container", "iam", "cloudresourcemanager", "networkservices", "monitoring"].map((api) => ({
+                project: "acme-inference",
+                service: `${api}.googleapis.com`,
+                disableOnDestroy: false,
+                disableDependentServices: false,
+            })),
+        );
     });
 
     test("the Kubernetes provider depends on the system pool and never on the TPU pool", () => {
@@ -92,24 +127,29 @@ describe("the program (index.ts)", () => {
         expect(provider.dependencies).not.toContain(tpuPool.urn);
     });
 
-    test("the cluster is wired to the node subnet and the TPU pool to the cluster and the node account", () => {
-        const cluster = graph.get("gcp:container/cluster:Cluster", "tpu-inference-cluster");
-        expect(graph.dependencyNames(cluster)).toEqual([
+    test("each GCP resource waits for the API it calls; the TPU pool also for the node account's role", () => {
+        expect(graph.dependencyNames(graph.get("gcp:container/cluster:Cluster", "tpu-inference-cluster"))).toEqual([
             "gcp:compute/network:Network tpu-inference-vpc",
             "gcp:compute/subnetwork:Subnetwork tpu-inference-node-subnet",
+            "gcp:projects/service:Service tpu-inference-container",
             "gcp:serviceaccount/account:Account tpu-inference-nodes",
         ]);
-        expect(cluster.inputs.deletionProtection).toBe(false);
         expect(graph.dependencyNames(graph.get("gcp:container/nodePool:NodePool", "tpu-inference-tpu-pool"))).toEqual([
             "gcp:container/cluster:Cluster tpu-inference-cluster",
+            "gcp:projects/iAMMember:IAMMember tpu-inference-nodes-container-defaultnodeserviceaccount",
+            "gcp:projects/service:Service tpu-inference-compute",
             "gcp:serviceaccount/account:Account tpu-inference-nodes",
         ]);
+        expect(graph.dependencyNames(graph.get("gcp:compute/network:Network", "tpu-inference-vpc"))).toEqual(["gcp:projects/service:Service tpu-inference-compute"]);
+        expect(graph.dependencyNames(graph.get("gcp:serviceaccount/account:Account", "tpu-inference-nodes"))).toEqual(["gcp:projects/service:Service tpu-inference-iam"]);
+        expect(graph.dependencyNames(graph.get("gcp:monitoring/dashboard:Dashboard", "tpu-inference-dashboard"))).toEqual(["gcp:projects/service:Service tpu-inference-monitoring"]);
+        expect(graph.get("gcp:container/cluster:Cluster", "tpu-inference-cluster").inputs).not.toHaveProperty("minMasterVersion");
     });
 
     test("nothing on the platform layer waits for the TPU pool, directly or through its provider", () => {
         const tpuPool = graph.get("gcp:container/nodePool:NodePool", "tpu-inference-tpu-pool");
         const kubernetesObjects = graph.resources.filter((resource) => resource.type.startsWith("kubernetes:"));
-        expect(kubernetesObjects).toHaveLength(15);
+        expect(kubernetesObjects).toHaveLength(30);
         for (const resource of kubernetesObjects) {
             expect({ resource: resource.name, waitsForTpuPool: transitiveDependencies(graph, resource).has(tpuPool.urn) }).toEqual({
                 resource: resource.name,
@@ -118,27 +158,28 @@ describe("the program (index.ts)", () => {
         }
     });
 
-    test("KServe installs after cert-manager, LeaderWorkerSet and the webhook firewall rule; its configs after its controller", () => {
+    test("KServe installs once cert-manager's webhook answers, after LeaderWorkerSet and the webhook firewall rule; its configs once its own webhooks answer", () => {
         expect(graph.dependencyNames(graph.get("kubernetes:helm.sh/v4:Chart", "kserve-controller"))).toEqual([
             "gcp:compute/firewall:Firewall tpu-inference-webhooks",
+            "kubernetes:batch/v1:Job tpu-inference-webhooks-probe",
             "kubernetes:core/v1:Namespace kserve-ns",
             "kubernetes:helm.sh/v4:Chart kserve-crd",
             "kubernetes:helm.sh/v4:Chart lws-chart",
-            "kubernetes:helm.sh/v4:Chart tpu-inference-chart",
         ]);
         expect(graph.dependencyNames(graph.get("kubernetes:helm.sh/v4:Chart", "kserve-configs"))).toEqual([
+            "kubernetes:batch/v1:Job kserve-webhooks-probe",
             "kubernetes:core/v1:Namespace kserve-ns",
-            "kubernetes:helm.sh/v4:Chart kserve-controller",
         ]);
         expect(graph.dependencyNames(graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig", "serving-router-route"))).toEqual([
+            "kubernetes:batch/v1:Job kserve-webhooks-probe",
             "kubernetes:core/v1:Namespace serving-ns",
-            "kubernetes:helm.sh/v4:Chart kserve-controller",
         ]);
     });
 
-    test("the Gateway waits for the region's proxy-only subnet", () => {
+    test("the Gateway waits for the region's proxy-only subnet and the Network Services API", () => {
         expect(graph.dependencyNames(graph.get("kubernetes:gateway.networking.k8s.io/v1:Gateway", "inference-gateway"))).toEqual([
             "gcp:compute/subnetwork:Subnetwork tpu-inference-proxy-only",
+            "gcp:projects/service:Service tpu-inference-networkservices",
             "kubernetes:core/v1:Namespace inference-ns",
         ]);
     });
@@ -149,12 +190,24 @@ describe("the program (index.ts)", () => {
         expect(new Set(kubernetesResources.map((resource) => resource.provider?.split("::").slice(0, -1).join("::")))).toEqual(new Set([provider.urn]));
     });
 
+    test("reads the live facts it checks: API states, the region's GKE versions, the zone's machine type", () => {
+        expect(graph.recording.invokes.map((invoke) => `${invoke.token} ${JSON.stringify(invoke.args)}`).sort()).toEqual(
+            [
+                ...["cloudresourcemanager", "compute", "container", "iam", "monitoring", "networkservices"].map(
+                    (api) => `${INVOKE_TOKENS.projectService} {"project":"acme-inference","service":"${api}.googleapis.com"}`,
+                ),
+                `${INVOKE_TOKENS.engineVersions} {"location":"europe-west4","project":"acme-inference"}`,
+                `${INVOKE_TOKENS.machineTypes} {"filter":"name = \\"ct6e-standard-4t\\"","project":"acme-inference","zone":"europe-west4-a"}`,
+            ].sort(),
+        );
+    });
+
     test("exports what a user needs after pulumi up", () => {
         expect(graph.recording.outputs).toEqual({
-            clusterName: expect.stringMatching(/^tpu-inference-cluster-[0-9a-f]{7}$/),
+            clusterName: "tpu-inference-test",
             region: "europe-west4",
             tpuZone: "europe-west4-a",
-            kubeconfigCommand: expect.stringMatching(/^gcloud container clusters get-credentials tpu-inference-cluster-[0-9a-f]{7} --region europe-west4 --project acme-inference$/),
+            kubeconfigCommand: "gcloud container clusters get-credentials tpu-inference-test --region europe-west4 --project acme-inference",
             tpuNodePoolName: expect.stringMatching(/^tpu-inference-tpu-pool-[0-9a-f]{7}$/),
             tpuNodeSelector: { "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": "2x2" },
             tpuPoolAutoscaling: { minNodes: 0, maxNodes: 3, paused: false },
@@ -174,22 +227,107 @@ describe("the program (index.ts)", () => {
         });
     });
 
-    test("deletion protection is on unless the stack turns it off", async () => {
+    test("a protected stack protects the cluster, its node account, the VPC and the node subnet; an unprotected one nothing", async () => {
         const production = await runProgram();
         expect(production.get("gcp:container/cluster:Cluster", "tpu-inference-cluster").inputs.deletionProtection).toBe(true);
+        expect(
+            production.resources
+                .filter((resource) => resource.options.protect)
+                .map((resource) => `${resource.type} ${resource.name}`)
+                .sort(),
+        ).toEqual([
+            "gcp:compute/network:Network tpu-inference-vpc",
+            "gcp:compute/subnetwork:Subnetwork tpu-inference-node-subnet",
+            "gcp:container/cluster:Cluster tpu-inference-cluster",
+            "gcp:serviceaccount/account:Account tpu-inference-nodes",
+        ]);
+        expect(graph.resources.filter((resource) => resource.options.protect)).toEqual([]);
     });
 
     test("invalid configuration stops the program before any resource is registered", async () => {
-        let error: unknown;
-        const failed = await record(() => {
-            try {
-                jest.isolateModules(() => require("../index"));
-            } catch (err) {
-                error = err;
-            }
-        }, { zone: "us-central1-a" });
-        expect((error as Error).message).toMatch(/^gke-tpu-inference:zone = "us-central1-a" is not a zone where GKE offers TPU v6e node pools/);
-        expect(failed.resources.map((resource) => resource.type)).toEqual(["pulumi:pulumi:Stack"]);
+        expect(await failure(() => runProgram({ zone: "us-central1-a" }))).toMatch(/^gke-tpu-inference:zone = "us-central1-a" is not a zone where GKE offers TPU v6e node pools/);
+    });
+});
+
+describe("live facts read at preview", () => {
+    const engineVersions = (defaults: Record<string, string>) => ({
+        [INVOKE_TOKENS.engineVersions]: () => ({ releaseChannelDefaultVersion: defaults }),
+    });
+
+    test("a release channel whose default is below the floor stops the program with the channel, its default and the floor", async () => {
+        const message = await failure(() =>
+            runProgram({ releaseChannel: "STABLE" }, { invokes: engineVersions({ STABLE: "1.33.5-gke.1080000", REGULAR: "1.34.1-gke.1431000", RAPID: "1.35.0-gke.1100000" }) }),
+        );
+        expect(message).toBe(
+            'gke-tpu-inference:releaseChannel = "STABLE" creates clusters at 1.33.5-gke.1080000 in europe-west4, below 1.34.0-gke.1626000, ' +
+                "the first GKE version that installs the InferencePool inference.networking.k8s.io/v1 CRD itself; allowed: RAPID (default 1.35.0-gke.1100000), REGULAR (default 1.34.1-gke.1431000)",
+        );
+    });
+
+    test("a patch below the floor within the same minor counts as below it", async () => {
+        const message = await failure(() => runProgram({}, { invokes: engineVersions({ REGULAR: "1.34.0-gke.1500000" }) }));
+        expect(message).toBe(
+            'gke-tpu-inference:releaseChannel = "REGULAR" creates clusters at 1.34.0-gke.1500000 in europe-west4, below 1.34.0-gke.1626000, ' +
+                "the first GKE version that installs the InferencePool inference.networking.k8s.io/v1 CRD itself; allowed: none today in europe-west4",
+        );
+    });
+
+    test("a zone that does not offer the TPU machine type stops the program with the zone, the machine type and the catalog's zones", async () => {
+        const message = await failure(() => runProgram({ zone: "us-east5-a" }, { invokes: { [INVOKE_TOKENS.machineTypes]: () => ({ machineTypes: [] }) } }));
+        expect(message).toBe(
+            'gke-tpu-inference:zone = "us-east5-a" does not offer gke-tpu-inference:tpuMachineType = "ct6e-standard-4t" today (GCP lists no such machine type there); ' +
+                "allowed: a zone that offers it, among those where GKE runs TPU v6e node pools: europe-west4-a, us-central1-b, us-east1-d, us-east5-a, us-east5-b, us-south1-a, us-south1-b",
+        );
+    });
+
+    test("with manageProjectApis off, disabled APIs are named with the command that enables them; every problem comes at once", async () => {
+        const message = await failure(() =>
+            runProgram(
+                { manageProjectApis: "false" },
+                {
+                    invokes: {
+                        [INVOKE_TOKENS.projectService]: disabledServiceAnswer("acme-inference", ["networkservices.googleapis.com", "monitoring.googleapis.com"]),
+                        ...engineVersions({ REGULAR: "1.33.5-gke.1080000" }),
+                    },
+                },
+            ),
+        );
+        expect(message.split("\n")).toEqual([
+            "gke-tpu-inference:manageProjectApis = false but project acme-inference has not enabled networkservices.googleapis.com, monitoring.googleapis.com; " +
+                "allowed: enable them (gcloud services enable networkservices.googleapis.com monitoring.googleapis.com --project acme-inference) or set manageProjectApis to true",
+            'gke-tpu-inference:releaseChannel = "REGULAR" creates clusters at 1.33.5-gke.1080000 in europe-west4, below 1.34.0-gke.1626000, ' +
+                "the first GKE version that installs the InferencePool inference.networking.k8s.io/v1 CRD itself; allowed: none today in europe-west4",
+        ]);
+    });
+
+    test("with manageProjectApis off and every API enabled, nothing enables an API and nothing waits for one", async () => {
+        const unmanaged = await runProgram({ manageProjectApis: "false" });
+        expect(unmanaged.ofType("gcp:projects/service:Service")).toEqual([]);
+        expect(unmanaged.dependencyNames(unmanaged.get("gcp:compute/network:Network", "tpu-inference-vpc"))).toEqual([]);
+    });
+
+    test("an API the stack enables itself is checked once it is enabled, and whatever calls the API waits for both", async () => {
+        const passing = await runProgram({}, { invokes: { [INVOKE_TOKENS.projectService]: disabledServiceAnswer("acme-inference", ["container.googleapis.com"]) } });
+        expect(passing.dependencyNames(passing.get("gcp:container/cluster:Cluster", "tpu-inference-cluster"))).toContain("gcp:projects/service:Service tpu-inference-container");
+        expect(passing.recording.invokes.filter((invoke) => invoke.token === INVOKE_TOKENS.engineVersions)).toHaveLength(1);
+    });
+
+    test("an API state that cannot be read stops the program saying what the stack needs", async () => {
+        const message = await failure(() =>
+            runProgram({}, {
+                invokes: {
+                    [INVOKE_TOKENS.projectService]: () => {
+                        throw Object.assign(new Error("googleapi: Error 403: Cloud Resource Manager API has not been used in project 1234"), {
+                            details: "googleapi: Error 403: Cloud Resource Manager API has not been used in project 1234",
+                        });
+                    },
+                },
+            }),
+        );
+        expect(message).toBe(
+            "reading the enabled APIs of project acme-inference failed (googleapi: Error 403: Cloud Resource Manager API has not been used in project 1234); " +
+                "the stack needs serviceusage.googleapis.com and cloudresourcemanager.googleapis.com enabled and permission to read the project's services (see README, Deploy for real)",
+        );
     });
 });
 
@@ -199,18 +337,33 @@ describe("the program's workloads", () => {
         graph = await runProgram({ models: DEV_MODELS, hfToken: "hf_test_token" });
     });
 
-    test("each model service waits for KServe's configs, LeaderWorkerSet and the namespace's route template, never for the TPU pool", () => {
+    test("each model service waits for KServe's and LeaderWorkerSet's webhooks, KServe's configs, the route template and Network Services, never for the TPU pool", () => {
         const llmisvc = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen2-3b-llmisvc");
         expect(graph.dependencyNames(llmisvc)).toEqual([
+            "gcp:projects/service:Service tpu-inference-networkservices",
+            "kubernetes:batch/v1:Job lws-webhooks-probe",
             "kubernetes:core/v1:Namespace serving-ns",
             "kubernetes:core/v1:Secret serving-hf-token",
             "kubernetes:core/v1:ServiceAccount serving-model-server",
             "kubernetes:helm.sh/v4:Chart kserve-configs",
-            "kubernetes:helm.sh/v4:Chart lws-chart",
             "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig serving-router-route",
         ]);
         const tpuPool = graph.get("gcp:container/nodePool:NodePool", "tpu-inference-tpu-pool");
         expect(transitiveDependencies(graph, llmisvc).has(tpuPool.urn)).toBe(false);
+    });
+
+    test("every custom resource of a kind the stack's webhooks serve waits for its readiness gate", () => {
+        const gates: Record<string, string> = {
+            "cert-manager.io": "kubernetes:batch/v1:Job tpu-inference-webhooks-probe",
+            "serving.kserve.io": "kubernetes:batch/v1:Job kserve-webhooks-probe",
+        };
+        const byName = new Map(graph.resources.map((resource) => [`${resource.type} ${resource.name}`, resource.urn]));
+        const served = graph.resources.filter((resource) => /^kubernetes:(cert-manager\.io|serving\.kserve\.io)\//.test(resource.type));
+        expect(served.length).toBe(5);
+        for (const resource of served) {
+            const gate = gates[resource.type.split(":")[1].split("/")[0]];
+            expect({ resource: resource.name, gated: transitiveDependencies(graph, resource).has(byName.get(gate)!) }).toEqual({ resource: resource.name, gated: true });
+        }
     });
 
     test("health checks and the backend policy wait for nothing but their namespace, so GKE has them before the first pod", () => {
@@ -249,5 +402,27 @@ describe("the program's workloads", () => {
                 },
             },
         });
+    });
+});
+
+describe("the shipped stacks in one project", () => {
+    // Resources without a name of their own (dashboards, alert policies, node pools) get one from GCP or from Pulumi's random suffix.
+    test("no two project-global resources of one type share a name", async () => {
+        const stacks = ["dev", "prod"];
+        const seen = new Map<string, string>();
+        for (const stack of stacks) {
+            const run = await runOffline(ROOT, stack, ["gcp:project=acme-shared"]);
+            // Project services are the project's own: each stack enables them and none ever disables them.
+            for (const resource of run.resources.filter((candidate) => candidate.type.startsWith("gcp:") && candidate.type !== "gcp:projects/service:Service")) {
+                for (const key of ["name", "accountId"].flatMap((field) => (typeof resource.inputs[field] === "string" ? [`${resource.type} ${field}=${resource.inputs[field]}`] : []))) {
+                    expect({ key, first: seen.get(key), now: stack }).toEqual({ key, first: undefined, now: stack });
+                    seen.set(key, stack);
+                }
+            }
+        }
+        expect([...seen.keys()].filter((key) => key.includes("serviceaccount")).sort()).toEqual([
+            "gcp:serviceaccount/account:Account accountId=tpu-inference-dev-nodes",
+            "gcp:serviceaccount/account:Account accountId=tpu-inference-prod-nodes",
+        ]);
     });
 });

@@ -5,7 +5,7 @@ import * as path from "path";
 import { parse } from "yaml";
 import { routerRouteSpec } from "../components/routerRoute";
 import { CrdValidator } from "./crds";
-import { Graph, record } from "./harness";
+import { Graph, runProgram } from "./harness";
 
 const ROOT = path.resolve(__dirname, "..");
 
@@ -33,13 +33,7 @@ describe("every custom resource the program emits validates against the upstream
     const validator = new CrdValidator();
     let graph: Graph;
     beforeAll(async () => {
-        graph = await record(() => {
-            let exports: unknown;
-            jest.isolateModules(() => {
-                exports = require("../index");
-            });
-            return exports;
-        }, {
+        graph = await runProgram({
             gatewayTlsSecret: "llm-tls",
             hfToken: "hf_test_token",
             models: JSON.stringify([
@@ -72,6 +66,23 @@ describe("every custom resource the program emits validates against the upstream
         ]);
         for (const resource of customResources) {
             expect({ resource: resource.name, errors: validator.errors(resource.inputs) }).toEqual({ resource: resource.name, errors: [] });
+        }
+    });
+
+    test("every webhook probe (a dry-run object the readiness gates create) is a valid object of its CRD", () => {
+        const probes = graph
+            .ofType("kubernetes:core/v1:ConfigMap")
+            .filter((configMap) => configMap.name.endsWith("-webhooks-probes"))
+            .flatMap((configMap) => Object.values(configMap.inputs.data as Record<string, string>).map((text) => parse(text) as { apiVersion: string; kind: string }));
+        expect(probes.map((probe) => `${probe.apiVersion}:${probe.kind}`).sort()).toEqual([
+            "cert-manager.io/v1:Certificate",
+            "cert-manager.io/v1:ClusterIssuer",
+            "leaderworkerset.x-k8s.io/v1:LeaderWorkerSet",
+            "serving.kserve.io/v1alpha2:LLMInferenceService",
+            "serving.kserve.io/v1alpha2:LLMInferenceServiceConfig",
+        ]);
+        for (const probe of probes) {
+            expect({ probe: probe.kind, errors: validator.errors(probe) }).toEqual({ probe: probe.kind, errors: [] });
         }
     });
 

@@ -1,5 +1,6 @@
 import { createHash } from "crypto";
 import type { MockCallArgs, MockResourceArgs, MockResourceResult, Mocks } from "@pulumi/pulumi/runtime/mocks";
+import { InvokeAnswer, InvokeFailure, RecordedInvoke, defaultInvokeAnswers } from "./invokes";
 
 /**
  * Mock resource outputs shaped like the real providers' (GCP ids and self links, a cluster
@@ -15,16 +16,16 @@ export const MOCK_CLUSTER_CA = Buffer.from("-----BEGIN CERTIFICATE-----\nMIIBoff
 
 const COMPUTE_API = "https://www.googleapis.com/compute/v1";
 
-/** `name-xxxxxxx` as the engine auto-names, with a suffix derived from the type and name instead of random. */
-export function autoName(type: string, name: string): string {
-    return `${name}-${createHash("sha256").update(`${type}::${name}`).digest("hex").slice(0, 7)}`;
+/** `name-xxxxxxx` as the engine auto-names, with a suffix derived from the stack, type and name instead of random. */
+export function autoName(stack: string, type: string, name: string): string {
+    return `${name}-${createHash("sha256").update(`${stack}::${type}::${name}`).digest("hex").slice(0, 7)}`;
 }
 
 type State = Record<string, unknown>;
 
-function gcpState(args: MockResourceArgs, project: string): MockResourceResult {
+function gcpState(args: MockResourceArgs, project: string, stack: string): MockResourceResult {
     const inputs = args.inputs as State;
-    const name = (inputs.name as string | undefined) ?? autoName(args.type, args.name);
+    const name = (inputs.name as string | undefined) ?? autoName(stack, args.type, args.name);
     const region = inputs.region as string | undefined;
     const location = inputs.location as string | undefined;
     const withName = { ...inputs, project, name };
@@ -62,11 +63,13 @@ function gcpState(args: MockResourceArgs, project: string): MockResourceResult {
             };
         }
         case "gcp:monitoring/dashboard:Dashboard":
-            return { id: `projects/${project}/dashboards/${autoName(args.type, args.name).split("-").pop()}`, state: inputs };
+            return { id: `projects/${project}/dashboards/${autoName(stack, args.type, args.name).split("-").pop()}`, state: inputs };
         case "gcp:monitoring/alertPolicy:AlertPolicy": {
-            const id = `projects/${project}/alertPolicies/${autoName(args.type, args.name).split("-").pop()}`;
+            const id = `projects/${project}/alertPolicies/${autoName(stack, args.type, args.name).split("-").pop()}`;
             return { id, state: { ...inputs, name: id } };
         }
+        case "gcp:projects/service:Service":
+            return { id: `${project}/${inputs.service}`, state: { ...inputs, project } };
         case "gcp:container/nodePool:NodePool":
             return { id: `${inputs.cluster}/nodePools/${name}`, state: withName };
         default:
@@ -74,10 +77,10 @@ function gcpState(args: MockResourceArgs, project: string): MockResourceResult {
     }
 }
 
-function kubernetesState(args: MockResourceArgs): MockResourceResult {
+function kubernetesState(args: MockResourceArgs, stack: string): MockResourceResult {
     const inputs = args.inputs as State;
     const metadata = (inputs.metadata as State | undefined) ?? {};
-    const name = (metadata.name as string | undefined) ?? autoName(args.type, args.name);
+    const name = (metadata.name as string | undefined) ?? autoName(stack, args.type, args.name);
     const namespace = metadata.namespace as string | undefined;
     // A programmed Gateway reports its load balancer's address.
     const status = args.type === "kubernetes:gateway.networking.k8s.io/v1:Gateway" ? { status: { addresses: [{ type: "IPAddress", value: MOCK_GATEWAY_ADDRESS }] } } : {};
@@ -87,27 +90,42 @@ function kubernetesState(args: MockResourceArgs): MockResourceResult {
     };
 }
 
-/**
- * The mocks the offline preview and the tests run the program with.
- *
- * @param defaultProject the project a GCP resource without an explicit `project` input lands in
- */
-export function realisticMocks(defaultProject: string): Mocks {
+/** How the mocks answer. */
+export interface MockOptions {
+    /** The project a GCP resource or invoke without an explicit `project` lands in. */
+    project: string;
+    /** The stack, so that auto-names and server-assigned ids differ between stacks as they do in GCP. */
+    stack: string;
+    /** Answers per invoke token that replace the defaults ({@link defaultInvokeAnswers}). */
+    invokes?: Record<string, InvokeAnswer>;
+    /** Called with every invoke the program makes. */
+    onInvoke?: (invoke: RecordedInvoke) => void;
+}
+
+/** The mocks the offline preview and the tests run the program with. */
+export function realisticMocks(options: MockOptions): Mocks {
+    const { project, stack } = options;
+    const answers = { ...defaultInvokeAnswers(project), ...options.invokes };
     return {
         newResource(args: MockResourceArgs): MockResourceResult {
             if (args.type.startsWith("pulumi:providers:")) {
-                return { id: createHash("sha256").update(args.name).digest("hex").slice(0, 32), state: args.inputs };
+                return { id: createHash("sha256").update(`${stack}::${args.name}`).digest("hex").slice(0, 32), state: args.inputs };
             }
             if (args.type.startsWith("gcp:")) {
-                return gcpState(args, ((args.inputs as State).project as string | undefined) ?? defaultProject);
+                return gcpState(args, ((args.inputs as State).project as string | undefined) ?? project, stack);
             }
             if (args.type.startsWith("kubernetes:")) {
-                return kubernetesState(args);
+                return kubernetesState(args, stack);
             }
             return { id: `${args.name}-id`, state: args.inputs };
         },
         call(args: MockCallArgs): Record<string, unknown> {
-            return args.inputs;
+            options.onInvoke?.({ token: args.token, args: args.inputs });
+            const answer = answers[args.token];
+            if (answer === undefined) {
+                throw new InvokeFailure(`the offline preview has no answer for ${args.token}; known: ${Object.keys(answers).sort().join(", ")}`);
+            }
+            return answer(args.inputs);
         },
     };
 }

@@ -1,4 +1,5 @@
 import { stringify } from "yaml";
+import { RecordedInvoke } from "./invokes";
 import { PolicyViolation } from "./policies";
 import { RecordedResource, SECRET_PLACEHOLDER } from "./recorder";
 import { OfflineRun } from "./run";
@@ -26,6 +27,8 @@ export interface PreviewReport {
     /** Configuration the program saw; secret values as `[secret]`. */
     config: Record<string, string>;
     steps: ReportStep[];
+    /** The provider functions the program called (token and arguments), as the offline preview answered them. */
+    invokes: RecordedInvoke[];
     outputs: Record<string, unknown>;
     summary: { create: number };
     policyViolations: PolicyViolation[];
@@ -60,7 +63,11 @@ export function buildReport(run: OfflineRun, policyViolations: PolicyViolation[]
             },
         }),
     );
-    return { project: project.projectName, stack: project.stack, config, steps, outputs: run.outputs, summary: { create: steps.length }, policyViolations };
+    const invokes = run.invokes
+        .map((invoke) => ({ invoke, key: `${invoke.token} ${JSON.stringify(invoke.args)}` }))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        .map(({ invoke }) => invoke);
+    return { project: project.projectName, stack: project.stack, config, steps, invokes, outputs: run.outputs, summary: { create: steps.length }, policyViolations };
 }
 
 /** `gcp:compute/network:Network` → `gcp:compute:Network`, as `pulumi preview` displays types. */

@@ -1,4 +1,5 @@
 import * as path from "path";
+import { InvokeAnswer, RecordedInvoke } from "./invokes";
 import { realisticMocks } from "./mocks";
 import { ProjectRun, loadProject } from "./project";
 import { RecordedResource, ResourceRecorder } from "./recorder";
@@ -46,11 +47,15 @@ export interface RecordOptions {
     secretKeys?: string[];
     /** Directory whose `@pulumi/pulumi` the program loads; defaults to this project's. */
     programDir?: string;
+    /** Answers per invoke token that replace the offline defaults. */
+    invokes?: Record<string, InvokeAnswer>;
 }
 
-/** Resources and stack outputs a program registered. */
+/** Resources, invokes and stack outputs a program registered. */
 export interface Recording {
     resources: RecordedResource[];
+    /** Every provider function the program called, in order. */
+    invokes: RecordedInvoke[];
     outputs: Record<string, unknown>;
 }
 
@@ -63,24 +68,47 @@ export async function recordResources(options: RecordOptions, program: () => unk
     const sdkDir = programSdkDir(options.programDir ?? __dirname);
     const sdk = require(sdkDir) as Sdk;
     const { MockMonitor } = require(path.join(sdkDir, "runtime", "mocks")) as { MockMonitor: new (mocks: unknown) => never };
-    const recorder = new ResourceRecorder(new MockMonitor(realisticMocks(options.config["gcp:project"] ?? PLACEHOLDER_PROJECT)), UNSUPPORTED_FEATURES);
+    const invokes: RecordedInvoke[] = [];
+    const mocks = realisticMocks({
+        project: options.config["gcp:project"] ?? PLACEHOLDER_PROJECT,
+        stack: options.stack,
+        invokes: options.invokes,
+        onInvoke: (invoke) => invokes.push(invoke),
+    });
+    const recorder = new ResourceRecorder(new MockMonitor(mocks), UNSUPPORTED_FEATURES);
 
-    const failures: unknown[] = [];
-    const onRejection = (reason: unknown) => failures.push(reason);
+    // A failed registration surfaces as an unhandled rejection (the real language host exits on it); the run stops
+    // there instead of waiting for registrations that will never complete.
+    let stopOnFailure: (reason: unknown) => void = () => undefined;
+    const firstFailure = new Promise<never>((_, reject) => (stopOnFailure = reject));
+    const onRejection = (reason: unknown) => stopOnFailure(reason);
     process.on("unhandledRejection", onRejection);
+    // The program's own error is kept out of the SDK's stack promise (which other code chains on and would leave
+    // rejected), and raised once the stack has settled, as a failed update reports it.
+    let programError: { error: unknown } | undefined;
     try {
         sdk.runtime.setAllConfig(options.config, options.secretKeys ?? []);
         sdk.runtime.setMockOptions(recorder.monitor, options.projectName, options.stack, true);
-        await sdk.runtime.runInPulumiStack(async () => program());
-        await sdk.runtime.waitForRPCs();
+        const run = async () => {
+            await sdk.runtime.runInPulumiStack(async () => {
+                try {
+                    return await program();
+                } catch (error) {
+                    programError = { error };
+                    return undefined;
+                }
+            });
+            await sdk.runtime.waitForRPCs();
+        };
+        await Promise.race([run(), firstFailure]);
     } finally {
         process.off("unhandledRejection", onRejection);
     }
-    if (failures.length > 0) {
-        throw failures[0];
+    if (programError !== undefined) {
+        throw programError.error;
     }
     const stackResource = recorder.resources.find((resource) => resource.type === sdk.runtime.rootPulumiStackTypeName);
-    return { resources: recorder.resources, outputs: (stackResource && recorder.outputs.get(stackResource.urn)) ?? {} };
+    return { resources: recorder.resources, invokes, outputs: (stackResource && recorder.outputs.get(stackResource.urn)) ?? {} };
 }
 
 /**

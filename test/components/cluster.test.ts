@@ -1,7 +1,19 @@
-import { GkeCluster, gkeKubeconfig } from "../../components/cluster";
-import { ConfigError } from "../../components/settings";
-import { MOCK_CLUSTER_CA, MOCK_CLUSTER_ENDPOINT, autoName } from "../../scripts/offline/mocks";
+import * as gcp from "@pulumi/gcp";
+import { GkeCluster, GkeClusterArgs, gkeKubeconfig } from "../../components/cluster";
+import { stackNames } from "../../components/names";
+import { MOCK_CLUSTER_CA, MOCK_CLUSTER_ENDPOINT } from "../../scripts/offline/mocks";
 import { Graph, record } from "../harness";
+
+/** The cluster with one stand-in API service per prerequisite, so that each edge can be told apart. */
+function cluster(overrides: Partial<GkeClusterArgs> = {}): GkeCluster {
+    const api = (service: string) => [new gcp.projects.Service(service, { project: "acme-inference", service: `${service}.googleapis.com` })];
+    return new GkeCluster("gke", {
+        ...baseArgs,
+        names: stackNames("gke", "test"),
+        prerequisites: { container: api("container"), iam: api("iam"), resourceManager: api("cloudresourcemanager") },
+        ...overrides,
+    });
+}
 
 const baseArgs = {
     project: "acme-inference",
@@ -15,12 +27,12 @@ const baseArgs = {
     systemPool: { machineType: "e2-standard-4", minNodes: 1, maxNodes: 4 },
 };
 
-/** The cluster's name and id as the mocks auto-name it. */
-const CLUSTER_NAME = autoName("gcp:container/cluster:Cluster", "gke-cluster");
+/** The cluster's name (base and stack) and id. */
+const CLUSTER_NAME = "gke-test";
 const CLUSTER_ID = `projects/acme-inference/locations/europe-west4/clusters/${CLUSTER_NAME}`;
 
 const HARDENED_NODE_CONFIG = {
-    serviceAccount: "gke-nodes@acme-inference.iam.gserviceaccount.com",
+    serviceAccount: "gke-test-nodes@acme-inference.iam.gserviceaccount.com",
     oauthScopes: ["https://www.googleapis.com/auth/cloud-platform"],
     shieldedInstanceConfig: { enableSecureBoot: true, enableIntegrityMonitoring: true },
     workloadMetadataConfig: { mode: "GKE_METADATA" },
@@ -29,20 +41,20 @@ const HARDENED_NODE_CONFIG = {
 describe("GkeCluster", () => {
     let graph: Graph;
     beforeAll(async () => {
-        graph = await record(() => new GkeCluster("gke", baseArgs));
+        graph = await record(() => cluster());
     });
 
-    test("the cluster is regional, VPC-native, private, shielded, with Workload Identity and managed Prometheus", () => {
+    test("the cluster is regional, VPC-native, private, shielded, with Workload Identity and managed Prometheus, created at its channel's default", () => {
         const cluster = graph.get("gcp:container/cluster:Cluster", "gke-cluster");
         expect(cluster.inputs).toEqual({
             project: "acme-inference",
+            name: CLUSTER_NAME,
             location: "europe-west4",
             network: baseArgs.networkId,
             subnetwork: baseArgs.subnetworkId,
             networkingMode: "VPC_NATIVE",
             ipAllocationPolicy: { clusterSecondaryRangeName: "pods", servicesSecondaryRangeName: "services" },
             releaseChannel: { channel: "REGULAR" },
-            minMasterVersion: "1.34.1-gke.1822000",
             gatewayApiConfig: { channel: "CHANNEL_STANDARD" },
             addonsConfig: { httpLoadBalancing: { disabled: false } },
             workloadIdentityConfig: { workloadPool: "acme-inference.svc.id.goog" },
@@ -58,23 +70,39 @@ describe("GkeCluster", () => {
         expect(cluster.options).toEqual({
             ignoreChanges: ["initialNodeCount", "nodeConfig"],
             customTimeouts: { create: "45m", update: "45m", delete: "45m" },
+            protect: true,
+            deleteBeforeReplace: true,
         });
+        expect(graph.dependencyNames(cluster)).toEqual([
+            "gcp:projects/service:Service container",
+            "gcp:serviceaccount/account:Account gke-nodes",
+        ]);
+    });
+
+    test("without deletion protection nothing is protected", async () => {
+        const unprotected = await record(() => cluster({ deletionProtection: false }));
+        expect(unprotected.resources.filter((resource) => resource.options.protect).map((resource) => resource.name)).toEqual([]);
+        expect(graph.resources.filter((resource) => resource.options.protect).map((resource) => resource.name).sort()).toEqual(["gke-cluster", "gke-nodes"]);
     });
 
     test("the node service account is dedicated and holds only the default node role", () => {
-        expect(graph.get("gcp:serviceaccount/account:Account", "gke-nodes").inputs).toEqual({
+        const account = graph.get("gcp:serviceaccount/account:Account", "gke-nodes");
+        expect(account.inputs).toEqual({
             project: "acme-inference",
-            accountId: "gke-nodes",
-            displayName: "GKE nodes of gke",
+            accountId: "gke-test-nodes",
+            displayName: "GKE nodes of gke (stack test)",
         });
+        expect(account.options).toEqual({ protect: true, deleteBeforeReplace: true });
+        expect(graph.dependencyNames(account)).toEqual(["gcp:projects/service:Service iam"]);
         const grants = graph.ofType("gcp:projects/iAMMember:IAMMember");
         expect(grants.map((grant) => grant.inputs)).toEqual([
             {
                 project: "acme-inference",
                 role: "roles/container.defaultNodeServiceAccount",
-                member: "serviceAccount:gke-nodes@acme-inference.iam.gserviceaccount.com",
+                member: "serviceAccount:gke-test-nodes@acme-inference.iam.gserviceaccount.com",
             },
         ]);
+        expect(graph.dependencyNames(grants[0])).toEqual(["gcp:projects/service:Service cloudresourcemanager", "gcp:serviceaccount/account:Account gke-nodes"]);
     });
 
     test("the system pool autoscales across zones as the node account, after its role is granted", () => {
@@ -116,31 +144,24 @@ describe("GkeCluster", () => {
     test("the control plane may call admission webhooks on the nodes' port 9443, and nothing else beyond GKE's defaults", () => {
         expect(graph.get("gcp:compute/firewall:Firewall", "gke-webhooks").inputs).toEqual({
             project: "acme-inference",
+            name: "gke-test-webhooks",
             network: baseArgs.networkId,
             direction: "INGRESS",
             sourceRanges: ["172.16.0.0/28"],
             allows: [{ protocol: "tcp", ports: ["9443"] }],
-            targetServiceAccounts: ["gke-nodes@acme-inference.iam.gserviceaccount.com"],
+            targetServiceAccounts: ["gke-test-nodes@acme-inference.iam.gserviceaccount.com"],
             description: "GKE control plane to admission webhooks on nodes",
         });
     });
 
     test("authorized networks restrict the control plane when given", async () => {
-        const restricted = await record(() => new GkeCluster("gke", { ...baseArgs, masterAuthorizedNetworks: ["203.0.113.0/24"] }));
+        const restricted = await record(() => cluster({ masterAuthorizedNetworks: ["203.0.113.0/24"] }));
         expect(restricted.get("gcp:container/cluster:Cluster", "gke-cluster").inputs.masterAuthorizedNetworksConfig).toEqual({
             cidrBlocks: [{ cidrBlock: "203.0.113.0/24", displayName: "203.0.113.0/24" }],
         });
         expect(graph.get("gcp:container/cluster:Cluster", "gke-cluster").inputs).not.toHaveProperty("masterAuthorizedNetworksConfig");
     });
 
-    test("a component name that yields an invalid service account ID is rejected before anything is registered", () => {
-        expect(() => new GkeCluster("Inference_Cluster", baseArgs)).toThrow(
-            new ConfigError(
-                'GkeCluster name "Inference_Cluster" gives the node service account ID "Inference_Cluster-nodes", which GCP rejects; ' +
-                    "allowed: a name of 1 to 24 lowercase letters, digits and hyphens, starting with a letter",
-            ),
-        );
-    });
 });
 
 describe("gkeKubeconfig", () => {

@@ -54,13 +54,15 @@ async function serviceFor(model: ModelServiceSettings, hfToken = false) {
 }
 
 describe("vLLM TPU container builder", () => {
-    test("pattern 1: TP equal to the chips per VM, the context length, port 8000, nothing GPU-only", () => {
+    test("pattern 1: TP equal to the chips per VM, the context length, port 8000, KServe's drain and quiet access log, nothing vLLM rejects", () => {
         expect(vllmArgs(PATTERN1, 4)).toEqual([
             "/mnt/models",
             "--served-model-name",
             "Qwen/Qwen2.5-3B-Instruct",
             "publishers/{{ .ObjectMeta.Namespace }}/models/{{ .Spec.Model.Name }}",
             "--port=8000",
+            "--shutdown-timeout=40",
+            "--disable-access-log-for-endpoints=/health,/metrics,/ping",
             "--tensor-parallel-size=4",
             "--max-model-len=2048",
         ]);
@@ -68,10 +70,10 @@ describe("vLLM TPU container builder", () => {
 
     test("pattern 3 adds prefix caching; extra args come last", () => {
         const [model] = modelsFrom([{ name: "q", pattern: "pattern3", extraArgs: ["--gpu-memory-utilization=0.9"] }]);
-        expect(vllmArgs(model, 8).slice(5)).toEqual(["--tensor-parallel-size=8", "--max-model-len=2048", "--enable-prefix-caching", "--gpu-memory-utilization=0.9"]);
+        expect(vllmArgs(model, 8).slice(7)).toEqual(["--tensor-parallel-size=8", "--max-model-len=2048", "--enable-prefix-caching", "--gpu-memory-utilization=0.9"]);
     });
 
-    test("the container: pinned image, all chips requested and limited, HTTP probes with a 15-minute startup budget, root allowed", () => {
+    test("the container: pinned image, all chips requested and limited, a preStop pause before the drain, HTTP probes with a 15-minute startup budget, root allowed", () => {
         expect(vllmContainer(PATTERN1, 4)).toEqual({
             name: "main",
             image: "docker.io/vllm/vllm-tpu:v0.27.0",
@@ -79,6 +81,7 @@ describe("vLLM TPU container builder", () => {
             args: vllmArgs(PATTERN1, 4),
             ports: [{ containerPort: 8000, name: "http", protocol: "TCP" }],
             resources: { requests: { "google.com/tpu": "4" }, limits: { "google.com/tpu": "4" } },
+            lifecycle: { preStop: { exec: { command: ["/bin/sleep", "15"] } } },
             startupProbe: HTTP_PROBE("/health", 5, 180),
             livenessProbe: HTTP_PROBE("/health", 10, 6),
             readinessProbe: HTTP_PROBE("/v1/models", 5, 3),
@@ -165,6 +168,7 @@ describe("ModelService", () => {
                 template: {
                     nodeSelector: SCHEDULING.nodeSelector,
                     tolerations: [SCHEDULING.toleration],
+                    terminationGracePeriodSeconds: 60,
                     containers: [vllmContainer(PATTERN1, 4)],
                 },
             },
@@ -183,6 +187,7 @@ describe("ModelService", () => {
             serviceAccountName: "model-server",
             nodeSelector: SCHEDULING.nodeSelector,
             tolerations: [SCHEDULING.toleration],
+            terminationGracePeriodSeconds: 60,
             containers: [vllmContainer(PATTERN3, 4, "hf-token")],
         });
         const main = (spec.template.containers as Array<{ args: string[]; env: unknown[] }>)[0];

@@ -1,3 +1,5 @@
+import * as gcp from "@pulumi/gcp";
+import { stackNames } from "../../components/names";
 import { Network } from "../../components/network";
 import { parseSettings } from "../../components/settings";
 import { PROJECT, record } from "../harness";
@@ -7,15 +9,35 @@ const cidrs = parseSettings(PROJECT, () => undefined, "acme-inference").network;
 describe("Network", () => {
     let graph: Awaited<ReturnType<typeof record>>;
     beforeAll(async () => {
-        graph = await record(() => new Network("edge", { project: "acme-inference", region: "europe-west4", cidrs }));
+        graph = await record(() => {
+            const compute = new gcp.projects.Service("compute", { project: "acme-inference", service: "compute.googleapis.com" });
+            return new Network("edge", { project: "acme-inference", region: "europe-west4", cidrs, names: stackNames("edge", "prod"), protect: true, dependsOn: [compute] });
+        });
     });
 
-    test("is a custom-mode VPC with regional routing", () => {
-        expect(graph.get("gcp:compute/network:Network", "edge-vpc").inputs).toEqual({
+    test("is a custom-mode VPC with regional routing, after the Compute Engine API, protected", () => {
+        const vpc = graph.get("gcp:compute/network:Network", "edge-vpc");
+        expect(vpc.inputs).toEqual({
             project: "acme-inference",
+            name: "edge-prod",
             autoCreateSubnetworks: false,
             routingMode: "REGIONAL",
         });
+        expect(vpc.options).toEqual({ protect: true, deleteBeforeReplace: true });
+        expect(graph.dependencyNames(vpc)).toEqual(["gcp:projects/service:Service compute"]);
+    });
+
+    test("every part has a name of the stack; a replacement deletes first; only the VPC and the node subnet are protected", () => {
+        const children = graph.resources.filter((resource) => resource.type.startsWith("gcp:compute/"));
+        expect(Object.fromEntries(children.map((child) => [child.name, child.inputs.name]))).toEqual({
+            "edge-vpc": "edge-prod",
+            "edge-node-subnet": "edge-prod-nodes",
+            "edge-proxy-only": "edge-prod-proxy-only",
+            "edge-router": "edge-prod-router",
+            "edge-nat": "edge-prod-nat",
+        });
+        expect(children.every((child) => child.options.deleteBeforeReplace === true)).toBe(true);
+        expect(children.filter((child) => child.options.protect).map((child) => child.name).sort()).toEqual(["edge-node-subnet", "edge-vpc"]);
     });
 
     test("the node subnet carries named secondary ranges for pods and services", () => {
@@ -25,7 +47,7 @@ describe("Network", () => {
                 region: "europe-west4",
                 ipCidrRange: "10.0.0.0/20",
                 privateIpGoogleAccess: true,
-                network: expect.stringMatching(/^projects\/acme-inference\/global\/networks\/edge-vpc-/),
+                network: "projects/acme-inference/global/networks/edge-prod",
                 secondaryIpRanges: [
                     { rangeName: "pods", ipCidrRange: "10.4.0.0/14" },
                     { rangeName: "services", ipCidrRange: "10.8.0.0/20" },
@@ -49,7 +71,7 @@ describe("Network", () => {
         expect(nat.inputs).toEqual(
             expect.objectContaining({
                 region: "europe-west4",
-                router: expect.stringMatching(/^edge-router-/),
+                router: "edge-prod-router",
                 natIpAllocateOption: "AUTO_ONLY",
                 sourceSubnetworkIpRangesToNat: "ALL_SUBNETWORKS_ALL_IP_RANGES",
             }),

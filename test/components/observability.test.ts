@@ -33,7 +33,7 @@ describe("InferenceObservability", () => {
         expect(dashboard.gridLayout.widgets[5].xyChart.dataSets[0].timeSeriesQuery.prometheusQuery).toBe(
             "sum by (model_service) (rate(vllm:prefix_cache_hits_total[5m])) / sum by (model_service) (rate(vllm:prefix_cache_queries_total[5m]))",
         );
-        expect(DASHBOARD_CHARTS[6].query).toBe("sum by (model_service, pod_name, status) (rate(llm_d_epp_scheduler_attempts_total[5m]))");
+        expect(DASHBOARD_CHARTS[6].query).toBe("sum by (model_service, endpoint_name, status) (rate(llm_d_epp_scheduler_attempts_total[5m]))");
 
         const alerts = graph.ofType("gcp:monitoring/alertPolicy:AlertPolicy");
         expect(alerts.map((alert) => alert.name)).toEqual(["obs-qwen-cache-zero-prefix-hits"]);

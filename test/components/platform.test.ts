@@ -63,18 +63,25 @@ describe("CertManager", () => {
         expect(caIssuerName).toBe("pki-ca-issuer");
     });
 
-    test("every cert-manager object waits for the chart; the CA issuer also for its certificate; the certificate for its issuer", () => {
+    test("every cert-manager object waits for its webhook to answer; the CA issuer also for its certificate; the certificate for its issuer", () => {
         expect(graph.dependencyNames(graph.get("kubernetes:cert-manager.io/v1:ClusterIssuer", "pki-selfsigned-issuer"))).toEqual([
-            "kubernetes:helm.sh/v4:Chart pki-chart",
+            "kubernetes:batch/v1:Job pki-webhooks-probe",
         ]);
         expect(graph.dependencyNames(graph.get("kubernetes:cert-manager.io/v1:Certificate", "pki-ca"))).toEqual([
+            "kubernetes:batch/v1:Job pki-webhooks-probe",
             "kubernetes:cert-manager.io/v1:ClusterIssuer pki-selfsigned-issuer",
             "kubernetes:core/v1:Namespace pki-ns",
-            "kubernetes:helm.sh/v4:Chart pki-chart",
         ]);
         expect(graph.dependencyNames(graph.get("kubernetes:cert-manager.io/v1:ClusterIssuer", "pki-ca-issuer"))).toEqual([
+            "kubernetes:batch/v1:Job pki-webhooks-probe",
             "kubernetes:cert-manager.io/v1:Certificate pki-ca",
+        ]);
+        expect(graph.dependencyNames(graph.get("kubernetes:batch/v1:Job", "pki-webhooks-probe"))).toEqual([
+            "kubernetes:core/v1:ConfigMap pki-webhooks-probes",
+            "kubernetes:core/v1:Namespace pki-ns",
+            "kubernetes:core/v1:ServiceAccount pki-webhooks-probe",
             "kubernetes:helm.sh/v4:Chart pki-chart",
+            "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding pki-webhooks-probe",
         ]);
         expect(graph.dependencyNames(graph.get("kubernetes:helm.sh/v4:Chart", "pki-chart"))).toEqual(["kubernetes:core/v1:Namespace pki-ns"]);
     });
@@ -82,13 +89,25 @@ describe("CertManager", () => {
 
 describe("LeaderWorkerSet", () => {
     // Its 1.3 MB CRD needs server-side apply: the cluster's provider turns it on (see cluster.test.ts).
-    test("installs the pinned chart into lws-system", async () => {
-        const graph = await record(() => new LeaderWorkerSet("lws", { provider: testProvider() }));
+    test("installs the pinned chart into lws-system; its webhook probe waits for the chart and the firewall rule to its port", async () => {
+        const graph = await record(() => {
+            const provider = testProvider();
+            const firewall = new k8s.core.v1.Namespace("firewall-stand-in", { metadata: { name: "firewall" } }, { provider });
+            new LeaderWorkerSet("lws", { provider, webhookPrerequisites: [firewall] });
+        });
         expect(graph.get("kubernetes:helm.sh/v4:Chart", "lws-chart").inputs).toEqual({
             chart: "oci://registry.k8s.io/lws/charts/lws",
             version: "0.10.0",
             namespace: "lws-system",
         });
+        expect(graph.dependencyNames(graph.get("kubernetes:batch/v1:Job", "lws-webhooks-probe"))).toEqual([
+            "kubernetes:core/v1:ConfigMap lws-webhooks-probes",
+            "kubernetes:core/v1:Namespace firewall-stand-in",
+            "kubernetes:core/v1:Namespace lws-ns",
+            "kubernetes:core/v1:ServiceAccount lws-webhooks-probe",
+            "kubernetes:helm.sh/v4:Chart lws-chart",
+            "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding lws-webhooks-probe",
+        ]);
     });
 });
 
@@ -127,25 +146,26 @@ describe("KServe", () => {
         });
     });
 
-    test("the controller waits for the CRDs and every prerequisite; the configs for the controller", () => {
+    test("the controller waits for the CRDs and every prerequisite; its webhook probe for the controller; the configs for the probe", () => {
         expect(graph.dependencyNames(graph.get("kubernetes:helm.sh/v4:Chart", "kserve-controller"))).toEqual([
             "kubernetes:core/v1:Namespace kserve-ns",
             "kubernetes:core/v1:Namespace prerequisite",
             "kubernetes:helm.sh/v4:Chart kserve-crd",
         ]);
+        expect(graph.dependencyNames(graph.get("kubernetes:batch/v1:Job", "kserve-webhooks-probe"))).toContain("kubernetes:helm.sh/v4:Chart kserve-controller");
         expect(graph.dependencyNames(graph.get("kubernetes:helm.sh/v4:Chart", "kserve-configs"))).toEqual([
+            "kubernetes:batch/v1:Job kserve-webhooks-probe",
             "kubernetes:core/v1:Namespace kserve-ns",
-            "kubernetes:helm.sh/v4:Chart kserve-controller",
         ]);
     });
 });
 
 describe("ServingNamespace", () => {
-    test("labels the namespace for the Gateway and ships a router-route config without timeouts, after KServe's controller", async () => {
+    test("labels the namespace for the Gateway and ships a router-route config without timeouts, once KServe's webhooks answer", async () => {
         const graph = await record(() => {
             const provider = testProvider();
             const controller = new k8s.core.v1.Namespace("controller", { metadata: { name: "controller" } }, { provider });
-            new ServingNamespace("serving", { provider, namespace: "models", kserveController: controller });
+            new ServingNamespace("serving", { provider, namespace: "models", kserveWebhooks: controller });
         });
         expect(graph.get("kubernetes:core/v1:Namespace", "serving-ns").inputs).toEqual({
             apiVersion: "v1",
@@ -175,7 +195,7 @@ describe("InferenceGateway", () => {
                 provider,
                 gateway: { className: "gke-l7-rilb", namespace: "edge", name: "llm", ...(tlsSecret ? { tlsSecret } : {}) },
                 allowedRouteNamespaceLabels: { team: "ml" },
-                proxyOnlySubnet: subnet,
+                prerequisites: [subnet],
             });
             gateway.address.apply((value) => (address = value));
         });

@@ -42,6 +42,7 @@ describe("settings defaults", () => {
                 servingNamespace: "llm-inference",
             },
             deletionProtection: true,
+            manageProjectApis: true,
             paused: false,
             models: [],
         });
@@ -319,14 +320,15 @@ describe("settings validation names the key, the value and what is allowed", () 
             'gke-tpu-inference:models[0].image = "registry.local:5000/vllm-tpu" is not pinned; allowed: an image with a tag other than latest, or a digest',
         ],
         [
-            "a GPU-only vLLM flag",
+            "a flag vLLM rejects (copied from GPU write-ups)",
             { models: '[{"name": "qwen", "pattern": "pattern3", "extraArgs": ["--prefix-cache-block-size=16"]}]' },
-            'gke-tpu-inference:models[0].extraArgs contains "--prefix-cache-block-size=16": GPU-only; vLLM TPU sizes prefix-cache blocks itself and exits on the flag; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching',
+            'gke-tpu-inference:models[0].extraArgs contains "--prefix-cache-block-size=16": not a vLLM flag on any platform (vLLM sizes prefix-cache blocks with --block-size); vLLM exits with "unrecognized arguments"; ' +
+                "allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints",
         ],
         [
             "a flag the builder sets",
             { models: '[{"name": "qwen", "pattern": "pattern1", "extraArgs": ["--tensor-parallel-size=8"]}]' },
-            'gke-tpu-inference:models[0].extraArgs contains "--tensor-parallel-size=8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching',
+            'gke-tpu-inference:models[0].extraArgs contains "--tensor-parallel-size=8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints',
         ],
         [
             "a model URI without a scheme",

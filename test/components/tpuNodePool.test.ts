@@ -1,3 +1,4 @@
+import * as gcp from "@pulumi/gcp";
 import { PROJECT, record } from "../harness";
 import { parseSettings } from "../../components/settings";
 import { TpuNodePool } from "../../components/tpuNodePool";
@@ -18,12 +19,18 @@ async function poolFor(config: Record<string, string>) {
             tpu: settings.tpu,
             serviceAccountEmail: SERVICE_ACCOUNT,
             paused: settings.paused,
+            dependsOn: [new gcp.projects.IAMMember("node-role", { project: "acme-inference", role: "roles/container.defaultNodeServiceAccount", member: `serviceAccount:${SERVICE_ACCOUNT}` })],
         });
     });
     return { resource: graph.get("gcp:container/nodePool:NodePool", "tpu-pool"), pool: pool!, graph };
 }
 
 describe("TpuNodePool", () => {
+    test("waits for what it is given: the node account's role grant, so TPU nodes never boot without it", async () => {
+        const { resource, graph } = await poolFor({});
+        expect(graph.dependencyNames(resource)).toEqual(["gcp:projects/iAMMember:IAMMember node-role"]);
+    });
+
     test("the default single-host v6e-4 pool: zone, machine type, autoscaling from zero, no placement policy", async () => {
         const { resource } = await poolFor({});
         expect(resource.inputs).toEqual({

@@ -64,7 +64,7 @@ describe("the pull-request diff from real before/after reports", () => {
         expect(head.run.status).toBe(0);
         const markdown = fs.readFileSync(path.join(DIR, "head.md"), "utf8");
         expect(markdown).toBe(renderMarkdown(head.report, diffReports(base.report, head.report)));
-        expect(markdown).toContain("### Offline preview of stack `prod`\n\n**+0 to create, ~2 to update, -0 to delete** (47 resources after)\n");
+        expect(markdown).toContain("### Offline preview of stack `prod`\n\n**+0 to create, ~2 to update, -0 to delete** (72 resources after)\n");
         expect(markdown).toContain("| ~ | `gcp:container:NodePool` | tpu-inference-tpu-pool |");
         expect(markdown).toContain("```diff\n- inputs.autoscaling.maxNodeCount: 3\n+ inputs.autoscaling.maxNodeCount: 4\n```");
         expect(markdown).toContain("```diff\n- inputs.spec.replicas: 3\n+ inputs.spec.replicas: 4\n```");
@@ -72,7 +72,7 @@ describe("the pull-request diff from real before/after reports", () => {
     });
 
     test("without a base, the summary states the plan", () => {
-        expect(renderMarkdown(base.report)).toBe("### Offline preview of stack `prod`\n\n**+47 to create**\n\n#### Policies\n\n✅ no violations\n");
+        expect(renderMarkdown(base.report)).toBe("### Offline preview of stack `prod`\n\n**+72 to create**\n\n#### Policies\n\n✅ no violations\n");
     });
 
     test("violations a change introduces and resolves are marked", () => {

@@ -50,13 +50,13 @@ describe("npm run preview:offline (dev stack)", () => {
         expect(run.stdout).toMatch(/ \+ {3}│ {2}├─ gcp:container:NodePool +tpu-inference-system +create/);
         expect(run.stdout).toMatch(/ \+ {3}│ {2}└─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +serving-router-route +create/);
         expect(run.stdout).toMatch(/ \+ {6}└─ gcp:container:NodePool +tpu-inference-tpu-pool +create/);
-        expect(run.stdout).toContain("    + 46 to create");
+        expect(run.stdout).toContain("    + 71 to create");
     });
 
     test("the JSON report is modeled on pulumi preview --json", () => {
         expect(report.project).toBe("gke-tpu-inference");
         expect(report.stack).toBe("dev");
-        expect(report.summary).toEqual({ create: 46 });
+        expect(report.summary).toEqual({ create: 71 });
         expect(report.config).toEqual({
             "gcp:project": "offline-preview-project",
             "gke-tpu-inference:deletionProtection": "false",
@@ -84,7 +84,13 @@ describe("npm run preview:offline (dev stack)", () => {
             "urn:pulumi:dev::gke-tpu-inference::gke-tpu-inference:cluster:GkeCluster$gcp:container/cluster:Cluster::tpu-inference-cluster",
             "urn:pulumi:dev::gke-tpu-inference::gke-tpu-inference:cluster:GkeCluster$gcp:container/nodePool:NodePool::tpu-inference-system",
         ]);
-        expect(report.outputs.kubeconfigCommand).toMatch(/^gcloud container clusters get-credentials tpu-inference-cluster-[0-9a-f]{7} --region europe-west4 --project offline-preview-project$/);
+        expect(report.outputs.kubeconfigCommand).toBe("gcloud container clusters get-credentials tpu-inference-dev --region europe-west4 --project offline-preview-project");
+        expect(report.invokes.map((invoke) => invoke.token)).toEqual([
+            "gcp:compute/getMachineTypes:getMachineTypes",
+            "gcp:container/getEngineVersions:getEngineVersions",
+            ...Array(6).fill("gcp:projects/getProjectService:getProjectService"),
+        ]);
+        expect(report.invokes[1]).toEqual({ token: "gcp:container/getEngineVersions:getEngineVersions", args: { location: "europe-west4", project: "offline-preview-project" } });
     });
 
     test("the policy pack passes the shipped stack", () => {
@@ -102,7 +108,7 @@ describe("npm run preview:offline (prod stack: pattern 3)", () => {
         const json = path.join(tempDir(), "prod.json");
         const run = preview("--stack", "prod", "--secret", "hfToken=hf_do_not_print", "--json", json);
         expect(run.status).toBe(0);
-        expect(run.stdout).toContain("    + 49 to create");
+        expect(run.stdout).toContain("    + 74 to create");
         const text = fs.readFileSync(json, "utf8");
         expect(text).not.toContain("hf_do_not_print");
         expect(run.stdout).not.toContain("hf_do_not_print");

@@ -1,0 +1,106 @@
+/**
+ * What the offline preview answers when a program calls a provider function (an invoke), derived
+ * from the catalog so that the answers look like GCP's on a project where the stack can run: every
+ * API enabled, release channels whose defaults are above the GKE floor, and the TPU v6e machine types
+ * offered in exactly the zones the catalog lists. A test or a caller can answer any token differently.
+ */
+import { GKE_TPU_V6E_ZONES, GKE_VERSION, RELEASE_CHANNELS, TPU_V6E_MACHINE_TYPES } from "../../components/catalog";
+import { compareGkeVersions, parseGkeVersion } from "../../components/preflight";
+
+/** An answer to one invoke: the function's result for its arguments. */
+export type InvokeAnswer = (args: Record<string, unknown>) => Record<string, unknown>;
+
+/** An invoke a program made, as the JSON report records it. */
+export interface RecordedInvoke {
+    token: string;
+    args: Record<string, unknown>;
+}
+
+/** The Error the SDK can report: it shows an invoke failure's `details`, not its message. */
+export class InvokeFailure extends Error {
+    readonly details: string;
+    constructor(message: string) {
+        super(message);
+        this.details = message;
+    }
+}
+
+export const INVOKE_TOKENS = {
+    engineVersions: "gcp:container/getEngineVersions:getEngineVersions",
+    machineTypes: "gcp:compute/getMachineTypes:getMachineTypes",
+    projectService: "gcp:projects/getProjectService:getProjectService",
+} as const;
+
+/** `floor` moved up by `minor` minor versions and `patch` patches: a version GKE would offer above it. */
+function above(floor: string, minor: number, patch: number): string {
+    const [major, floorMinor, floorPatch, build] = parseGkeVersion(floor)!;
+    return minor > 0 ? `${major}.${floorMinor + minor}.${patch}-gke.${build}` : `${major}.${floorMinor}.${floorPatch + patch}-gke.${build}`;
+}
+
+/** Defaults per channel above the floor, the newest on RAPID. */
+function channelDefaults(): Record<string, string> {
+    const versions: Record<string, string> = { STABLE: above(GKE_VERSION.floor, 0, 1), REGULAR: above(GKE_VERSION.floor, 0, 2), RAPID: above(GKE_VERSION.floor, 1, 1) };
+    return Object.fromEntries(RELEASE_CHANNELS.map((channel) => [channel, versions[channel]]));
+}
+
+/** The name a Compute Engine list filter such as `name = "ct6e-standard-4t"` asks for, if it asks for one. */
+function filteredName(filter: unknown): string | undefined {
+    return typeof filter === "string" ? /\bname\s*=\s*"?([a-z0-9-]+)"?/.exec(filter)?.[1] : undefined;
+}
+
+/** The default answers. `project` is the provider's project for invokes that name none. */
+export function defaultInvokeAnswers(project: string): Record<string, InvokeAnswer> {
+    return {
+        [INVOKE_TOKENS.engineVersions]: (args) => {
+            const defaults = channelDefaults();
+            const versions = [...new Set(Object.values(defaults))].sort((a, b) => compareGkeVersions(b, a));
+            return {
+                id: `projects/${args.project ?? project}/locations/${args.location}`,
+                project: args.project ?? project,
+                location: args.location,
+                releaseChannelDefaultVersion: defaults,
+                releaseChannelLatestVersion: defaults,
+                releaseChannelUpgradeTargetVersion: defaults,
+                defaultClusterVersion: defaults.REGULAR,
+                latestMasterVersion: versions[0],
+                latestNodeVersion: versions[0],
+                validMasterVersions: versions,
+                validNodeVersions: versions,
+            };
+        },
+        [INVOKE_TOKENS.machineTypes]: (args) => {
+            const zone = String(args.zone);
+            const wanted = filteredName(args.filter);
+            const offered = GKE_TPU_V6E_ZONES.includes(zone) ? Object.entries(TPU_V6E_MACHINE_TYPES) : [];
+            return {
+                id: `projects/${args.project ?? project}/zones/${zone}/machineTypes`,
+                project: args.project ?? project,
+                zone,
+                filter: args.filter,
+                machineTypes: offered
+                    .filter(([name]) => wanted === undefined || name === wanted)
+                    // Only what the catalog knows; the program reads the names.
+                    .map(([name]) => ({
+                        name,
+                        deprecateds: [],
+                        selfLink: `https://www.googleapis.com/compute/v1/projects/${args.project ?? project}/zones/${zone}/machineTypes/${name}`,
+                    })),
+            };
+        },
+        [INVOKE_TOKENS.projectService]: (args) => ({
+            id: `${args.project ?? project}/${args.service}`,
+            project: args.project ?? project,
+            service: args.service,
+            disableOnDestroy: false,
+            disableDependentServices: false,
+            checkIfServiceHasUsageOnDestroy: false,
+            deletionPolicy: "DELETE",
+        }),
+    };
+}
+
+/** The answer GCP's data source gives for a service the project has not enabled: no id and no service read back. */
+export function disabledServiceAnswer(project: string, disabled: readonly string[]): InvokeAnswer {
+    const enabled = defaultInvokeAnswers(project)[INVOKE_TOKENS.projectService];
+    return (args) => (disabled.includes(String(args.service)) ? { project: args.project ?? project } : enabled(args));
+}
