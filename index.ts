@@ -123,6 +123,8 @@ export = async () => {
         /** What the TPU pool costs per hour while it holds the nodes its model services keep busy (none when paused). */
         tpuHourlyCost: estimateTpuHourlyCost(settings),
         gatewayClass: settings.gateway.className,
+        /** Where the Gateway is, for `npm run smoke` and `npm run doctor`. */
+        gateway: { namespace: settings.gateway.namespace, name: settings.gateway.name },
         gatewayAddress: gateway.address,
         gatewayUrl: pulumi.interpolate`http://${gateway.address}`,
         caIssuerName: certManager.caIssuerName,

@@ -38,6 +38,10 @@ export const SOURCES = {
     seed003Startup: "shared/seeds/003 issue #8 (4-6 minutes from pod creation to Ready: download plus XLA compilation)",
     tpuPricing: "https://cloud.google.com/tpu/pricing (TPU v6e Trillium, on-demand, US list price per chip-hour)",
     kserveStop: "kserve v0.20.0 pkg/constants/constants.go StopAnnotationKey and pkg/utils GetForceStopRuntime",
+    kserveRouteMigration:
+        "kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/router.go:54-56 (AnnotationInferencePoolMigrated), :241 (route name ChildName(name, \"-kserve-route\")), :282-310 (v1 once migrated, v1 accepted or v1alpha2 rejected), router_discovery.go (ResolvedRefs False, reason InvalidKind)",
+    gkePolicyStatus:
+        "GKE reports an attached HealthCheckPolicy or GCPBackendPolicy with condition type Attached, status True (https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources; as read by skyhook-io/radar PR #1538); gateway-api v1.4.0 HTTPRoute status.parents[].conditions Accepted and ResolvedRefs",
     kubectlImage:
         "registry.k8s.io/kubectl, the official image published with every Kubernetes release from v1.28 (kumahq/kuma PR #14300; v1.34.1 digest sha256:59bafa07ff3a6d4b417e7633ddb9d79a9606ca98bf64bac080b3e65748669250 as pinned in public Dockerfiles)",
     gkeInferencePoolFloor:
@@ -168,6 +172,12 @@ export const KSERVE = {
      * service's own namespace wins over the one in `kserve`. Source: {@link SOURCES.kserveConfigResolution}.
      */
     routerRouteConfigName: "kserve-config-llm-router-route",
+    /**
+     * KServe's first HTTPRoute names the InferencePool group `inference.networking.x-k8s.io` and moves to
+     * `inference.networking.k8s.io` once the Gateway reports ResolvedRefs=False/InvalidKind for it (or accepts v1),
+     * recording the move, for good, in this annotation on the route. Source: {@link SOURCES.kserveRouteMigration}.
+     */
+    inferencePoolMigration: { annotation: "serving.kserve.io/inference-pool-migrated", value: "v1" },
 } as const;
 
 /** Container images of the serving path. */
@@ -212,6 +222,8 @@ export const TPU_REJECTED_VLLM_FLAGS: Readonly<Record<string, string>> = {
 /** Names KServe gives the objects it creates for an LLMInferenceService. Source: {@link SOURCES.kserveChildNames}. */
 export const KSERVE_CHILDREN = {
     inferencePoolSuffix: "-inference-pool",
+    /** The HTTPRoute KServe manages for a service. */
+    routeSuffix: "-kserve-route",
     /** KServe's Go template for the name of the service's child with `suffix`, as its configs write it. */
     nameTemplate: (suffix: string) => `{{ ChildName .ObjectMeta.Name \`${suffix}\` }}`,
     /** Labels on the endpoint picker's pods of a service named `name`. */

@@ -1,15 +1,22 @@
 /**
- * `npm run smoke -- --stack NAME [--outputs FILE] [--attempts N] [--interval SECONDS]`
+ * `npm run smoke -- --stack NAME [--outputs FILE] [--context KUBECONTEXT] [--http-only] [--attempts N] [--interval SECONDS]`
  *
  * After `pulumi up`: for every model service in the stack's `models` output, checks through
  * the Gateway that `/health` answers, `/v1/models` lists the model, and a one-token
- * `/v1/completions` succeeds. Each check is retried a bounded number of times (a fresh
- * service may still be loading, or GKE still programming its route). Prints one line per
- * check and exits 0 when all pass, 1 when any fails, 2 on a usage or input error.
+ * `/v1/completions` succeeds; then, reading the cluster (kubeconfig as kubectl resolves it),
+ * that KServe's HTTPRoute for it moved to the v1 InferencePool group, that the Gateway accepted
+ * it with every reference resolved, and that GKE attached its HealthCheckPolicies and its
+ * GCPBackendPolicy. Each check is retried a bounded number of times (a fresh service may still
+ * be loading, or GKE still programming its route). Prints one line per check and exits 0 when
+ * all pass, 1 when any fails, 2 on a usage or input error.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import { parseArgs } from "util";
+import { INFERENCE_POOL_KIND, KSERVE_CHILDREN } from "../components/catalog";
+import { HTTP_SERVICE_SUFFIX } from "../components/routerRoute";
+import { Finding, acceptedByGateway, gkePolicyAttached, inferencePoolMigration } from "./cluster/checks";
+import type { ObjectReader } from "./cluster/kube";
 
 /** What the smoke test needs of one entry of the stack's `models` output. */
 export interface ServiceEndpoint {
@@ -27,10 +34,24 @@ export interface SmokeOptions {
     requestTimeoutMs: number;
 }
 
+/** Where the stack's objects are in the cluster. */
+export interface ClusterTargets {
+    servingNamespace: string;
+    gateway: { namespace: string; name: string };
+}
+
+/** What the smoke test checks, from the stack's outputs. */
+export interface StackTargets {
+    services: Record<string, ServiceEndpoint>;
+    /** Absent when the outputs do not say where the objects are: the cluster checks are skipped. */
+    cluster?: ClusterTargets;
+}
+
 /** The outcome of one check. */
 export interface CheckResult {
     service: string;
-    check: "/health" | "/v1/models" | "/v1/completions";
+    /** An HTTP path through the Gateway, or what a cluster check looks at. */
+    check: string;
     ok: boolean;
     attempts: number;
     /** What the last try saw. */
@@ -78,31 +99,38 @@ const CHECKS: Check[] = [
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function runCheck(service: string, endpoint: ServiceEndpoint, check: Check, options: SmokeOptions): Promise<CheckResult> {
-    let detail = "";
-    for (let attempt = 1; attempt <= options.attempts; attempt++) {
-        const { method, body } = check.request(endpoint);
+/** Tries `attempt` up to `options.attempts` times, `options.intervalMs` apart, until it passes. */
+async function retried(service: string, check: string, options: SmokeOptions, attempt: () => Promise<Finding>): Promise<CheckResult> {
+    let finding: Finding = { ok: false, detail: "not tried" };
+    for (let tries = 1; tries <= options.attempts; tries++) {
         try {
-            const response = await fetch(`${endpoint.baseUrl}${check.check}`, {
-                method,
-                body,
-                headers: body ? { "Content-Type": "application/json" } : undefined,
-                signal: AbortSignal.timeout(options.requestTimeoutMs),
-            });
-            const text = await response.text();
-            const problem = check.verify(response.status, text, endpoint);
-            if (problem === undefined) {
-                return { service, check: check.check, ok: true, attempts: attempt, detail: `HTTP ${response.status}` };
-            }
-            detail = `${problem}: ${text.slice(0, 120).replace(/\s+/g, " ")}`;
+            finding = await attempt();
         } catch (err) {
-            detail = (err as Error).name === "TimeoutError" ? `no answer within ${options.requestTimeoutMs} ms` : String((err as Error).cause ?? err);
+            finding = { ok: false, detail: (err as Error).name === "TimeoutError" ? `no answer within ${options.requestTimeoutMs} ms` : String((err as Error).cause ?? (err as Error).message ?? err) };
         }
-        if (attempt < options.attempts) {
+        if (finding.ok) {
+            return { service, check, ok: true, attempts: tries, detail: finding.detail };
+        }
+        if (tries < options.attempts) {
             await sleep(options.intervalMs);
         }
     }
-    return { service, check: check.check, ok: false, attempts: options.attempts, detail };
+    return { service, check, ok: false, attempts: options.attempts, detail: finding.detail };
+}
+
+function runCheck(service: string, endpoint: ServiceEndpoint, check: Check, options: SmokeOptions): Promise<CheckResult> {
+    return retried(service, check.check, options, async () => {
+        const { method, body } = check.request(endpoint);
+        const response = await fetch(`${endpoint.baseUrl}${check.check}`, {
+            method,
+            body,
+            headers: body ? { "Content-Type": "application/json" } : undefined,
+            signal: AbortSignal.timeout(options.requestTimeoutMs),
+        });
+        const text = await response.text();
+        const problem = check.verify(response.status, text, endpoint);
+        return problem === undefined ? { ok: true, detail: `HTTP ${response.status}` } : { ok: false, detail: `${problem}: ${text.slice(0, 120).replace(/\s+/g, " ")}` };
+    });
 }
 
 /** Runs every check against every service; a service's checks stop at its first failure. */
@@ -123,12 +151,47 @@ export async function runSmoke(services: Record<string, ServiceEndpoint>, option
     return perService.flat();
 }
 
+/**
+ * The cluster side of each service: KServe's HTTPRoute on the v1 InferencePool group, accepted by the Gateway
+ * with every reference resolved, and GKE's health checks and backend policy attached to its backends.
+ */
+export async function runClusterChecks(reader: ObjectReader, services: string[], targets: ClusterTargets, options: SmokeOptions): Promise<CheckResult[]> {
+    const namespace = targets.servingNamespace;
+    const perService = await Promise.all(
+        services.map(async (service) => {
+            const route = () => reader.get({ apiVersion: "gateway.networking.k8s.io/v1", kind: "HTTPRoute", namespace, name: `${service}${KSERVE_CHILDREN.routeSuffix}` });
+            const policy = (kind: string, name: string) => reader.get({ apiVersion: "networking.gke.io/v1", kind, namespace, name });
+            const pool = `${service}${KSERVE_CHILDREN.inferencePoolSuffix}`;
+            const missingRoute = { ok: false, detail: `HTTPRoute ${namespace}/${service}${KSERVE_CHILDREN.routeSuffix} does not exist` };
+            return Promise.all([
+                retried(service, `HTTPRoute on ${INFERENCE_POOL_KIND.group}`, options, async () => {
+                    const found = await route();
+                    return found ? inferencePoolMigration(found) : missingRoute;
+                }),
+                retried(service, "HTTPRoute accepted", options, async () => {
+                    const found = await route();
+                    return found ? acceptedByGateway(found, targets.gateway) : missingRoute;
+                }),
+                retried(service, "health checks attached", options, async () => {
+                    const findings = await Promise.all(
+                        [pool, `${service}${HTTP_SERVICE_SUFFIX}`].map(async (name) => gkePolicyAttached(await policy("HealthCheckPolicy", name), `HealthCheckPolicy ${name}`)),
+                    );
+                    return { ok: findings.every((finding) => finding.ok), detail: findings.map((finding) => finding.detail).join("; ") };
+                }),
+                retried(service, "backend policy attached", options, async () => gkePolicyAttached(await policy("GCPBackendPolicy", pool), `GCPBackendPolicy ${pool}`)),
+            ]);
+        }),
+    );
+    return perService.flat();
+}
+
 /** One line per check and a closing count. */
 export function formatReport(results: CheckResult[]): string {
     const width = Math.max(7, ...results.map((result) => result.service.length));
+    const checkWidth = Math.max(15, ...results.map((result) => result.check.length));
     const lines = results.map(
         (result) =>
-            `${result.ok ? "ok  " : "FAIL"}  ${result.service.padEnd(width)}  ${result.check.padEnd(15)}  ${result.detail} (${result.attempts} ${result.attempts === 1 ? "try" : "tries"})`,
+            `${result.ok ? "ok  " : "FAIL"}  ${result.service.padEnd(width)}  ${result.check.padEnd(checkWidth)}  ${result.detail} (${result.attempts} ${result.attempts === 1 ? "try" : "tries"})`,
     );
     const failed = results.filter((result) => !result.ok).length;
     return [...lines, `smoke: ${results.length - failed} passed, ${failed} failed`].join("\n");
@@ -148,8 +211,18 @@ export function servicesFromOutputs(outputs: unknown): Record<string, ServiceEnd
     return models as Record<string, ServiceEndpoint>;
 }
 
+/** What to check, from the stack's outputs: the services, and where their objects are when the outputs say. */
+export function targetsFromOutputs(outputs: unknown): StackTargets {
+    const { servingNamespace, gateway } = (outputs ?? {}) as { servingNamespace?: unknown; gateway?: { namespace?: unknown; name?: unknown } };
+    const cluster =
+        typeof servingNamespace === "string" && typeof gateway?.namespace === "string" && typeof gateway?.name === "string"
+            ? { servingNamespace, gateway: { namespace: gateway.namespace, name: gateway.name } }
+            : undefined;
+    return { services: servicesFromOutputs(outputs), ...(cluster ? { cluster } : {}) };
+}
+
 async function main(argv: string[]): Promise<number> {
-    const usage = "usage: npm run smoke -- --stack NAME [--outputs FILE] [--attempts N] [--interval SECONDS]";
+    const usage = "usage: npm run smoke -- --stack NAME [--outputs FILE] [--context KUBECONTEXT] [--http-only] [--attempts N] [--interval SECONDS]";
     let values;
     try {
         ({ values } = parseArgs({
@@ -157,6 +230,8 @@ async function main(argv: string[]): Promise<number> {
             options: {
                 stack: { type: "string" },
                 outputs: { type: "string" },
+                context: { type: "string" },
+                "http-only": { type: "boolean", default: false },
                 attempts: { type: "string", default: "30" },
                 interval: { type: "string", default: "10" },
             },
@@ -172,18 +247,30 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`${usage}\n--attempts takes a whole number >= 1, --interval seconds >= 0; give --stack or --outputs\n`);
         return 2;
     }
-    let services: Record<string, ServiceEndpoint>;
+    let targets: StackTargets;
+    let reader: ObjectReader | undefined;
     try {
         const outputsJson =
             values.outputs !== undefined
                 ? fs.readFileSync(values.outputs, "utf8")
                 : execFileSync("pulumi", ["stack", "output", "--json", "--stack", values.stack!], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
-        services = servicesFromOutputs(JSON.parse(outputsJson));
+        targets = targetsFromOutputs(JSON.parse(outputsJson));
+        if (!values["http-only"] && targets.cluster) {
+            // Loaded here, where it runs: the Kubernetes client is an ES module (see cluster/kube.ts).
+            const { ClusterReader } = await import("./cluster/kube");
+            reader = ClusterReader.fromDefault(values.context);
+        }
     } catch (err) {
         process.stderr.write(`error: ${(err as Error).message}\n`);
         return 2;
     }
-    const results = await runSmoke(services, { attempts, intervalMs: interval * 1000, requestTimeoutMs: 120_000 });
+    const options = { attempts, intervalMs: interval * 1000, requestTimeoutMs: 120_000 };
+    const results = await runSmoke(targets.services, options);
+    if (reader && targets.cluster) {
+        results.push(...(await runClusterChecks(reader, Object.keys(targets.services), targets.cluster, options)));
+    } else if (!values["http-only"]) {
+        process.stdout.write("note: the outputs name no servingNamespace and gateway, so the cluster checks are skipped\n");
+    }
     process.stdout.write(`${formatReport(results)}\n`);
     return results.every((result) => result.ok) ? 0 : 1;
 }

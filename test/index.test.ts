@@ -219,6 +219,7 @@ describe("the program (index.ts)", () => {
             },
             dashboardUrl: expect.stringMatching(/^https:\/\/console\.cloud\.google\.com\/monitoring\/dashboards\/builder\/[0-9a-f]{7}\?project=acme-inference$/),
             gatewayClass: "gke-l7-regional-external-managed",
+            gateway: { namespace: "inference-gateway", name: "inference-gateway" },
             gatewayAddress: MOCK_GATEWAY_ADDRESS,
             gatewayUrl: `http://${MOCK_GATEWAY_ADDRESS}`,
             caIssuerName: "tpu-inference-ca-issuer",

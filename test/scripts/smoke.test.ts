@@ -4,7 +4,8 @@ import * as http from "http";
 import { AddressInfo } from "net";
 import * as os from "os";
 import * as path from "path";
-import { formatReport, runSmoke, servicesFromOutputs } from "../../scripts/smoke";
+import { formatReport, runSmoke, servicesFromOutputs, targetsFromOutputs } from "../../scripts/smoke";
+import { clusterState, fakeCluster } from "../fakeCluster";
 
 const MODEL = "Qwen/Qwen2.5-3B-Instruct";
 const FAST = { attempts: 4, intervalMs: 10, requestTimeoutMs: 2000 };
@@ -142,6 +143,60 @@ describe("smoke test against a local server playing vLLM", () => {
         const usage = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/smoke.ts"], { cwd: path.resolve(__dirname, "..", ".."), encoding: "utf8" });
         expect(usage.status).toBe(2);
         expect(usage.stderr).toContain("usage: npm run smoke -- --stack NAME");
+    });
+
+    test("npm run smoke reads the cluster through the kubeconfig's named context, only reading, and fails on a rejected route", async () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smoke-cluster-"));
+        const vllm = await fakeVllm("healthy");
+        const run = async (...overlays: string[]) => {
+            const cluster = await fakeCluster(clusterState(...overlays), dir, "gke_acme_europe-west4_tpu-inference-dev");
+            const outputs = path.join(dir, "outputs.json");
+            fs.writeFileSync(
+                outputs,
+                JSON.stringify({
+                    servingNamespace: "llm-inference",
+                    gateway: { namespace: "inference-gateway", name: "inference-gateway" },
+                    models: { "qwen2-3b": { baseUrl: vllm.baseUrl, modelName: MODEL } },
+                }),
+            );
+            try {
+                return await new Promise<{ status: number | null; stdout: string; requests: string[] }>((resolve) => {
+                    const child = spawn(
+                        process.execPath,
+                        ["-r", "./scripts/ts-hook.js", "scripts/smoke.ts", "--outputs", outputs, "--context", "gke_acme_europe-west4_tpu-inference-dev", "--attempts", "1", "--interval", "0"],
+                        { cwd: path.resolve(__dirname, "..", ".."), env: { ...process.env, KUBECONFIG: cluster.kubeconfigFile } },
+                    );
+                    let stdout = "";
+                    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+                    child.on("close", (status: number | null) => resolve({ status, stdout, requests: cluster.requests }));
+                });
+            } finally {
+                await cluster.close();
+            }
+        };
+        try {
+            const healthy = await run();
+            expect(healthy.stdout).toMatch(/ok +qwen2-3b +HTTPRoute on inference\.networking\.k8s\.io +InferencePool backends on inference\.networking\.k8s\.io; serving\.kserve\.io\/inference-pool-migrated=v1 \(1 try\)/);
+            expect(healthy.stdout.trim().split("\n").at(-1)).toBe("smoke: 7 passed, 0 failed");
+            expect(healthy.status).toBe(0);
+            expect(healthy.requests.length).toBeGreaterThan(0);
+            expect(healthy.requests.every((request) => request.startsWith("GET "))).toBe(true);
+            const rejected = await run("route-rejected-timeouts");
+            expect(rejected.stdout).toContain("FAIL  qwen2-3b  HTTPRoute accepted");
+            expect(rejected.stdout).toContain("Accepted=False (UnsupportedValue: Error GWCER104: HTTPRoute is misconfigured, err: Timeouts are not supported.)");
+            expect(rejected.status).toBe(1);
+        } finally {
+            await vllm.close();
+        }
+    });
+
+    test("the cluster checks need the serving namespace and the Gateway from the outputs", () => {
+        const models = { a: { baseUrl: "http://x/ns/a", modelName: "m" } };
+        expect(targetsFromOutputs({ models, servingNamespace: "ns", gateway: { namespace: "gw", name: "g" } })).toEqual({
+            services: models,
+            cluster: { servingNamespace: "ns", gateway: { namespace: "gw", name: "g" } },
+        });
+        expect(targetsFromOutputs({ models })).toEqual({ services: models });
     });
 
     test("reads the models output and rejects a stack without one", () => {

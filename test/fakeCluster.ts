@@ -1,0 +1,108 @@
+/**
+ * A loopback stand-in for the Kubernetes API server that serves recorded objects (test/fixtures/cluster),
+ * enough of it for @kubernetes/client-node: API discovery, GET of one object and LIST of a kind. It
+ * records every request, so a test can show that a reader only reads. The client runs in the CLI under
+ * test (a child process), given the kubeconfig this writes.
+ */
+import * as fs from "fs";
+import * as http from "http";
+import { AddressInfo } from "net";
+import * as path from "path";
+import { parseAllDocuments } from "yaml";
+import type { KubeObject } from "../scripts/cluster/kube";
+
+const FIXTURES = path.join(__dirname, "fixtures", "cluster");
+
+/** The objects of a recorded state: `healthy.yaml`, with each overlay file's objects replacing those of the same kind and name. */
+export function clusterState(...overlays: string[]): KubeObject[] {
+    const read = (name: string) =>
+        parseAllDocuments(fs.readFileSync(path.join(FIXTURES, `${name}.yaml`), "utf8"))
+            .map((document) => document.toJSON() as KubeObject)
+            .filter(Boolean);
+    const key = (object: KubeObject) => `${object.kind}/${object.metadata?.namespace ?? ""}/${object.metadata?.name}`;
+    const objects = new Map(read("healthy").map((object) => [key(object), object]));
+    for (const overlay of overlays) {
+        for (const object of read(overlay)) {
+            objects.set(key(object), object);
+        }
+    }
+    return [...objects.values()];
+}
+
+/** `HealthCheckPolicy` → `healthcheckpolicies`, as the API server names resources. */
+function plural(kind: string): string {
+    const lower = kind.toLowerCase();
+    return lower.endsWith("y") ? `${lower.slice(0, -1)}ies` : lower.endsWith("s") ? `${lower}es` : `${lower}s`;
+}
+
+/** A running fake API server. */
+export interface FakeCluster {
+    /** A kubeconfig file whose context (named as asked) points at it. */
+    kubeconfigFile: string;
+    /** `METHOD path` of every request. */
+    requests: string[];
+    close(): Promise<void>;
+}
+
+/** Serves `objects` on loopback (a kind is namespaced when its objects carry a namespace); writes a kubeconfig into `dir`. */
+export async function fakeCluster(objects: KubeObject[], dir: string, context = "fake"): Promise<FakeCluster> {
+    const requests: string[] = [];
+    const byGroupVersion = new Map<string, KubeObject[]>();
+    for (const object of objects) {
+        byGroupVersion.set(object.apiVersion!, [...(byGroupVersion.get(object.apiVersion!) ?? []), object]);
+    }
+    const send = (res: http.ServerResponse, status: number, body: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+    const notFound = (res: http.ServerResponse, what: string) => send(res, 404, { kind: "Status", apiVersion: "v1", status: "Failure", reason: "NotFound", code: 404, message: `${what} not found` });
+
+    const server = http.createServer((req, res) => {
+        requests.push(`${req.method} ${req.url}`);
+        if (req.method !== "GET") {
+            send(res, 405, { kind: "Status", apiVersion: "v1", status: "Failure", code: 405, message: "the fake cluster is read-only" });
+            return;
+        }
+        const url = new URL(req.url ?? "/", "http://fake");
+        const match = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))(?:\/namespaces\/([^/]+))?(?:\/([^/]+)(?:\/([^/]+))?)?$/.exec(url.pathname);
+        if (!match) {
+            notFound(res, url.pathname);
+            return;
+        }
+        const [, coreVersion, group, version, namespace, resource, name] = match;
+        const apiVersion = coreVersion ? "v1" : `${group}/${version}`;
+        const served = byGroupVersion.get(apiVersion) ?? [];
+        if (!resource) {
+            const kinds = [...new Set(served.map((object) => object.kind!))];
+            send(res, served.length > 0 ? 200 : 404, {
+                kind: "APIResourceList",
+                groupVersion: apiVersion,
+                resources: kinds.map((kind) => ({ name: plural(kind), kind, namespaced: served.some((object) => object.kind === kind && object.metadata?.namespace), verbs: ["get", "list"] })),
+            });
+            return;
+        }
+        const ofResource = served.filter((object) => plural(object.kind!) === resource && (namespace === undefined || object.metadata?.namespace === namespace));
+        if (name === undefined) {
+            send(res, 200, { apiVersion, kind: `${served.find((object) => plural(object.kind!) === resource)?.kind ?? "Object"}List`, metadata: {}, items: ofResource });
+            return;
+        }
+        const found = ofResource.find((object) => object.metadata?.name === name);
+        if (found) {
+            send(res, 200, found);
+        } else {
+            notFound(res, `${resource} ${name}`);
+        }
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const kubeconfigYaml = [
+        "apiVersion: v1",
+        "kind: Config",
+        // client-node speaks plain HTTP only to a cluster marked insecure; this one is loopback.
+        `clusters: [{name: ${context}, cluster: {server: "http://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]`,
+        `users: [{name: ${context}, user: {token: fake-token}}]`,
+        `contexts: [{name: ${context}, context: {cluster: ${context}, user: ${context}}}]`,
+        `current-context: ${context}`,
+        "",
+    ].join("\n");
+    const kubeconfigFile = path.join(dir, `kubeconfig-${context}.yaml`);
+    fs.writeFileSync(kubeconfigFile, kubeconfigYaml);
+    return { kubeconfigFile, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
