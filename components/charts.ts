@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { PinnedChart } from "./catalog";
+import { PinnedChart } from "@gke-tpu-inference/facts";
 
 /** Chart arguments for a catalog pin: its reference and exact version, into `namespace`, with `values` when given. */
 export function pinnedChartArgs(pinned: PinnedChart, namespace: pulumi.Input<string>, values?: Record<string, unknown>): k8s.helm.v4.ChartArgs {

@@ -1,7 +1,7 @@
 import * as gcp from "@pulumi/gcp";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { GCP_NAME_RULES, NODE_SERVICE_ACCOUNT_ROLES, WEBHOOK_PORTS } from "./catalog";
+import { GCP_NAME_RULES, NODE_SERVICE_ACCOUNT_ROLES, WEBHOOK_PORTS } from "@gke-tpu-inference/facts";
 import { StackNames } from "./names";
 import { SECONDARY_RANGE_NAMES } from "./network";
 import { SystemPoolSettings } from "./settings";

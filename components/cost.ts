@@ -1,4 +1,4 @@
-import { TPU_V6E_PRICE } from "./catalog";
+import { TPU_V6E_PRICE } from "@gke-tpu-inference/facts";
 import { Settings } from "./settings";
 
 /** The stack's TPU bill per hour, and how it was worked out. */

@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS, IMAGES } from "./catalog";
+import { CHARTS, IMAGES } from "@gke-tpu-inference/facts";
 import { pinnedChartArgs } from "./charts";
 import { WebhookGate } from "./webhookGate";
 

@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { INFERENCE_POOL_KIND, KSERVE, KSERVE_CHILDREN, KSERVE_STOP_ANNOTATION, METRICS, VLLM_PORT, VLLM_SHUTDOWN } from "./catalog";
+import { INFERENCE_POOL_KIND, KSERVE, KSERVE_CHILDREN, KSERVE_STOP_ANNOTATION, METRICS, VLLM_PORT, VLLM_SHUTDOWN } from "@gke-tpu-inference/facts";
 import { HTTP_SERVICE_SUFFIX } from "./routerRoute";
 import { ModelServiceSettings } from "./settings";
 import { TpuScheduling } from "./tpuNodePool";

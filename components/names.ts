@@ -7,7 +7,7 @@
  * name, so two stacks never end up with the same name.
  */
 import { createHash } from "crypto";
-import { GcpNameRule } from "./catalog";
+import { GcpNameRule } from "@gke-tpu-inference/facts";
 
 /** Names for one stack of the program. */
 export interface StackNames {

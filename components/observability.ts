@@ -1,6 +1,6 @@
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
-import { METRICS } from "./catalog";
+import { METRICS } from "@gke-tpu-inference/facts";
 import { MODEL_SERVICE_LABEL } from "./modelService";
 import { ModelServiceSettings } from "./settings";
 

@@ -9,7 +9,7 @@
  */
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
-import { GKE_TPU_V6E_ZONES, GKE_VERSION, PROJECT_APIS, ProjectApi, RELEASE_CHANNELS } from "./catalog";
+import { GKE_TPU_V6E_ZONES, GKE_VERSION, PROJECT_APIS, ProjectApi, RELEASE_CHANNELS } from "@gke-tpu-inference/facts";
 import { ProjectApis } from "./projectApis";
 import { Settings } from "./settings";
 

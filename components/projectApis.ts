@@ -1,6 +1,6 @@
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
-import { PROJECT_APIS, ProjectApi } from "./catalog";
+import { PROJECT_APIS, ProjectApi } from "@gke-tpu-inference/facts";
 
 /** Arguments of {@link ProjectApis}. */
 export interface ProjectApisArgs {

@@ -13,7 +13,7 @@
  *
  * The strings in `{{ }}` are KServe's Go templates, filled in per service by the controller.
  */
-import { INFERENCE_POOL_KIND, KSERVE_CHILDREN, VLLM_PORT } from "./catalog";
+import { INFERENCE_POOL_KIND, KSERVE_CHILDREN, VLLM_PORT } from "@gke-tpu-inference/facts";
 
 /** The InferencePool KServe creates for a service; the EPP picks an endpoint within it. */
 const INFERENCE_POOL = {

@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { KSERVE } from "./catalog";
+import { KSERVE } from "@gke-tpu-inference/facts";
 import { routerRouteSpec } from "./routerRoute";
 
 /** Label that lets a namespace's HTTPRoutes attach to the inference Gateway. */

@@ -9,11 +9,13 @@ import {
     PROXY_ONLY_SUBNET,
     RELEASE_CHANNELS,
     TPU_V6E_MACHINE_TYPES,
+    commandWords,
     findTpuShape,
     regionOfZone,
-} from "./catalog";
+    vllmFlags,
+} from "@gke-tpu-inference/facts";
 import { Ipv4Range, overlaps, parseCidr } from "./cidr";
-import { isPinnedImage } from "./images";
+import { isPinnedImage } from "@gke-tpu-inference/facts";
 
 /** How TPU capacity is bought. */
 export type TpuProvisioning = "on-demand" | "spot" | "reservation";
@@ -371,11 +373,11 @@ function parseModel(key: string, item: Record<string, unknown>): ModelServiceSet
     if (!Array.isArray(extraArgs) || extraArgs.some((arg) => typeof arg !== "string")) {
         throw new ConfigError(`${key}.extraArgs = ${JSON.stringify(extraArgs)} is not a list of strings; allowed: e.g. ["--gpu-memory-utilization=0.9"]`);
     }
-    for (const arg of extraArgs as string[]) {
-        const flag = arg.split("=")[0];
+    // Read as vLLM reads them: underscores, short aliases and `flag value` strings all count.
+    for (const { flag, raw } of vllmFlags(commandWords([], extraArgs))) {
         const reason = TPU_REJECTED_VLLM_FLAGS[flag] ?? BUILDER_FLAGS[flag];
         if (reason !== undefined) {
-            throw new ConfigError(`${key}.extraArgs contains ${JSON.stringify(arg)}: ${reason}; allowed: flags other than ${[...Object.keys(TPU_REJECTED_VLLM_FLAGS), ...Object.keys(BUILDER_FLAGS)].join(", ")}`);
+            throw new ConfigError(`${key}.extraArgs contains ${JSON.stringify(raw)}: ${reason}; allowed: flags other than ${[...Object.keys(TPU_REJECTED_VLLM_FLAGS), ...Object.keys(BUILDER_FLAGS)].join(", ")}`);
         }
     }
     return {

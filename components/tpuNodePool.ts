@@ -1,6 +1,6 @@
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
-import { TPU_NODE } from "./catalog";
+import { TPU_NODE } from "@gke-tpu-inference/facts";
 import { hardenedNodeConfig } from "./cluster";
 import { TpuSettings } from "./settings";
 

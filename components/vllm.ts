@@ -4,7 +4,7 @@
  * templates, filled in per service by its controller.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { EPP_CONFIG_API_VERSION, IMAGES, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING, VLLM_PORT, VLLM_QUIET_ENDPOINTS, VLLM_SHUTDOWN } from "./catalog";
+import { EPP_CONFIG_API_VERSION, IMAGES, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING, VLLM_PORT, VLLM_QUIET_ENDPOINTS, VLLM_SHUTDOWN } from "@gke-tpu-inference/facts";
 import { ModelServiceSettings } from "./settings";
 
 /** An HTTP probe on vLLM's port. */

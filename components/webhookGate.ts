@@ -1,7 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { stringify } from "yaml";
-import { IMAGES } from "./catalog";
+import { IMAGES } from "@gke-tpu-inference/facts";
 
 /** An object the gate asks the API server to create in a dry run, so that the webhooks under test are called with it. */
 export interface WebhookProbe {

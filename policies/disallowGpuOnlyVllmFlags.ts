@@ -1,11 +1,12 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_REJECTED_VLLM_FLAGS } from "../components/catalog";
+import { TPU_REJECTED_VLLM_FLAGS, vllmFlags } from "@gke-tpu-inference/facts";
 import { commandLine, containersOf, usesTpu } from "./support";
 
 /**
  * Seed 003, issue #12: `--prefix-cache-block-size=16`, copied from a GPU write-up, put the vLLM TPU
  * pods in a crash loop ("unrecognized arguments"). It is not a vLLM flag on any platform; the
- * policy keeps its name, which pack configs refer to.
+ * policy keeps its name, which pack configs refer to. Flags are read as vLLM reads them: in any
+ * spelling, alias or shell script.
  */
 export const disallowGpuOnlyVllmFlags: ResourceValidationPolicy = {
     name: "disallow-gpu-only-vllm-flags",
@@ -18,11 +19,10 @@ export const disallowGpuOnlyVllmFlags: ResourceValidationPolicy = {
             if (!usesTpu(container)) {
                 continue;
             }
-            for (const token of commandLine(container)) {
-                const flag = token.split("=")[0];
+            for (const { flag, raw } of vllmFlags(commandLine(container))) {
                 const reason = TPU_REJECTED_VLLM_FLAGS[flag];
                 if (reason !== undefined) {
-                    reportViolation(`${args.name} ${path} passes ${flag} to vLLM on TPU: ${reason}.`);
+                    reportViolation(`${args.name} ${path} passes ${raw === flag || raw.startsWith(`${flag}=`) || raw.startsWith(`${flag} `) ? flag : `${raw} (${flag})`} to vLLM on TPU: ${reason}.`);
                 }
             }
         }

@@ -1,10 +1,14 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { KSERVE } from "../components/catalog";
-import { Props, attachesToGkeGateway, gatewaysByKey, isGkeGatewayClass, isKubernetesKind, isLlmInferenceService, routeParentRefs, serviceGatewayRefs } from "./support";
+import { KSERVE } from "@gke-tpu-inference/facts";
+import { Props, attachesToGkeGateway, gatewaysByKey, httpRoutes, isGkeGatewayClass, isKubernetesKind, isLlmInferenceService, isLlmInferenceServiceConfig, routeParentRefs, serviceGatewayRefs } from "./support";
+
+/** Where KServe's controller runs unless the stack shows otherwise. Source: kserve v0.20.0 pkg/constants/constants.go (KServeNamespace). */
+const KSERVE_NAMESPACE = "kserve";
 
 /** Names of the rules in an HTTPRoute spec that carry `timeouts`. */
 function rulesWithTimeouts(spec: Props | undefined): string[] {
-    return ((spec?.rules ?? []) as Props[]).flatMap((rule, index) => (rule.timeouts !== undefined ? [rule.name ?? `#${index}`] : []));
+    const rules: Props[] = Array.isArray(spec?.rules) ? spec.rules : [];
+    return rules.flatMap((rule, index) => (rule?.timeouts !== undefined ? [rule.name ?? `#${index}`] : []));
 }
 
 /** The route template an LLMInferenceServiceConfig carries. */
@@ -12,9 +16,17 @@ function templateSpec(config: PolicyResource): Props | undefined {
     return config.props.spec?.router?.route?.http?.spec;
 }
 
+/** The namespace KServe's controller runs in: that of its controller Deployment if the stack shows it, else KServe's own. */
+function controllerNamespace(resources: PolicyResource[]): string {
+    const controller = resources.find((resource) => isKubernetesKind(resource.type, "apps", "Deployment") && resource.props.metadata?.name === "llmisvc-controller-manager");
+    return controller?.props.metadata?.namespace ?? KSERVE_NAMESPACE;
+}
+
 /**
  * Seed 003, issue #4: GKE rejected KServe's HTTPRoute ("GWCER104: Timeouts are not
- * supported"), because KServe's well-known route template writes `timeouts` on every rule.
+ * supported"), because KServe's well-known route template writes `timeouts` on every rule. A
+ * template is judged where a service resolves it, as KServe resolves configs: the service's
+ * namespace first, then the controller's (kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/config_merge.go).
  */
 export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
     name: "disallow-httproute-timeouts-on-gke",
@@ -24,45 +36,63 @@ export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
     remediationSteps:
         "Remove timeouts from the route rules (set backend timeouts with a GCPBackendPolicy instead). For KServe, ship a kserve-config-llm-router-route LLMInferenceServiceConfig without timeouts in each namespace that runs LLMInferenceServices.",
     validateStack: (args, reportViolation) => {
-        const onGke = attachesToGkeGateway(args.resources);
         if (![...gatewaysByKey(args.resources).values()].some((gateway) => isGkeGatewayClass(gateway.className))) {
             args.notApplicable("the stack has no GKE Gateway");
         }
+        const onGke = attachesToGkeGateway(args.resources);
 
-        for (const route of args.resources.filter((resource) => isKubernetesKind(resource.type, "gateway.networking.k8s.io", "HTTPRoute"))) {
+        for (const route of httpRoutes(args.resources)) {
             const rules = rulesWithTimeouts(route.props.spec);
             if (rules.length > 0 && onGke(routeParentRefs(route.props))) {
                 reportViolation(`HTTPRoute ${route.props.metadata?.name} sets timeouts on rules ${rules.join(", ")} but attaches to a GKE Gateway, which rejects it.`, route.urn);
             }
         }
 
-        const configs = args.resources.filter((resource) => isKubernetesKind(resource.type, "serving.kserve.io", "LLMInferenceServiceConfig"));
-        for (const config of configs) {
-            const rules = rulesWithTimeouts(templateSpec(config));
-            if (rules.length > 0) {
-                reportViolation(
-                    `LLMInferenceServiceConfig ${config.props.metadata?.namespace}/${config.props.metadata?.name} writes timeouts on route rules ${rules.join(", ")}; GKE rejects every HTTPRoute made from it.`,
-                    config.urn,
-                );
-            }
-        }
+        const configs = args.resources.filter((resource) => isLlmInferenceServiceConfig(resource.type));
+        const kserveNamespace = controllerNamespace(args.resources);
+        // KServe's lookup: the service's namespace first, then the controller's.
+        const resolve = (name: string, namespace: string) =>
+            [namespace, kserveNamespace].map((candidate) => configs.find((config) => config.props.metadata?.name === name && config.props.metadata?.namespace === candidate)).find(Boolean);
 
-        // A service with a KServe-managed route uses the namespace's route template, else KServe's own, which has timeouts.
-        const safeNamespaces = new Set(
-            configs.filter((config) => config.props.metadata?.name === KSERVE.routerRouteConfigName && rulesWithTimeouts(templateSpec(config)).length === 0).map((config) => config.props.metadata?.namespace),
-        );
         for (const service of args.resources.filter((resource) => isLlmInferenceService(resource.type))) {
             const route = service.props.spec?.router?.route;
-            const managed = route !== undefined && route.http?.refs === undefined;
-            const ownTimeouts = rulesWithTimeouts(route?.http?.spec);
-            if (ownTimeouts.length > 0 && onGke(serviceGatewayRefs(service.props))) {
-                reportViolation(`LLMInferenceService ${service.props.metadata?.name} sets route timeouts on rules ${ownTimeouts.join(", ")}; its GKE Gateway rejects them.`, service.urn);
-            } else if (managed && route.http?.spec === undefined && onGke(serviceGatewayRefs(service.props)) && !safeNamespaces.has(service.props.metadata?.namespace)) {
-                reportViolation(
-                    `LLMInferenceService ${service.props.metadata?.namespace}/${service.props.metadata?.name} gets its HTTPRoute from KServe's default ${KSERVE.routerRouteConfigName}, which sets timeouts that its GKE Gateway rejects; add a timeout-free ${KSERVE.routerRouteConfigName} to namespace ${service.props.metadata?.namespace}.`,
-                    service.urn,
-                );
+            if (route === undefined || route.http?.refs !== undefined || !onGke(serviceGatewayRefs(service.props))) {
+                continue;
             }
+            const name = service.props.metadata?.name;
+            const namespace = service.props.metadata?.namespace ?? "default";
+            // KServe merges the well-known route config, then the service's baseRefs, then the service itself; route
+            // rules are a list without a merge key, so the last of them that has rules decides.
+            const baseRefs: Props[] = Array.isArray(service.props.spec?.baseRefs) ? service.props.spec.baseRefs : [];
+            const layers = [resolve(KSERVE.routerRouteConfigName, namespace), ...baseRefs.map((ref) => resolve(ref?.name, namespace))];
+            if (Array.isArray(route.http?.spec?.rules)) {
+                const own = rulesWithTimeouts(route.http.spec);
+                if (own.length > 0) {
+                    reportViolation(`LLMInferenceService ${namespace}/${name} sets route timeouts on rules ${own.join(", ")}; its GKE Gateway rejects them.`, service.urn);
+                }
+                continue;
+            }
+            const decisive = [...layers].reverse().find((config): config is PolicyResource => config !== undefined && Array.isArray(templateSpec(config)?.rules));
+            if (decisive === undefined) {
+                if (layers[0] === undefined) {
+                    reportViolation(
+                        `LLMInferenceService ${namespace}/${name} gets its HTTPRoute from KServe's default ${KSERVE.routerRouteConfigName}, which sets timeouts that its GKE Gateway rejects; add a timeout-free ${KSERVE.routerRouteConfigName} to namespace ${namespace}.`,
+                        service.urn,
+                    );
+                }
+                continue;
+            }
+            const rules = rulesWithTimeouts(templateSpec(decisive));
+            if (rules.length === 0) {
+                continue;
+            }
+            const where = `${decisive.props.metadata?.namespace}/${decisive.props.metadata?.name}`;
+            reportViolation(
+                decisive === layers[0]
+                    ? `LLMInferenceService ${namespace}/${name} gets its HTTPRoute from ${where}, which writes timeouts on rules ${rules.join(", ")} that its GKE Gateway rejects; add a timeout-free ${KSERVE.routerRouteConfigName} to namespace ${namespace}.`
+                    : `LLMInferenceService ${namespace}/${name} takes its route from LLMInferenceServiceConfig ${where}, which writes timeouts on rules ${rules.join(", ")}; GKE rejects the HTTPRoute.`,
+                service.urn,
+            );
         }
     },
 };

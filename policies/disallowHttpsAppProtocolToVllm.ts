@@ -1,27 +1,33 @@
-import { ResourceValidationPolicy } from "@pulumi/policy";
-import { Props, isKubernetesKind } from "./support";
+import { StackValidationPolicy } from "@pulumi/policy";
+import { Props, frontsPlainHttpVllm, isKubernetesKind, plainHttpVllmPods } from "./support";
 
 /**
  * Seeds 001 and 003, issues #6 and #15: KServe's Service said `appProtocol: https`, GKE's
  * Gateway spoke TLS to an HTTP-only vLLM, and /health and /v1/models failed through the
- * Gateway with WRONG_VERSION_NUMBER.
+ * Gateway with WRONG_VERSION_NUMBER. GKE takes a port's protocol from its appProtocol, or
+ * from its name when appProtocol is unset.
  */
-export const disallowHttpsAppProtocolToVllm: ResourceValidationPolicy = {
+export const disallowHttpsAppProtocolToVllm: StackValidationPolicy = {
     name: "disallow-https-app-protocol-to-vllm",
-    description: "A Service in front of LLMInferenceService workload pods must not declare HTTPS, because vLLM serves plain HTTP and GKE's Gateway follows appProtocol.",
+    description: "A Service in front of pods that serve vLLM over plain HTTP must not declare HTTPS, because GKE's Gateway follows the port's appProtocol (or its name) and would speak TLS to it.",
     enforcementLevel: "mandatory",
     severity: "high",
     remediationSteps: "Give the Service port appProtocol http (and a name other than https), or route non-inference paths to a plain-HTTP Service you own.",
-    validateResource: (args, reportViolation) => {
-        if (!isKubernetesKind(args.type, "", "Service") || args.props.spec?.selector?.["app.kubernetes.io/part-of"] !== "llminferenceservice") {
-            return;
-        }
-        for (const port of (args.props.spec?.ports ?? []) as Props[]) {
-            const appProtocol = String(port.appProtocol ?? "").toLowerCase();
-            if (appProtocol === "https" || (port.appProtocol === undefined && port.name === "https")) {
-                reportViolation(
-                    `Service ${args.props.metadata?.name} port ${port.port} declares ${port.appProtocol !== undefined ? `appProtocol ${port.appProtocol}` : `name "https"`} in front of vLLM, which serves plain HTTP; GKE's Gateway would speak TLS to it.`,
-                );
+    validateStack: (args, reportViolation) => {
+        const vllmPods = plainHttpVllmPods(args.resources);
+        for (const service of args.resources.filter((resource) => isKubernetesKind(resource.type, "", "Service"))) {
+            if (!frontsPlainHttpVllm(service.props, vllmPods)) {
+                continue;
+            }
+            const ports: Props[] = Array.isArray(service.props.spec?.ports) ? service.props.spec.ports : [];
+            for (const port of ports) {
+                const appProtocol = port.appProtocol === undefined ? undefined : String(port.appProtocol).toLowerCase();
+                if (appProtocol === "https" || (appProtocol === undefined && String(port.name ?? "").toLowerCase() === "https")) {
+                    reportViolation(
+                        `Service ${service.props.metadata?.name} port ${port.port} declares ${port.appProtocol !== undefined ? `appProtocol ${port.appProtocol}` : `name "${port.name}"`} in front of vLLM, which serves plain HTTP; GKE's Gateway would speak TLS to it.`,
+                        service.urn,
+                    );
+                }
             }
         }
     },

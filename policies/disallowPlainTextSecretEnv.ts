@@ -1,27 +1,66 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { Props, containersOf } from "./support";
+import { Props, commandLine, containersOf, isKubernetesKind } from "./support";
 
-/** Environment variable names that hold credentials. */
+/** Names that hold credentials: environment variables, ConfigMap keys. */
 const CREDENTIAL_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)$/i;
+/** Command-line flags that take a credential (`--hf-token`, `--api-key`, `--password`). */
+const CREDENTIAL_FLAG = /^--?[a-z0-9-_]*(token|secret|password|passwd|api[-_]?key|access[-_]?key|private[-_]?key|credentials?)$/i;
+
+/** A value that is a reference resolved at run time (`$(VAR)`, `${VAR}`, `$VAR`), not the credential itself. */
+function isReference(value: string): boolean {
+    return value === "" || value.startsWith("$");
+}
+
+/** Credentials given literally on a command line: `--hf-token=hf_x`, `--api-key hf_x`, `HF_TOKEN=hf_x vllm serve`. */
+function literalCredentials(words: string[]): string[] {
+    const found: string[] = [];
+    words.forEach((word, index) => {
+        const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(word);
+        if (assignment && CREDENTIAL_NAME.test(assignment[1]) && !isReference(assignment[2])) {
+            found.push(assignment[1]);
+            return;
+        }
+        const separator = word.indexOf("=");
+        const flag = separator > 0 ? word.slice(0, separator) : word;
+        if (!flag.startsWith("-") || !CREDENTIAL_FLAG.test(flag)) {
+            return;
+        }
+        const value = separator > 0 ? word.slice(separator + 1) : words[index + 1];
+        if (value !== undefined && !value.startsWith("-") && !isReference(value)) {
+            found.push(flag);
+        }
+    });
+    return found;
+}
 
 /**
- * Security baseline, and the seed manifests' HF_TOKEN: a credential written into a pod spec
- * sits in plain text in the object, in Pulumi's state and in every preview; it belongs in a
- * Kubernetes Secret filled from a Pulumi secret and referenced with secretKeyRef.
+ * Security baseline, and the seed manifests' HF_TOKEN: a credential written into a pod spec or a
+ * ConfigMap sits in plain text in the object, in Pulumi's state and in every preview; it belongs in
+ * a Kubernetes Secret filled from a Pulumi secret and referenced with secretKeyRef.
  */
 export const disallowPlainTextSecretEnv: ResourceValidationPolicy = {
     name: "disallow-plain-text-secret-env",
-    description: "A container must read credentials (tokens, passwords, keys) from a Secret reference, never from a literal environment value.",
+    description: "Credentials (tokens, passwords, keys) must come from a Secret, never a literal environment value, a ConfigMap or a command line.",
     enforcementLevel: "mandatory",
     severity: "high",
     remediationSteps:
-        "Store the value with `pulumi config set --secret`, write it into a Kubernetes Secret, and reference it with env[].valueFrom.secretKeyRef.",
+        "Store the value with `pulumi config set --secret`, write it into a Kubernetes Secret, and reference it with env[].valueFrom.secretKeyRef (or envFrom.secretRef); on a command line use $(VAR) with such a variable.",
     validateResource: (args, reportViolation) => {
+        if (isKubernetesKind(args.type, "", "ConfigMap")) {
+            const keys = Object.entries((args.props.data ?? {}) as Record<string, unknown>).filter(([key, value]) => CREDENTIAL_NAME.test(key) && value !== "");
+            if (keys.length > 0) {
+                reportViolation(`ConfigMap ${args.props.metadata?.name} holds ${keys.map(([key]) => key).join(", ")} in plain text; anything that loads it (envFrom, volumes) gets a credential that belongs in a Secret.`);
+            }
+            return;
+        }
         for (const { path, container } of containersOf(args.type, args.props)) {
-            for (const variable of (container.env ?? []) as Props[]) {
-                if (CREDENTIAL_NAME.test(String(variable.name)) && variable.value !== undefined && variable.valueFrom === undefined) {
+            for (const variable of (Array.isArray(container.env) ? container.env : []) as Props[]) {
+                if (CREDENTIAL_NAME.test(String(variable?.name)) && variable.value !== undefined && variable.value !== "" && variable.valueFrom === undefined) {
                     reportViolation(`${args.name} ${path} sets ${variable.name} to a literal value; read it from a Secret with valueFrom.secretKeyRef.`);
                 }
+            }
+            for (const name of literalCredentials(commandLine(container))) {
+                reportViolation(`${args.name} ${path} passes ${name} literally on its command line, where anyone who can read the object sees it; read it from a Secret-backed variable.`);
             }
         }
     },

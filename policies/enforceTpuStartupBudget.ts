@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { MINIMUM_TPU_STARTUP_SECONDS } from "../components/catalog";
+import { MINIMUM_TPU_STARTUP_SECONDS } from "@gke-tpu-inference/facts";
 import { Props, containersOf, usesTpu } from "./support";
 
 /** Seconds a probe tolerates failure before it acts: initial delay plus period times failure threshold (Kubernetes defaults 0, 10, 3). */

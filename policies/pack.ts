@@ -1,8 +1,11 @@
 /**
- * The policies of the pack, in one list that the pack (index.ts), the offline preview and the
- * tests share. Importing this module starts no policy server.
+ * The policies of the pack, in one list that the pack (index.ts) and the tests share. Importing
+ * this module starts no policy server.
  */
-import { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import { ResourceValidation, ResourceValidationPolicy, StackValidation, StackValidationPolicy } from "@pulumi/policy";
+
+// The SDK's error for a value unknown during preview; it is internal to @pulumi/policy, so its types omit it.
+const { UnknownValueError } = require("@pulumi/policy/proxy") as { UnknownValueError: new (...args: never[]) => Error };
 import { disallowDefaultComputeServiceAccount } from "./disallowDefaultComputeServiceAccount";
 import { disallowGpuOnlyVllmFlags } from "./disallowGpuOnlyVllmFlags";
 import { disallowHttpRouteTimeoutsOnGke } from "./disallowHttpRouteTimeoutsOnGke";
@@ -31,7 +34,57 @@ export const PACK_NAME = "gke-tpu-inference";
 // The version the pack publishes with: its package.json's.
 export const PACK_VERSION: string = (require("./package.json") as { version: string }).version;
 
-/** Every policy, in the order of the lessons table (DESIGN.md), then the security baseline. */
+/** True for what the policy SDK throws on purpose: a value unknown during preview, or a policy that does not apply. */
+function isSdkSignal(err: unknown): boolean {
+    return err instanceof UnknownValueError || (err as Error | undefined)?.constructor?.name === "NotApplicableError";
+}
+
+/** What to report when a policy throws on `subject`: the policy's own words would have been about a well-formed object. */
+function couldNotEvaluate(policy: string, subject: string, err: unknown): string {
+    return `${policy} could not evaluate ${subject}: ${(err as Error)?.message ?? String(err)}; the object may be malformed (the other policies still ran)`;
+}
+
+/**
+ * The policy with its validations guarded: one that throws on an odd object (an HTTPRoute whose `rules` is a map)
+ * reports that, at its own level, against that resource, where the SDK would fail the whole analysis.
+ */
+export function guarded(policy: ResourceValidationPolicy | StackValidationPolicy): ResourceValidationPolicy | StackValidationPolicy {
+    if ("validateStack" in policy) {
+        const validate: StackValidation = policy.validateStack;
+        return {
+            ...policy,
+            validateStack: async (args, reportViolation) => {
+                try {
+                    await validate(args, reportViolation);
+                } catch (err) {
+                    if (isSdkSignal(err)) {
+                        throw err;
+                    }
+                    reportViolation(couldNotEvaluate(policy.name, "the stack", err));
+                }
+            },
+        };
+    }
+    const validations = policy.validateResource === undefined ? [] : Array.isArray(policy.validateResource) ? policy.validateResource : [policy.validateResource];
+    return {
+        ...policy,
+        validateResource: validations.map(
+            (validate: ResourceValidation): ResourceValidation =>
+                async (args, reportViolation) => {
+                    try {
+                        await validate(args, reportViolation);
+                    } catch (err) {
+                        if (isSdkSignal(err)) {
+                            throw err;
+                        }
+                        reportViolation(couldNotEvaluate(policy.name, `${args.type} ${args.name}`, err));
+                    }
+                },
+        ),
+    };
+}
+
+/** Every policy, in the order of the lessons table (DESIGN.md), then the security baseline; each one guarded. */
 export const policies: Array<ResourceValidationPolicy | StackValidationPolicy> = [
     requireRegionalGatewayClassForInference, // 1
     requireSupportedTpuZone, // 2
@@ -56,4 +109,4 @@ export const policies: Array<ResourceValidationPolicy | StackValidationPolicy> =
     disallowDefaultComputeServiceAccount,
     requireDeletionProtection,
     disallowPlainTextSecretEnv,
-];
+].map(guarded);

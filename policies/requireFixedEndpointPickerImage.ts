@@ -1,6 +1,6 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { EPP_MINIMUM_VERSIONS } from "../components/catalog";
-import { imageRepository, imageTag, parseVersion, versionAtLeast } from "../components/images";
+import { EPP_MINIMUM_VERSIONS } from "@gke-tpu-inference/facts";
+import { imageRepository, imageTag, parseVersion, versionAtLeast } from "@gke-tpu-inference/facts";
 import { containersOf } from "./support";
 
 /**
@@ -35,6 +35,10 @@ export const requireFixedEndpointPickerImage: ResourceValidationPolicy = {
                 continue;
             }
             const tag = imageTag(container.image);
+            if (tag === undefined && container.image.includes("@sha256:")) {
+                // Pinned by digest alone: its version cannot be read here, and a digest cannot move.
+                continue;
+            }
             const version = tag !== undefined ? parseVersion(tag) : undefined;
             if (version === undefined || !versionAtLeast(version, parseVersion(minimum)!)) {
                 reportViolation(

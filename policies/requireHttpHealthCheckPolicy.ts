@@ -1,5 +1,21 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { Backend, attachesToGkeGateway, backendKey, describeBackend, gkePoliciesByTarget, inferencePoolOf, isKubernetesKind, routeBackends, routeParentRefs, serviceGatewayRefs } from "./support";
+import {
+    Backend,
+    attachesToGkeGateway,
+    backendKey,
+    describeBackend,
+    frontsPlainHttpVllm,
+    gkeInferencePools,
+    gkePoliciesByTarget,
+    httpRoutes,
+    isKubernetesKind,
+    plainHttpVllmPods,
+    routeBackends,
+    routeParentRefs,
+} from "./support";
+
+/** The endpoint vLLM answers health checks on. */
+const VLLM_HEALTH_PATH = "/health";
 
 /**
  * Seed 003, issues #5 and #13: GKE created health checks on "/" over HTTPS for an HTTP-only
@@ -8,25 +24,26 @@ import { Backend, attachesToGkeGateway, backendKey, describeBackend, gkePolicies
  */
 export const requireHttpHealthCheckPolicy: StackValidationPolicy = {
     name: "require-http-health-check-policy",
-    description: "Every backend a GKE Gateway routes to must have a HealthCheckPolicy that checks vLLM over HTTP on a real path, not GKE's default HTTPS check of /.",
+    description: "Every InferencePool, and every Service in front of vLLM, that a GKE Gateway routes to must have a HealthCheckPolicy checking vLLM's /health over HTTP, not GKE's default HTTPS check of /.",
     enforcementLevel: "mandatory",
     severity: "high",
     remediationSteps:
         "Add a networking.gke.io/v1 HealthCheckPolicy targeting the backend (the InferencePool by kind and name, or the Service) with config.type HTTP, httpHealthCheck.requestPath /health, port 8000 and portSpecification USE_FIXED_PORT.",
     validateStack: (args, reportViolation) => {
         const onGke = attachesToGkeGateway(args.resources);
-        const backends = new Map<string, Backend>();
-        for (const resource of args.resources) {
-            const pool = inferencePoolOf(resource);
-            if (pool && onGke(serviceGatewayRefs(resource.props))) {
-                backends.set(backendKey(pool), pool);
-            }
-            if (isKubernetesKind(resource.type, "gateway.networking.k8s.io", "HTTPRoute") && onGke(routeParentRefs(resource.props))) {
-                routeBackends(resource).forEach((backend) => backends.set(backendKey(backend), backend));
-            }
+        const vllmPods = plainHttpVllmPods(args.resources);
+        const services = args.resources.filter((resource) => isKubernetesKind(resource.type, "", "Service"));
+        // A Service backend counts when it fronts vLLM: it selects vLLM's pods, or KServe's workload pods.
+        const frontsVllm = (backend: Backend) =>
+            services.some((service) => service.props.metadata?.name === backend.name && (service.props.metadata?.namespace ?? "default") === backend.namespace && frontsPlainHttpVllm(service.props, vllmPods));
+        const backends = new Map<string, Backend>(gkeInferencePools(args.resources).map((pool) => [backendKey(pool), pool]));
+        for (const route of httpRoutes(args.resources).filter((candidate) => onGke(routeParentRefs(candidate.props)))) {
+            routeBackends(route)
+                .filter((backend) => backend.kind === "Service" && backend.group === "" && frontsVllm(backend))
+                .forEach((backend) => backends.set(backendKey(backend), backend));
         }
         if (backends.size === 0) {
-            args.notApplicable("no backend is routed through a GKE Gateway");
+            args.notApplicable("no InferencePool or vLLM Service is routed through a GKE Gateway");
         }
         const healthChecks = gkePoliciesByTarget(args.resources, "HealthCheckPolicy");
         for (const [key, backend] of [...backends.entries()].sort(([a], [b]) => a.localeCompare(b))) {
@@ -36,10 +53,11 @@ export const requireHttpHealthCheckPolicy: StackValidationPolicy = {
                 continue;
             }
             const config = policy.props.spec?.default?.config ?? {};
-            if (config.type !== "HTTP") {
+            const path = config.httpHealthCheck?.requestPath ?? "/";
+            if (String(config.type ?? "").toUpperCase() !== "HTTP") {
                 reportViolation(`HealthCheckPolicy ${policy.props.metadata?.name} checks ${describeBackend(backend)} with type ${JSON.stringify(config.type ?? null)}; vLLM serves plain HTTP, so use type HTTP.`, policy.urn);
-            } else if ((config.httpHealthCheck?.requestPath ?? "/") === "/") {
-                reportViolation(`HealthCheckPolicy ${policy.props.metadata?.name} checks "/" on ${describeBackend(backend)}; vLLM answers health checks on /health.`, policy.urn);
+            } else if (path !== VLLM_HEALTH_PATH) {
+                reportViolation(`HealthCheckPolicy ${policy.props.metadata?.name} checks ${JSON.stringify(path)} on ${describeBackend(backend)}; vLLM answers health checks on ${VLLM_HEALTH_PATH}.`, policy.urn);
             }
         }
     },

@@ -1,4 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
+import { vllmFlags } from "@gke-tpu-inference/facts";
 import { commandLine, containersOf, isVllmContainer } from "./support";
 
 const PROBES = ["startupProbe", "livenessProbe", "readinessProbe"] as const;
@@ -12,11 +13,12 @@ export const requireHttpProbesForVllm: ResourceValidationPolicy = {
     remediationSteps: "Set httpGet.scheme to HTTP on the vLLM container's probes (or serve TLS with --ssl-certfile and --ssl-keyfile).",
     validateResource: (args, reportViolation) => {
         for (const at of containersOf(args.type, args.props)) {
-            if (!isVllmContainer(at, args.type) || commandLine(at.container).some((token) => token.startsWith("--ssl-certfile"))) {
+            if (!isVllmContainer(at, args.type) || vllmFlags(commandLine(at.container)).some(({ flag }) => flag === "--ssl-certfile")) {
                 continue;
             }
             for (const probe of PROBES) {
                 const scheme = at.container[probe]?.httpGet?.scheme;
+                // KServe's templates choose the scheme with a Go template at reconcile time.
                 if (typeof scheme === "string" && !scheme.includes("{{") && scheme.toUpperCase() !== "HTTP") {
                     reportViolation(`${args.name} ${at.path} ${probe} uses scheme ${scheme}, but vLLM serves plain HTTP.`);
                 }

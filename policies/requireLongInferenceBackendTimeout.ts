@@ -1,6 +1,6 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS } from "../components/catalog";
-import { attachesToGkeGateway, backendKey, describeBackend, gkePoliciesByTarget, inferencePoolOf, serviceGatewayRefs } from "./support";
+import { MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS } from "@gke-tpu-inference/facts";
+import { backendKey, describeBackend, gkeInferencePools, gkePoliciesByTarget } from "./support";
 
 /** DESIGN lesson 17: a GCP backend service times out after 30 s unless told otherwise, which cuts long completions short. */
 export const requireLongInferenceBackendTimeout: StackValidationPolicy = {
@@ -16,11 +16,7 @@ export const requireLongInferenceBackendTimeout: StackValidationPolicy = {
     },
     validateStack: (args, reportViolation) => {
         const minimum = args.getConfig<{ minimumTimeoutSec?: number }>().minimumTimeoutSec ?? MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS;
-        const onGke = attachesToGkeGateway(args.resources);
-        const pools = args.resources.flatMap((resource) => {
-            const pool = inferencePoolOf(resource);
-            return pool && onGke(serviceGatewayRefs(resource.props)) ? [pool] : [];
-        });
+        const pools = gkeInferencePools(args.resources);
         if (pools.length === 0) {
             args.notApplicable("no InferencePool is routed through a GKE Gateway");
         }

@@ -1,14 +1,14 @@
-import { ResourceValidationPolicy } from "@pulumi/policy";
-import { GKE_TPU_V6E_ZONES } from "../components/catalog";
-import { isTpuV6eNodePool } from "./support";
+import { StackValidationPolicy } from "@pulumi/policy";
+import { GKE_TPU_V6E_ZONES } from "@gke-tpu-inference/facts";
+import { tpuV6ePools } from "./support";
 
 /**
- * Seed 003, issue #2: node pools in us-central1-a and us-south1-a failed with "Unsupported
- * TPU configuration" although TPU VMs were offered there; GKE TPU zones are not TPU VM zones.
+ * Seed 003, issue #2: node pools failed with "Unsupported TPU configuration" in zones where TPU
+ * VMs were offered (us-central1-a); GKE's TPU v6e zones are a list of their own.
  */
-export const requireSupportedTpuZone: ResourceValidationPolicy = {
+export const requireSupportedTpuZone: StackValidationPolicy = {
     name: "require-supported-tpu-zone",
-    description: "A TPU v6e node pool must be placed only in zones where GKE offers TPU v6e node pools.",
+    description: "A TPU v6e node pool, standalone or inline in a cluster, must be placed only in zones where GKE offers TPU v6e node pools.",
     enforcementLevel: "mandatory",
     severity: "high",
     remediationSteps: "Set the node pool's nodeLocations (or a zonal cluster's location) to a GKE TPU v6e zone, such as europe-west4-a.",
@@ -22,18 +22,20 @@ export const requireSupportedTpuZone: ResourceValidationPolicy = {
             },
         },
     },
-    validateResource: (args, reportViolation) => {
-        if (!isTpuV6eNodePool(args.type, args.props)) {
-            return;
+    validateStack: (args, reportViolation) => {
+        const pools = tpuV6ePools(args.resources);
+        if (pools.length === 0) {
+            args.notApplicable("the stack has no TPU v6e node pool");
         }
         const supported = args.getConfig<{ supportedZones?: string[] }>().supportedZones ?? [...GKE_TPU_V6E_ZONES];
-        const location: string | undefined = args.props.location;
-        const zones: string[] = args.props.nodeLocations ?? (location && /-[a-z]$/.test(location) ? [location] : []);
-        if (zones.length === 0) {
-            reportViolation(`TPU node pool ${args.name} names no zone; a regional pool spreads over zones without GKE TPU v6e support. Set nodeLocations to one of ${supported.join(", ")}.`);
-        }
-        for (const zone of zones.filter((candidate) => !supported.includes(candidate))) {
-            reportViolation(`TPU node pool ${args.name} is placed in ${zone}, where GKE offers no TPU v6e node pools; allowed: ${supported.join(", ")}.`);
+        for (const pool of pools) {
+            const where = `TPU node pool ${pool.resource.name}${pool.path.startsWith("nodePools") ? ` (${pool.path})` : ""}`;
+            if (pool.zones.length === 0) {
+                reportViolation(`${where} names no zone; a regional pool spreads over zones without GKE TPU v6e support. Set nodeLocations to one of ${supported.join(", ")}.`, pool.resource.urn);
+            }
+            for (const zone of pool.zones.filter((candidate) => !supported.includes(candidate))) {
+                reportViolation(`${where} is placed in ${zone}, where GKE offers no TPU v6e node pools; allowed: ${supported.join(", ")}.`, pool.resource.urn);
+            }
         }
     },
 };

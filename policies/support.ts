@@ -1,12 +1,26 @@
 /**
- * Reading resources the way they appear in a preview: GCP resources by their `@pulumi/gcp`
- * type tokens, Kubernetes objects by `kubernetes:<apiVersion>:<kind>` (custom resources have
- * no class to match), Helm v4 Charts by `kubernetes:helm.sh/v4:Chart`. Values that are
- * unknown during preview are left to the policy SDK: reading one throws, and the SDK
- * reports that the policy could not run instead of a false violation.
+ * Reading resources the way a real `pulumi preview` hands them to a policy pack, however a program
+ * wrote them. GCP resources come by their `@pulumi/gcp` type tokens; Kubernetes objects by
+ * `kubernetes:<apiVersion>:<kind>`, whether the program declared them or a chart or config group
+ * rendered them. Components a provider constructs (Helm v4 `Chart`, `yaml/v2` ConfigGroup) reach a
+ * policy without inputs, so an installation is recognised by what it renders (a CRD, a controller)
+ * or by a `helm.v3.Release`, whose inputs a preview does show. Values unknown during preview are left
+ * to the policy SDK: reading one throws, and the SDK reports that the policy could not run.
  */
 import { PolicyResource } from "@pulumi/policy";
-import { GKE_GATEWAY_CLASS_PREFIX, INFERENCE_POOL_KIND, KSERVE, KSERVE_CHILDREN, TPU_NODE, TPU_V6E_MACHINE_TYPE_PREFIX } from "../components/catalog";
+import {
+    GKE_GATEWAY_CLASS_PREFIX,
+    INFERENCE_POOL_KIND,
+    KSERVE,
+    KSERVE_CHILDREN,
+    TPU_NODE,
+    TPU_V6E_MACHINE_TYPE_PREFIX,
+    TPU_V6E_MACHINE_TYPES,
+    commandWords,
+    imageRepository,
+    startsVllmServer,
+    vllmFlags,
+} from "@gke-tpu-inference/facts";
 
 /** Props as the policy SDK hands them over. */
 export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -17,51 +31,77 @@ export function isKubernetesKind(type: string, group: string, kind: string): boo
     return match !== null && match[2] === kind && match[1] === (group === "" ? "core" : group);
 }
 
-/** KServe's LLMInferenceService, in any served version. */
-export function isLlmInferenceService(type: string): boolean {
-    return isKubernetesKind(type, KSERVE.apiVersion.split("/")[0], "LLMInferenceService");
+/** The kind, or its server-side-apply patch (`DeploymentPatch`), which carries the same fields. */
+function isKindOrPatch(type: string, group: string, kind: string): boolean {
+    return isKubernetesKind(type, group, kind) || isKubernetesKind(type, group, `${kind}Patch`);
 }
 
-/** Helm charts, however they are installed. */
+const KSERVE_GROUP = KSERVE.apiVersion.split("/")[0];
+
+/** KServe's LLMInferenceService, in any served version. */
+export function isLlmInferenceService(type: string): boolean {
+    return isKubernetesKind(type, KSERVE_GROUP, "LLMInferenceService");
+}
+
+/** KServe's LLMInferenceServiceConfig, in any served version. */
+export function isLlmInferenceServiceConfig(type: string): boolean {
+    return isKubernetesKind(type, KSERVE_GROUP, "LLMInferenceServiceConfig");
+}
+
+/** Helm charts and releases, however they are installed. */
 export function isHelmChart(type: string): boolean {
     return type === "kubernetes:helm.sh/v4:Chart" || type === "kubernetes:helm.sh/v3:Chart" || type === "kubernetes:helm.sh/v3:Release";
 }
 
-/** GKE node pools of TPU v6e machine types. */
-export function isTpuV6eNodePool(type: string, props: Props): boolean {
-    return type === "gcp:container/nodePool:NodePool" && typeof props.nodeConfig?.machineType === "string" && props.nodeConfig.machineType.startsWith(TPU_V6E_MACHINE_TYPE_PREFIX);
-}
-
-/** A pod spec inside a resource, with where it sits (for messages). */
+/** A pod spec inside a resource, with where it sits (for messages) and the labels its pods get. */
 export interface PodSpecAt {
     path: string;
     spec: Props;
+    labels: Record<string, string>;
 }
 
-/** Kinds whose pod template sits at `spec.template.spec`. */
-const TEMPLATED_WORKLOADS = ["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job"];
+/** Workload kinds whose pod template sits at `spec.template`. */
+const TEMPLATED_WORKLOADS: ReadonlyArray<[group: string, kind: string]> = [
+    ["apps", "Deployment"],
+    ["apps", "StatefulSet"],
+    ["apps", "DaemonSet"],
+    ["apps", "ReplicaSet"],
+    ["batch", "Job"],
+    ["", "ReplicationController"],
+];
 
-/** Every pod spec a resource carries: workloads, LeaderWorkerSets and LLMInferenceServices (main, worker, prefill, scheduler). */
+/**
+ * Every pod spec a resource carries: Pods and PodTemplates, workloads (Deployments, StatefulSets, DaemonSets,
+ * ReplicaSets, Jobs, CronJobs, ReplicationControllers and their patches), LeaderWorkerSets (leader and worker),
+ * and KServe's LLMInferenceServices and LLMInferenceServiceConfigs (main, worker, prefill, scheduler).
+ */
 export function podSpecsOf(type: string, props: Props): PodSpecAt[] {
     const specs: PodSpecAt[] = [];
-    const add = (path: string, spec: Props | undefined) => {
+    const add = (path: string, spec: Props | undefined, labels: Record<string, string> | undefined) => {
         if (spec && typeof spec === "object") {
-            specs.push({ path, spec });
+            specs.push({ path, spec, labels: labels ?? {} });
         }
     };
-    if (isKubernetesKind(type, "", "Pod")) {
-        add("spec", props.spec);
-    } else if (TEMPLATED_WORKLOADS.some((kind) => isKubernetesKind(type, "apps", kind) || isKubernetesKind(type, "batch", kind))) {
-        add("spec.template.spec", props.spec?.template?.spec);
+    const template = (at: string, value: Props | undefined) => add(`${at}.spec`, value?.spec, value?.metadata?.labels);
+    if (isKindOrPatch(type, "", "Pod")) {
+        add("spec", props.spec, props.metadata?.labels);
+    } else if (isKubernetesKind(type, "", "PodTemplate")) {
+        template("template", props.template);
+    } else if (TEMPLATED_WORKLOADS.some(([group, kind]) => isKindOrPatch(type, group, kind))) {
+        template("spec.template", props.spec?.template);
+    } else if (isKindOrPatch(type, "batch", "CronJob")) {
+        template("spec.jobTemplate.spec.template", props.spec?.jobTemplate?.spec?.template);
     } else if (isKubernetesKind(type, "leaderworkerset.x-k8s.io", "LeaderWorkerSet")) {
-        add("spec.leaderWorkerTemplate.leaderTemplate.spec", props.spec?.leaderWorkerTemplate?.leaderTemplate?.spec);
-        add("spec.leaderWorkerTemplate.workerTemplate.spec", props.spec?.leaderWorkerTemplate?.workerTemplate?.spec);
-    } else if (isLlmInferenceService(type)) {
-        add("spec.template", props.spec?.template);
-        add("spec.worker", props.spec?.worker);
-        add("spec.prefill.template", props.spec?.prefill?.template);
-        add("spec.prefill.worker", props.spec?.prefill?.worker);
-        add("spec.router.scheduler.template", props.spec?.router?.scheduler?.template);
+        template("spec.leaderWorkerTemplate.leaderTemplate", props.spec?.leaderWorkerTemplate?.leaderTemplate);
+        template("spec.leaderWorkerTemplate.workerTemplate", props.spec?.leaderWorkerTemplate?.workerTemplate);
+    } else if (isLlmInferenceService(type) || isLlmInferenceServiceConfig(type)) {
+        // KServe labels every workload pod of a service with its name; a config's templates have no name yet.
+        const workload = isLlmInferenceService(type) && props.metadata?.name ? KSERVE_CHILDREN.workloadLabels(props.metadata.name) : undefined;
+        add("spec.template", props.spec?.template, workload);
+        add("spec.worker", props.spec?.worker, workload);
+        add("spec.prefill.template", props.spec?.prefill?.template, workload);
+        add("spec.prefill.worker", props.spec?.prefill?.worker, workload);
+        add("spec.router.scheduler.template", props.spec?.router?.scheduler?.template, undefined);
     }
     return specs;
 }
@@ -79,21 +119,19 @@ export function containersOf(type: string, props: Props): ContainerAt[] {
     return podSpecsOf(type, props).flatMap((pod) =>
         (["containers", "initContainers"] as const).flatMap((field) =>
             (Array.isArray(pod.spec[field]) ? (pod.spec[field] as Props[]) : []).map((container, index) => ({
-                path: `${pod.path}.${field}[${index}]${container.name ? ` (${container.name})` : ""}`,
-                container,
+                path: `${pod.path}.${field}[${index}]${container?.name ? ` (${container.name})` : ""}`,
+                container: container ?? {},
                 pod,
             })),
         ),
     );
 }
 
-/** The `google.com/tpu` count a container requests or limits, if any. */
+/** The `google.com/tpu` count a container requests and limits, if any; Kubernetes copies a limit to the request of an extended resource. */
 export function tpuResources(container: Props): { requests?: number; limits?: number } {
     const read = (value: unknown) => (value === undefined ? undefined : Number(value));
-    return {
-        requests: read(container.resources?.requests?.[TPU_NODE.resourceName]),
-        limits: read(container.resources?.limits?.[TPU_NODE.resourceName]),
-    };
+    const limits = read(container.resources?.limits?.[TPU_NODE.resourceName]);
+    return { requests: read(container.resources?.requests?.[TPU_NODE.resourceName]) ?? limits, limits };
 }
 
 /** True when a container asks for TPU chips. */
@@ -102,19 +140,103 @@ export function usesTpu(container: Props): boolean {
     return requests !== undefined || limits !== undefined;
 }
 
-/** The command line of a container as one list, with `a b` strings split (KServe and the seeds pass shell lines). */
+/** The words of a container's command line (command, then args), split as the shell would split script strings. */
 export function commandLine(container: Props): string[] {
-    const parts = [...(Array.isArray(container.command) ? container.command : []), ...(Array.isArray(container.args) ? container.args : [])];
-    return parts.flatMap((part: unknown) => (typeof part === "string" ? part.split(/\s+/).filter(Boolean) : []));
+    return commandWords(container.command, container.args);
 }
 
-/** The vLLM server containers: a `vllm` command, the OpenAI API server module, or KServe's `main` container of an LLMInferenceService workload. */
+/**
+ * The vLLM server containers: a command line that starts vLLM's server, an image of vLLM's that starts it by its
+ * entrypoint, or KServe's `main` container of an LLMInferenceService or LLMInferenceServiceConfig workload.
+ */
 export function isVllmContainer(at: ContainerAt, type: string): boolean {
-    const line = commandLine(at.container).join(" ");
-    if (/\bvllm\b.*\bserve\b|vllm\.entrypoints\.openai\.api_server/.test(line)) {
+    const words = commandLine(at.container);
+    if (startsVllmServer(words)) {
         return true;
     }
-    return isLlmInferenceService(type) && !at.pod.path.startsWith("spec.router") && at.container.name === "main";
+    const image = typeof at.container.image === "string" ? imageRepository(at.container.image).split("/").pop()! : "";
+    if (words.length === 0 && /^vllm(-|$)/.test(image)) {
+        return true;
+    }
+    return (isLlmInferenceService(type) || isLlmInferenceServiceConfig(type)) && !at.pod.path.startsWith("spec.router") && at.container.name === "main";
+}
+
+/** Values a pod accepts for a node label: from its nodeSelector and its required node affinity (`In`); undefined when it does not constrain the label. */
+export function selectedValues(pod: Props, label: string): string[] | undefined {
+    const values = new Set<string>();
+    let constrained = false;
+    const fromSelector = pod.nodeSelector?.[label];
+    if (fromSelector !== undefined) {
+        constrained = true;
+        values.add(String(fromSelector));
+    }
+    const terms: Props[] = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+    for (const term of terms) {
+        for (const expression of (term.matchExpressions ?? []) as Props[]) {
+            if (expression.key === label && expression.operator === "In") {
+                constrained = true;
+                ((expression.values ?? []) as unknown[]).forEach((value) => values.add(String(value)));
+            }
+        }
+    }
+    return constrained ? [...values] : undefined;
+}
+
+/** A TPU v6e node pool the stack declares: a NodePool resource, or a pool inline in a Cluster. */
+export interface TpuPool {
+    resource: PolicyResource;
+    /** Where it sits in the resource, for messages. */
+    path: string;
+    machineType: string;
+    /** The slice topology its nodes carry. */
+    topology: string | undefined;
+    /** Zones it places nodes in; empty when it names none (a regional pool). */
+    zones: string[];
+}
+
+/** True when `machineType` is a TPU v6e machine type. */
+function isTpuV6e(machineType: unknown): machineType is string {
+    return typeof machineType === "string" && machineType.startsWith(TPU_V6E_MACHINE_TYPE_PREFIX);
+}
+
+/** Zones named by a pool's nodeLocations, or by a zonal location. */
+function zonesOf(nodeLocations: unknown, location: unknown): string[] {
+    if (Array.isArray(nodeLocations) && nodeLocations.length > 0) {
+        return nodeLocations.map(String);
+    }
+    return typeof location === "string" && /-[a-z]$/.test(location) ? [location] : [];
+}
+
+/** The topology a pool's nodes carry: its multi-host `tpuTopology`, else its machine type's single-host shape. */
+function poolTopology(pool: Props, machineType: string): string | undefined {
+    return pool.placementPolicy?.tpuTopology ?? TPU_V6E_MACHINE_TYPES[machineType]?.shapes[0].topology;
+}
+
+/** Every TPU v6e node pool among `resources`, standalone or inline in a Cluster. */
+export function tpuV6ePools(resources: PolicyResource[]): TpuPool[] {
+    return resources.flatMap((resource): TpuPool[] => {
+        const props = resource.props;
+        if (resource.type === "gcp:container/nodePool:NodePool" && isTpuV6e(props.nodeConfig?.machineType)) {
+            const machineType = props.nodeConfig.machineType;
+            return [{ resource, path: "nodeConfig.machineType", machineType, topology: poolTopology(props, machineType), zones: zonesOf(props.nodeLocations, props.location) }];
+        }
+        if (resource.type === "gcp:container/cluster:Cluster") {
+            return ((props.nodePools ?? []) as Props[]).flatMap((pool, index) =>
+                isTpuV6e(pool?.nodeConfig?.machineType)
+                    ? [
+                          {
+                              resource,
+                              path: `nodePools[${index}]`,
+                              machineType: pool.nodeConfig.machineType,
+                              topology: poolTopology(pool, pool.nodeConfig.machineType),
+                              zones: zonesOf(pool.nodeLocations ?? props.nodeLocations, props.location),
+                          },
+                      ]
+                    : [],
+            );
+        }
+        return [];
+    });
 }
 
 /** `namespace/name` of a namespaced object, defaulting the namespace like kubectl. */
@@ -150,9 +272,14 @@ export function serviceGatewayRefs(props: Props): string[] {
     return refs.map((ref) => `${ref.namespace ?? props.metadata?.namespace ?? "default"}/${ref.name}`);
 }
 
+/** The HTTPRoutes among the resources. */
+export function httpRoutes(resources: PolicyResource[]): PolicyResource[] {
+    return resources.filter((resource) => isKubernetesKind(resource.type, "gateway.networking.k8s.io", "HTTPRoute"));
+}
+
 /** The Gateways (as `namespace/name`) an HTTPRoute attaches to. */
 export function routeParentRefs(props: Props): string[] {
-    const parents: Props[] = props.spec?.parentRefs ?? [];
+    const parents: Props[] = Array.isArray(props.spec?.parentRefs) ? props.spec.parentRefs : [];
     return parents
         .filter((parent) => (parent.kind ?? "Gateway") === "Gateway")
         .map((parent) => `${parent.namespace ?? props.metadata?.namespace ?? "default"}/${parent.name}`);
@@ -180,8 +307,9 @@ export function inferencePoolOf(resource: PolicyResource): Backend | undefined {
 /** The backends an HTTPRoute sends traffic to. */
 export function routeBackends(resource: PolicyResource): Backend[] {
     const namespace = resource.props.metadata?.namespace ?? "default";
-    return ((resource.props.spec?.rules ?? []) as Props[]).flatMap((rule) =>
-        ((rule.backendRefs ?? []) as Props[]).map((ref) => ({
+    const rules: Props[] = Array.isArray(resource.props.spec?.rules) ? resource.props.spec.rules : [];
+    return rules.flatMap((rule) =>
+        (Array.isArray(rule?.backendRefs) ? (rule.backendRefs as Props[]) : []).map((ref) => ({
             namespace: ref.namespace ?? namespace,
             group: ref.group ?? "",
             kind: ref.kind ?? "Service",
@@ -189,6 +317,66 @@ export function routeBackends(resource: PolicyResource): Backend[] {
             source: resource,
         })),
     );
+}
+
+/** True for an InferencePool backend, in either of its API groups. */
+export function isInferencePoolBackend(backend: Backend): boolean {
+    return backend.kind === INFERENCE_POOL_KIND.kind && backend.group.startsWith("inference.networking.");
+}
+
+/** Every InferencePool a GKE Gateway routes to: KServe's for its services, and any an HTTPRoute names. */
+export function gkeInferencePools(resources: PolicyResource[]): Backend[] {
+    const onGke = attachesToGkeGateway(resources);
+    const declaredPools = new Map<string, PolicyResource>();
+    for (const resource of resources) {
+        const group = /^kubernetes:(inference\.networking\.[^/]+)\/[^:]+:InferencePool$/.exec(resource.type)?.[1];
+        if (group) {
+            declaredPools.set(backendKey({ namespace: resource.props.metadata?.namespace ?? "default", group, kind: INFERENCE_POOL_KIND.kind, name: resource.props.metadata?.name, source: resource }), resource);
+        }
+    }
+    const pools = new Map<string, Backend>();
+    for (const resource of resources) {
+        const pool = inferencePoolOf(resource);
+        if (pool && onGke(serviceGatewayRefs(resource.props))) {
+            pools.set(backendKey(pool), pool);
+        }
+    }
+    for (const route of httpRoutes(resources).filter((candidate) => onGke(routeParentRefs(candidate.props)))) {
+        // A pool the stack makes is reported against its maker (KServe's service, or the InferencePool object itself).
+        routeBackends(route)
+            .filter((backend) => isInferencePoolBackend(backend) && !pools.has(backendKey(backend)))
+            .forEach((pool) => pools.set(backendKey(pool), { ...pool, source: declaredPools.get(backendKey(pool)) ?? pool.source }));
+    }
+    return [...pools.values()].sort((a, b) => backendKey(a).localeCompare(backendKey(b)));
+}
+
+/** Label sets of the pods that serve vLLM over plain HTTP (no TLS flags), by namespace. */
+export function plainHttpVllmPods(resources: PolicyResource[]): Array<{ namespace: string; labels: Record<string, string> }> {
+    return resources.flatMap((resource) => {
+        const serving = containersOf(resource.type, resource.props).filter(
+            (at) => isVllmContainer(at, resource.type) && !vllmFlags(commandLine(at.container)).some(({ flag }) => flag === "--ssl-certfile"),
+        );
+        const pods = new Map(serving.map((at) => [at.pod.path, at.pod]));
+        return [...pods.values()].map((pod) => ({ namespace: resource.props.metadata?.namespace ?? "default", labels: pod.labels }));
+    });
+}
+
+/** True when a Service selects KServe's LLMInferenceService workload pods, which run vLLM, wherever the service itself is declared. */
+function selectsKServeWorkload(service: Props): boolean {
+    const selector: Record<string, string> = service.spec?.selector ?? {};
+    return selector["app.kubernetes.io/part-of"] === "llminferenceservice" && (selector["kserve.io/component"] ?? "workload") === "workload";
+}
+
+/** True when a Service fronts plain-HTTP vLLM: it selects such pods of the stack, or KServe's workload pods. */
+export function frontsPlainHttpVllm(service: Props, vllmPods: ReturnType<typeof plainHttpVllmPods>): boolean {
+    return selectsKServeWorkload(service) || vllmPods.some((pod) => selects(service, pod));
+}
+
+/** True when a Service's selector picks pods with `labels` in its namespace. */
+export function selects(service: Props, pod: { namespace: string; labels: Record<string, string> }): boolean {
+    const selector: Record<string, string> = service.spec?.selector ?? {};
+    const keys = Object.keys(selector);
+    return keys.length > 0 && (service.metadata?.namespace ?? "default") === pod.namespace && keys.every((key) => pod.labels[key] === selector[key]);
 }
 
 /** Policies (HealthCheckPolicy, GCPBackendPolicy) of `kind` by the `namespace/group/kind/name` of their target. */
@@ -217,7 +405,11 @@ export function describeBackend(backend: Backend): string {
 export function transitiveDependencies(resource: PolicyResource): Set<PolicyResource> {
     const seen = new Set<PolicyResource>();
     const visit = (current: PolicyResource) => {
-        for (const next of [...current.dependencies, ...(current.parent ? current.parent.dependencies : [])]) {
+        const parents: PolicyResource[] = [];
+        for (let parent = current.parent; parent; parent = parent.parent) {
+            parents.push(parent);
+        }
+        for (const next of [...current.dependencies, ...parents.flatMap((parent) => parent.dependencies)]) {
             if (!seen.has(next)) {
                 seen.add(next);
                 visit(next);
@@ -226,6 +418,46 @@ export function transitiveDependencies(resource: PolicyResource): Set<PolicyReso
     };
     visit(resource);
     return seen;
+}
+
+/** What identifies an installation of some software in a stack. */
+export interface Installation {
+    /** The CustomResourceDefinition it installs, by name. */
+    crd: string;
+    /** Its controller's Deployment, by name. */
+    controller: string;
+    /** The chart's name, as a Helm release or chart reference ends. */
+    chart: string;
+}
+
+/**
+ * The resources that install `what`: the objects that bring its CRD or controller (rendered by a chart or a config
+ * group, or declared) with every component above them, Helm releases of its chart, and charts whose inputs name it.
+ */
+export function installers(resources: PolicyResource[], what: Installation): Set<PolicyResource> {
+    const found = new Set<PolicyResource>();
+    // `lws`, `repo/lws`, `oci://registry.k8s.io/lws/charts/lws`, with or without a `:tag` or `@digest`.
+    const chartNamed = (chart: unknown) =>
+        typeof chart === "string" &&
+        chart
+            .replace(/\/$/, "")
+            .split("/")
+            .pop()!
+            .replace(/[:@].*$/, "") === what.chart;
+    for (const resource of resources) {
+        const name = resource.props?.metadata?.name;
+        const brings =
+            (isKubernetesKind(resource.type, "apiextensions.k8s.io", "CustomResourceDefinition") && name === what.crd) ||
+            (isKubernetesKind(resource.type, "apps", "Deployment") && name === what.controller) ||
+            (isHelmChart(resource.type) && chartNamed(resource.props?.chart));
+        if (brings) {
+            // The components above it install it too; the stack itself installs everything and says nothing.
+            for (let current: PolicyResource | undefined = resource; current && current.type !== "pulumi:pulumi:Stack"; current = current.parent) {
+                found.add(current);
+            }
+        }
+    }
+    return found;
 }
 
 /** The stack's name, from a resource URN (`urn:pulumi:<stack>::…`). */

@@ -1,9 +1,9 @@
 /**
- * `npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-config FILE] [--json FILE] [--out DIR] [--markdown FILE] [--against BASE_REPORT.json] [--dir PROGRAM_DIR]`
+ * `npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-pack DIR] [--policy-config FILE] [--json FILE] [--out DIR] [--markdown FILE] [--against BASE_REPORT.json] [--dir PROGRAM_DIR]`
  *
  * Shows what `pulumi up` would create without a cloud account or the Pulumi CLI: runs the
- * program under the SDK's mocks, prints the resource tree, evaluates this project's policy
- * pack like `pulumi preview --policy-pack policies`, and optionally writes a JSON report
+ * program under the SDK's mocks, prints the resource tree, has the policy pack judge it in its
+ * own process like `pulumi preview --policy-pack policies`, and optionally writes a JSON report
  * (modeled on `pulumi preview --json`), every Kubernetes object as YAML, and a Markdown
  * summary for a pull request: against a base report, what the change adds, removes and
  * changes, property by property, and which violations it introduces.
@@ -13,15 +13,18 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parseArgs } from "util";
-import { PACK_NAME, PACK_VERSION, policies } from "../policies/pack";
+import { PackConfig, PackConfigError, PolicyPackProcess } from "./offline/analyzer";
 import { diffReports, renderMarkdown } from "./offline/diff";
-import { PackConfig, evaluatePolicies } from "./offline/policies";
+import { judge } from "./offline/policies";
 import { ProjectError } from "./offline/project";
 import { PreviewReport, buildReport, kubernetesManifests, renderPolicies, renderTree } from "./offline/report";
 import { runOffline } from "./offline/run";
 
 const USAGE =
-    "usage: npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-config FILE] [--json FILE] [--out DIR] [--markdown FILE] [--against BASE_REPORT.json] [--dir PROGRAM_DIR]";
+    "usage: npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-pack DIR] [--policy-config FILE] [--json FILE] [--out DIR] [--markdown FILE] [--against BASE_REPORT.json] [--dir PROGRAM_DIR]";
+
+/** This project's pack, judged by default. */
+const DEFAULT_PACK = path.resolve(__dirname, "..", "policies");
 
 /** Errors whose message is the whole story (bad configuration, bad usage): no stack trace. */
 function isUserError(err: unknown): boolean {
@@ -58,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
                 config: { type: "string", short: "c", multiple: true, default: [] },
                 secret: { type: "string", multiple: true, default: [] },
                 json: { type: "string" },
+                "policy-pack": { type: "string" },
                 "policy-config": { type: "string" },
                 markdown: { type: "string" },
                 against: { type: "string" },
@@ -90,22 +94,36 @@ async function main(argv: string[]): Promise<number> {
         return 2;
     }
 
+    // The pack starts while the program runs; both take about a second.
+    const packStarting = PolicyPackProcess.start(path.resolve(values["policy-pack"] ?? DEFAULT_PACK));
+    packStarting.catch(() => undefined);
     let run;
     try {
         run = await runOffline(values.dir, values.stack, values.config, values.secret);
     } catch (err) {
         const message = isUserError(err) ? (err as Error).message : ((err as Error)?.stack ?? String(err));
         process.stderr.write(`error: ${message}\n`);
+        packStarting.then((pack) => pack.close(), () => undefined);
         return 2;
     }
 
-    const pack = { name: PACK_NAME, version: PACK_VERSION, policies };
-    const violations = await evaluatePolicies(pack, run.resources, policyConfig);
+    let verdict;
+    let pack: PolicyPackProcess | undefined;
+    try {
+        pack = await packStarting;
+        verdict = await judge(pack, run.resources, policyConfig, { project: run.project.projectName, stack: run.project.stack });
+    } catch (err) {
+        process.stderr.write(`error: ${err instanceof PackConfigError ? err.message : `policy pack: ${(err as Error).message}`}\n`);
+        return 2;
+    } finally {
+        pack?.close();
+    }
+    const { info, violations } = verdict;
 
     for (const note of run.notes) {
         process.stdout.write(`note: ${note}\n`);
     }
-    process.stdout.write(`${renderTree(run)}\n\n${renderPolicies(pack, violations, run.resources)}\n`);
+    process.stdout.write(`${renderTree(run)}\n\n${renderPolicies(info, violations, run)}\n`);
     const report = buildReport(run, violations);
     if (markdownPath) {
         writeOutput(markdownPath, renderMarkdown(report, base && diffReports(base, report)));

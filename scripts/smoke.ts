@@ -13,7 +13,7 @@
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import { parseArgs } from "util";
-import { INFERENCE_POOL_KIND, KSERVE_CHILDREN } from "../components/catalog";
+import { INFERENCE_POOL_KIND, KSERVE_CHILDREN } from "@gke-tpu-inference/facts";
 import { HTTP_SERVICE_SUFFIX } from "../components/routerRoute";
 import { Finding, acceptedByGateway, gkePolicyAttached, inferencePoolMigration } from "./cluster/checks";
 import type { ObjectReader } from "./cluster/kube";

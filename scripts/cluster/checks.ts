@@ -3,7 +3,7 @@
  * model service has moved to the v1 InferencePool group and the Gateway accepted it with every reference
  * resolved, and whether GKE attached a policy. Each returns what it saw, in words a user can act on.
  */
-import { INFERENCE_POOL_KIND, KSERVE } from "../../components/catalog";
+import { INFERENCE_POOL_KIND, KSERVE } from "@gke-tpu-inference/facts";
 import type { KubeObject } from "./kube";
 
 /** A status condition, as Kubernetes and Gateway API write them. */

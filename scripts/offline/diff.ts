@@ -3,8 +3,8 @@
  * and changed (with each changed property, like `pulumi preview --diff`), and the policy
  * violations it introduces or resolves. Rendered as Markdown for a pull request.
  */
-import { PolicyViolation } from "./policies";
-import { PreviewReport, ReportStep, displayType } from "./report";
+import { PolicyViolation } from "./analyzer";
+import { PreviewReport, ReportStep, displayType, uncheckedCount } from "./report";
 
 /** One property that differs; `before`/`after` are absent where the property is. */
 export interface PropertyChange {
@@ -141,11 +141,18 @@ export function renderMarkdown(head: PreviewReport, diff?: ReportDiff): string {
         lines.push("```", "", "</details>", "");
     }
 
+    if (head.unrenderedCharts.length > 0) {
+        lines.push(
+            `**Not checked offline:** the objects of ${head.unrenderedCharts.map((chart) => `\`${chart.name}\`${chart.chart ? ` (${chart.chart})` : ""}`).join(", ")}; a real preview renders them and the policy pack judges them.`,
+            "",
+        );
+    }
     const mandatory = head.policyViolations.filter((violation) => violation.enforcementLevel === "mandatory").length;
     const pack = head.policyViolations[0] ? `${head.policyViolations[0].policyPack}@v${head.policyViolations[0].policyPackVersion}` : "policy pack";
     lines.push("#### Policies", "");
     if (head.policyViolations.length === 0) {
-        lines.push(`✅ no violations${diff && diff.violations.resolved.length > 0 ? ` (this change resolves ${diff.violations.resolved.length})` : ""}`);
+        const unchecked = head.unrenderedCharts.length > 0 ? ` over what was previewed (${uncheckedCount(head.unrenderedCharts.length)} not checked offline, listed above)` : "";
+        lines.push(`✅ no violations${unchecked}${diff && diff.violations.resolved.length > 0 ? ` (this change resolves ${diff.violations.resolved.length})` : ""}`);
     } else {
         const introduced = new Set(diff?.violations.introduced.map(violationKey) ?? []);
         lines.push(`${mandatory > 0 ? "❌" : "⚠️"} ${pack}: ${mandatory} mandatory, ${head.policyViolations.length - mandatory} advisory${diff ? `; ${introduced.size} new with this change` : ""}`, "");

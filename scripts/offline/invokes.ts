@@ -4,8 +4,9 @@
  * API enabled, release channels whose defaults are above the GKE floor, and the TPU v6e machine types
  * offered in exactly the zones the catalog lists. A test or a caller can answer any token differently.
  */
-import { GKE_TPU_V6E_ZONES, GKE_VERSION, RELEASE_CHANNELS, TPU_V6E_MACHINE_TYPES } from "../../components/catalog";
+import { GKE_TPU_V6E_ZONES, GKE_VERSION, RELEASE_CHANNELS, TPU_V6E_MACHINE_TYPES } from "@gke-tpu-inference/facts";
 import { compareGkeVersions, parseGkeVersion } from "../../components/preflight";
+import { parseObjects } from "./expand";
 
 /** An answer to one invoke: the function's result for its arguments. */
 export type InvokeAnswer = (args: Record<string, unknown>) => Record<string, unknown>;
@@ -29,6 +30,12 @@ export const INVOKE_TOKENS = {
     engineVersions: "gcp:container/getEngineVersions:getEngineVersions",
     machineTypes: "gcp:compute/getMachineTypes:getMachineTypes",
     projectService: "gcp:projects/getProjectService:getProjectService",
+    /** The Kubernetes SDK's v1 ConfigFile and ConfigGroup parse YAML through the provider. */
+    yamlDecode: "kubernetes:yaml:decode",
+    /** The Kubernetes SDK's v3 Chart has the provider run `helm template`. */
+    helmTemplate: "kubernetes:helm:template",
+    /** The Kubernetes SDK's v1 kustomize Directory has the provider run kustomize. */
+    kustomizeDirectory: "kubernetes:kustomize:directory",
 } as const;
 
 /** `floor` moved up by `minor` minor versions and `patch` patches: a version GKE would offer above it. */
@@ -87,6 +94,10 @@ export function defaultInvokeAnswers(project: string): Record<string, InvokeAnsw
                     })),
             };
         },
+        [INVOKE_TOKENS.yamlDecode]: (args) => ({ result: parseObjects(String(args.text ?? "")) }),
+        // Nothing is rendered offline; the chart or kustomization is then reported as not rendered.
+        [INVOKE_TOKENS.helmTemplate]: () => ({ result: [] }),
+        [INVOKE_TOKENS.kustomizeDirectory]: () => ({ result: [] }),
         [INVOKE_TOKENS.projectService]: (args) => ({
             id: `${args.project ?? project}/${args.service}`,
             project: args.project ?? project,

@@ -1,149 +1,49 @@
 /**
- * Evaluates CrossGuard policy objects against recorded resources the way the policy SDK's
- * analyzer does: resource policies per resource, stack policies over the whole stack with
- * parents and dependencies linked, props behind the SDK's unknown-checking proxy (reading a
- * value unknown during preview makes the policy report that it could not run, never a
- * violation), config from the pack's config with the schema's defaults, and enforcement
- * levels overridable per policy.
+ * The policy verdict of an offline preview: the pack runs in its own process (analyzer.ts) and judges
+ * every recorded resource as a real `pulumi preview --policy-pack` would have it judged.
  */
-import { EnforcementLevel, PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
-import { RecordedResource } from "./recorder";
+import { PackConfig, PackInfo, PolicyPackProcess, PolicyViolation, resolvePackConfig } from "./analyzer";
+import { RecordedResource, isWireSecret } from "./recorder";
 
-// The analyzer's own unknown handling; the SDK marks it internal, so its types are not published.
-const { UnknownValueError, unknownCheckingProxy } = require("@pulumi/policy/proxy") as {
-    UnknownValueError: new (...args: never[]) => Error;
-    unknownCheckingProxy: <T>(value: T) => T;
-};
-
-/** A violation as `pulumi preview --json` reports it. */
-export interface PolicyViolation {
-    policyPack: string;
-    policyPackVersion: string;
-    policyName: string;
-    enforcementLevel: EnforcementLevel;
-    severity?: string;
-    description: string;
-    message: string;
-    urn: string;
+/** Every secret string among the resources' wire values, so that no violation message repeats one. */
+function secretStrings(resources: readonly RecordedResource[]): string[] {
+    const found = new Set<string>();
+    const visit = (value: unknown, secret: boolean) => {
+        if (typeof value === "string" && secret && value.length > 0) {
+            found.add(value);
+        } else if (Array.isArray(value)) {
+            value.forEach((inner) => visit(inner, secret));
+        } else if (value !== null && typeof value === "object") {
+            Object.values(value).forEach((inner) => visit(inner, secret || isWireSecret(value)));
+        }
+    };
+    resources.forEach((resource) => visit(resource.wire.inputs, false));
+    return [...found].sort((a, b) => b.length - a.length);
 }
 
-/** The pack to evaluate. */
-export interface PackToEvaluate {
-    name: string;
-    version: string;
-    policies: Array<ResourceValidationPolicy | StackValidationPolicy>;
+/** Orders violations so that two runs report them identically. */
+function byPolicyAndUrn(a: PolicyViolation, b: PolicyViolation): number {
+    return a.policyName.localeCompare(b.policyName) || a.urn.localeCompare(b.urn) || a.message.localeCompare(b.message);
 }
 
-/** Per-policy config as `pulumi preview --policy-pack-config` takes it: `{ policyName: { enforcementLevel?, ...properties } }`. */
-export type PackConfig = Record<string, { enforcementLevel?: EnforcementLevel } & Record<string, unknown>>;
-
-class NotApplicable extends Error {}
-
-function notApplicable(reason?: string): never {
-    throw new NotApplicable(reason);
-}
-
-function isStackPolicy(policy: ResourceValidationPolicy | StackValidationPolicy): policy is StackValidationPolicy {
-    return "validateStack" in policy;
-}
-
-/** The policy's config: schema defaults, overlaid with the pack config's properties. */
-function configFor(policy: ResourceValidationPolicy | StackValidationPolicy, config: PackConfig): Record<string, unknown> {
-    const defaults = Object.fromEntries(
-        Object.entries(policy.configSchema?.properties ?? {}).flatMap(([key, schema]) => ("default" in schema ? [[key, schema.default]] : [])),
+/**
+ * Configures `pack` (config validated first; a {@link PackConfigError} when it is not valid) and runs `Analyze` on
+ * every resource and `AnalyzeStack` on the whole stack.
+ */
+export async function judge(
+    pack: PolicyPackProcess,
+    resources: readonly RecordedResource[],
+    config: PackConfig,
+    stack: { project: string; stack: string },
+): Promise<{ info: PackInfo; violations: PolicyViolation[] }> {
+    const info = await pack.info();
+    await pack.configure(stack, resolvePackConfig(info, config));
+    const byUrn = new Map(resources.map((resource) => [resource.urn, resource]));
+    const secrets = secretStrings(resources);
+    const redact = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[secret]"), text);
+    const perResource = await Promise.all(
+        resources.map(async (resource) => (await pack.analyze(resource, byUrn)).map((diagnostic) => PolicyPackProcess.violation(diagnostic, resource.urn, redact))),
     );
-    const properties = Object.entries(config[policy.name] ?? {}).filter(([key]) => key !== "enforcementLevel");
-    return { ...defaults, ...Object.fromEntries(properties) };
-}
-
-/** Runs every policy of `pack` over `resources` (the stack resource itself is not analyzed). */
-export async function evaluatePolicies(pack: PackToEvaluate, resources: readonly RecordedResource[], config: PackConfig = {}): Promise<PolicyViolation[]> {
-    const analyzed = resources.filter((resource) => resource.type !== "pulumi:pulumi:Stack");
-    const violations: PolicyViolation[] = [];
-
-    // Stack policies see every resource, linked to its parent and dependencies.
-    const stackResources = new Map<string, PolicyResource>(
-        analyzed.map((resource) => [
-            resource.urn,
-            {
-                type: resource.type,
-                name: resource.name,
-                urn: resource.urn,
-                props: unknownCheckingProxy(resource.inputs),
-                opts: { ...resource.options, parent: resource.parent } as PolicyResource["opts"],
-                dependencies: [],
-                propertyDependencies: {},
-                isType: () => false,
-                asType: () => undefined,
-            },
-        ]),
-    );
-    for (const resource of analyzed) {
-        const policyResource = stackResources.get(resource.urn)!;
-        policyResource.parent = resource.parent ? stackResources.get(resource.parent) : undefined;
-        policyResource.dependencies = resource.dependencies.flatMap((urn) => stackResources.get(urn) ?? []);
-    }
-
-    for (const policy of pack.policies) {
-        const enforcementLevel = config[policy.name]?.enforcementLevel ?? policy.enforcementLevel ?? "advisory";
-        if (enforcementLevel === "disabled") {
-            continue;
-        }
-        const policyConfig = configFor(policy, config);
-        const violation = (level: EnforcementLevel, message: string, urn: string): PolicyViolation => ({
-            policyPack: pack.name,
-            policyPackVersion: pack.version,
-            policyName: policy.name,
-            enforcementLevel: level === "remediate" ? "mandatory" : level,
-            ...(policy.severity ? { severity: policy.severity } : {}),
-            description: policy.description,
-            message,
-            urn,
-        });
-        const run = async (urn: string | undefined, validate: (report: (message: string, urn?: string) => void) => unknown) => {
-            try {
-                await validate((message, reportedUrn) => violations.push(violation(enforcementLevel, message, reportedUrn ?? urn ?? "")));
-            } catch (err) {
-                if (err instanceof UnknownValueError) {
-                    // As the SDK does: an advisory note that the policy could not run, never a violation.
-                    violations.push(violation("advisory", `can't run policy '${policy.name}' from policy pack '${pack.name}@v${pack.version}' during preview: ${err.message}`, urn ?? ""));
-                } else if (!(err instanceof NotApplicable)) {
-                    throw err;
-                }
-            }
-        };
-
-        if (isStackPolicy(policy)) {
-            await run(undefined, (report) =>
-                policy.validateStack(
-                    { resources: [...stackResources.values()], getConfig: <T>() => policyConfig as T, stackTags: new Map(), notApplicable },
-                    report,
-                ),
-            );
-            continue;
-        }
-        const validations = policy.validateResource === undefined ? [] : Array.isArray(policy.validateResource) ? policy.validateResource : [policy.validateResource];
-        for (const resource of analyzed) {
-            for (const validation of validations) {
-                await run(resource.urn, (report) =>
-                    validation(
-                        {
-                            type: resource.type,
-                            name: resource.name,
-                            urn: resource.urn,
-                            props: unknownCheckingProxy(resource.inputs),
-                            opts: { ...resource.options, parent: resource.parent } as never,
-                            getConfig: <T>() => policyConfig as T,
-                            notApplicable,
-                            stackTags: new Map(),
-                            isType: () => false,
-                            asType: () => undefined,
-                        },
-                        report,
-                    ),
-                );
-            }
-        }
-    }
-    return violations;
+    const stackWide = (await pack.analyzeStack([...resources], byUrn)).map((diagnostic) => PolicyPackProcess.violation(diagnostic, "", redact));
+    return { info, violations: [...perResource.flat(), ...stackWide].sort(byPolicyAndUrn) };
 }

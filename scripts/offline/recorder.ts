@@ -28,6 +28,13 @@ export interface RecordedResource {
     inputs: Record<string, unknown>;
     /** URNs this resource waits for: explicit `dependsOn` and those carried by its input Outputs; sorted. */
     dependencies: string[];
+    /** A multi-language component the provider constructs (Helm v4 Chart, yaml/v2 ConfigGroup): the engine registers it without inputs. */
+    remote?: boolean;
+    /**
+     * The inputs and the outputs as the engine hands them to a policy pack (secrets wrapped, unknowns kept, resource
+     * references as their id or URN). Never written to a report: secrets are in clear inside their wrapper.
+     */
+    wire: { inputs: Record<string, unknown>; outputs: Record<string, unknown> };
     /** Resource options a reviewer cares about, present only when set. */
     options: {
         ignoreChanges?: string[];
@@ -58,6 +65,46 @@ export function plainValue(value: unknown): unknown {
     return value;
 }
 
+/**
+ * Turns wire values into the values the engine marshals for an analyzer (`KeepUnknowns`, `KeepSecrets`, no resource
+ * references): secrets stay wrapped, output values become their value (wrapped when secret) or the unknown marker,
+ * resource references become their id, or URN for components.
+ */
+export function analyzerValue(value: unknown): unknown {
+    if (Array.isArray(value)) {
+        return value.map(analyzerValue);
+    }
+    if (value !== null && typeof value === "object") {
+        const record = value as Record<string, unknown>;
+        switch (record[SIG_KEY]) {
+            case SECRET_SIG:
+                return wireSecret(analyzerValue(record.value));
+            case RESOURCE_REFERENCE_SIG:
+                return typeof record.id === "string" && record.id !== "" ? record.id : record.urn;
+            case OUTPUT_VALUE_SIG: {
+                if (!("value" in record)) {
+                    return UNKNOWN_VALUE;
+                }
+                const inner = analyzerValue(record.value);
+                return record.secret ? wireSecret(inner) : inner;
+            }
+            default:
+                return Object.fromEntries(Object.entries(record).map(([key, inner]) => [key, analyzerValue(inner)]));
+        }
+    }
+    return value;
+}
+
+/** A secret as an analyzer receives it: the value, wrapped in the secret signature. */
+export function wireSecret(value: unknown): Record<string, unknown> {
+    return { [SIG_KEY]: SECRET_SIG, value };
+}
+
+/** Whether a wire value is a secret made by {@link wireSecret}. */
+export function isWireSecret(value: unknown): boolean {
+    return value !== null && typeof value === "object" && (value as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
+}
+
 interface Struct {
     toJavaScript(): Record<string, unknown>;
 }
@@ -70,6 +117,7 @@ interface RegisterResourceRequest {
     getCustom(): boolean;
     getObject(): Struct | undefined;
     getProvider(): string;
+    getRemote(): boolean;
     getDependenciesList(): string[];
     getIgnorechangesList(): string[];
     getProtect(): boolean;
@@ -77,7 +125,7 @@ interface RegisterResourceRequest {
     getCustomtimeouts(): { getCreate(): string; getUpdate(): string; getDelete(): string } | undefined;
 }
 
-type Callback = (err: unknown, response: { getUrn(): string; setUrn(urn: string): void } | undefined) => void;
+type Callback = (err: unknown, response: { getUrn(): string; setUrn(urn: string): void; getObject(): Struct | undefined } | undefined) => void;
 
 const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
 
@@ -123,7 +171,7 @@ export class ResourceRecorder {
                             if (!err && response) {
                                 // The engine's URN, which the program then uses for parents and dependencies.
                                 response.setUrn(engineUrn(response.getUrn(), req));
-                                this.resources.push(record(req, response.getUrn()));
+                                this.resources.push(record(req, response.getUrn(), response.getObject()?.toJavaScript() ?? {}));
                             }
                             callback(err, response);
                         });
@@ -142,7 +190,7 @@ export class ResourceRecorder {
     }
 }
 
-function record(req: RegisterResourceRequest, urn: string): RecordedResource {
+function record(req: RegisterResourceRequest, urn: string, outputs: Record<string, unknown>): RecordedResource {
     const timeouts = req.getCustomtimeouts();
     const customTimeouts = Object.fromEntries(
         Object.entries({ create: timeouts?.getCreate(), update: timeouts?.getUpdate(), delete: timeouts?.getDelete() }).filter(([, value]) => value),
@@ -156,6 +204,11 @@ function record(req: RegisterResourceRequest, urn: string): RecordedResource {
         ...(req.getParent() ? { parent: req.getParent() } : {}),
         ...(req.getProvider() ? { provider: req.getProvider() } : {}),
         inputs: plainValue(req.getObject()?.toJavaScript() ?? {}) as Record<string, unknown>,
+        ...(req.getRemote() ? { remote: true } : {}),
+        wire: {
+            inputs: analyzerValue(req.getObject()?.toJavaScript() ?? {}) as Record<string, unknown>,
+            outputs: analyzerValue(outputs) as Record<string, unknown>,
+        },
         dependencies: [...new Set(req.getDependenciesList())].sort(),
         options: {
             ...(ignoreChanges.length > 0 ? { ignoreChanges } : {}),

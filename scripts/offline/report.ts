@@ -1,6 +1,7 @@
 import { stringify } from "yaml";
+import { UnrenderedChart } from "./expand";
 import { RecordedInvoke } from "./invokes";
-import { PolicyViolation } from "./policies";
+import { PolicyViolation } from "./analyzer";
 import { RecordedResource, SECRET_PLACEHOLDER } from "./recorder";
 import { OfflineRun } from "./run";
 
@@ -31,6 +32,8 @@ export interface PreviewReport {
     invokes: RecordedInvoke[];
     outputs: Record<string, unknown>;
     summary: { create: number };
+    /** Charts and components whose objects this preview could not render, so no policy saw them. */
+    unrenderedCharts: UnrenderedChart[];
     policyViolations: PolicyViolation[];
 }
 
@@ -67,7 +70,17 @@ export function buildReport(run: OfflineRun, policyViolations: PolicyViolation[]
         .map((invoke) => ({ invoke, key: `${invoke.token} ${JSON.stringify(invoke.args)}` }))
         .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
         .map(({ invoke }) => invoke);
-    return { project: project.projectName, stack: project.stack, config, steps, invokes, outputs: run.outputs, summary: { create: steps.length }, policyViolations };
+    return {
+        project: project.projectName,
+        stack: project.stack,
+        config,
+        steps,
+        invokes,
+        outputs: run.outputs,
+        summary: { create: steps.length },
+        unrenderedCharts: run.unrendered,
+        policyViolations,
+    };
 }
 
 /** `gcp:compute/network:Network` → `gcp:compute:Network`, as `pulumi preview` displays types. */
@@ -84,13 +97,14 @@ export function renderTree(run: OfflineRun): string {
         const parent = resource.parent && urns.has(resource.parent) ? resource.parent : undefined;
         children.set(parent, [...(children.get(parent) ?? []), resource]);
     }
+    const unrendered = new Set(run.unrendered.map((chart) => chart.urn));
     const rows: Array<[string, string]> = [];
     const walk = (parent: string | undefined, prefix: string) => {
         const siblings = children.get(parent) ?? [];
         siblings.forEach((resource, index) => {
             const last = index === siblings.length - 1;
             const branch = parent === undefined ? "" : last ? "└─ " : "├─ ";
-            rows.push([`${prefix}${branch}${displayType(resource.type)}`, resource.name]);
+            rows.push([`${prefix}${branch}${displayType(resource.type)}`, `${resource.name}${unrendered.has(resource.urn) ? "  [objects not rendered offline]" : ""}`]);
             walk(resource.urn, parent === undefined ? "" : `${prefix}${last ? "   " : "│  "}`);
         });
     };
@@ -112,20 +126,35 @@ export function renderTree(run: OfflineRun): string {
         }
     }
     lines.push("", "Resources:", `    + ${run.resources.length} to create`);
+    if (run.unrendered.length > 0) {
+        lines.push(
+            "",
+            `Not checked offline: ${uncheckedCount(run.unrendered.length)}, which a real preview renders and the policy pack judges:`,
+            ...run.unrendered.map((chart) => `    ${displayType(chart.type)} ${chart.name}${chart.chart ? ` (${chart.chart})` : ""}: ${chart.reason}`),
+        );
+    }
     return lines.join("\n");
 }
 
+/** "the objects of 1 component" / "of 4 components", for the notes on what the offline preview could not render. */
+export function uncheckedCount(components: number): string {
+    return `the objects of ${components} component${components === 1 ? "" : "s"}`;
+}
+
 /** The Policies section of `pulumi preview`: each pack with its violations, mandatory first. */
-export function renderPolicies(pack: { name: string; version: string }, violations: PolicyViolation[], resources: RecordedResource[]): string {
-    const byUrn = new Map(resources.map((resource) => [resource.urn, resource]));
+export function renderPolicies(pack: { name: string; version: string }, violations: PolicyViolation[], run: Pick<OfflineRun, "resources" | "unrendered">): string {
+    const byUrn = new Map(run.resources.map((resource) => [resource.urn, resource]));
     const order = { mandatory: 0, remediate: 0, advisory: 1, disabled: 2 } as const;
     const sorted = [...violations].sort((a, b) => order[a.enforcementLevel] - order[b.enforcementLevel] || a.policyName.localeCompare(b.policyName) || a.urn.localeCompare(b.urn));
     const failed = violations.some((violation) => violation.enforcementLevel === "mandatory");
-    const lines = ["Policies:", `    ${failed ? "❌" : violations.length > 0 ? "⚠️" : "✅"} ${pack.name}@v${pack.version}`];
+    // A pass is only as wide as what was judged: say so when some components' objects were not there to judge.
+    const unchecked = run.unrendered.length > 0 ? `  (over what was previewed; ${uncheckedCount(run.unrendered.length)} not checked offline, listed above)` : "";
+    const lines = ["Policies:", `    ${failed ? "❌" : violations.length > 0 ? "⚠️" : "✅"} ${pack.name}@v${pack.version}${unchecked}`];
     for (const violation of sorted) {
         const resource = byUrn.get(violation.urn);
         const subject = resource ? `${displayType(resource.type)}: ${resource.name}` : "stack";
-        lines.push(`        - [${violation.enforcementLevel}]  ${violation.policyName}  (${subject})`, `          ${violation.description}`, `          ${violation.message}`);
+        // The policy SDK puts the description first in the message; show each line of it once.
+        lines.push(`        - [${violation.enforcementLevel}]  ${violation.policyName}  (${subject})`, ...violation.message.split("\n").map((line) => `          ${line}`));
     }
     return lines.join("\n");
 }

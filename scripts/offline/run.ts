@@ -1,4 +1,5 @@
 import * as path from "path";
+import { UnrenderedChart, expandComponents } from "./expand";
 import { InvokeAnswer, RecordedInvoke } from "./invokes";
 import { realisticMocks } from "./mocks";
 import { ProjectRun, loadProject } from "./project";
@@ -7,11 +8,13 @@ import { RecordedResource, ResourceRecorder } from "./recorder";
 /** `gcp:project` the program sees when the stack sets none (a real `pulumi up` requires one). */
 export const PLACEHOLDER_PROJECT = "offline-preview-project";
 
-/** What a program registered when run under the mocks. */
+/** What a program registered when run under the mocks, with the objects of its YAML components and verbatim charts. */
 export interface OfflineRun extends Recording {
     project: ProjectRun;
     /** Things the user should know about this run (placeholders used, missing stack file). */
     notes: string[];
+    /** Charts and components whose objects the preview could not see, so no policy judged them. */
+    unrendered: UnrenderedChart[];
 }
 
 // Features the SDK's own setMocks leaves off: they need the engine's callback server.
@@ -138,7 +141,14 @@ export async function runOffline(dir: string, stack: string, overrides: readonly
                 return typeof entry === "function" ? await (entry as () => unknown)() : loaded;
             },
         );
-        return { project, ...recording, notes };
+        const expansion = expandComponents(recording.resources, programDir);
+        return {
+            project,
+            ...recording,
+            resources: [...recording.resources, ...expansion.resources],
+            notes,
+            unrendered: [...expansion.unrendered, ...expansion.unread].sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0)),
+        };
     } finally {
         process.chdir(cwd);
     }

@@ -1,4 +1,4 @@
-import { GKE_TPU_V6E_ZONES, TPU_V6E_MACHINE_TYPES, findTpuShape, regionOfZone } from "../../components/catalog";
+import { GKE_TPU_V6E_ZONES, TPU_V6E_MACHINE_TYPES, findTpuShape, regionOfZone } from "@gke-tpu-inference/facts";
 import { overlaps, parseCidr } from "../../components/cidr";
 
 describe("catalog", () => {

@@ -1,4 +1,4 @@
-import { GCP_NAME_RULES } from "../../components/catalog";
+import { GCP_NAME_RULES } from "@gke-tpu-inference/facts";
 import { stackNames } from "../../components/names";
 
 const VALID = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;

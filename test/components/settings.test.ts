@@ -331,6 +331,17 @@ describe("settings validation names the key, the value and what is allowed", () 
             'gke-tpu-inference:models[0].extraArgs contains "--tensor-parallel-size=8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints',
         ],
         [
+            "a rejected flag spelled with underscores, its value in the same string",
+            { models: '[{"name": "qwen", "pattern": "pattern3", "extraArgs": ["--prefix_cache_block_size 16"]}]' },
+            'gke-tpu-inference:models[0].extraArgs contains "--prefix_cache_block_size 16": not a vLLM flag on any platform (vLLM sizes prefix-cache blocks with --block-size); vLLM exits with "unrecognized arguments"; ' +
+                "allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints",
+        ],
+        [
+            "a builder flag by its short alias",
+            { models: '[{"name": "qwen", "pattern": "pattern1", "extraArgs": ["-tp", "8"]}]' },
+            'gke-tpu-inference:models[0].extraArgs contains "-tp 8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints',
+        ],
+        [
             "a model URI without a scheme",
             { models: '[{"name": "qwen", "pattern": "pattern1", "modelUri": "Qwen/Qwen2.5-3B-Instruct"}]' },
             'gke-tpu-inference:models[0].modelUri = "Qwen/Qwen2.5-3B-Instruct" is not a model URI; allowed: hf://, gs://, s3://, pvc:// or oci:// followed by a path',

@@ -30,6 +30,19 @@ describe("disallow-https-app-protocol-to-vllm", () => {
         expect(await check(policy, [service({ appProtocol: "https" }, "webapp")])).toEqual([]);
     });
 
+    test("any Service whose pods run vLLM over HTTP counts, whatever the case of appProtocol; one whose vLLM serves TLS does not", async () => {
+        const deployment = (args: string[]) =>
+            kube("apps/v1", "Deployment", "vllm", {
+                metadata: { name: "vllm", namespace: "models" },
+                spec: { template: { metadata: { labels: { app: "vllm" } }, spec: { containers: [{ name: "server", image: "vllm/vllm-tpu:v0.27.0", command: ["vllm", "serve"], args }] } } },
+            });
+        const plain = kube("v1", "Service", "plain", { metadata: { name: "vllm", namespace: "models" }, spec: { selector: { app: "vllm" }, ports: [{ port: 8000, appProtocol: "HTTPS" }] } });
+        expect((await check(policy, [deployment(["/mnt/models"]), plain])).map((violation) => violation.message)).toEqual([
+            "Service vllm port 8000 declares appProtocol HTTPS in front of vLLM, which serves plain HTTP; GKE's Gateway would speak TLS to it.",
+        ]);
+        expect(await check(policy, [deployment(["/mnt/models", "--ssl-certfile=/tls/tls.crt", "--ssl-keyfile=/tls/tls.key"]), plain])).toEqual([]);
+    });
+
     test("preview: an unknown port list is not a violation", async () => {
         const unknownPorts = kube("v1", "Service", "svc", { metadata: { name: "s" }, spec: { selector: { "app.kubernetes.io/part-of": "llminferenceservice" }, ports: UNKNOWN } });
         expect((await check(policy, [unknownPorts]))[0].level).toBe("advisory");

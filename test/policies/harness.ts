@@ -1,5 +1,6 @@
 import { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
-import { PackConfig, PolicyViolation, evaluatePolicies } from "../../scripts/offline/policies";
+import { PolicyViolation } from "../../scripts/offline/analyzer";
+import { PackConfig, evaluatePolicies } from "./evaluate";
 import { RecordedResource, UNKNOWN_VALUE } from "../../scripts/offline/recorder";
 
 /** How the engine marks a value it cannot know during preview. */
@@ -19,6 +20,7 @@ export function resource(
         custom: true,
         ...(extra.parent ? { parent: extra.parent.urn } : {}),
         inputs,
+        wire: { inputs, outputs: inputs },
         dependencies: (extra.dependencies ?? []).map((dependency) => dependency.urn),
         options: {},
     };

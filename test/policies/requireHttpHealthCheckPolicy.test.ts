@@ -1,5 +1,5 @@
 import { requireHttpHealthCheckPolicy as policy } from "../../policies/requireHttpHealthCheckPolicy";
-import { HTTP_HEALTH, gateway, llmService, poolPolicy } from "./fixtures";
+import { HTTP_HEALTH, gateway, llmService, poolPolicy, vllmContainer } from "./fixtures";
 import { check, kube } from "./harness";
 
 describe("require-http-health-check-policy", () => {
@@ -28,13 +28,34 @@ describe("require-http-health-check-policy", () => {
         ]);
     });
 
-    test("covers every backend of an HTTPRoute on a GKE Gateway", async () => {
+    test("covers the vLLM Services and InferencePools an HTTPRoute on a GKE Gateway names, not other Services", async () => {
         const route = kube("gateway.networking.k8s.io/v1", "HTTPRoute", "route", {
             metadata: { name: "route", namespace: "models" },
-            spec: { parentRefs: [{ name: "inference-gateway", namespace: "gateway" }], rules: [{ backendRefs: [{ kind: "Service", name: "qwen-http", port: 8000 }] }] },
+            spec: {
+                parentRefs: [{ name: "inference-gateway", namespace: "gateway" }],
+                rules: [
+                    { backendRefs: [{ kind: "Service", name: "qwen-http", port: 8000 }] },
+                    { backendRefs: [{ kind: "Service", name: "docs", port: 80 }] },
+                    { backendRefs: [{ group: "inference.networking.k8s.io", kind: "InferencePool", name: "own-pool", port: 8000 }] },
+                ],
+            },
         });
-        expect((await check(policy, [gateway(), route])).map((violation) => violation.message)).toEqual([
+        const vllmService = kube("v1", "Service", "qwen-http", { metadata: { name: "qwen-http", namespace: "models" }, spec: { selector: { app: "qwen" }, ports: [{ port: 8000 }] } });
+        const docs = kube("v1", "Service", "docs", { metadata: { name: "docs", namespace: "models" }, spec: { selector: { app: "docs" }, ports: [{ port: 80 }] } });
+        const vllm = kube("apps/v1", "Deployment", "qwen", {
+            metadata: { name: "qwen", namespace: "models" },
+            spec: { template: { metadata: { labels: { app: "qwen" } }, spec: { containers: [vllmContainer()] } } },
+        });
+        expect((await check(policy, [gateway(), route, vllmService, docs, vllm])).map((violation) => violation.message)).toEqual([
             'Service models/qwen-http is routed through a GKE Gateway but no HealthCheckPolicy targets it; GKE checks "/" and marks vLLM unhealthy.',
+            'InferencePool models/own-pool is routed through a GKE Gateway but no HealthCheckPolicy targets it; GKE checks "/" and marks vLLM unhealthy.',
+        ]);
+    });
+
+    test("a health check on another path than /health fails, whatever the case of its type", async () => {
+        const ready = poolPolicy("HealthCheckPolicy", { default: { config: { type: "http", httpHealthCheck: { port: 8000, requestPath: "/v1/models" } } } });
+        expect((await check(policy, [gateway(), llmService(), ready])).map((violation) => violation.message)).toEqual([
+            'HealthCheckPolicy qwen-inference-pool checks "/v1/models" on InferencePool models/qwen-inference-pool; vLLM answers health checks on /health.',
         ]);
     });
 

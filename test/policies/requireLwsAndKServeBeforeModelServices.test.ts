@@ -16,14 +16,14 @@ describe("require-lws-and-kserve-before-model-services", () => {
             {
                 level: "mandatory",
                 resource: "qwen",
-                message: "LLMInferenceService qwen does not depend on the LeaderWorkerSet and KServe charts of this stack, so it can be created before their CRDs and controllers exist.",
+                message: "LLMInferenceService qwen does not depend on the LeaderWorkerSet and KServe installations of this stack, so it can be created before their CRDs and controllers exist.",
             },
         ]);
     });
 
     test("fails a service that waits for KServe only", async () => {
         expect((await check(policy, [lws, kserve, llmService(vllmContainer(), { dependencies: [kserve] })])).map((violation) => violation.message)).toEqual([
-            "LLMInferenceService qwen does not depend on the LeaderWorkerSet chart of this stack, so it can be created before their CRDs and controllers exist.",
+            "LLMInferenceService qwen does not depend on the LeaderWorkerSet installation of this stack, so it can be created before their CRDs and controllers exist.",
         ]);
     });
 

@@ -3,7 +3,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { diffReports, diffValues, renderMarkdown } from "../../scripts/offline/diff";
-import { PolicyViolation } from "../../scripts/offline/policies";
+import { PolicyViolation } from "../../scripts/offline/analyzer";
 import { PreviewReport } from "../../scripts/offline/report";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -64,15 +64,30 @@ describe("the pull-request diff from real before/after reports", () => {
         expect(head.run.status).toBe(0);
         const markdown = fs.readFileSync(path.join(DIR, "head.md"), "utf8");
         expect(markdown).toBe(renderMarkdown(head.report, diffReports(base.report, head.report)));
-        expect(markdown).toContain("### Offline preview of stack `prod`\n\n**+0 to create, ~2 to update, -0 to delete** (72 resources after)\n");
+        expect(markdown).toContain("### Offline preview of stack `prod`\n\n**+0 to create, ~2 to update, -0 to delete** (82 resources after)\n");
         expect(markdown).toContain("| ~ | `gcp:container:NodePool` | tpu-inference-tpu-pool |");
         expect(markdown).toContain("```diff\n- inputs.autoscaling.maxNodeCount: 3\n+ inputs.autoscaling.maxNodeCount: 4\n```");
         expect(markdown).toContain("```diff\n- inputs.spec.replicas: 3\n+ inputs.spec.replicas: 4\n```");
-        expect(markdown).toContain("#### Policies\n\n✅ no violations\n");
+        expect(markdown).toContain("#### Policies\n\n✅ no violations over what was previewed (the objects of 4 components not checked offline, listed above)\n");
     });
 
     test("without a base, the summary states the plan", () => {
-        expect(renderMarkdown(base.report)).toBe("### Offline preview of stack `prod`\n\n**+72 to create**\n\n#### Policies\n\n✅ no violations\n");
+        expect(renderMarkdown(base.report)).toBe(
+            [
+                "### Offline preview of stack `prod`",
+                "",
+                "**+82 to create**",
+                "",
+                "**Not checked offline:** the objects of `tpu-inference-chart` (oci://quay.io/jetstack/charts/cert-manager), " +
+                    "`kserve-controller` (oci://ghcr.io/kserve/charts/kserve-llmisvc-resources), `kserve-crd` (oci://ghcr.io/kserve/charts/kserve-llmisvc-crd), " +
+                    "`lws-chart` (oci://registry.k8s.io/lws/charts/lws); a real preview renders them and the policy pack judges them.",
+                "",
+                "#### Policies",
+                "",
+                "✅ no violations over what was previewed (the objects of 4 components not checked offline, listed above)",
+                "",
+            ].join("\n"),
+        );
     });
 
     test("violations a change introduces and resolves are marked", () => {

@@ -50,13 +50,31 @@ describe("npm run preview:offline (dev stack)", () => {
         expect(run.stdout).toMatch(/ \+ {3}│ {2}├─ gcp:container:NodePool +tpu-inference-system +create/);
         expect(run.stdout).toMatch(/ \+ {3}│ {2}└─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +serving-router-route +create/);
         expect(run.stdout).toMatch(/ \+ {6}└─ gcp:container:NodePool +tpu-inference-tpu-pool +create/);
-        expect(run.stdout).toContain("    + 71 to create");
+        expect(run.stdout).toContain("    + 81 to create");
+        // The runtime-configs chart's verbatim objects are its children; the charts nothing can render offline are marked.
+        expect(run.stdout).toMatch(/ \+ {3}│ {2}│ {2}├─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +kserve-configs:kserve\/kserve-config-llm-router-route +create/);
+        expect(run.stdout).toMatch(/ \+ {3}│ {2}├─ kubernetes:helm.sh\/v4:Chart +kserve-crd {2}\[objects not rendered offline\] +create/);
+        expect(run.stdout).toContain(
+            [
+                "Not checked offline: the objects of 4 components, which a real preview renders and the policy pack judges:",
+                "    kubernetes:helm.sh/v4:Chart tpu-inference-chart (oci://quay.io/jetstack/charts/cert-manager): Helm charts are rendered by the Kubernetes provider, which the offline preview does not run",
+                "    kubernetes:helm.sh/v4:Chart kserve-controller (oci://ghcr.io/kserve/charts/kserve-llmisvc-resources): Helm charts are rendered by the Kubernetes provider, which the offline preview does not run",
+                "    kubernetes:helm.sh/v4:Chart kserve-crd (oci://ghcr.io/kserve/charts/kserve-llmisvc-crd): Helm charts are rendered by the Kubernetes provider, which the offline preview does not run",
+                "    kubernetes:helm.sh/v4:Chart lws-chart (oci://registry.k8s.io/lws/charts/lws): Helm charts are rendered by the Kubernetes provider, which the offline preview does not run",
+            ].join("\n"),
+        );
     });
 
     test("the JSON report is modeled on pulumi preview --json", () => {
         expect(report.project).toBe("gke-tpu-inference");
         expect(report.stack).toBe("dev");
-        expect(report.summary).toEqual({ create: 71 });
+        expect(report.summary).toEqual({ create: 81 });
+        expect(report.unrenderedCharts.map((chart) => [chart.name, chart.chart])).toEqual([
+            ["tpu-inference-chart", "oci://quay.io/jetstack/charts/cert-manager"],
+            ["kserve-controller", "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources"],
+            ["kserve-crd", "oci://ghcr.io/kserve/charts/kserve-llmisvc-crd"],
+            ["lws-chart", "oci://registry.k8s.io/lws/charts/lws"],
+        ]);
         expect(report.config).toEqual({
             "gcp:project": "offline-preview-project",
             "gke-tpu-inference:deletionProtection": "false",
@@ -94,7 +112,7 @@ describe("npm run preview:offline (dev stack)", () => {
     });
 
     test("the policy pack passes the shipped stack", () => {
-        expect(run.stdout).toContain("Policies:\n    ✅ gke-tpu-inference@v0.1.0\n");
+        expect(run.stdout).toContain("Policies:\n    ✅ gke-tpu-inference@v0.1.0  (over what was previewed; the objects of 4 components not checked offline, listed above)\n");
         expect(report.policyViolations).toEqual([]);
     });
 
@@ -108,7 +126,7 @@ describe("npm run preview:offline (prod stack: pattern 3)", () => {
         const json = path.join(tempDir(), "prod.json");
         const run = preview("--stack", "prod", "--secret", "hfToken=hf_do_not_print", "--json", json);
         expect(run.status).toBe(0);
-        expect(run.stdout).toContain("    + 74 to create");
+        expect(run.stdout).toContain("    + 84 to create");
         const text = fs.readFileSync(json, "utf8");
         expect(text).not.toContain("hf_do_not_print");
         expect(run.stdout).not.toContain("hf_do_not_print");
@@ -137,11 +155,11 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
 
     test("exits 1 because mandatory policies fail, and prints them like pulumi preview", () => {
         expect(run.status).toBe(1);
-        expect(run.stdout).toContain("Policies:\n    ❌ gke-tpu-inference@v0.1.0\n");
+        expect(run.stdout).toContain("Policies:\n    ❌ gke-tpu-inference@v0.1.0  (over what was previewed; the objects of 1 component not checked offline, listed above)\n");
         expect(run.stdout).toContain(
             [
                 "        - [mandatory]  require-regional-gateway-class-for-inference  (kubernetes:gateway.networking.k8s.io/v1:Gateway: gateway)",
-                "          A Gateway that routes to an InferencePool must use a regional GKE GatewayClass, because global classes never serve InferencePool backends.",
+                "          A GKE Gateway that routes to an InferencePool must use a regional GatewayClass, because global classes never serve InferencePool backends.",
                 '          Gateway gateway/global uses GatewayClass "gke-l7-global-external-managed" but routes to an InferencePool; only gke-l7-regional-external-managed, gke-l7-rilb serve InferencePool backends.',
             ].join("\n"),
         );
@@ -196,7 +214,7 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
         fs.writeFileSync(config, JSON.stringify(Object.fromEntries(everyMandatory.map((name) => [name, { enforcementLevel: "advisory" }]))));
         const relaxed = preview("--dir", WRONG_PROGRAM, "--stack", "staging", "--policy-config", config);
         expect(relaxed.status).toBe(0);
-        expect(relaxed.stdout).toContain("    ⚠️ gke-tpu-inference@v0.1.0\n");
+        expect(relaxed.stdout).toContain("    ⚠️ gke-tpu-inference@v0.1.0  (over what was previewed; the objects of 1 component not checked offline, listed above)\n");
     });
 });
 

@@ -1,0 +1,326 @@
+/**
+ * A policy pack run the way the Pulumi CLI runs it: as its own process, started through the Node.js
+ * policy-pack runner that `@pulumi/pulumi` ships (`cmd/run-policy-pack`, what the language host
+ * launches), spoken to over the Analyzer gRPC protocol with the SDK's generated stubs. Resources go
+ * to it as the engine sends them: `Analyze` with each resource's inputs, `AnalyzeStack` with every
+ * resource's outputs, parents and dependencies, secrets wrapped and unknowns kept. The pack's config
+ * is validated first, as the CLI validates it, and sent with every schema default filled in.
+ */
+import { ChildProcess, spawn } from "child_process";
+import * as path from "path";
+import Ajv from "ajv";
+import { RecordedResource } from "./recorder";
+
+/** The policy SDK's enforcement levels, in the order of the protocol's enum. */
+export const ENFORCEMENT_LEVELS = ["advisory", "mandatory", "disabled", "remediate"] as const;
+export type EnforcementLevel = (typeof ENFORCEMENT_LEVELS)[number];
+
+const SEVERITIES = ["", "low", "medium", "high", "critical"] as const;
+
+/** A violation as `pulumi preview --json` reports it. */
+export interface PolicyViolation {
+    policyPack: string;
+    policyPackVersion: string;
+    policyName: string;
+    enforcementLevel: EnforcementLevel;
+    severity?: string;
+    description: string;
+    message: string;
+    urn: string;
+}
+
+/**
+ * Per-policy config as `pulumi preview --policy-pack-config` takes it, not yet validated: a level, or
+ * `{ enforcementLevel?, ...properties }`; `all` sets every policy's level.
+ */
+export type PackConfig = Record<string, string | ({ enforcementLevel?: unknown } & Record<string, unknown>)>;
+
+/** A policy as the pack describes itself. */
+export interface PolicyInfo {
+    name: string;
+    description: string;
+    enforcementLevel: EnforcementLevel;
+    configSchema?: { properties: Record<string, Record<string, unknown>>; required: string[] };
+}
+
+/** What `GetAnalyzerInfo` says of the pack. */
+export interface PackInfo {
+    name: string;
+    version: string;
+    policies: PolicyInfo[];
+}
+
+/** The config of every policy, resolved: its level and its properties with the schema's defaults. */
+export type ResolvedConfig = Record<string, { enforcementLevel: EnforcementLevel; properties: Record<string, unknown> }>;
+
+/** Raised for a pack config the CLI would refuse; its message lists every problem. */
+export class PackConfigError extends Error {}
+
+/** The edit distance of two short strings, for suggestions. */
+function distance(a: string, b: string): number {
+    const row = Array.from({ length: b.length + 1 }, (_, index) => index);
+    for (let i = 1; i <= a.length; i++) {
+        let previous = row[0];
+        row[0] = i;
+        for (let j = 1; j <= b.length; j++) {
+            const current = row[j];
+            row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+            previous = current;
+        }
+    }
+    return row[b.length];
+}
+
+/** `; did you mean "x"?` when a known name is close to `name`. */
+export function suggestion(name: string, known: readonly string[]): string {
+    const nearest = [...known].sort((a, b) => distance(name, a) - distance(name, b))[0];
+    return nearest !== undefined && distance(name, nearest) <= Math.max(2, Math.floor(name.length / 3)) ? `; did you mean ${JSON.stringify(nearest)}?` : "";
+}
+
+/**
+ * Validates `config` against the pack, as the CLI does before it configures a pack: each key names a policy (or
+ * `all`), each level is one of the SDK's, and each policy's properties satisfy its config schema. Returns every
+ * policy's resolved config, defaults included.
+ */
+export function resolvePackConfig(info: PackInfo, config: PackConfig): ResolvedConfig {
+    const problems: string[] = [];
+    const names = info.policies.map((policy) => policy.name);
+    const level = (where: string, value: unknown): EnforcementLevel | undefined => {
+        if (value === undefined) {
+            return undefined;
+        }
+        if (typeof value !== "string" || !(ENFORCEMENT_LEVELS as readonly string[]).includes(value)) {
+            problems.push(`${where}: enforcementLevel ${JSON.stringify(value)} is not one of ${ENFORCEMENT_LEVELS.join(", ")}${typeof value === "string" ? suggestion(value, ENFORCEMENT_LEVELS) : ""}`);
+            return undefined;
+        }
+        return value as EnforcementLevel;
+    };
+    const entries = Object.entries(config).map(([key, value]) => [key, typeof value === "string" ? { enforcementLevel: value } : value] as const);
+    const everything = entries.find(([key]) => key === "all");
+    const allLevel = everything ? level("all", everything[1].enforcementLevel) : undefined;
+    if (everything && Object.keys(everything[1]).some((key) => key !== "enforcementLevel")) {
+        problems.push(`all: takes only an enforcementLevel`);
+    }
+    for (const [key] of entries) {
+        if (key !== "all" && !names.includes(key)) {
+            problems.push(`${key}: not a policy of ${info.name}${suggestion(key, names)}`);
+        }
+    }
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    const resolved: ResolvedConfig = {};
+    for (const policy of info.policies) {
+        const given = (entries.find(([key]) => key === policy.name)?.[1] ?? {}) as { enforcementLevel?: unknown } & Record<string, unknown>;
+        const { enforcementLevel, ...properties } = given;
+        const schemaProperties = policy.configSchema?.properties ?? {};
+        for (const property of Object.keys(properties).filter((name) => !(name in schemaProperties))) {
+            const known = Object.keys(schemaProperties);
+            problems.push(`${policy.name}: ${JSON.stringify(property)} is not a config property of the policy; allowed: ${known.length > 0 ? known.join(", ") : "enforcementLevel only"}${suggestion(property, known)}`);
+        }
+        const defaults = Object.fromEntries(Object.entries(schemaProperties).flatMap(([name, schema]) => ("default" in schema ? [[name, schema.default]] : [])));
+        const merged = { ...defaults, ...properties };
+        if (policy.configSchema) {
+            const validate = ajv.compile({ type: "object", properties: schemaProperties, required: policy.configSchema.required });
+            if (!validate(merged)) {
+                for (const error of validate.errors ?? []) {
+                    problems.push(`${policy.name}: ${error.instancePath ? `${error.instancePath.slice(1).replace(/\//g, ".")} ` : ""}${error.message}`);
+                }
+            }
+        }
+        resolved[policy.name] = { enforcementLevel: level(policy.name, enforcementLevel) ?? allLevel ?? policy.enforcementLevel, properties: merged };
+    }
+    if (problems.length > 0) {
+        throw new PackConfigError(`invalid policy pack config for ${info.name}@v${info.version}:\n  ${problems.join("\n  ")}`);
+    }
+    return resolved;
+}
+
+/* The SDK's generated modules, typed as far as this client uses them. */
+type Message = Record<string, (...args: never[]) => unknown>;
+interface AnalyzerProto {
+    AnalyzeRequest: new () => Message;
+    AnalyzeStackRequest: new () => Message;
+    AnalyzerResource: new () => Message;
+    AnalyzerResourceOptions: new () => Message;
+    AnalyzerProviderResource: new () => Message;
+    AnalyzerPropertyDependencies: new () => Message;
+    ConfigureAnalyzerRequest: new () => Message;
+    PolicyConfig: new () => Message;
+    AnalyzerStackConfigureRequest: new () => Message;
+}
+type Rpc = (request: unknown, callback: (err: Error | null, response: Message) => void) => void;
+
+/** Where the SDK copy the pack uses lives: the pack's own, or one its directory resolves to. */
+function sdkDir(packDir: string): string {
+    return path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [packDir] }));
+}
+
+/** A running policy pack. */
+export class PolicyPackProcess {
+    private constructor(
+        private readonly child: ChildProcess,
+        private readonly client: Record<string, Rpc> & { close(): void },
+        private readonly proto: AnalyzerProto,
+        private readonly struct: { fromJavaScript(value: unknown): unknown },
+        private readonly empty: new () => unknown,
+    ) {}
+
+    /**
+     * Starts the pack in `packDir` through the SDK's policy-pack runner, in its own directory (where it reads its
+     * package.json), and connects once it prints its port. Rejects with the pack's own error if it exits first.
+     */
+    static async start(packDir: string): Promise<PolicyPackProcess> {
+        const sdk = sdkDir(packDir);
+        const child = spawn(process.execPath, [path.join(sdk, "cmd", "run-policy-pack", "index.js"), "127.0.0.1:0", "."], {
+            cwd: packDir,
+            stdio: ["ignore", "pipe", "pipe"],
+        });
+        let stderr = "";
+        child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
+        const port = await new Promise<string>((resolve, reject) => {
+            let stdout = "";
+            child.stdout!.on("data", (chunk: Buffer) => {
+                stdout += chunk;
+                const line = /^(\d+)\s*$/m.exec(stdout);
+                if (line) {
+                    resolve(line[1]);
+                }
+            });
+            child.on("exit", (code) => reject(new Error(`the policy pack in ${packDir} exited (code ${code}) before serving: ${stderr.trim() || stdout.trim()}`)));
+            child.on("error", reject);
+        });
+        const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdk] }));
+        const services = require(path.join(sdk, "proto", "analyzer_grpc_pb"));
+        const proto = require(path.join(sdk, "proto", "analyzer_pb")) as AnalyzerProto;
+        const struct = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [sdk] })).Struct;
+        const empty = require(require.resolve("google-protobuf/google/protobuf/empty_pb", { paths: [sdk] })).Empty;
+        const client = new services.AnalyzerClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+        return new PolicyPackProcess(child, client, proto, struct, empty);
+    }
+
+    private call(method: string, request: unknown): Promise<Message> {
+        return new Promise((resolve, reject) => this.client[method](request, (err, response) => (err ? reject(new Error(`${method}: ${err.message}`)) : resolve(response))));
+    }
+
+    /** The pack's name, version and policies. */
+    async info(): Promise<PackInfo> {
+        const response = await this.call("getAnalyzerInfo", new this.empty());
+        const policies = (response.getPoliciesList() as Message[]).map((policy) => {
+            const schema = policy.getConfigschema() as Message | undefined;
+            return {
+                name: policy.getName() as string,
+                description: policy.getDescription() as string,
+                enforcementLevel: ENFORCEMENT_LEVELS[policy.getEnforcementlevel() as number],
+                ...(schema
+                    ? {
+                          configSchema: {
+                              properties: ((schema.getProperties() as { toJavaScript(): unknown } | undefined)?.toJavaScript() ?? {}) as Record<string, Record<string, unknown>>,
+                              required: schema.getRequiredList() as string[],
+                          },
+                      }
+                    : {}),
+            };
+        });
+        return { name: response.getName() as string, version: response.getVersion() as string, policies };
+    }
+
+    /** Tells the pack its stack (as the engine does before analysis) and every policy's config. */
+    async configure(stack: { project: string; stack: string }, config: ResolvedConfig): Promise<void> {
+        const stackRequest = new this.proto.AnalyzerStackConfigureRequest();
+        stackRequest.setProject(stack.project as never);
+        stackRequest.setStack(stack.stack as never);
+        stackRequest.setDryRun(true as never);
+        await this.call("configureStack", stackRequest);
+        const request = new this.proto.ConfigureAnalyzerRequest();
+        const map = request.getPolicyconfigMap() as unknown as { set(key: string, value: unknown): void };
+        for (const [name, { enforcementLevel, properties }] of Object.entries(config)) {
+            const policyConfig = new this.proto.PolicyConfig();
+            policyConfig.setEnforcementlevel(ENFORCEMENT_LEVELS.indexOf(enforcementLevel) as never);
+            policyConfig.setProperties(this.struct.fromJavaScript(properties) as never);
+            map.set(name, policyConfig);
+        }
+        await this.call("configure", request);
+    }
+
+    private options(resource: RecordedResource): Message {
+        const options = new this.proto.AnalyzerResourceOptions();
+        options.setProtect((resource.options.protect ?? false) as never);
+        options.setIgnorechangesList((resource.options.ignoreChanges ?? []) as never);
+        options.setDeletebeforereplace((resource.options.deleteBeforeReplace ?? false) as never);
+        options.setDeletebeforereplacedefined((resource.options.deleteBeforeReplace !== undefined) as never);
+        if (resource.parent) {
+            options.setParent(resource.parent as never);
+        }
+        return options;
+    }
+
+    private provider(resource: RecordedResource, byUrn: Map<string, RecordedResource>): Message | undefined {
+        const urn = resource.provider?.split("::").slice(0, -1).join("::");
+        const provider = urn ? byUrn.get(urn) : undefined;
+        if (!provider) {
+            return undefined;
+        }
+        const message = new this.proto.AnalyzerProviderResource();
+        message.setUrn(provider.urn as never);
+        message.setType(provider.type as never);
+        message.setName(provider.name as never);
+        message.setProperties(this.struct.fromJavaScript(provider.wire.inputs) as never);
+        return message;
+    }
+
+    /** Fills the fields `AnalyzeRequest` and `AnalyzerResource` share; a remote component's properties are empty, as the engine registers it. */
+    private describe(message: Message, resource: RecordedResource, properties: Record<string, unknown>, byUrn: Map<string, RecordedResource>): Message {
+        message.setType(resource.type as never);
+        message.setUrn(resource.urn as never);
+        message.setName(resource.name as never);
+        message.setProperties(this.struct.fromJavaScript(resource.remote ? {} : properties) as never);
+        message.setOptions(this.options(resource) as never);
+        const provider = this.provider(resource, byUrn);
+        if (provider) {
+            message.setProvider(provider as never);
+        }
+        return message;
+    }
+
+    /** `Analyze` for one resource, with its inputs. */
+    async analyze(resource: RecordedResource, byUrn: Map<string, RecordedResource>): Promise<Message[]> {
+        const request = this.describe(new this.proto.AnalyzeRequest(), resource, resource.wire.inputs, byUrn);
+        return (await this.call("analyze", request)).getDiagnosticsList() as Message[];
+    }
+
+    /** `AnalyzeStack` over every resource, with its outputs, parent and dependencies. */
+    async analyzeStack(resources: RecordedResource[], byUrn: Map<string, RecordedResource>): Promise<Message[]> {
+        const request = new this.proto.AnalyzeStackRequest();
+        request.setResourcesList(
+            resources.map((resource) => {
+                const message = this.describe(new this.proto.AnalyzerResource(), resource, resource.wire.outputs, byUrn);
+                if (resource.parent) {
+                    message.setParent(resource.parent as never);
+                }
+                message.setDependenciesList(resource.dependencies as never);
+                return message;
+            }) as never,
+        );
+        return (await this.call("analyzeStack", request)).getDiagnosticsList() as Message[];
+    }
+
+    /** Turns a diagnostic into a violation, with `redact` applied to its message. */
+    static violation(diagnostic: Message, fallbackUrn: string, redact: (text: string) => string): PolicyViolation {
+        const severity = SEVERITIES[diagnostic.getSeverity() as number];
+        return {
+            policyPack: diagnostic.getPolicypackname() as string,
+            policyPackVersion: diagnostic.getPolicypackversion() as string,
+            policyName: diagnostic.getPolicyname() as string,
+            enforcementLevel: ENFORCEMENT_LEVELS[diagnostic.getEnforcementlevel() as number],
+            ...(severity ? { severity } : {}),
+            description: diagnostic.getDescription() as string,
+            message: redact(diagnostic.getMessage() as string),
+            urn: (diagnostic.getUrn() as string) || fallbackUrn,
+        };
+    }
+
+    /** Stops the pack. */
+    close(): void {
+        this.client.close();
+        this.child.kill();
+    }
+}

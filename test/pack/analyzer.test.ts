@@ -1,0 +1,240 @@
+/**
+ * The pack in its own process, spoken to over the Analyzer protocol as the Pulumi CLI speaks to it:
+ * its config validated as the CLI validates it, secrets and odd objects handled as the policy SDK
+ * handles them, and the shipped stacks judged with the objects a real preview registers for their
+ * charts.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import { secret as pulumiSecret } from "@pulumi/pulumi";
+import { spawnSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { PackConfigError, PolicyPackProcess, resolvePackConfig } from "../../scripts/offline/analyzer";
+import { children } from "../../scripts/offline/expand";
+import { RecordedResource } from "../../scripts/offline/recorder";
+import { OfflineRun, runOffline } from "../../scripts/offline/run";
+import { PACK_DIR, judgeResources, summary, usePack, verdict } from "./harness";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const pack = usePack();
+
+describe("the pack's config is validated as the CLI validates it", () => {
+    const resolve = async (config: Parameters<typeof resolvePackConfig>[1]) => resolvePackConfig(await pack().info(), config);
+    const problems = async (config: Parameters<typeof resolvePackConfig>[1]) => {
+        try {
+            await resolve(config);
+        } catch (err) {
+            expect(err).toBeInstanceOf(PackConfigError);
+            return (err as Error).message.split("\n").slice(1).map((line) => line.trim());
+        }
+        throw new Error("the config was accepted");
+    };
+
+    test("the pack describes itself: name, the version of its package.json, every policy", async () => {
+        const info = await pack().info();
+        expect(info.name).toBe("gke-tpu-inference");
+        expect(info.version).toBe(JSON.parse(fs.readFileSync(path.join(PACK_DIR, "package.json"), "utf8")).version);
+        expect(info.policies).toHaveLength(23);
+        expect(info.policies.find((policy) => policy.name === "require-long-inference-backend-timeout")).toEqual({
+            name: "require-long-inference-backend-timeout",
+            description: "Every InferencePool behind a GKE Gateway must have a GCPBackendPolicy whose timeout covers a long completion, since GCP's default is 30 seconds.",
+            enforcementLevel: "advisory",
+            configSchema: { properties: { minimumTimeoutSec: { type: "integer", default: 300, description: "Shortest acceptable backend timeout for inference." } }, required: [] },
+        });
+    });
+
+    test("defaults fill in, a level string and `all` set levels, and a policy's own level wins over `all`", async () => {
+        const resolved = await resolve({ all: "advisory", "require-private-nodes": "disabled", "require-long-inference-backend-timeout": { minimumTimeoutSec: 900 } });
+        expect(resolved["require-private-nodes"]).toEqual({ enforcementLevel: "disabled", properties: {} });
+        expect(resolved["require-long-inference-backend-timeout"]).toEqual({ enforcementLevel: "advisory", properties: { minimumTimeoutSec: 900 } });
+        expect(resolved["require-supported-tpu-zone"].enforcementLevel).toBe("advisory");
+        expect(resolved["require-supported-tpu-zone"].properties.supportedZones).toContain("europe-west4-a");
+    });
+
+    test("every problem at once, each with the allowed values and a suggestion", async () => {
+        expect(
+            await problems({
+                "require-privat-nodes": "mandatory",
+                "require-shielded-nodes": "mandatry",
+                "require-long-inference-backend-timeout": { minimumTimeoutSec: "300" },
+                "enforce-tpu-startup-budget": { minimumStartupSecs: 600 },
+            }),
+        ).toEqual([
+            'require-privat-nodes: not a policy of gke-tpu-inference; did you mean "require-private-nodes"?',
+            'enforce-tpu-startup-budget: "minimumStartupSecs" is not a config property of the policy; allowed: minimumStartupSeconds; did you mean "minimumStartupSeconds"?',
+            "require-long-inference-backend-timeout: minimumTimeoutSec must be integer",
+            'require-shielded-nodes: enforcementLevel "mandatry" is not one of advisory, mandatory, disabled, remediate; did you mean "mandatory"?',
+        ]);
+    });
+
+    test("npm run preview:offline exits 2 on an invalid pack config, before any verdict", () => {
+        const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pack-config-")), "policy-config.json");
+        fs.writeFileSync(file, JSON.stringify({ "require-shielded-nodes": "mandatry" }));
+        const run = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--policy-config", file], { cwd: ROOT, encoding: "utf8" });
+        expect(run.status).toBe(2);
+        expect(run.stdout).toBe("");
+        expect(run.stderr).toBe(
+            'error: invalid policy pack config for gke-tpu-inference@v0.1.0:\n  require-shielded-nodes: enforcementLevel "mandatry" is not one of advisory, mandatory, disabled, remediate; did you mean "mandatory"?\n',
+        );
+    });
+});
+
+describe("values as the engine sends them", () => {
+    test("a secret reaches the policies as its plain value, and the report never repeats it", async () => {
+        const findings = await verdict(pack(), () =>
+            new k8s.apps.v1.Deployment("w", {
+                metadata: { name: "w", namespace: "models" },
+                spec: { selector: { matchLabels: { app: "w" } }, template: { metadata: { labels: { app: "w" } }, spec: { containers: [{ name: "c", image: pulumiSecret("registry.example.com/private/tool:latest") }] } } },
+            }),
+        );
+        expect(findings.map((finding) => finding.message)).toEqual([
+            "Every container image must be pinned to a version tag or a digest, never `latest` or no tag, so that a registry push cannot change what runs.\nw spec.template.spec.containers[0] (c) runs image [secret], which is not pinned to a version tag or digest.",
+        ]);
+    });
+
+    test("odd objects (rules as a map, parentRefs as a string) never stop the evaluation: every policy still runs over the rest", async () => {
+        const findings = await verdict(pack(), () => {
+            new k8s.apiextensions.CustomResource("gateway", {
+                apiVersion: "gateway.networking.k8s.io/v1",
+                kind: "Gateway",
+                metadata: { name: "inference", namespace: "gateway" },
+                spec: { gatewayClassName: "gke-l7-regional-external-managed", listeners: [{ name: "http", protocol: "HTTP", port: 80 }] },
+            });
+            new k8s.apiextensions.CustomResource("odd", {
+                apiVersion: "gateway.networking.k8s.io/v1",
+                kind: "HTTPRoute",
+                metadata: { name: "odd", namespace: "models" },
+                spec: { parentRefs: [{ name: "inference", namespace: "gateway" }], rules: { completions: { backendRefs: [{ name: "x", port: 80 }] } } },
+            });
+            new k8s.apiextensions.CustomResource("good", {
+                apiVersion: "gateway.networking.k8s.io/v1",
+                kind: "HTTPRoute",
+                metadata: { name: "good", namespace: "models" },
+                spec: { parentRefs: [{ name: "inference", namespace: "gateway" }], rules: [{ backendRefs: [{ name: "x", port: 80 }], timeouts: { request: "10s" } }] },
+            });
+            new k8s.core.v1.Pod("latest", { metadata: { name: "latest" }, spec: { containers: [{ name: "c", image: "busybox" }] } });
+        });
+        expect(summary(findings)).toEqual(["mandatory disallow-httproute-timeouts-on-gke @good", "mandatory disallow-unpinned-images @latest"]);
+
+        const odd = await verdict(pack(), () => {
+            new k8s.apiextensions.CustomResource("odd", {
+                apiVersion: "gateway.networking.k8s.io/v1",
+                kind: "HTTPRoute",
+                metadata: { name: "odd", namespace: "models" },
+                spec: { parentRefs: "inference", rules: { completions: { backendRefs: [{ name: "x", port: 80 }] } } },
+            });
+            new k8s.core.v1.Pod("latest", { metadata: { name: "latest" }, spec: { containers: [{ name: "c", image: "busybox" }] } });
+        });
+        expect(summary(odd)).toEqual(["mandatory disallow-unpinned-images @latest"]);
+    });
+});
+
+describe("a policy that throws on an odd object, through the policy SDK", () => {
+    const oddRoute = () =>
+        new k8s.apiextensions.CustomResource("odd", {
+            apiVersion: "gateway.networking.k8s.io/v1",
+            kind: "HTTPRoute",
+            metadata: { name: "odd", namespace: "models" },
+            spec: { rules: { completions: { backendRefs: [] } } },
+        });
+    const policySource = `{ name: "reads-rules", description: "Reads every rule.", enforcementLevel: "mandatory", validateResource: (args: any) => { if (args.type.endsWith(":HTTPRoute")) { args.props.spec.rules.forEach(() => undefined); } } }`;
+    /** A pack of its own in a temporary directory, on this pack's node_modules, with `index` as its program. */
+    const packOf = (main: string, index: string) => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "throwing-pack-"));
+        fs.symlinkSync(path.join(PACK_DIR, "node_modules"), path.join(dir, "node_modules"));
+        fs.copyFileSync(path.join(PACK_DIR, "tsconfig.json"), path.join(dir, "tsconfig.json"));
+        fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "throwing-pack", version: "0.0.1", main }));
+        fs.writeFileSync(path.join(dir, main), index);
+        return PolicyPackProcess.start(dir);
+    };
+
+    test("unguarded, the SDK fails the whole Analyze call; guarded as the pack guards every policy, it is one violation against that resource", async () => {
+        const unguarded = await packOf("index.ts", `import { PolicyPack } from "@pulumi/policy";\nnew PolicyPack("throwing-pack", { policies: [${policySource}] });\n`);
+        try {
+            await expect(verdict(unguarded, oddRoute)).rejects.toThrow(/^analyze: 2 UNKNOWN: Error validating resource with policy 'reads-rules' from policy pack 'throwing-pack@v0\.0\.1':\nTypeError: args\.props\.spec\.rules\.forEach is not a function/);
+        } finally {
+            unguarded.close();
+        }
+        const guardedPack = await packOf(
+            "index.ts",
+            `import { PolicyPack } from "@pulumi/policy";\nimport { guarded } from ${JSON.stringify(path.join(PACK_DIR, "pack"))};\nnew PolicyPack("throwing-pack", { policies: [guarded(${policySource})] });\n`,
+        );
+        try {
+            const findings = await verdict(guardedPack, oddRoute);
+            expect(findings.map(({ level, resource, message }) => ({ level, resource, message }))).toEqual([
+                {
+                    level: "mandatory",
+                    resource: "odd",
+                    message:
+                        "Reads every rule.\nreads-rules could not evaluate kubernetes:gateway.networking.k8s.io/v1:HTTPRoute odd: args.props.spec.rules.forEach is not a function; the object may be malformed (the other policies still ran)",
+                },
+            ]);
+        } finally {
+            guardedPack.close();
+        }
+    }, 60_000);
+});
+
+/** The objects the pinned charts render that the pack looks for, as a real preview registers them under each chart. */
+function renderedChartObjects(run: OfflineRun): RecordedResource[] {
+    const rendered: Record<string, Array<Record<string, unknown>>> = {
+        "oci://registry.k8s.io/lws/charts/lws": [
+            { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "leaderworkersets.leaderworkerset.x-k8s.io" } },
+            { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "lws-controller-manager" } },
+        ],
+        "oci://ghcr.io/kserve/charts/kserve-llmisvc-crd": [
+            { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "llminferenceservices.serving.kserve.io" } },
+            { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "llminferenceserviceconfigs.serving.kserve.io" } },
+        ],
+        "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources": [{ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "llmisvc-controller-manager" } }],
+        "oci://quay.io/jetstack/charts/cert-manager": [{ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "cert-manager" } }],
+    };
+    return run.unrendered.flatMap((chart) => {
+        const component = run.resources.find((resource) => resource.urn === chart.urn)!;
+        const namespace = run.resources.find((resource) => resource.urn === chart.urn)!.inputs.namespace as string;
+        return children(component, rendered[chart.chart!], component.name, namespace);
+    });
+}
+
+describe.each(["dev", "prod"])("the shipped %s stack, with its charts' objects registered as a real preview registers them", (stack) => {
+    let run: OfflineRun;
+    let resources: RecordedResource[];
+    beforeAll(async () => {
+        run = await runOffline(ROOT, stack, []);
+        resources = [...run.resources, ...renderedChartObjects(run)];
+    }, 60_000);
+
+    test("every chart this stack installs is accounted for: verbatim objects, or objects standing in for a real render", () => {
+        expect(run.unrendered.map((chart) => chart.chart).sort()).toEqual([
+            "oci://ghcr.io/kserve/charts/kserve-llmisvc-crd",
+            "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources",
+            "oci://quay.io/jetstack/charts/cert-manager",
+            "oci://registry.k8s.io/lws/charts/lws",
+        ]);
+        // KServe's well-known configs, timeouts included, are there as the runtime-configs chart's children.
+        const routeConfig = resources.find((resource) => resource.name === "kserve-configs:kserve/kserve-config-llm-router-route")!;
+        expect(JSON.stringify(routeConfig.inputs)).toContain('"timeouts"');
+    });
+
+    test("passes with no mandatory violation", async () => {
+        expect(summary(await judgeResources(pack(), resources, {}, stack))).toEqual([]);
+    });
+
+    test("the model service waits for what installs LeaderWorkerSet and KServe: without its dependencies it is caught", async () => {
+        const service = resources.find((resource) => resource.type === "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService")!;
+        const detached = resources.map((resource) => (resource === service ? { ...resource, dependencies: [] } : resource));
+        expect(summary(await judgeResources(pack(), detached, {}, stack))).toEqual([`mandatory require-lws-and-kserve-before-model-services @${service.name}`]);
+    });
+
+    test("a namespace without the timeout-free route override falls back to the chart's template and is caught", async () => {
+        const withoutOverride = resources.filter((resource) => resource.name !== "serving-router-route");
+        const findings = await judgeResources(pack(), withoutOverride, {}, stack);
+        expect(findings.map((finding) => [finding.policy, finding.message.split("\n")[1]])).toEqual([
+            [
+                "disallow-httproute-timeouts-on-gke",
+                expect.stringMatching(/^LLMInferenceService llm-inference\/[\w-]+ gets its HTTPRoute from kserve\/kserve-config-llm-router-route, which writes timeouts on rules .+ that its GKE Gateway rejects; add a timeout-free kserve-config-llm-router-route to namespace llm-inference\.$/),
+            ],
+        ]);
+    });
+});
