@@ -139,10 +139,11 @@ describe("a policy that throws on an odd object, through the policy SDK", () => 
             spec: { rules: { completions: { backendRefs: [] } } },
         });
     const policySource = `{ name: "reads-rules", description: "Reads every rule.", enforcementLevel: "mandatory", validateResource: (args: any) => { if (args.type.endsWith(":HTTPRoute")) { args.props.spec.rules.forEach(() => undefined); } } }`;
-    /** A pack of its own in a temporary directory, on this pack's node_modules, with `index` as its program. */
+    /** A pack of its own in a temporary directory, on the node_modules this pack resolves its SDK from, with `index` as its program. */
     const packOf = (main: string, index: string) => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), "throwing-pack-"));
-        fs.symlinkSync(path.join(PACK_DIR, "node_modules"), path.join(dir, "node_modules"));
+        const nodeModules = path.resolve(require.resolve("@pulumi/policy/package.json", { paths: [PACK_DIR] }), "..", "..", "..");
+        fs.symlinkSync(nodeModules, path.join(dir, "node_modules"));
         fs.copyFileSync(path.join(PACK_DIR, "tsconfig.json"), path.join(dir, "tsconfig.json"));
         fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "throwing-pack", version: "0.0.1", main }));
         fs.writeFileSync(path.join(dir, main), index);
