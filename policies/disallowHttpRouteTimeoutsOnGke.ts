@@ -1,9 +1,18 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
 import { KSERVE } from "@gke-tpu-inference/facts";
-import { Props, attachesToGkeGateway, gatewaysByKey, httpRoutes, isGkeGatewayClass, isKubernetesKind, isLlmInferenceService, isLlmInferenceServiceConfig, routeParentRefs, serviceGatewayRefs } from "./support";
-
-/** Where KServe's controller runs unless the stack shows otherwise. Source: kserve v0.20.0 pkg/constants/constants.go (KServeNamespace). */
-const KSERVE_NAMESPACE = "kserve";
+import {
+    Props,
+    attachesToGkeGateway,
+    effectiveServiceSpec,
+    gatewaysByKey,
+    httpRoutes,
+    isGkeGatewayClass,
+    isLlmInferenceService,
+    kserveConfigResolver,
+    namespaceOf,
+    routeParentRefs,
+    serviceGateways,
+} from "./support";
 
 /** Names of the rules in an HTTPRoute spec that carry `timeouts`. */
 function rulesWithTimeouts(spec: Props | undefined): string[] {
@@ -14,12 +23,6 @@ function rulesWithTimeouts(spec: Props | undefined): string[] {
 /** The route template an LLMInferenceServiceConfig carries. */
 function templateSpec(config: PolicyResource): Props | undefined {
     return config.props.spec?.router?.route?.http?.spec;
-}
-
-/** The namespace KServe's controller runs in: that of its controller Deployment if the stack shows it, else KServe's own. */
-function controllerNamespace(resources: PolicyResource[]): string {
-    const controller = resources.find((resource) => isKubernetesKind(resource.type, "apps", "Deployment") && resource.props.metadata?.name === "llmisvc-controller-manager");
-    return controller?.props.metadata?.namespace ?? KSERVE_NAMESPACE;
 }
 
 /**
@@ -43,30 +46,26 @@ export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
 
         for (const route of httpRoutes(args.resources)) {
             const rules = rulesWithTimeouts(route.props.spec);
-            if (rules.length > 0 && onGke(routeParentRefs(route.props))) {
+            if (rules.length > 0 && onGke(routeParentRefs(route))) {
                 reportViolation(`HTTPRoute ${route.props.metadata?.name} sets timeouts on rules ${rules.join(", ")} but attaches to a GKE Gateway, which rejects it.`, route.urn);
             }
         }
 
-        const configs = args.resources.filter((resource) => isLlmInferenceServiceConfig(resource.type));
-        const kserveNamespace = controllerNamespace(args.resources);
-        // KServe's lookup: the service's namespace first, then the controller's.
-        const resolve = (name: string, namespace: string) =>
-            [namespace, kserveNamespace].map((candidate) => configs.find((config) => config.props.metadata?.name === name && config.props.metadata?.namespace === candidate)).find(Boolean);
-
+        const resolve = kserveConfigResolver(args.resources);
         for (const service of args.resources.filter((resource) => isLlmInferenceService(resource.type))) {
-            const route = service.props.spec?.router?.route;
-            if (route === undefined || route.http?.refs !== undefined || !onGke(serviceGatewayRefs(service.props))) {
+            const route = effectiveServiceSpec(service, args.resources).spec.router?.route;
+            if (route === undefined || route.http?.refs !== undefined || !onGke(serviceGateways(service, args.resources))) {
                 continue;
             }
             const name = service.props.metadata?.name;
-            const namespace = service.props.metadata?.namespace ?? "default";
+            const namespace = namespaceOf(service);
             // KServe merges the well-known route config, then the service's baseRefs, then the service itself; route
             // rules are a list without a merge key, so the last of them that has rules decides.
             const baseRefs: Props[] = Array.isArray(service.props.spec?.baseRefs) ? service.props.spec.baseRefs : [];
             const layers = [resolve(KSERVE.routerRouteConfigName, namespace), ...baseRefs.map((ref) => resolve(ref?.name, namespace))];
-            if (Array.isArray(route.http?.spec?.rules)) {
-                const own = rulesWithTimeouts(route.http.spec);
+            const ownSpec = service.props.spec?.router?.route?.http?.spec;
+            if (Array.isArray(ownSpec?.rules)) {
+                const own = rulesWithTimeouts(ownSpec);
                 if (own.length > 0) {
                     reportViolation(`LLMInferenceService ${namespace}/${name} sets route timeouts on rules ${own.join(", ")}; its GKE Gateway rejects them.`, service.urn);
                 }
@@ -74,7 +73,8 @@ export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
             }
             const decisive = [...layers].reverse().find((config): config is PolicyResource => config !== undefined && Array.isArray(templateSpec(config)?.rules));
             if (decisive === undefined) {
-                if (layers[0] === undefined) {
+                // A base config outside the stack may bring its own rules: nothing to judge then.
+                if (layers.every((config, index) => index === 0 || config !== undefined) && layers[0] === undefined) {
                     reportViolation(
                         `LLMInferenceService ${namespace}/${name} gets its HTTPRoute from KServe's default ${KSERVE.routerRouteConfigName}, which sets timeouts that its GKE Gateway rejects; add a timeout-free ${KSERVE.routerRouteConfigName} to namespace ${namespace}.`,
                         service.urn,
@@ -86,7 +86,7 @@ export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
             if (rules.length === 0) {
                 continue;
             }
-            const where = `${decisive.props.metadata?.namespace}/${decisive.props.metadata?.name}`;
+            const where = `${namespaceOf(decisive)}/${decisive.props.metadata?.name}`;
             reportViolation(
                 decisive === layers[0]
                     ? `LLMInferenceService ${namespace}/${name} gets its HTTPRoute from ${where}, which writes timeouts on rules ${rules.join(", ")} that its GKE Gateway rejects; add a timeout-free ${KSERVE.routerRouteConfigName} to namespace ${namespace}.`

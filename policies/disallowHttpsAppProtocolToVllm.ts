@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { Props, frontsPlainHttpVllm, isKubernetesKind, plainHttpVllmPods } from "./support";
+import { isKubernetesKind, plainHttpVllmPods, portsToPlainHttpVllm } from "./support";
 
 /**
  * Seeds 001 and 003, issues #6 and #15: KServe's Service said `appProtocol: https`, GKE's
@@ -16,11 +16,7 @@ export const disallowHttpsAppProtocolToVllm: StackValidationPolicy = {
     validateStack: (args, reportViolation) => {
         const vllmPods = plainHttpVllmPods(args.resources);
         for (const service of args.resources.filter((resource) => isKubernetesKind(resource.type, "", "Service"))) {
-            if (!frontsPlainHttpVllm(service.props, vllmPods)) {
-                continue;
-            }
-            const ports: Props[] = Array.isArray(service.props.spec?.ports) ? service.props.spec.ports : [];
-            for (const port of ports) {
+            for (const port of portsToPlainHttpVllm(service, vllmPods)) {
                 const appProtocol = port.appProtocol === undefined ? undefined : String(port.appProtocol).toLowerCase();
                 if (appProtocol === "https" || (appProtocol === undefined && String(port.name ?? "").toLowerCase() === "https")) {
                     reportViolation(

@@ -1,14 +1,14 @@
-import { ResourceValidationPolicy } from "@pulumi/policy";
-import { Props, commandLine, containersOf, isKubernetesKind } from "./support";
+import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
+import { Props, commandLine, containersOf, isKubernetesKind, namespaceOf } from "./support";
 
 /** Names that hold credentials: environment variables, ConfigMap keys. */
 const CREDENTIAL_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)$/i;
 /** Command-line flags that take a credential (`--hf-token`, `--api-key`, `--password`). */
 const CREDENTIAL_FLAG = /^--?[a-z0-9-_]*(token|secret|password|passwd|api[-_]?key|access[-_]?key|private[-_]?key|credentials?)$/i;
 
-/** A value that is a reference resolved at run time (`$(VAR)`, `${VAR}`, `$VAR`), not the credential itself. */
+/** A value that is not the credential itself: a reference resolved at run time (`$(VAR)`, `${VAR}`, `$VAR`), or the path of a file (a mounted Secret). */
 function isReference(value: string): boolean {
-    return value === "" || value.startsWith("$");
+    return value === "" || value.startsWith("$") || value.startsWith("/");
 }
 
 /** Credentials given literally on a command line: `--hf-token=hf_x`, `--api-key hf_x`, `HF_TOKEN=hf_x vllm serve`. */
@@ -34,33 +34,50 @@ function literalCredentials(words: string[]): string[] {
 }
 
 /**
- * Security baseline, and the seed manifests' HF_TOKEN: a credential written into a pod spec or a
- * ConfigMap sits in plain text in the object, in Pulumi's state and in every preview; it belongs in
- * a Kubernetes Secret filled from a Pulumi secret and referenced with secretKeyRef.
+ * Security baseline, and the seed manifests' HF_TOKEN: a credential written into a pod spec, or into a ConfigMap a
+ * pod loads into its environment, sits in plain text in the object, in Pulumi's state and in every preview; it
+ * belongs in a Kubernetes Secret filled from a Pulumi secret and referenced with secretKeyRef. A ConfigMap that no
+ * pod loads with envFrom (KServe's own inferenceservice-config has a `credentials` key of settings) is not judged.
  */
-export const disallowPlainTextSecretEnv: ResourceValidationPolicy = {
+export const disallowPlainTextSecretEnv: StackValidationPolicy = {
     name: "disallow-plain-text-secret-env",
     description: "Credentials (tokens, passwords, keys) must come from a Secret, never a literal environment value, a ConfigMap or a command line.",
     enforcementLevel: "mandatory",
     severity: "high",
     remediationSteps:
         "Store the value with `pulumi config set --secret`, write it into a Kubernetes Secret, and reference it with env[].valueFrom.secretKeyRef (or envFrom.secretRef); on a command line use $(VAR) with such a variable.",
-    validateResource: (args, reportViolation) => {
-        if (isKubernetesKind(args.type, "", "ConfigMap")) {
-            const keys = Object.entries((args.props.data ?? {}) as Record<string, unknown>).filter(([key, value]) => CREDENTIAL_NAME.test(key) && value !== "");
-            if (keys.length > 0) {
-                reportViolation(`ConfigMap ${args.props.metadata?.name} holds ${keys.map(([key]) => key).join(", ")} in plain text; anything that loads it (envFrom, volumes) gets a credential that belongs in a Secret.`);
-            }
-            return;
-        }
-        for (const { path, container } of containersOf(args.type, args.props)) {
-            for (const variable of (Array.isArray(container.env) ? container.env : []) as Props[]) {
-                if (CREDENTIAL_NAME.test(String(variable?.name)) && variable.value !== undefined && variable.value !== "" && variable.valueFrom === undefined) {
-                    reportViolation(`${args.name} ${path} sets ${variable.name} to a literal value; read it from a Secret with valueFrom.secretKeyRef.`);
+    validateStack: (args, reportViolation) => {
+        const configMaps = args.resources.filter((resource) => isKubernetesKind(resource.type, "", "ConfigMap"));
+        const reported = new Set<PolicyResource>();
+        for (const resource of args.resources) {
+            for (const { path, container } of containersOf(resource.type, resource.props)) {
+                for (const variable of (Array.isArray(container.env) ? container.env : []) as Props[]) {
+                    if (!CREDENTIAL_NAME.test(String(variable?.name))) {
+                        continue;
+                    }
+                    if (typeof variable.value === "string" && !isReference(variable.value) && variable.valueFrom === undefined) {
+                        reportViolation(`${resource.name} ${path} sets ${variable.name} to a literal value; read it from a Secret with valueFrom.secretKeyRef.`, resource.urn);
+                    } else if (variable.valueFrom?.configMapKeyRef !== undefined) {
+                        reportViolation(
+                            `${resource.name} ${path} reads ${variable.name} from ConfigMap ${variable.valueFrom.configMapKeyRef.name}, where it sits in plain text; read it from a Secret with valueFrom.secretKeyRef.`,
+                            resource.urn,
+                        );
+                    }
                 }
-            }
-            for (const name of literalCredentials(commandLine(container))) {
-                reportViolation(`${args.name} ${path} passes ${name} literally on its command line, where anyone who can read the object sees it; read it from a Secret-backed variable.`);
+                for (const source of (Array.isArray(container.envFrom) ? container.envFrom : []) as Props[]) {
+                    const loaded = configMaps.find((configMap) => configMap.props.metadata?.name === source?.configMapRef?.name && namespaceOf(configMap) === namespaceOf(resource));
+                    const keys = Object.entries((loaded?.props.data ?? {}) as Record<string, unknown>).filter(([key, value]) => CREDENTIAL_NAME.test(key) && value !== "");
+                    if (loaded && keys.length > 0 && !reported.has(loaded)) {
+                        reported.add(loaded);
+                        reportViolation(
+                            `ConfigMap ${loaded.props.metadata?.name} holds ${keys.map(([key]) => key).join(", ")} in plain text, and ${resource.name} ${path} loads it into its environment with envFrom; keep credentials in a Secret (envFrom.secretRef).`,
+                            loaded.urn,
+                        );
+                    }
+                }
+                for (const name of literalCredentials(commandLine(container))) {
+                    reportViolation(`${resource.name} ${path} passes ${name} literally on its command line, where anyone who can read the object sees it; read it from a Secret-backed variable.`, resource.urn);
+                }
             }
         }
     },

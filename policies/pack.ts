@@ -6,6 +6,7 @@ import { ResourceValidation, ResourceValidationPolicy, StackValidation, StackVal
 
 // The SDK's error for a value unknown during preview; it is internal to @pulumi/policy, so its types omit it.
 const { UnknownValueError } = require("@pulumi/policy/proxy") as { UnknownValueError: new (...args: never[]) => Error };
+import { rememberInputs, withAnalyzedInputs } from "./support";
 import { disallowDefaultComputeServiceAccount } from "./disallowDefaultComputeServiceAccount";
 import { disallowGpuOnlyVllmFlags } from "./disallowGpuOnlyVllmFlags";
 import { disallowHttpRouteTimeoutsOnGke } from "./disallowHttpRouteTimeoutsOnGke";
@@ -53,9 +54,12 @@ export function guarded(policy: ResourceValidationPolicy | StackValidationPolicy
         const validate: StackValidation = policy.validateStack;
         return {
             ...policy,
+            // The SDK runs a policy's validateResource in Analyze and its validateStack in AnalyzeStack: the first keeps
+            // each resource's inputs, which the second judges (support.ts withAnalyzedInputs says why).
+            validateResource: rememberInputs,
             validateStack: async (args, reportViolation) => {
                 try {
-                    await validate(args, reportViolation);
+                    await validate({ ...args, resources: withAnalyzedInputs(args.resources) }, reportViolation);
                 } catch (err) {
                     if (isSdkSignal(err)) {
                         throw err;

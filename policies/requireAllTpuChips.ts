@@ -1,6 +1,6 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
 import { TPU_NODE, chipsPerVmForTopology } from "@gke-tpu-inference/facts";
-import { containersOf, selectedValues, tpuResources, usesTpu } from "./support";
+import { containersOf, placements, tpuResources, usesTpu } from "./support";
 
 /**
  * The seed manifests (llmisvc-tpu.yaml: "MUST request all 4 chips"): GKE hands out TPU VMs
@@ -18,7 +18,7 @@ export const requireAllTpuChips: ResourceValidationPolicy = {
             if (!usesTpu(container)) {
                 continue;
             }
-            const topologies = selectedValues(pod.spec, TPU_NODE.topologyLabel) ?? [];
+            const topologies = [...new Set(placements(pod.spec).flatMap((placement) => placement.get(TPU_NODE.topologyLabel) ?? []))];
             const expected = [...new Set(topologies.map(chipsPerVmForTopology).filter((chips): chips is number => chips !== undefined))];
             const { requests, limits } = tpuResources(container);
             if (limits !== undefined && requests !== limits) {

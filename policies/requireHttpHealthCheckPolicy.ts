@@ -4,12 +4,13 @@ import {
     attachesToGkeGateway,
     backendKey,
     describeBackend,
-    frontsPlainHttpVllm,
     gkeInferencePools,
     gkePoliciesByTarget,
     httpRoutes,
     isKubernetesKind,
+    namespaceOf,
     plainHttpVllmPods,
+    portsToPlainHttpVllm,
     routeBackends,
     routeParentRefs,
 } from "./support";
@@ -35,9 +36,9 @@ export const requireHttpHealthCheckPolicy: StackValidationPolicy = {
         const services = args.resources.filter((resource) => isKubernetesKind(resource.type, "", "Service"));
         // A Service backend counts when it fronts vLLM: it selects vLLM's pods, or KServe's workload pods.
         const frontsVllm = (backend: Backend) =>
-            services.some((service) => service.props.metadata?.name === backend.name && (service.props.metadata?.namespace ?? "default") === backend.namespace && frontsPlainHttpVllm(service.props, vllmPods));
+            services.some((service) => service.props.metadata?.name === backend.name && namespaceOf(service) === backend.namespace && portsToPlainHttpVllm(service, vllmPods).length > 0);
         const backends = new Map<string, Backend>(gkeInferencePools(args.resources).map((pool) => [backendKey(pool), pool]));
-        for (const route of httpRoutes(args.resources).filter((candidate) => onGke(routeParentRefs(candidate.props)))) {
+        for (const route of httpRoutes(args.resources).filter((candidate) => onGke(routeParentRefs(candidate)))) {
             routeBackends(route)
                 .filter((backend) => backend.kind === "Service" && backend.group === "" && frontsVllm(backend))
                 .forEach((backend) => backends.set(backendKey(backend), backend));

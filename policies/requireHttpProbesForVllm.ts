@@ -1,6 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { vllmFlags } from "@gke-tpu-inference/facts";
-import { commandLine, containersOf, isVllmContainer } from "./support";
+import { containersOf, isVllmContainer, servesTls } from "./support";
 
 const PROBES = ["startupProbe", "livenessProbe", "readinessProbe"] as const;
 
@@ -13,7 +12,7 @@ export const requireHttpProbesForVllm: ResourceValidationPolicy = {
     remediationSteps: "Set httpGet.scheme to HTTP on the vLLM container's probes (or serve TLS with --ssl-certfile and --ssl-keyfile).",
     validateResource: (args, reportViolation) => {
         for (const at of containersOf(args.type, args.props)) {
-            if (!isVllmContainer(at, args.type) || vllmFlags(commandLine(at.container)).some(({ flag }) => flag === "--ssl-certfile")) {
+            if (!isVllmContainer(at, args.type) || servesTls(at.container)) {
                 continue;
             }
             for (const probe of PROBES) {

@@ -3,9 +3,13 @@ import { isHelmChart } from "./support";
 
 /**
  * Seed 003, Pattern 1 summary (the `:latest` outage), applied to Helm: a chart without a
- * version installs whatever is newest at the next `pulumi up`. A preview shows a policy the
- * inputs of a `helm.v3.Release`; a Helm v4 `Chart` is a component the Kubernetes provider
- * constructs and registers without inputs, so its version is not there to check.
+ * version installs whatever is newest at the next `pulumi up`. A Helm v4 `Chart` is a component
+ * the Kubernetes provider constructs and registers without inputs, so its version is not there to
+ * check. A `helm.v3.Release` shows its inputs after the provider's Check, which replaces a version
+ * constraint with the version it resolves (pulumi-kubernetes provider/pkg/provider/helm_release.go
+ * Check) once the provider can reach the cluster: the program's own constraint reaches the policy
+ * on a stack's first preview (the provider is not configured yet, so Check is skipped) and in the
+ * offline preview.
  */
 export const requirePinnedChartVersions: ResourceValidationPolicy = {
     name: "require-pinned-chart-versions",

@@ -1,6 +1,6 @@
 import { StackValidationPolicy } from "@pulumi/policy";
 import { GATEWAY_CLASSES } from "@gke-tpu-inference/facts";
-import { gatewaysByKey, httpRoutes, isGkeGatewayClass, isInferencePoolBackend, isLlmInferenceService, routeBackends, routeParentRefs, serviceGatewayRefs } from "./support";
+import { gatewaysByKey, httpRoutes, isGkeGatewayClass, isInferencePoolBackend, isLlmInferenceService, routeBackends, routeParentRefs, serviceGateways } from "./support";
 
 /**
  * Seed 003, issue #1: a Gateway of the global class `gke-l7-global-external-managed` got an
@@ -29,11 +29,11 @@ export const requireRegionalGatewayClassForInference: StackValidationPolicy = {
         const inferenceGateways = new Set<string>();
         for (const resource of args.resources) {
             if (isLlmInferenceService(resource.type)) {
-                serviceGatewayRefs(resource.props).forEach((key) => inferenceGateways.add(key));
+                serviceGateways(resource, args.resources).forEach((key) => inferenceGateways.add(key));
             }
         }
         for (const route of httpRoutes(args.resources).filter((candidate) => routeBackends(candidate).some(isInferencePoolBackend))) {
-            routeParentRefs(route.props).forEach((key) => inferenceGateways.add(key));
+            routeParentRefs(route).forEach((key) => inferenceGateways.add(key));
         }
         for (const key of [...inferenceGateways].sort()) {
             const gateway = gateways.get(key);

@@ -1,6 +1,6 @@
 import { StackValidationPolicy } from "@pulumi/policy";
 import { TPU_NODE, TPU_V6E_MACHINE_TYPES } from "@gke-tpu-inference/facts";
-import { containersOf, selectedValues, tpuV6ePools, usesTpu } from "./support";
+import { containersOf, effectiveServiceSpec, isLlmInferenceService, placements, tpuV6ePools, usesTpu } from "./support";
 
 /** Every topology a TPU v6e node can carry. */
 const V6E_TOPOLOGIES = [...new Set(Object.values(TPU_V6E_MACHINE_TYPES).flatMap((machine) => machine.shapes.map((shape) => shape.topology)))];
@@ -10,7 +10,9 @@ const V6E_TOPOLOGIES = [...new Set(Object.values(TPU_V6E_MACHINE_TYPES).flatMap(
  * API (`tpu-v6e`) and GKE's node label (`tpu-v6e-slice`); a pod that selects the wrong one,
  * or a topology no pool has, stays Pending forever. The selection may be a nodeSelector or a
  * required node affinity; the pools may be NodePools or inline in a Cluster, or live in another
- * stack, when the selector must still name v6e's label and a real v6e topology.
+ * stack, when the selector must still name v6e's label and a real v6e topology. Every alternative
+ * placement counts (the nodeSelector with each ORed node affinity term), and an LLMInferenceService is
+ * read with its base configs merged in, as KServe builds its pods.
  */
 export const requireTpuSelectorMatchingPool: StackValidationPolicy = {
     name: "require-tpu-selector-matching-pool",
@@ -23,30 +25,45 @@ export const requireTpuSelectorMatchingPool: StackValidationPolicy = {
         // With no pool in this stack, any real v6e topology is one some pool can carry.
         const topologies = new Set(pools.length > 0 ? pools.flatMap((pool) => (pool.topology ? [pool.topology] : [])) : V6E_TOPOLOGIES);
         const where = pools.length > 0 ? "no TPU node pool in the stack has" : "is not a TPU v6e topology";
+        const shown = (values: string[] | undefined) => JSON.stringify(values?.join(", ") ?? null);
         for (const resource of args.resources) {
+            // An LLMInferenceService's pods are its spec over its base configs, as KServe builds them.
+            const service = isLlmInferenceService(resource.type) ? effectiveServiceSpec(resource, args.resources) : undefined;
             const seen = new Set<string>();
-            for (const { pod, container } of containersOf(resource.type, resource.props)) {
+            for (const { pod, container } of containersOf(resource.type, service ? { ...resource.props, spec: service.spec } : resource.props)) {
                 if (!usesTpu(container) || seen.has(pod.path)) {
                     continue;
                 }
                 seen.add(pod.path);
-                const accelerators = selectedValues(pod.spec, TPU_NODE.acceleratorLabel);
-                const selected = selectedValues(pod.spec, TPU_NODE.topologyLabel);
-                const aimsAtV6e = accelerators === undefined || accelerators.some((value) => value.includes("v6e"));
-                if (!aimsAtV6e) {
+                const options = placements(pod.spec);
+                const accelerators = options.map((placement) => placement.get(TPU_NODE.acceleratorLabel));
+                if (accelerators.every((values) => values !== undefined && values.length > 0 && !values.some((value) => value.includes("v6e")))) {
                     // Another TPU generation (v5e, v5p...): not this pack's to judge.
                     continue;
                 }
-                if (accelerators === undefined || !accelerators.includes(TPU_NODE.acceleratorValue)) {
-                    reportViolation(
-                        `${resource.name} (${pod.path}) selects ${TPU_NODE.acceleratorLabel} = ${JSON.stringify(accelerators?.join(", ") ?? null)}; TPU v6e nodes carry "${TPU_NODE.acceleratorValue}".`,
-                        resource.urn,
-                    );
-                } else if (selected === undefined || !selected.some((topology) => topologies.has(topology))) {
-                    reportViolation(
-                        `${resource.name} (${pod.path}) selects ${TPU_NODE.topologyLabel} = ${JSON.stringify(selected?.join(", ") ?? null)}, which ${where}; ${pools.length > 0 ? "pools offer" : "v6e topologies are"} ${[...topologies].sort().join(", ")}.`,
-                        resource.urn,
-                    );
+                if (service?.complete === false && options.some((placement) => !placement.has(TPU_NODE.acceleratorLabel) || !placement.has(TPU_NODE.topologyLabel))) {
+                    // A base config outside the stack may select the node.
+                    continue;
+                }
+                // Every alternative a pod may be placed by must lead to a v6e node of a pool's topology.
+                const problems = options.map((placement, index) => {
+                    const at = `${resource.name} (${pod.path}${options.length > 1 ? `, node affinity term #${index}` : ""})`;
+                    const chosen = placement.get(TPU_NODE.acceleratorLabel);
+                    const topology = placement.get(TPU_NODE.topologyLabel);
+                    if (chosen?.length === 0 || topology?.length === 0) {
+                        return `${at} can never be placed: its nodeSelector and required node affinity allow no common ${chosen?.length === 0 ? TPU_NODE.acceleratorLabel : TPU_NODE.topologyLabel}.`;
+                    }
+                    if (chosen === undefined || !chosen.includes(TPU_NODE.acceleratorValue)) {
+                        return `${at} selects ${TPU_NODE.acceleratorLabel} = ${shown(chosen)}; TPU v6e nodes carry "${TPU_NODE.acceleratorValue}".`;
+                    }
+                    if (topology === undefined || !topology.some((value) => topologies.has(value))) {
+                        return `${at} selects ${TPU_NODE.topologyLabel} = ${shown(topology)}, which ${where}; ${pools.length > 0 ? "pools offer" : "v6e topologies are"} ${[...topologies].sort().join(", ")}.`;
+                    }
+                    return undefined;
+                });
+                const problem = problems.find((message) => message !== undefined);
+                if (problem !== undefined) {
+                    reportViolation(problem, resource.urn);
                 }
             }
         }

@@ -7,17 +7,21 @@
  * or by a `helm.v3.Release`, whose inputs a preview does show. Values unknown during preview are left
  * to the policy SDK: reading one throws, and the SDK reports that the policy could not run.
  */
-import { PolicyResource } from "@pulumi/policy";
+import { PolicyResource, ResourceValidationArgs } from "@pulumi/policy";
 import {
     GKE_GATEWAY_CLASS_PREFIX,
+    INFERENCE_POOL_GROUPS,
     INFERENCE_POOL_KIND,
     KSERVE,
     KSERVE_CHILDREN,
     TPU_NODE,
     TPU_V6E_MACHINE_TYPE_PREFIX,
     TPU_V6E_MACHINE_TYPES,
+    VLLM_IMAGE_ENTRYPOINTS,
+    VLLM_SERVER_COMMAND,
     commandWords,
     imageRepository,
+    shellWords,
     startsVllmServer,
     vllmFlags,
 } from "@gke-tpu-inference/facts";
@@ -140,46 +144,61 @@ export function usesTpu(container: Props): boolean {
     return requests !== undefined || limits !== undefined;
 }
 
-/** The words of a container's command line (command, then args), split as the shell would split script strings. */
+/**
+ * The words a container runs, split as the shell would split script strings: its command and args, or, when it sets
+ * no command, what the image's entrypoint makes of them (a vLLM image starts vLLM's server: with the args as its
+ * flags, or, for vllm-tpu without args, with the flags of $VLLM_ARGS).
+ */
 export function commandLine(container: Props): string[] {
-    return commandWords(container.command, container.args);
+    const words = commandWords(container.command, container.args);
+    const entrypoint = typeof container.image === "string" ? VLLM_IMAGE_ENTRYPOINTS[imageRepository(container.image).split("/").pop()!] : undefined;
+    if ((Array.isArray(container.command) && container.command.length > 0) || entrypoint === undefined) {
+        return words;
+    }
+    if (entrypoint.args === "serverFlags") {
+        return [...VLLM_SERVER_COMMAND, ...words];
+    }
+    if (words.length > 0) {
+        return words;
+    }
+    const flags = (Array.isArray(container.env) ? (container.env as Props[]) : []).find((variable) => variable?.name === entrypoint.flagsEnv)?.value;
+    return [...VLLM_SERVER_COMMAND, ...(typeof flags === "string" ? shellWords(flags) : [])];
 }
 
-/**
- * The vLLM server containers: a command line that starts vLLM's server, an image of vLLM's that starts it by its
- * entrypoint, or KServe's `main` container of an LLMInferenceService or LLMInferenceServiceConfig workload.
- */
+/** True when a vLLM container serves TLS itself (`--ssl-certfile`), so HTTPS towards it is right. */
+export function servesTls(container: Props): boolean {
+    return vllmFlags(commandLine(container)).some(({ flag }) => flag === "--ssl-certfile");
+}
+
+/** The vLLM server containers: a command line that starts vLLM's server, or KServe's `main` container of an LLMInferenceService or LLMInferenceServiceConfig workload. */
 export function isVllmContainer(at: ContainerAt, type: string): boolean {
-    const words = commandLine(at.container);
-    if (startsVllmServer(words)) {
-        return true;
-    }
-    const image = typeof at.container.image === "string" ? imageRepository(at.container.image).split("/").pop()! : "";
-    if (words.length === 0 && /^vllm(-|$)/.test(image)) {
+    if (startsVllmServer(commandLine(at.container))) {
         return true;
     }
     return (isLlmInferenceService(type) || isLlmInferenceServiceConfig(type)) && !at.pod.path.startsWith("spec.router") && at.container.name === "main";
 }
 
-/** Values a pod accepts for a node label: from its nodeSelector and its required node affinity (`In`); undefined when it does not constrain the label. */
-export function selectedValues(pod: Props, label: string): string[] | undefined {
-    const values = new Set<string>();
-    let constrained = false;
-    const fromSelector = pod.nodeSelector?.[label];
-    if (fromSelector !== undefined) {
-        constrained = true;
-        values.add(String(fromSelector));
-    }
+/**
+ * Where a pod may be placed, as alternatives: its nodeSelector AND one term of its required node affinity (terms are
+ * ORed, a term's expressions ANDed); one alternative when it has no terms. Each maps a label to the values it allows
+ * (`In`, less `NotIn`), empty when the alternative can never be met; a label it does not constrain is absent.
+ */
+export function placements(pod: Props): Array<Map<string, string[]>> {
+    const selector = new Map<string, string[]>(Object.entries((pod.nodeSelector ?? {}) as Record<string, unknown>).map(([label, value]) => [label, [String(value)]]));
     const terms: Props[] = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
-    for (const term of terms) {
+    return (terms.length > 0 ? terms : [{}]).map((term) => {
+        const allowed = new Map(selector);
         for (const expression of (term.matchExpressions ?? []) as Props[]) {
-            if (expression.key === label && expression.operator === "In") {
-                constrained = true;
-                ((expression.values ?? []) as unknown[]).forEach((value) => values.add(String(value)));
+            const values = ((expression.values ?? []) as unknown[]).map(String);
+            const current = allowed.get(expression.key);
+            if (expression.operator === "In") {
+                allowed.set(expression.key, current === undefined ? values : current.filter((value) => values.includes(value)));
+            } else if (expression.operator === "NotIn" && current !== undefined) {
+                allowed.set(expression.key, current.filter((value) => !values.includes(value)));
             }
         }
-    }
-    return constrained ? [...values] : undefined;
+        return allowed;
+    });
 }
 
 /** A TPU v6e node pool the stack declares: a NodePool resource, or a pool inline in a Cluster. */
@@ -214,11 +233,15 @@ function poolTopology(pool: Props, machineType: string): string | undefined {
 
 /** Every TPU v6e node pool among `resources`, standalone or inline in a Cluster. */
 export function tpuV6ePools(resources: PolicyResource[]): TpuPool[] {
+    const clusters = resources.filter((resource) => resource.type === "gcp:container/cluster:Cluster");
     return resources.flatMap((resource): TpuPool[] => {
         const props = resource.props;
         if (resource.type === "gcp:container/nodePool:NodePool" && isTpuV6e(props.nodeConfig?.machineType)) {
             const machineType = props.nodeConfig.machineType;
-            return [{ resource, path: "nodeConfig.machineType", machineType, topology: poolTopology(props, machineType), zones: zonesOf(props.nodeLocations, props.location) }];
+            // Without nodeLocations a pool takes its cluster's (the cluster input is its name or its id, projects/…/clusters/NAME).
+            const cluster = clusters.find((candidate) => typeof props.cluster === "string" && props.cluster.split("/").pop() === candidate.props.name);
+            const zones = zonesOf(props.nodeLocations, props.location);
+            return [{ resource, path: "nodeConfig.machineType", machineType, topology: poolTopology(props, machineType), zones: zones.length > 0 || !cluster ? zones : zonesOf(cluster.props.nodeLocations, cluster.props.location) }];
         }
         if (resource.type === "gcp:container/cluster:Cluster") {
             return ((props.nodePools ?? []) as Props[]).flatMap((pool, index) =>
@@ -239,9 +262,17 @@ export function tpuV6ePools(resources: PolicyResource[]): TpuPool[] {
     });
 }
 
-/** `namespace/name` of a namespaced object, defaulting the namespace like kubectl. */
-export function objectKey(props: Props, defaultNamespace = "default"): string {
-    return `${props.metadata?.namespace ?? defaultNamespace}/${props.metadata?.name}`;
+/**
+ * The namespace a namespaced object lands in: its own, else its provider's default namespace, else `default` (the
+ * Kubernetes provider's rule for objects without one).
+ */
+export function namespaceOf(resource: PolicyResource): string {
+    return resource.props.metadata?.namespace ?? resource.provider?.props?.namespace ?? "default";
+}
+
+/** `namespace/name` of a namespaced object. */
+export function objectKey(resource: PolicyResource): string {
+    return `${namespaceOf(resource)}/${resource.props.metadata?.name}`;
 }
 
 /** GKE's own GatewayClasses. */
@@ -254,7 +285,7 @@ export function gatewaysByKey(resources: PolicyResource[]): Map<string, { classN
     const gateways = new Map<string, { className: string; resource: PolicyResource }>();
     for (const resource of resources) {
         if (isKubernetesKind(resource.type, "gateway.networking.k8s.io", "Gateway")) {
-            gateways.set(objectKey(resource.props), { className: resource.props.spec?.gatewayClassName, resource });
+            gateways.set(objectKey(resource), { className: resource.props.spec?.gatewayClassName, resource });
         }
     }
     return gateways;
@@ -266,10 +297,106 @@ export function attachesToGkeGateway(resources: PolicyResource[]): (gatewayKeys:
     return (gatewayKeys) => gatewayKeys.some((key) => isGkeGatewayClass(gateways.get(key)?.className));
 }
 
-/** The Gateways (as `namespace/name`) an LLMInferenceService attaches to through `router.gateway.refs`. */
-export function serviceGatewayRefs(props: Props): string[] {
-    const refs: Props[] = props.spec?.router?.gateway?.refs ?? [];
-    return refs.map((ref) => `${ref.namespace ?? props.metadata?.namespace ?? "default"}/${ref.name}`);
+/** The namespace KServe's controller runs in: that of its controller Deployment if the stack shows it, else KServe's own. */
+export function kserveNamespace(resources: PolicyResource[]): string {
+    const controller = resources.find((resource) => isKubernetesKind(resource.type, "apps", "Deployment") && resource.props.metadata?.name === KSERVE_CONTROLLER);
+    return controller ? namespaceOf(controller) : KSERVE.namespace;
+}
+
+/** KServe's LLMInferenceService controller Deployment. Source: kserve v0.20.0 charts/kserve-llmisvc-resources. */
+export const KSERVE_CONTROLLER = "llmisvc-controller-manager";
+
+/** Looks up an LLMInferenceServiceConfig by name as KServe does for a service in `namespace`: that namespace first, then the controller's. */
+export function kserveConfigResolver(resources: PolicyResource[]): (name: unknown, namespace: string) => PolicyResource | undefined {
+    const configs = resources.filter((resource) => isLlmInferenceServiceConfig(resource.type));
+    const controllerNamespace = kserveNamespace(resources);
+    return (name, namespace) =>
+        [namespace, controllerNamespace].map((candidate) => configs.find((config) => config.props.metadata?.name === name && namespaceOf(config) === candidate)).find(Boolean);
+}
+
+/** Lists whose items KServe's strategic merge matches by `name` (the PodSpec's patch merge keys); every other list is replaced whole. */
+const MERGED_BY_NAME = new Set(["containers", "initContainers", "ephemeralContainers", "env", "volumes", "volumeMounts"]);
+
+/** `patch` merged over `base` as KServe merges a service over its configs. Source: kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/config_merge.go mergeSpecs (a strategic merge patch). */
+function mergeSpec(base: unknown, patch: unknown, key = ""): unknown {
+    const isRecord = (value: unknown): value is Props => value !== null && typeof value === "object" && !Array.isArray(value);
+    if (isRecord(base) && isRecord(patch)) {
+        const merged: Props = { ...base };
+        for (const [field, value] of Object.entries(patch)) {
+            merged[field] = field in base ? mergeSpec(base[field], value, field) : value;
+        }
+        return merged;
+    }
+    if (Array.isArray(base) && Array.isArray(patch) && MERGED_BY_NAME.has(key)) {
+        const merged = base.map((item: Props) => {
+            const override = patch.find((candidate: Props) => candidate?.name === item?.name);
+            return override === undefined ? item : mergeSpec(item, override);
+        });
+        return [...merged, ...patch.filter((item: Props) => !base.some((candidate: Props) => candidate?.name === item?.name))];
+    }
+    return patch;
+}
+
+/**
+ * An LLMInferenceService's spec as KServe reconciles it: the configs its `baseRefs` name, in order, with the service's
+ * own spec merged over them. `complete` is false when a base config is not in the stack, so a field the service
+ * leaves out may come from it.
+ */
+export function effectiveServiceSpec(service: PolicyResource, resources: PolicyResource[]): { spec: Props; complete: boolean } {
+    const resolve = kserveConfigResolver(resources);
+    const baseRefs: Props[] = Array.isArray(service.props.spec?.baseRefs) ? service.props.spec.baseRefs : [];
+    const bases = baseRefs.map((ref) => resolve(ref?.name, namespaceOf(service)));
+    const spec = [...bases.flatMap((config) => (config ? [config.props.spec ?? {}] : [])), service.props.spec ?? {}].reduce((merged: Props, next: Props) => mergeSpec(merged, next) as Props, {});
+    return { spec, complete: bases.every(Boolean) };
+}
+
+/**
+ * The Gateway (`namespace/name`) a service's route attaches to when the service names none: what KServe's
+ * inferenceservice-config ConfigMap says, else what a Helm release of KServe's controller chart sets, else the
+ * chart's default. Source: {@link KSERVE.defaultGateway}.
+ */
+export function kserveDefaultGateway(resources: PolicyResource[]): string {
+    const namespace = kserveNamespace(resources);
+    const { configMap, chartValue, chartDefault } = KSERVE.defaultGateway;
+    const fromConfigMap = resources
+        .filter((resource) => isKubernetesKind(resource.type, "", "ConfigMap") && resource.props.metadata?.name === configMap && namespaceOf(resource) === namespace)
+        .map((resource) => {
+            try {
+                return JSON.parse(String(resource.props.data?.ingress)).kserveIngressGateway as unknown;
+            } catch {
+                return undefined;
+            }
+        })[0];
+    const release = resources.find((resource) => resource.type === "kubernetes:helm.sh/v3:Release" && chartName(resource.props.chart) === KSERVE_CONTROLLER_CHART);
+    const fromRelease = chartValue.reduce((value: unknown, key) => (value as Props | undefined)?.[key], release?.props.values);
+    const gateway = [fromConfigMap, fromRelease].find((value): value is string => typeof value === "string" && value !== "") ?? chartDefault;
+    return gateway.includes("/") ? gateway : `${namespace}/${gateway}`;
+}
+
+/** The name of KServe's LLMInferenceService controller chart. Source: kserve v0.20.0 charts/kserve-llmisvc-resources. */
+const KSERVE_CONTROLLER_CHART = "kserve-llmisvc-resources";
+
+/** A chart reference's name: `lws` of `lws`, `repo/lws`, `oci://registry.k8s.io/lws/charts/lws:0.7.0` or `…@sha256:…`. */
+export function chartName(chart: unknown): string | undefined {
+    return typeof chart === "string" ? chart.replace(/\/$/, "").split("/").pop()!.replace(/[:@].*$/, "") : undefined;
+}
+
+/**
+ * The Gateways (as `namespace/name`) an LLMInferenceService's route attaches to: its `router.gateway.refs` (baseRefs
+ * included), which KServe writes into the route's parentRefs; without refs, the parentRefs of its own route spec, or
+ * KServe's default Gateway for the well-known route template. None when it has no route.
+ */
+export function serviceGateways(service: PolicyResource, resources: PolicyResource[]): string[] {
+    const { spec } = effectiveServiceSpec(service, resources);
+    const refs: Props[] = Array.isArray(spec.router?.gateway?.refs) ? spec.router.gateway.refs : [];
+    if (refs.length > 0) {
+        return refs.map((ref) => `${ref.namespace ?? namespaceOf(service)}/${ref.name}`);
+    }
+    if (spec.router?.route === undefined) {
+        return [];
+    }
+    const ownParents: Props[] | undefined = spec.router.route.http?.spec?.parentRefs;
+    return Array.isArray(ownParents) ? parentKeys(ownParents, namespaceOf(service)) : [kserveDefaultGateway(resources)];
 }
 
 /** The HTTPRoutes among the resources. */
@@ -277,12 +404,14 @@ export function httpRoutes(resources: PolicyResource[]): PolicyResource[] {
     return resources.filter((resource) => isKubernetesKind(resource.type, "gateway.networking.k8s.io", "HTTPRoute"));
 }
 
+/** Gateway parentRefs as `namespace/name`, a missing namespace being the route's. */
+function parentKeys(parents: Props[], namespace: string): string[] {
+    return parents.filter((parent) => (parent?.kind ?? "Gateway") === "Gateway").map((parent) => `${parent.namespace ?? namespace}/${parent.name}`);
+}
+
 /** The Gateways (as `namespace/name`) an HTTPRoute attaches to. */
-export function routeParentRefs(props: Props): string[] {
-    const parents: Props[] = Array.isArray(props.spec?.parentRefs) ? props.spec.parentRefs : [];
-    return parents
-        .filter((parent) => (parent.kind ?? "Gateway") === "Gateway")
-        .map((parent) => `${parent.namespace ?? props.metadata?.namespace ?? "default"}/${parent.name}`);
+export function routeParentRefs(route: PolicyResource): string[] {
+    return parentKeys(Array.isArray(route.props.spec?.parentRefs) ? route.props.spec.parentRefs : [], namespaceOf(route));
 }
 
 /** A backend a GKE Gateway creates a backend service (and a health check) for. */
@@ -301,12 +430,12 @@ export function inferencePoolOf(resource: PolicyResource): Backend | undefined {
         return undefined;
     }
     const pool = resource.props.spec.router.scheduler.pool?.ref?.name ?? `${resource.props.metadata?.name}${KSERVE_CHILDREN.inferencePoolSuffix}`;
-    return { namespace: resource.props.metadata?.namespace ?? "default", ...INFERENCE_POOL_KIND, name: pool, source: resource };
+    return { namespace: namespaceOf(resource), ...INFERENCE_POOL_KIND, name: pool, source: resource };
 }
 
 /** The backends an HTTPRoute sends traffic to. */
 export function routeBackends(resource: PolicyResource): Backend[] {
-    const namespace = resource.props.metadata?.namespace ?? "default";
+    const namespace = namespaceOf(resource);
     const rules: Props[] = Array.isArray(resource.props.spec?.rules) ? resource.props.spec.rules : [];
     return rules.flatMap((rule) =>
         (Array.isArray(rule?.backendRefs) ? (rule.backendRefs as Props[]) : []).map((ref) => ({
@@ -321,7 +450,7 @@ export function routeBackends(resource: PolicyResource): Backend[] {
 
 /** True for an InferencePool backend, in either of its API groups. */
 export function isInferencePoolBackend(backend: Backend): boolean {
-    return backend.kind === INFERENCE_POOL_KIND.kind && backend.group.startsWith("inference.networking.");
+    return backend.kind === INFERENCE_POOL_KIND.kind && INFERENCE_POOL_GROUPS.includes(backend.group);
 }
 
 /** Every InferencePool a GKE Gateway routes to: KServe's for its services, and any an HTTPRoute names. */
@@ -329,19 +458,18 @@ export function gkeInferencePools(resources: PolicyResource[]): Backend[] {
     const onGke = attachesToGkeGateway(resources);
     const declaredPools = new Map<string, PolicyResource>();
     for (const resource of resources) {
-        const group = /^kubernetes:(inference\.networking\.[^/]+)\/[^:]+:InferencePool$/.exec(resource.type)?.[1];
-        if (group) {
-            declaredPools.set(backendKey({ namespace: resource.props.metadata?.namespace ?? "default", group, kind: INFERENCE_POOL_KIND.kind, name: resource.props.metadata?.name, source: resource }), resource);
+        for (const group of INFERENCE_POOL_GROUPS.filter((candidate) => isKubernetesKind(resource.type, candidate, INFERENCE_POOL_KIND.kind))) {
+            declaredPools.set(backendKey({ namespace: namespaceOf(resource), group, kind: INFERENCE_POOL_KIND.kind, name: resource.props.metadata?.name, source: resource }), resource);
         }
     }
     const pools = new Map<string, Backend>();
     for (const resource of resources) {
         const pool = inferencePoolOf(resource);
-        if (pool && onGke(serviceGatewayRefs(resource.props))) {
+        if (pool && onGke(serviceGateways(resource, resources))) {
             pools.set(backendKey(pool), pool);
         }
     }
-    for (const route of httpRoutes(resources).filter((candidate) => onGke(routeParentRefs(candidate.props)))) {
+    for (const route of httpRoutes(resources).filter((candidate) => onGke(routeParentRefs(candidate)))) {
         // A pool the stack makes is reported against its maker (KServe's service, or the InferencePool object itself).
         routeBackends(route)
             .filter((backend) => isInferencePoolBackend(backend) && !pools.has(backendKey(backend)))
@@ -350,33 +478,54 @@ export function gkeInferencePools(resources: PolicyResource[]): Backend[] {
     return [...pools.values()].sort((a, b) => backendKey(a).localeCompare(backendKey(b)));
 }
 
-/** Label sets of the pods that serve vLLM over plain HTTP (no TLS flags), by namespace. */
-export function plainHttpVllmPods(resources: PolicyResource[]): Array<{ namespace: string; labels: Record<string, string> }> {
-    return resources.flatMap((resource) => {
-        const serving = containersOf(resource.type, resource.props).filter(
-            (at) => isVllmContainer(at, resource.type) && !vllmFlags(commandLine(at.container)).some(({ flag }) => flag === "--ssl-certfile"),
-        );
-        const pods = new Map(serving.map((at) => [at.pod.path, at.pod]));
-        return [...pods.values()].map((pod) => ({ namespace: resource.props.metadata?.namespace ?? "default", labels: pod.labels }));
-    });
+/** A pod that serves vLLM over plain HTTP (no TLS flags): its namespace, labels and the ports of its vLLM containers (by number and name). */
+export interface VllmPod {
+    namespace: string;
+    labels: Record<string, string>;
+    /** Ports of its vLLM containers, by number and name. */
+    vllmPorts: Array<number | string>;
+    /** Ports of its other containers (sidecars), by number and name. */
+    otherPorts: Array<number | string>;
+}
+
+/** The pods that serve vLLM over plain HTTP. */
+export function plainHttpVllmPods(resources: PolicyResource[]): VllmPod[] {
+    return resources.flatMap((resource) =>
+        podSpecsOf(resource.type, resource.props).flatMap((pod) => {
+            const containers = containersOf(resource.type, resource.props).filter((at) => at.pod.path === pod.path);
+            const serving = containers.filter((at) => isVllmContainer(at, resource.type) && !servesTls(at.container));
+            const ports = (list: ContainerAt[]) => list.flatMap((at) => ((at.container.ports ?? []) as Props[]).flatMap((port) => [port.containerPort, port.name].filter((value) => value !== undefined)));
+            return serving.length === 0 ? [] : [{ namespace: namespaceOf(resource), labels: pod.labels, vllmPorts: ports(serving), otherPorts: ports(containers.filter((at) => !serving.includes(at))) }];
+        }),
+    );
 }
 
 /** True when a Service selects KServe's LLMInferenceService workload pods, which run vLLM, wherever the service itself is declared. */
-function selectsKServeWorkload(service: Props): boolean {
-    const selector: Record<string, string> = service.spec?.selector ?? {};
-    return selector["app.kubernetes.io/part-of"] === "llminferenceservice" && (selector["kserve.io/component"] ?? "workload") === "workload";
-}
-
-/** True when a Service fronts plain-HTTP vLLM: it selects such pods of the stack, or KServe's workload pods. */
-export function frontsPlainHttpVllm(service: Props, vllmPods: ReturnType<typeof plainHttpVllmPods>): boolean {
-    return selectsKServeWorkload(service) || vllmPods.some((pod) => selects(service, pod));
+function selectsKServeWorkload(service: PolicyResource): boolean {
+    const selector: Record<string, string> = service.props.spec?.selector ?? {};
+    const workload: Record<string, string> = KSERVE_CHILDREN.workloadLabels(selector["app.kubernetes.io/name"] ?? "");
+    return "app.kubernetes.io/part-of" in selector && Object.entries(selector).every(([key, value]) => workload[key] === value);
 }
 
 /** True when a Service's selector picks pods with `labels` in its namespace. */
-export function selects(service: Props, pod: { namespace: string; labels: Record<string, string> }): boolean {
-    const selector: Record<string, string> = service.spec?.selector ?? {};
+function selects(service: PolicyResource, pod: { namespace: string; labels: Record<string, string> }): boolean {
+    const selector: Record<string, string> = service.props.spec?.selector ?? {};
     const keys = Object.keys(selector);
-    return keys.length > 0 && (service.metadata?.namespace ?? "default") === pod.namespace && keys.every((key) => pod.labels[key] === selector[key]);
+    return keys.length > 0 && namespaceOf(service) === pod.namespace && keys.every((key) => pod.labels[key] === selector[key]);
+}
+
+/**
+ * The ports of a Service that reach plain-HTTP vLLM: every port when it selects KServe's workload pods (vLLM is their
+ * only server) and, when it selects vLLM pods of the stack, each port whose targetPort (a number or a name; the port
+ * itself when unset) is not a sidecar's.
+ */
+export function portsToPlainHttpVllm(service: PolicyResource, vllmPods: VllmPod[]): Props[] {
+    const ports: Props[] = Array.isArray(service.props.spec?.ports) ? service.props.spec.ports : [];
+    if (selectsKServeWorkload(service)) {
+        return ports;
+    }
+    const selected = vllmPods.filter((pod) => selects(service, pod));
+    return ports.filter((port) => selected.some((pod) => !pod.otherPorts.includes(port.targetPort ?? port.port) || pod.vllmPorts.includes(port.targetPort ?? port.port)));
 }
 
 /** Policies (HealthCheckPolicy, GCPBackendPolicy) of `kind` by the `namespace/group/kind/name` of their target. */
@@ -385,7 +534,7 @@ export function gkePoliciesByTarget(resources: PolicyResource[], kind: string): 
     for (const resource of resources) {
         if (isKubernetesKind(resource.type, "networking.gke.io", kind)) {
             const target = resource.props.spec?.targetRef ?? {};
-            byTarget.set(`${target.namespace ?? resource.props.metadata?.namespace ?? "default"}/${target.group ?? ""}/${target.kind}/${target.name}`, resource);
+            byTarget.set(`${target.namespace ?? namespaceOf(resource)}/${target.group ?? ""}/${target.kind}/${target.name}`, resource);
         }
     }
     return byTarget;
@@ -436,20 +585,12 @@ export interface Installation {
  */
 export function installers(resources: PolicyResource[], what: Installation): Set<PolicyResource> {
     const found = new Set<PolicyResource>();
-    // `lws`, `repo/lws`, `oci://registry.k8s.io/lws/charts/lws`, with or without a `:tag` or `@digest`.
-    const chartNamed = (chart: unknown) =>
-        typeof chart === "string" &&
-        chart
-            .replace(/\/$/, "")
-            .split("/")
-            .pop()!
-            .replace(/[:@].*$/, "") === what.chart;
     for (const resource of resources) {
         const name = resource.props?.metadata?.name;
         const brings =
             (isKubernetesKind(resource.type, "apiextensions.k8s.io", "CustomResourceDefinition") && name === what.crd) ||
             (isKubernetesKind(resource.type, "apps", "Deployment") && name === what.controller) ||
-            (isHelmChart(resource.type) && chartNamed(resource.props?.chart));
+            (isHelmChart(resource.type) && chartName(resource.props?.chart) === what.chart);
         if (brings) {
             // The components above it install it too; the stack itself installs everything and says nothing.
             for (let current: PolicyResource | undefined = resource; current && current.type !== "pulumi:pulumi:Stack"; current = current.parent) {
@@ -463,4 +604,30 @@ export function installers(resources: PolicyResource[], what: Installation): Set
 /** The stack's name, from a resource URN (`urn:pulumi:<stack>::…`). */
 export function stackOf(urn: string): string {
     return urn.split("::")[0].replace(/^urn:pulumi:/, "");
+}
+
+/**
+ * Each resource's inputs as `Analyze` saw them, by URN. `AnalyzeStack` hands a policy outputs, and a preview's
+ * outputs are what a provider predicts: nothing for a Kubernetes object whose provider is not configured yet (the
+ * first preview, before the cluster exists), unknowns for a GCP resource's computed fields. Inputs are what the
+ * program declared, the same on every preview. The engine analyzes each resource as it registers, and the stack once
+ * all have, in the same pack process. Sources: pulumi v3.248.0 sdk/go/common/resource/plugin/provider_plugin.go
+ * Create (empty properties on preview when the provider's config is unknown), pkg/resource/deploy/step_generator.go
+ * analyzeAll (inputs) and AnalyzeStack (Outputs).
+ */
+const analyzedInputs = new Map<string, Props>();
+
+/** Keeps the inputs `Analyze` hands a policy for its resource. */
+export function rememberInputs(args: ResourceValidationArgs): void {
+    analyzedInputs.set(args.urn, args.props);
+}
+
+/** The stack's resources with the inputs `Analyze` saw in place of their outputs, parents and dependencies linked among them. */
+export function withAnalyzedInputs(resources: PolicyResource[]): PolicyResource[] {
+    const copies = new Map(resources.map((resource) => [resource, { ...resource, props: analyzedInputs.get(resource.urn) ?? resource.props }]));
+    for (const [original, copy] of copies) {
+        copy.parent = original.parent && (copies.get(original.parent) ?? original.parent);
+        copy.dependencies = original.dependencies.map((dependency) => copies.get(dependency) ?? dependency);
+    }
+    return [...copies.values()];
 }

@@ -54,6 +54,10 @@ export const SOURCES = {
         "pulumi/pulumi-kubernetes provider/pkg/await/await.go Creation (create retried only on NotFound and NoMatch errors) and job.go (a Job is ready when Complete, failed when Failed; default timeout 10 min)",
     vllmMetrics:
         "vllm-project/vllm vllm/v1/metrics/loggers.py PrometheusStatLogger (counters exposed with _total; label model_name); EPP: llm-d/llm-d-router v0.10.0 pkg/epp/metrics/llm_d_router_metrics.go (subsystem llm_d_epp; llmdEndpointLabels endpoint_name, namespace, port, which replace the deprecated pod_name), metrics on port 9090",
+    vllmEntrypoints:
+        "vllm-project/vllm docker/Dockerfile, stage vllm-openai (the ENTRYPOINT starts the OpenAI-compatible server; a container's args are its flags); vllm-project/tpu-inference docker/Dockerfile:93-97 and docker/entrypoint.sh (vllm-tpu: args run as a command; none starts vllm.entrypoints.openai.api_server with the words of $VLLM_ARGS)",
+    kserveDefaultGateway:
+        "kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/config_loader.go NewConfig (ingress config kserveIngressGateway, \"namespace/name\" or a name in KServe's namespace), charts/kserve-llmisvc-resources/values.yaml:200 (default kserve/kserve-ingress-gateway) and files/common/configmap-patch.yaml:70-73 (rendered into the inferenceservice-config ConfigMap's ingress key)",
 } as const;
 
 /** A TPU v6e slice shape GKE can build from one machine type. */
@@ -178,7 +182,30 @@ export const KSERVE = {
      * recording the move, for good, in this annotation on the route. Source: {@link SOURCES.kserveRouteMigration}.
      */
     inferencePoolMigration: { annotation: "serving.kserve.io/inference-pool-migrated", value: "v1" },
+    /**
+     * The Gateway a service's route attaches to when the service names none: the `kserveIngressGateway` of the
+     * `ingress` key of KServe's `inferenceservice-config` ConfigMap, which the controller chart renders from
+     * `kserve.controller.gateway.ingressGateway.kserveGateway`. Source: {@link SOURCES.kserveDefaultGateway}.
+     */
+    defaultGateway: {
+        configMap: "inferenceservice-config",
+        chartValue: ["kserve", "controller", "gateway", "ingressGateway", "kserveGateway"],
+        chartDefault: "kserve/kserve-ingress-gateway",
+    },
+    /** The namespace KServe's controller runs in, which holds its well-known configs and its ConfigMap. Source: {@link SOURCES.kserveConfigResolution}. */
+    namespace: "kserve",
 } as const;
+
+/**
+ * What the vLLM images run when a container sets no `command`: `serverFlags` images start vLLM's OpenAI-compatible
+ * server with the container's args as its flags; `command` images run the args as a command, and with none start the
+ * server with the flags in the environment variable `flagsEnv`. By image name (the last path segment of its
+ * repository). Source: {@link SOURCES.vllmEntrypoints}.
+ */
+export const VLLM_IMAGE_ENTRYPOINTS: Readonly<Record<string, { args: "serverFlags" | "command"; flagsEnv?: string }>> = {
+    "vllm-openai": { args: "serverFlags" },
+    "vllm-tpu": { args: "command", flagsEnv: "VLLM_ARGS" },
+};
 
 /** Container images of the serving path. */
 export const IMAGES = {
@@ -247,6 +274,9 @@ export const KSERVE_CHILDREN = {
 
 /** The API group and kind of an InferencePool, as a Gateway API backend or policy target names it. Source: {@link SOURCES.gkeInferenceGateway}. */
 export const INFERENCE_POOL_KIND = { group: "inference.networking.k8s.io", kind: "InferencePool" } as const;
+
+/** Both API groups an InferencePool backend is named by: v1, and the alpha group KServe's first HTTPRoute names. Source: {@link SOURCES.kserveRouteMigration}. */
+export const INFERENCE_POOL_GROUPS: readonly string[] = [INFERENCE_POOL_KIND.group, "inference.networking.x-k8s.io"];
 
 /** The EndpointPickerConfig schema the pinned EPP reads. Source: {@link SOURCES.eppConfig}. */
 export const EPP_CONFIG_API_VERSION = "llm-d.ai/v1alpha1";

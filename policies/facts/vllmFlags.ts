@@ -88,13 +88,21 @@ export function commandWords(command: unknown, args: unknown): string[] {
     return items.flatMap((item) => (/\s/.test(item.trim()) ? shellWords(item) : [item]));
 }
 
-/** Where vLLM's own arguments begin: after `vllm serve` or the API server module, or at the start when neither is there. */
-function vllmArgumentsStart(words: readonly string[]): number {
-    const index = words.findIndex((word, at) => (/(^|\/)vllm$/.test(word) && words[at + 1] === "serve") || VLLM_SERVER_MODULE.test(word));
-    return index < 0 ? 0 : index + (VLLM_SERVER_MODULE.test(words[index]) ? 1 : 2);
+const VLLM_SERVER_MODULE = /^vllm\.entrypoints\.(openai\.)?api_server$/;
+
+/** The words that start vLLM's server at `at`, if any: `vllm serve`, `-m vllm.entrypoints.cli.main serve` (what `vllm` runs), or the API server module. */
+function serverInvocationLength(words: readonly string[], at: number): number {
+    if ((/(^|\/)vllm$/.test(words[at]) || words[at] === "vllm.entrypoints.cli.main") && words[at + 1] === "serve") {
+        return 2;
+    }
+    return VLLM_SERVER_MODULE.test(words[at]) ? 1 : 0;
 }
 
-const VLLM_SERVER_MODULE = /^vllm\.entrypoints\.(openai\.)?api_server$/;
+/** Where vLLM's own arguments begin: after the server's invocation, or at the start when there is none. */
+function vllmArgumentsStart(words: readonly string[]): number {
+    const index = words.findIndex((_, at) => serverInvocationLength(words, at) > 0);
+    return index < 0 ? 0 : index + serverInvocationLength(words, index);
+}
 
 /** The flags among `words`, normalised as vLLM's parser normalises them; words before the vLLM invocation (the shell's, Python's) are not vLLM's. */
 export function vllmFlags(words: readonly string[]): VllmFlag[] {
@@ -114,7 +122,10 @@ export function vllmFlags(words: readonly string[]): VllmFlag[] {
     return flags;
 }
 
-/** True when `words` start vLLM's OpenAI-compatible server: `vllm serve`, or `python -m vllm.entrypoints.openai.api_server`. */
+/** True when `words` start vLLM's OpenAI-compatible server: `vllm serve`, `python -m vllm.entrypoints.cli.main serve`, or `python -m vllm.entrypoints.openai.api_server`. */
 export function startsVllmServer(words: readonly string[]): boolean {
-    return words.some((word, index) => (/(^|\/)vllm$/.test(word) && words[index + 1] === "serve") || VLLM_SERVER_MODULE.test(word));
+    return words.some((_, at) => serverInvocationLength(words, at) > 0);
 }
+
+/** How a container starts vLLM's server when it sets no command: the image's entrypoint. */
+export const VLLM_SERVER_COMMAND: readonly string[] = ["python3", "-m", "vllm.entrypoints.openai.api_server"];

@@ -95,7 +95,20 @@ export function resolvePackConfig(info: PackInfo, config: PackConfig): ResolvedC
         }
         return value as EnforcementLevel;
     };
-    const entries = Object.entries(config).map(([key, value]) => [key, typeof value === "string" ? { enforcementLevel: value } : value] as const);
+    if (config === null || typeof config !== "object" || Array.isArray(config)) {
+        throw new PackConfigError(`invalid policy pack config for ${info.name}@v${info.version}: ${JSON.stringify(config)} is not an object of policy names`);
+    }
+    const entries = Object.entries(config).map(([key, value]): readonly [string, { enforcementLevel?: unknown } & Record<string, unknown>] => {
+        if (typeof value === "string") {
+            return [key, { enforcementLevel: value }];
+        }
+        if (value === null || typeof value !== "object" || Array.isArray(value)) {
+            // pulumi v3.248.0 pkg/resource/analyzer/config.go:143.
+            problems.push(`${key}: ${JSON.stringify(value)} is not a valid value; must be a string (an enforcement level) or an object`);
+            return [key, {}];
+        }
+        return [key, value];
+    });
     const everything = entries.find(([key]) => key === "all");
     const allLevel = everything ? level("all", everything[1].enforcementLevel) : undefined;
     if (everything && Object.keys(everything[1]).some((key) => key !== "enforcementLevel")) {
@@ -142,10 +155,16 @@ interface AnalyzerProto {
     AnalyzerResource: new () => Message;
     AnalyzerResourceOptions: new () => Message;
     AnalyzerProviderResource: new () => Message;
-    AnalyzerPropertyDependencies: new () => Message;
     ConfigureAnalyzerRequest: new () => Message;
     PolicyConfig: new () => Message;
     AnalyzerStackConfigureRequest: new () => Message;
+    CustomTimeouts: new () => Message;
+}
+
+/** Seconds in a Go duration such as `45m` or `1h30m` (how a program writes custom timeouts); 0 when unset. */
+export function goDurationSeconds(duration: string | undefined): number {
+    const units: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 1e-3, us: 1e-6, "µs": 1e-6, ns: 1e-9 };
+    return [...(duration ?? "").matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g)].reduce((total, [, amount, unit]) => total + Number(amount) * units[unit], 0);
 }
 type Rpc = (request: unknown, callback: (err: Error | null, response: Message) => void) => void;
 
@@ -190,7 +209,8 @@ export class PolicyPackProcess {
         });
         const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdk] }));
         const services = require(path.join(sdk, "proto", "analyzer_grpc_pb"));
-        const proto = require(path.join(sdk, "proto", "analyzer_pb")) as AnalyzerProto;
+        const generated = require(path.join(sdk, "proto", "analyzer_pb"));
+        const proto: AnalyzerProto = { ...generated, CustomTimeouts: generated.AnalyzerResourceOptions.CustomTimeouts };
         const struct = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [sdk] })).Struct;
         const empty = require(require.resolve("google-protobuf/google/protobuf/empty_pb", { paths: [sdk] })).Empty;
         const client = new services.AnalyzerClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 400 * 1024 * 1024 });
@@ -250,6 +270,12 @@ export class PolicyPackProcess {
         if (resource.parent) {
             options.setParent(resource.parent as never);
         }
+        // The engine always sends custom timeouts, in seconds, 0 where unset (pulumi v3.248.0 analyzer_plugin.go marshalResourceOptions).
+        const timeouts = new this.proto.CustomTimeouts();
+        timeouts.setCreate(goDurationSeconds(resource.options.customTimeouts?.create) as never);
+        timeouts.setUpdate(goDurationSeconds(resource.options.customTimeouts?.update) as never);
+        timeouts.setDelete(goDurationSeconds(resource.options.customTimeouts?.delete) as never);
+        options.setCustomtimeouts(timeouts as never);
         return options;
     }
 

@@ -59,16 +59,23 @@ interface VerbatimChart {
     version: string;
     /** Whether the chart's values turn the verbatim objects on. */
     enabled: (values: Record<string, unknown>) => boolean;
+    /** Whether the values also turn on templates, whose objects cannot be rendered offline. */
+    rendersTemplates: (values: Record<string, unknown>) => boolean;
     /** Path under the shared material (../shared, or SHARED_DIR). */
     file: string;
 }
 
-/** kserve/kserve v0.20.0 charts/kserve-runtime-configs/templates/llmisvcconfigs/resources.yaml: `{{ .Files.Get "files/llmisvcconfigs/resources.yaml" }}` when `kserve.llmisvcConfigs.enabled`. */
+/**
+ * kserve/kserve v0.20.0 charts/kserve-runtime-configs: templates/llmisvcconfigs/resources.yaml is
+ * `{{ .Files.Get "files/llmisvcconfigs/resources.yaml" }}` when `kserve.llmisvcConfigs.enabled`; templates/runtimes
+ * renders ClusterServingRuntimes from templates when `kserve.servingruntime.enabled` (values.yaml: both false).
+ */
 const VERBATIM_CHARTS: readonly VerbatimChart[] = [
     {
         chart: CHARTS.kserveRuntimeConfigs.chart,
         version: CHARTS.kserveRuntimeConfigs.version,
         enabled: (values) => (values.kserve as { llmisvcConfigs?: { enabled?: unknown } } | undefined)?.llmisvcConfigs?.enabled === true,
+        rendersTemplates: (values) => (values.kserve as { servingruntime?: { enabled?: unknown } } | undefined)?.servingruntime?.enabled === true,
         file: "reference/kserve-v0.20.0/charts/kserve-runtime-configs.llmisvcconfigs.yaml",
     },
 ];
@@ -148,18 +155,33 @@ function readProgramFile(programDir: string, file: string): string | { reason: s
     }
 }
 
-/** Files a glob such as `manifests/*.yaml` names, relative to `programDir`, in order. */
+/**
+ * Files a glob names, relative to `programDir`, in order: `*` and `?` in any path segment (Go's filepath.Glob, which
+ * the provider uses); a pattern without them is the file itself; a directory that does not exist matches nothing.
+ */
 function expandGlob(programDir: string, pattern: string): string[] {
-    if (!/[*?]/.test(pattern)) {
+    if (!/[*?[]/.test(pattern)) {
         return [pattern];
     }
-    const directory = path.dirname(pattern);
-    const matcher = new RegExp(`^${path.basename(pattern).replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`);
-    return fs
-        .readdirSync(path.resolve(programDir, directory))
-        .filter((entry) => matcher.test(entry))
-        .sort()
-        .map((entry) => path.join(directory, entry));
+    const matcher = (segment: string) => new RegExp(`^${segment.replace(/[.+^${}()|\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`);
+    const segments = pattern.split("/");
+    let paths = [path.isAbsolute(pattern) ? "/" : ""];
+    for (const [index, segment] of segments.entries()) {
+        if (segment === "" && index === 0) {
+            continue;
+        }
+        if (!/[*?[]/.test(segment)) {
+            paths = paths.map((prefix) => path.join(prefix, segment));
+            continue;
+        }
+        const test = matcher(segment);
+        paths = paths.flatMap((prefix) => {
+            const directory = path.resolve(programDir, prefix);
+            const entries = fs.existsSync(directory) && fs.statSync(directory).isDirectory() ? fs.readdirSync(directory) : [];
+            return entries.filter((entry) => test.test(entry)).sort().map((entry) => path.join(prefix, entry));
+        });
+    }
+    return paths.filter((file) => fs.existsSync(path.resolve(programDir, file)) && fs.statSync(path.resolve(programDir, file)).isFile());
 }
 
 /** The result of expanding a run's components. */
@@ -171,10 +193,17 @@ export interface Expansion {
     unread: UnrenderedChart[];
 }
 
+/** The default namespace of a component's Kubernetes provider: its `namespace` input, else `default` (no kubeconfig context offline). */
+function providerNamespace(component: RecordedResource, byUrn: Map<string, RecordedResource>): string {
+    const provider = component.provider ? byUrn.get(component.provider.split("::").slice(0, -1).join("::")) : undefined;
+    return typeof provider?.inputs.namespace === "string" ? provider.inputs.namespace : PROVIDER_DEFAULT_NAMESPACE;
+}
+
 /** Registers the children of every yaml/v2 component and verbatim chart among `resources`, and names the charts it cannot render. */
 export function expandComponents(resources: readonly RecordedResource[], programDir: string): Expansion {
     const out: Expansion = { resources: [], unrendered: [], unread: [] };
     const hasChildren = new Set(resources.map((resource) => resource.parent));
+    const byUrn = new Map(resources.map((resource) => [resource.urn, resource]));
     for (const component of resources) {
         const inputs = component.inputs as Record<string, unknown>;
         const prefix = typeof inputs.resourcePrefix === "string" ? inputs.resourcePrefix : component.name;
@@ -196,21 +225,31 @@ export function expandComponents(resources: readonly RecordedResource[], program
                     }
                 }
                 objects.push(...texts.flatMap(parseObjects));
-                out.resources.push(...children(component, objects, prefix, PROVIDER_DEFAULT_NAMESPACE));
+                out.resources.push(...children(component, objects, prefix, providerNamespace(component, byUrn)));
                 break;
             }
             case "kubernetes:helm.sh/v4:Chart": {
                 const chart = typeof inputs.chart === "string" ? inputs.chart : undefined;
                 const verbatim = VERBATIM_CHARTS.find((candidate) => candidate.chart === chart && candidate.version === inputs.version);
+                const values = (inputs.values as Record<string, unknown> | undefined) ?? {};
                 const file = verbatim && path.join(sharedDir(), verbatim.file);
                 if (!verbatim || !file) {
                     out.unrendered.push(describe("Helm charts are rendered by the Kubernetes provider, which the offline preview does not run", chart));
-                } else if (!verbatim.enabled((inputs.values as Record<string, unknown> | undefined) ?? {})) {
-                    // The chart's values turn its only objects off: nothing to register, nothing unseen.
+                    break;
+                }
+                if (Array.isArray(inputs.valueYamlFiles) && inputs.valueYamlFiles.length > 0) {
+                    out.unrendered.push(describe("its values come partly from valueYamlFiles, which the offline preview does not read", chart));
+                    break;
+                }
+                if (verbatim.rendersTemplates(values)) {
+                    out.unrendered.push(describe("its values turn on templates, which the Kubernetes provider renders and the offline preview does not", chart));
+                }
+                if (!verbatim.enabled(values)) {
+                    // The chart's values turn its verbatim objects off: nothing of them to register.
                 } else if (!fs.existsSync(file)) {
                     out.unrendered.push(describe(`its verbatim objects are read from ${file}, which is missing (set SHARED_DIR)`, chart));
                 } else {
-                    const namespace = typeof inputs.namespace === "string" ? inputs.namespace : PROVIDER_DEFAULT_NAMESPACE;
+                    const namespace = typeof inputs.namespace === "string" ? inputs.namespace : providerNamespace(component, byUrn);
                     out.resources.push(...children(component, parseObjects(fs.readFileSync(file, "utf8")), prefix, namespace));
                 }
                 break;

@@ -44,25 +44,43 @@ export interface RecordedResource {
     };
 }
 
+/** What a conversion of wire values makes of the three special values; plain values, lists and maps are walked. */
+interface WireConversion {
+    /** A secret, given its converted value. */
+    secret: (value: unknown) => unknown;
+    reference: (record: Record<string, unknown>) => unknown;
+    unknown: unknown;
+}
+
+/** Converts a wire value with `conversion`; an output value is its value (a secret when marked so), or unknown. */
+function convertWire(value: unknown, conversion: WireConversion): unknown {
+    if (Array.isArray(value)) {
+        return value.map((inner) => convertWire(inner, conversion));
+    }
+    if (value === null || typeof value !== "object") {
+        return value;
+    }
+    const record = value as Record<string, unknown>;
+    switch (record[SIG_KEY]) {
+        case SECRET_SIG:
+            return conversion.secret(convertWire(record.value, conversion));
+        case RESOURCE_REFERENCE_SIG:
+            return conversion.reference(record);
+        case OUTPUT_VALUE_SIG: {
+            if (!("value" in record)) {
+                return conversion.unknown;
+            }
+            const inner = convertWire(record.value, conversion);
+            return record.secret ? conversion.secret(inner) : inner;
+        }
+        default:
+            return Object.fromEntries(Object.entries(record).map(([key, inner]) => [key, convertWire(inner, conversion)]));
+    }
+}
+
 /** Turns wire values into report values: secrets become {@link SECRET_PLACEHOLDER}, resource references their URN. */
 export function plainValue(value: unknown): unknown {
-    if (Array.isArray(value)) {
-        return value.map(plainValue);
-    }
-    if (value !== null && typeof value === "object") {
-        const record = value as Record<string, unknown>;
-        switch (record[SIG_KEY]) {
-            case SECRET_SIG:
-                return SECRET_PLACEHOLDER;
-            case RESOURCE_REFERENCE_SIG:
-                return record.urn;
-            case OUTPUT_VALUE_SIG:
-                return record.secret ? SECRET_PLACEHOLDER : "value" in record ? plainValue(record.value) : UNKNOWN_VALUE;
-            default:
-                return Object.fromEntries(Object.entries(record).map(([key, inner]) => [key, plainValue(inner)]));
-        }
-    }
-    return value;
+    return convertWire(value, { secret: () => SECRET_PLACEHOLDER, reference: (record) => record.urn, unknown: UNKNOWN_VALUE });
 }
 
 /**
@@ -71,28 +89,11 @@ export function plainValue(value: unknown): unknown {
  * resource references become their id, or URN for components.
  */
 export function analyzerValue(value: unknown): unknown {
-    if (Array.isArray(value)) {
-        return value.map(analyzerValue);
-    }
-    if (value !== null && typeof value === "object") {
-        const record = value as Record<string, unknown>;
-        switch (record[SIG_KEY]) {
-            case SECRET_SIG:
-                return wireSecret(analyzerValue(record.value));
-            case RESOURCE_REFERENCE_SIG:
-                return typeof record.id === "string" && record.id !== "" ? record.id : record.urn;
-            case OUTPUT_VALUE_SIG: {
-                if (!("value" in record)) {
-                    return UNKNOWN_VALUE;
-                }
-                const inner = analyzerValue(record.value);
-                return record.secret ? wireSecret(inner) : inner;
-            }
-            default:
-                return Object.fromEntries(Object.entries(record).map(([key, inner]) => [key, analyzerValue(inner)]));
-        }
-    }
-    return value;
+    return convertWire(value, {
+        secret: wireSecret,
+        reference: (record) => (typeof record.id === "string" && record.id !== "" ? record.id : record.urn),
+        unknown: UNKNOWN_VALUE,
+    });
 }
 
 /** A secret as an analyzer receives it: the value, wrapped in the secret signature. */

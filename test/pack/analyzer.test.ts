@@ -14,6 +14,7 @@ import { PackConfigError, PolicyPackProcess, resolvePackConfig } from "../../scr
 import { children } from "../../scripts/offline/expand";
 import { RecordedResource } from "../../scripts/offline/recorder";
 import { OfflineRun, runOffline } from "../../scripts/offline/run";
+import { record } from "../harness";
 import { PACK_DIR, judgeResources, summary, usePack, verdict } from "./harness";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -68,6 +69,14 @@ describe("the pack's config is validated as the CLI validates it", () => {
         ]);
     });
 
+    test("a value that is neither a level nor an object, and a file that is not an object, as the CLI refuses them", async () => {
+        expect(await problems({ "require-private-nodes": 1 as never, all: null as never })).toEqual([
+            "require-private-nodes: 1 is not a valid value; must be a string (an enforcement level) or an object",
+            "all: null is not a valid value; must be a string (an enforcement level) or an object",
+        ]);
+        await expect(resolve([] as never)).rejects.toThrow("invalid policy pack config for gke-tpu-inference@v0.1.0: [] is not an object of policy names");
+    });
+
     test("npm run preview:offline exits 2 on an invalid pack config, before any verdict", () => {
         const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pack-config-")), "policy-config.json");
         fs.writeFileSync(file, JSON.stringify({ "require-shielded-nodes": "mandatry" }));
@@ -91,6 +100,26 @@ describe("values as the engine sends them", () => {
         expect(findings.map((finding) => finding.message)).toEqual([
             "Every container image must be pinned to a version tag or a digest, never `latest` or no tag, so that a registry push cannot change what runs.\nw spec.template.spec.containers[0] (c) runs image [secret], which is not pinned to a version tag or digest.",
         ]);
+    });
+
+    test("on a first preview Kubernetes objects reach AnalyzeStack with no outputs; the stack policies judge the inputs Analyze saw", async () => {
+        const graph = await record(() => {
+            new k8s.apiextensions.CustomResource("gateway", {
+                apiVersion: "gateway.networking.k8s.io/v1",
+                kind: "Gateway",
+                metadata: { name: "inference", namespace: "gateway" },
+                spec: { gatewayClassName: "gke-l7-regional-external-managed", listeners: [{ name: "http", protocol: "HTTP", port: 80 }] },
+            });
+            new k8s.apiextensions.CustomResource("route", {
+                apiVersion: "gateway.networking.k8s.io/v1",
+                kind: "HTTPRoute",
+                metadata: { name: "completions", namespace: "models" },
+                spec: { parentRefs: [{ name: "inference", namespace: "gateway" }], rules: [{ backendRefs: [{ name: "vllm", port: 8000 }], timeouts: { request: "300s" } }] },
+            });
+        });
+        // pulumi v3.248.0 provider_plugin.go Create: a preview whose provider config is unknown returns no properties.
+        const unconfigured = graph.resources.map((resource) => (resource.type.startsWith("kubernetes:") ? { ...resource, wire: { ...resource.wire, outputs: {} } } : resource));
+        expect(summary(await judgeResources(pack(), unconfigured))).toEqual(["mandatory disallow-httproute-timeouts-on-gke @route"]);
     });
 
     test("odd objects (rules as a map, parentRefs as a string) never stop the evaluation: every policy still runs over the rest", async () => {
@@ -177,24 +206,59 @@ describe("a policy that throws on an odd object, through the policy SDK", () => 
     }, 60_000);
 });
 
-/** The objects the pinned charts render that the pack looks for, as a real preview registers them under each chart. */
-function renderedChartObjects(run: OfflineRun): RecordedResource[] {
+/**
+ * Stand-ins for what the pinned charts render, as a real preview registers them under each chart: the objects the
+ * pack reads, shaped as upstream ships them (kserve v0.20.0 charts/kserve-llmisvc-resources files/llmisvc/resources.yaml
+ * and files/common/configmap.yaml with its patch; lws v0.10.0 charts/lws), including what could trip a policy: KServe's
+ * settings ConfigMap with its `credentials` key, and its Services that speak HTTPS to the controller.
+ */
+function renderedChartObjects(run: OfflineRun, gateway: string): RecordedResource[] {
+    const controller = (name: string, image: string, ports: Array<{ name: string; containerPort: number }>) => ({
+        apiVersion: "apps/v1",
+        kind: "Deployment",
+        metadata: { name },
+        spec: {
+            selector: { matchLabels: { "control-plane": name } },
+            template: { metadata: { labels: { "control-plane": name } }, spec: { containers: [{ name: "manager", image, ports, env: [{ name: "POD_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } }] }] } },
+        },
+    });
+    const httpsService = (name: string, port: number, targetPort: string) => ({
+        apiVersion: "v1",
+        kind: "Service",
+        metadata: { name },
+        spec: { ports: [{ name: "https", port, targetPort }], selector: { "control-plane": "llmisvc-controller-manager" } },
+    });
     const rendered: Record<string, Array<Record<string, unknown>>> = {
         "oci://registry.k8s.io/lws/charts/lws": [
             { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "leaderworkersets.leaderworkerset.x-k8s.io" } },
-            { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "lws-controller-manager" } },
+            controller("lws-controller-manager", "registry.k8s.io/lws/lws:v0.10.0", [{ name: "webhook-server", containerPort: 9443 }]),
         ],
         "oci://ghcr.io/kserve/charts/kserve-llmisvc-crd": [
             { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "llminferenceservices.serving.kserve.io" } },
             { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "llminferenceserviceconfigs.serving.kserve.io" } },
         ],
-        "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources": [{ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "llmisvc-controller-manager" } }],
-        "oci://quay.io/jetstack/charts/cert-manager": [{ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "cert-manager" } }],
+        "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources": [
+            controller("llmisvc-controller-manager", "docker.io/kserve/llmisvc-controller:v0.20.0", [
+                { name: "webhook-server", containerPort: 9443 },
+                { name: "metrics", containerPort: 8443 },
+            ]),
+            httpsService("llmisvc-controller-manager-service", 8443, "metrics"),
+            httpsService("llmisvc-webhook-server-service", 443, "webhook-server"),
+            {
+                apiVersion: "v1",
+                kind: "ConfigMap",
+                metadata: { name: "inferenceservice-config" },
+                data: {
+                    credentials: JSON.stringify({ storageSpecSecretName: "storage-config", gcs: { gcsCredentialFileName: "gcloud-application-credentials.json" } }),
+                    ingress: JSON.stringify({ enableGatewayApi: true, kserveIngressGateway: gateway }),
+                },
+            },
+        ],
+        "oci://quay.io/jetstack/charts/cert-manager": [controller("cert-manager", "quay.io/jetstack/cert-manager-controller:v1.21.1", [{ name: "http-metrics", containerPort: 9402 }])],
     };
     return run.unrendered.flatMap((chart) => {
         const component = run.resources.find((resource) => resource.urn === chart.urn)!;
-        const namespace = run.resources.find((resource) => resource.urn === chart.urn)!.inputs.namespace as string;
-        return children(component, rendered[chart.chart!], component.name, namespace);
+        return children(component, rendered[chart.chart!], component.name, component.inputs.namespace as string);
     });
 }
 
@@ -203,7 +267,8 @@ describe.each(["dev", "prod"])("the shipped %s stack, with its charts' objects r
     let resources: RecordedResource[];
     beforeAll(async () => {
         run = await runOffline(ROOT, stack, []);
-        resources = [...run.resources, ...renderedChartObjects(run)];
+        const gateway = run.outputs.gateway as { namespace: string; name: string };
+        resources = [...run.resources, ...renderedChartObjects(run, `${gateway.namespace}/${gateway.name}`)];
     }, 60_000);
 
     test("every chart this stack installs is accounted for: verbatim objects, or objects standing in for a real render", () => {

@@ -199,6 +199,19 @@ describe("vLLM flags in every spelling vLLM's parser accepts", () => {
     });
 });
 
+describe("vLLM started by its image's entrypoint", () => {
+    const openai = "docker.io/vllm/vllm-openai:v0.11.0";
+    test.each<[string, Obj, string[]]>([
+        ["vllm-openai with args only: the args are the server's flags", { image: openai, command: undefined, args: ["m", "--prefix-cache-block-size=16"] }, ["mandatory disallow-gpu-only-vllm-flags @w"]],
+        ["vllm-openai with args only, probed over HTTPS", { image: openai, command: undefined, args: ["m"], readinessProbe: { httpGet: { path: "/health", port: 8000, scheme: "HTTPS" } } }, ["mandatory require-http-probes-for-vllm @w"]],
+        ["vllm-tpu without args: the flags in VLLM_ARGS", { command: undefined, args: undefined, env: [{ name: "VLLM_ARGS", value: "--model=m --prefix-cache-block-size=16" }] }, ["mandatory disallow-gpu-only-vllm-flags @w"]],
+        ["vllm-tpu with args: they are the command, VLLM_ARGS is not read", { command: undefined, args: ["vllm", "serve", "m"], env: [{ name: "VLLM_ARGS", value: "--prefix-cache-block-size=16" }] }, []],
+        ["python3 -m vllm.entrypoints.cli.main serve, what the vllm command runs", { command: ["python3", "-m", "vllm.entrypoints.cli.main", "serve", "m", "--prefix_cache_block_size", "16"], args: [] }, ["mandatory disallow-gpu-only-vllm-flags @w"]],
+    ])("%s", async (_, container, expected) => {
+        expect(summary(await verdict(pack(), () => tpuDeployment(vllm(container))))).toEqual(expected);
+    });
+});
+
 describe("TPU selection: nodeSelector or required node affinity, pools declared or elsewhere", () => {
     const affinity = (accelerator: string[], topology: string[]) => ({
         affinity: {
@@ -265,6 +278,64 @@ describe("TPU selection: nodeSelector or required node affinity, pools declared 
             ),
         );
         expect(onlyPolicy("require-supported-tpu-zone")(findings)).toEqual(["mandatory require-supported-tpu-zone @c", "mandatory require-supported-tpu-zone @tpu"]);
+    });
+});
+
+describe("TPU placement written the less common ways", () => {
+    const term = (...expressions: Array<[string, string, string[]]>) => ({ matchExpressions: expressions.map(([key, operator, values]) => ({ key, operator, values })) });
+    const affinity = (...terms: Obj[]) => ({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } } });
+    const ACCELERATOR = "cloud.google.com/gke-tpu-accelerator";
+    const TOPOLOGY = "cloud.google.com/gke-tpu-topology";
+    const selectorFindings = async (program: () => unknown) => summary((await verdict(pack(), program)).filter((finding) => finding.policy === "require-tpu-selector-matching-pool"));
+
+    test("node affinity terms are alternatives: accelerator and topology in different terms leave either one open", async () => {
+        expect(await selectorFindings(() => tpuDeployment(vllm(), affinity(term([ACCELERATOR, "In", ["tpu-v6e-slice"]]), term([TOPOLOGY, "In", ["2x2"]]))))).toEqual([
+            "mandatory require-tpu-selector-matching-pool @w",
+        ]);
+        expect(await selectorFindings(() => tpuDeployment(vllm(), affinity(term([ACCELERATOR, "In", ["tpu-v6e-slice"]], [TOPOLOGY, "In", ["2x2"]]))))).toEqual([]);
+    });
+
+    test("a nodeSelector and a node affinity that contradict each other never schedule", async () => {
+        const findings = (await verdict(pack(), () => tpuDeployment(vllm(), { nodeSelector: { ...TPU_SELECTOR, [ACCELERATOR]: "tpu-v6e" }, ...affinity(term([ACCELERATOR, "In", ["tpu-v6e-slice"]])) }))).filter(
+            (finding) => finding.policy === "require-tpu-selector-matching-pool",
+        );
+        expect(findings.map((finding) => finding.message.split("\n")[1])).toEqual([
+            "w (spec.template.spec) can never be placed: its nodeSelector and required node affinity allow no common cloud.google.com/gke-tpu-accelerator.",
+        ]);
+    });
+
+    test("an LLMInferenceService placed by its base config: judged merged, and left alone when the config is elsewhere", async () => {
+        const base = (selector: Record<string, string>) =>
+            new k8s.apiextensions.CustomResource("base", {
+                apiVersion: "serving.kserve.io/v1alpha2",
+                kind: "LLMInferenceServiceConfig",
+                metadata: meta("tpu-v6e-2x2"),
+                spec: { template: { nodeSelector: selector, tolerations: TPU_TOLERATIONS } },
+            });
+        const service = () => llmService({ baseRefs: [{ name: "tpu-v6e-2x2" }], template: { containers: [vllm()] } });
+        expect(
+            await selectorFindings(() => {
+                base(TPU_SELECTOR);
+                service();
+            }),
+        ).toEqual([]);
+        expect(
+            await selectorFindings(() => {
+                base({ ...TPU_SELECTOR, [ACCELERATOR]: "tpu-v6e" });
+                service();
+            }),
+        ).toEqual(["mandatory require-tpu-selector-matching-pool @qwen"]);
+        expect(await selectorFindings(service)).toEqual([]);
+    });
+
+    test("a NodePool without nodeLocations takes its cluster's", async () => {
+        const stack = (zone: string) => () => {
+            new gcp.container.Cluster("c", { name: "inference", location: "europe-west4", nodeLocations: [zone], initialNodeCount: 1 });
+            new gcp.container.NodePool("tpu", { cluster: "projects/acme/locations/europe-west4/clusters/inference", location: "europe-west4", nodeConfig: { machineType: "ct6e-standard-4t" } });
+        };
+        const zoneFindings = async (program: () => unknown) => summary((await verdict(pack(), program)).filter((finding) => finding.policy === "require-supported-tpu-zone"));
+        expect(await zoneFindings(stack("europe-west4-a"))).toEqual([]);
+        expect(await zoneFindings(stack("europe-west4-b"))).toEqual(["mandatory require-supported-tpu-zone @tpu"]);
     });
 });
 
@@ -430,6 +501,100 @@ describe("GKE Gateway backends: health checks, appProtocol, timeouts", () => {
     });
 });
 
+describe("services on KServe's default Gateway, objects without a namespace, sidecar ports", () => {
+    const gkeGateway = (namespace: string, name: string) =>
+        new k8s.apiextensions.CustomResource("gateway", {
+            apiVersion: "gateway.networking.k8s.io/v1",
+            kind: "Gateway",
+            metadata: { name, namespace },
+            spec: { gatewayClassName: "gke-l7-regional-external-managed", listeners: [{ name: "http", protocol: "HTTP", port: 80 }] },
+        });
+    const routedService = () => llmService({ template: tpuPod([vllm()]), router: { route: {}, scheduler: {} } });
+    const lessons = (findings: Awaited<ReturnType<typeof verdict>>) => [...new Set(findings.map((finding) => `${finding.level} ${finding.policy}`))].sort();
+
+    test("a service that names no Gateway attaches to KServe's default, as the controller's ConfigMap or the chart's default says", async () => {
+        const expected = ["advisory require-long-inference-backend-timeout", "mandatory disallow-httproute-timeouts-on-gke", "mandatory require-http-health-check-policy"];
+        expect(
+            lessons(
+                await verdict(pack(), () => {
+                    gkeGateway("kserve", "kserve-ingress-gateway");
+                    routedService();
+                }),
+            ),
+        ).toEqual(expected);
+        expect(
+            lessons(
+                await verdict(pack(), () => {
+                    gkeGateway("gateway", "inference");
+                    new k8s.core.v1.ConfigMap("kserve-settings", { metadata: { name: "inferenceservice-config", namespace: "kserve" }, data: { ingress: JSON.stringify({ kserveIngressGateway: "gateway/inference" }) } });
+                    routedService();
+                }),
+            ),
+        ).toEqual(expected);
+        // Another default Gateway, outside the stack: nothing here to judge against.
+        expect(
+            lessons(
+                await verdict(pack(), () => {
+                    gkeGateway("gateway", "inference");
+                    routedService();
+                }),
+            ),
+        ).toEqual([]);
+    });
+
+    test("objects without a namespace share the provider's default namespace", async () => {
+        const findings = await verdict(pack(), () => {
+            const provider = new k8s.Provider("k8s", { kubeconfig: "{}", namespace: "models" });
+            new k8s.apiextensions.CustomResource(
+                "gateway",
+                {
+                    apiVersion: "gateway.networking.k8s.io/v1",
+                    kind: "Gateway",
+                    metadata: { name: "inference" },
+                    spec: { gatewayClassName: "gke-l7-regional-external-managed", listeners: [{ name: "http", protocol: "HTTP", port: 80 }] },
+                },
+                { provider },
+            );
+            new k8s.apiextensions.CustomResource(
+                "route-config",
+                {
+                    apiVersion: "serving.kserve.io/v1alpha2",
+                    kind: "LLMInferenceServiceConfig",
+                    metadata: { name: "kserve-config-llm-router-route" },
+                    spec: { router: { route: { http: { spec: { rules: [{ backendRefs: [{ group: "inference.networking.k8s.io", kind: "InferencePool", name: "qwen-inference-pool" }] }] } } } } },
+                },
+                { provider },
+            );
+            new k8s.apiextensions.CustomResource(
+                "qwen",
+                {
+                    apiVersion: "serving.kserve.io/v1alpha2",
+                    kind: "LLMInferenceService",
+                    metadata: { name: "qwen" },
+                    spec: { model: { uri: "hf://Qwen/Qwen2.5-3B-Instruct" }, template: tpuPod([vllm()]), router: { route: {}, gateway: { refs: [{ name: "inference" }] }, scheduler: {} } },
+                },
+                { provider },
+            );
+        });
+        expect(findings.filter((finding) => finding.policy === "disallow-httproute-timeouts-on-gke")).toEqual([]);
+    });
+
+    test("an HTTPS port to a sidecar is not an HTTPS port to vLLM", async () => {
+        const pod = (...ports: Obj[]) => () => {
+            new k8s.apps.v1.Deployment("w", {
+                metadata: meta(),
+                spec: {
+                    selector: { matchLabels: LABELS },
+                    template: template(tpuPod([vllm(), { name: "proxy", image: "quay.io/brancz/kube-rbac-proxy:v0.18.1", ports: [{ name: "https-metrics", containerPort: 8443 }] }])) as never,
+                },
+            });
+            new k8s.core.v1.Service("svc", { metadata: meta("vllm"), spec: { selector: LABELS, ports: ports as never } });
+        };
+        expect(summary(await verdict(pack(), pod({ name: "http", port: 8000, targetPort: "http", appProtocol: "HTTP" }, { name: "https-metrics", port: 8443, targetPort: "https-metrics", appProtocol: "HTTPS" })))).toEqual([]);
+        expect(summary(await verdict(pack(), pod({ name: "http", port: 8000, targetPort: 8000, appProtocol: "HTTPS" })))).toEqual(["mandatory disallow-https-app-protocol-to-vllm @svc"]);
+    });
+});
+
 describe("credentials in plain text", () => {
     const workload = (container: Obj) => () => tpuDeployment(container);
 
@@ -446,7 +611,10 @@ describe("credentials in plain text", () => {
         ],
         ["a flag on the command line", workload(vllm({ args: ["m", "--api-key", "sk-123"] })), ["mandatory disallow-plain-text-secret-env @w"]],
         ["an assignment in a shell script", workload(vllm({ command: ["sh", "-c", "HF_TOKEN=hf_abc vllm serve m"], args: [] })), ["mandatory disallow-plain-text-secret-env @w"]],
+        ["a variable read from a ConfigMap outside the stack", workload(vllm({ env: [{ name: "HF_TOKEN", valueFrom: { configMapKeyRef: { name: "settings", key: "token" } } }] })), ["mandatory disallow-plain-text-secret-env @w"]],
         ["a variable from a Secret", workload(vllm()), []],
+        ["the path of a key file mounted from a Secret", workload(vllm({ env: [{ name: "GOOGLE_APPLICATION_CREDENTIALS", value: "/var/secrets/google/key.json" }] })), []],
+        ["a ConfigMap of settings nobody loads into an environment", () => new k8s.core.v1.ConfigMap("settings", { metadata: meta("settings"), data: { credentials: "{}" } }), []],
         ["envFrom a Secret", workload(vllm({ env: [], envFrom: [{ secretRef: { name: "hf-token" } }] })), []],
         ["a flag that expands a Secret-backed variable", workload(vllm({ args: ["m", "--api-key", "$(VLLM_API_KEY)"] })), []],
     ])("%s", async (_, program, expected) => {

@@ -1,18 +1,21 @@
 /**
  * For unit tests of single policies: calls policy objects in this process the way the policy SDK's
- * server does (resource policies per resource, stack policies over the whole stack with parents and
- * dependencies linked, props behind the SDK's unknown-checking proxy, config with the schema's
- * defaults). The offline preview and the pack's integration tests never use this: they run the pack
+ * server does (resource validations per resource with its inputs, then stack validations over every
+ * resource's outputs with parents and dependencies linked; props deserialized by the SDK and behind its
+ * unknown-checking proxy; config with the schema's defaults). The offline preview and the pack's integration tests never use this: they run the pack
  * in its own process over the Analyzer protocol (scripts/offline/analyzer.ts).
  */
 import { EnforcementLevel, PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { PolicyViolation } from "../../scripts/offline/analyzer";
 import { RecordedResource } from "../../scripts/offline/recorder";
 
-// The analyzer's own unknown handling; the SDK marks it internal, so its types are not published.
+// The analyzer's own unknown handling and deserialization; the SDK marks them internal, so their types are not published.
 const { UnknownValueError, unknownCheckingProxy } = require("@pulumi/policy/proxy") as {
     UnknownValueError: new (...args: never[]) => Error;
     unknownCheckingProxy: <T>(value: T) => T;
+};
+const { deserializeProperties } = require("@pulumi/policy/deserialize") as {
+    deserializeProperties: (struct: { toJavaScript(): Record<string, unknown> }, proxySecrets: boolean) => Record<string, unknown>;
 };
 
 /** The pack to evaluate. */
@@ -32,7 +35,7 @@ function notApplicable(reason?: string): never {
 }
 
 function isStackPolicy(policy: ResourceValidationPolicy | StackValidationPolicy): policy is StackValidationPolicy {
-    return "validateStack" in policy;
+    return "validateStack" in policy && typeof policy.validateStack === "function";
 }
 
 /** The policy's config: schema defaults, overlaid with the pack config's properties. */
@@ -44,12 +47,72 @@ function configFor(policy: ResourceValidationPolicy | StackValidationPolicy, con
     return { ...defaults, ...Object.fromEntries(properties) };
 }
 
-/** Runs every policy of `pack` over `resources` (the stack resource itself is not analyzed). */
+/** Props as the SDK's server builds them: the wire values deserialized by the SDK itself (secrets become plain values), behind its unknown-checking proxy. */
+function sdkProps(wire: Record<string, unknown>): Record<string, unknown> {
+    // The engine's wire format has no undefined: a property set to undefined is absent.
+    const struct = JSON.parse(JSON.stringify(wire)) as Record<string, unknown>;
+    return unknownCheckingProxy(deserializeProperties({ toJavaScript: () => struct }, false));
+}
+
+/**
+ * Runs every policy of `pack` over `resources` in the SDK's order: `Analyze` (every policy with a validateResource,
+ * for each resource), then `AnalyzeStack` (every policy with a validateStack). The stack resource is not analyzed.
+ */
 export async function evaluatePolicies(pack: PackToEvaluate, resources: readonly RecordedResource[], config: PackConfig = {}): Promise<PolicyViolation[]> {
     const analyzed = resources.filter((resource) => resource.type !== "pulumi:pulumi:Stack");
     const violations: PolicyViolation[] = [];
+    const enabled = pack.policies.filter((policy) => (config[policy.name]?.enforcementLevel ?? policy.enforcementLevel ?? "advisory") !== "disabled");
 
-    // Stack policies see every resource, linked to its parent and dependencies.
+    const run = async (policy: ResourceValidationPolicy | StackValidationPolicy, urn: string | undefined, validate: (report: (message: string, urn?: string) => void) => unknown) => {
+        const enforcementLevel = config[policy.name]?.enforcementLevel ?? policy.enforcementLevel ?? "advisory";
+        const violation = (level: EnforcementLevel, message: string, reportedUrn: string): PolicyViolation => ({
+            policyPack: pack.name,
+            policyPackVersion: pack.version,
+            policyName: policy.name,
+            enforcementLevel: level === "remediate" ? "mandatory" : level,
+            ...(policy.severity ? { severity: policy.severity } : {}),
+            description: policy.description,
+            message,
+            urn: reportedUrn,
+        });
+        try {
+            await validate((message, reportedUrn) => violations.push(violation(enforcementLevel, message, reportedUrn ?? urn ?? "")));
+        } catch (err) {
+            if (err instanceof UnknownValueError) {
+                // As the SDK does: an advisory note that the policy could not run, never a violation.
+                violations.push(violation("advisory", `can't run policy '${policy.name}' from policy pack '${pack.name}@v${pack.version}' during preview: ${err.message}`, urn ?? ""));
+            } else if (!(err instanceof NotApplicable)) {
+                throw err;
+            }
+        }
+    };
+
+    for (const resource of analyzed) {
+        for (const policy of enabled) {
+            const validations = !("validateResource" in policy) || policy.validateResource === undefined ? [] : Array.isArray(policy.validateResource) ? policy.validateResource : [policy.validateResource];
+            for (const validation of validations) {
+                await run(policy, resource.urn, (report) =>
+                    validation(
+                        {
+                            type: resource.type,
+                            name: resource.name,
+                            urn: resource.urn,
+                            props: sdkProps(resource.wire.inputs),
+                            opts: { ...resource.options, parent: resource.parent } as never,
+                            getConfig: <T>() => configFor(policy, config) as T,
+                            notApplicable,
+                            stackTags: new Map(),
+                            isType: () => false,
+                            asType: () => undefined,
+                        },
+                        report,
+                    ),
+                );
+            }
+        }
+    }
+
+    // Stack policies see every resource's outputs, linked to its parent and dependencies.
     const stackResources = new Map<string, PolicyResource>(
         analyzed.map((resource) => [
             resource.urn,
@@ -57,7 +120,7 @@ export async function evaluatePolicies(pack: PackToEvaluate, resources: readonly
                 type: resource.type,
                 name: resource.name,
                 urn: resource.urn,
-                props: unknownCheckingProxy(resource.inputs),
+                props: sdkProps(resource.wire.outputs),
                 opts: { ...resource.options, parent: resource.parent } as PolicyResource["opts"],
                 dependencies: [],
                 propertyDependencies: {},
@@ -71,67 +134,10 @@ export async function evaluatePolicies(pack: PackToEvaluate, resources: readonly
         policyResource.parent = resource.parent ? stackResources.get(resource.parent) : undefined;
         policyResource.dependencies = resource.dependencies.flatMap((urn) => stackResources.get(urn) ?? []);
     }
-
-    for (const policy of pack.policies) {
-        const enforcementLevel = config[policy.name]?.enforcementLevel ?? policy.enforcementLevel ?? "advisory";
-        if (enforcementLevel === "disabled") {
-            continue;
-        }
-        const policyConfig = configFor(policy, config);
-        const violation = (level: EnforcementLevel, message: string, urn: string): PolicyViolation => ({
-            policyPack: pack.name,
-            policyPackVersion: pack.version,
-            policyName: policy.name,
-            enforcementLevel: level === "remediate" ? "mandatory" : level,
-            ...(policy.severity ? { severity: policy.severity } : {}),
-            description: policy.description,
-            message,
-            urn,
-        });
-        const run = async (urn: string | undefined, validate: (report: (message: string, urn?: string) => void) => unknown) => {
-            try {
-                await validate((message, reportedUrn) => violations.push(violation(enforcementLevel, message, reportedUrn ?? urn ?? "")));
-            } catch (err) {
-                if (err instanceof UnknownValueError) {
-                    // As the SDK does: an advisory note that the policy could not run, never a violation.
-                    violations.push(violation("advisory", `can't run policy '${policy.name}' from policy pack '${pack.name}@v${pack.version}' during preview: ${err.message}`, urn ?? ""));
-                } else if (!(err instanceof NotApplicable)) {
-                    throw err;
-                }
-            }
-        };
-
-        if (isStackPolicy(policy)) {
-            await run(undefined, (report) =>
-                policy.validateStack(
-                    { resources: [...stackResources.values()], getConfig: <T>() => policyConfig as T, stackTags: new Map(), notApplicable },
-                    report,
-                ),
-            );
-            continue;
-        }
-        const validations = policy.validateResource === undefined ? [] : Array.isArray(policy.validateResource) ? policy.validateResource : [policy.validateResource];
-        for (const resource of analyzed) {
-            for (const validation of validations) {
-                await run(resource.urn, (report) =>
-                    validation(
-                        {
-                            type: resource.type,
-                            name: resource.name,
-                            urn: resource.urn,
-                            props: unknownCheckingProxy(resource.inputs),
-                            opts: { ...resource.options, parent: resource.parent } as never,
-                            getConfig: <T>() => policyConfig as T,
-                            notApplicable,
-                            stackTags: new Map(),
-                            isType: () => false,
-                            asType: () => undefined,
-                        },
-                        report,
-                    ),
-                );
-            }
-        }
+    for (const policy of enabled.filter(isStackPolicy)) {
+        await run(policy, undefined, (report) =>
+            policy.validateStack({ resources: [...stackResources.values()], getConfig: <T>() => configFor(policy, config) as T, stackTags: new Map(), notApplicable }, report),
+        );
     }
     return violations;
 }

@@ -1,4 +1,5 @@
 import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -72,6 +73,28 @@ describe("expanding yaml/v2 config groups and files as the Kubernetes provider r
             ["glob", `missing.yaml: ENOENT: no such file or directory, open '${path.join(dir, "missing.yaml")}'`],
         ]);
     });
+
+    test("a wildcard in a directory, and a directory that does not exist, as Go's filepath.Glob reads them", async () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "expand-"));
+        for (const app of ["a", "b"]) {
+            fs.mkdirSync(path.join(dir, "apps", app), { recursive: true });
+            fs.writeFileSync(path.join(dir, "apps", app, "deployment.yaml"), stringify({ ...configMap, metadata: { name: app } }));
+        }
+        const { children, expansion } = await expand(() => new k8s.yaml.v2.ConfigGroup("apps", { files: ["apps/*/deployment.yaml", "nowhere/*.yaml"] }), dir);
+        expect(children.map((child) => child.resource)).toEqual(["kubernetes:core/v1:ConfigMap apps:default/a", "kubernetes:core/v1:ConfigMap apps:default/b"]);
+        expect(expansion.unread).toEqual([]);
+    });
+
+    test("objects without a namespace take their provider's default namespace", async () => {
+        const { children } = await expand(() => {
+            const provider = new k8s.Provider("k8s", { kubeconfig: "{}", namespace: "models" });
+            new k8s.yaml.v2.ConfigGroup("group", { objs: [configMap, clusterRole] }, { provider });
+        });
+        expect(children.map((child) => [child.resource, child.namespace])).toEqual([
+            ["kubernetes:core/v1:ConfigMap group:models/settings", "models"],
+            ["kubernetes:rbac.authorization.k8s.io/v1:ClusterRole group:reader", undefined],
+        ]);
+    });
 });
 
 describe("charts", () => {
@@ -102,6 +125,17 @@ describe("charts", () => {
         const { children, expansion } = await expand(runtimeConfigs(false));
         expect(children).toEqual([]);
         expect(expansion.unrendered).toEqual([]);
+    });
+
+    test("what it cannot see of a verbatim chart is named: values from files, templates its values turn on", async () => {
+        const { expansion } = await expand(() => {
+            new k8s.helm.v4.Chart("from-files", { chart: CHARTS.kserveRuntimeConfigs.chart, version: CHARTS.kserveRuntimeConfigs.version, valueYamlFiles: [new pulumi.asset.FileAsset("values.yaml")] });
+            new k8s.helm.v4.Chart("runtimes", { chart: CHARTS.kserveRuntimeConfigs.chart, version: CHARTS.kserveRuntimeConfigs.version, values: { kserve: { servingruntime: { enabled: true } } } });
+        });
+        expect(expansion.unrendered.map((chart) => [chart.name, chart.reason]).sort()).toEqual([
+            ["from-files", "its values come partly from valueYamlFiles, which the offline preview does not read"],
+            ["runtimes", "its values turn on templates, which the Kubernetes provider renders and the offline preview does not"],
+        ]);
     });
 
     test("every other chart, a v3 chart and a kustomization are named as not rendered", async () => {
