@@ -1,4 +1,5 @@
 /** IPv4 CIDR arithmetic for validating the network plan before anything is created. */
+import { IPV4_RANGES } from "@gke-tpu-inference/facts";
 
 /** An IPv4 range as unsigned 32-bit first and last addresses. */
 export interface Ipv4Range {
@@ -40,4 +41,37 @@ export function overlaps(a: Ipv4Range, b: Ipv4Range): boolean {
 
 function formatIpv4(address: number): string {
     return [24, 16, 8, 0].map((shift) => Math.floor(address / 2 ** shift) % 256).join(".");
+}
+
+/** True when `inner` lies wholly within `outer`. */
+export function contains(outer: Ipv4Range, inner: Ipv4Range): boolean {
+    return outer.first <= inner.first && inner.last <= outer.last;
+}
+
+function range(cidr: string): Ipv4Range {
+    return parseCidr(cidr) as Ipv4Range;
+}
+
+/**
+ * Why GCP or GKE would refuse `network` as one of the stack's ranges, or undefined: a prohibited range (loopback,
+ * link-local, multicast…), a range every GKE cluster must avoid, or a public range (the stack's ranges are private).
+ */
+export function networkRangeProblem(network: Ipv4Range): string | undefined {
+    const prohibited = IPV4_RANGES.prohibited.find((candidate) => overlaps(range(candidate.cidr), network));
+    if (prohibited) {
+        return `overlaps ${prohibited.cidr}, ${prohibited.name}, which GCP refuses for subnets`;
+    }
+    const avoided = IPV4_RANGES.avoided.find((candidate) => overlaps(range(candidate.cidr), network));
+    if (avoided) {
+        return `overlaps ${avoided.cidr}, ${avoided.name}`;
+    }
+    if (!IPV4_RANGES.private.some((candidate) => contains(range(candidate.cidr), network))) {
+        return `is a public range; allowed: a private range within ${IPV4_RANGES.private.map((candidate) => candidate.cidr).join(", ")}`;
+    }
+    return undefined;
+}
+
+/** True when `network` lies within the RFC 1918 ranges. */
+export function isRfc1918(network: Ipv4Range): boolean {
+    return IPV4_RANGES.rfc1918.some((cidr) => contains(range(cidr), network));
 }

@@ -61,6 +61,11 @@ function vllmHealthCheckSpec(targetRef: { group: string; kind: string; name: str
  * behind the stack's Gateway, with the GKE policies the field reports learned it needs:
  * HTTP health checks on /health for both of its backends, and a long backend timeout.
  */
+/** A POSIX shell command line of `words`: a word with anything but plain characters is single-quoted, so no value can end the quoting or run anything. */
+function shellCommand(words: readonly string[]): string {
+    return words.map((word) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`)).join(" ");
+}
+
 export class ModelService extends pulumi.ComponentResource {
     /** `http://<gateway>/<namespace>/<name>`: append `/v1/...`. */
     public readonly baseUrl: pulumi.Output<string>;
@@ -176,8 +181,8 @@ export class ModelService extends pulumi.ComponentResource {
         this.baseUrl = pulumi.interpolate`http://${args.gatewayAddress}/${args.namespace}/${model.name}`;
         const completionRequest = JSON.stringify({ model: model.modelName, prompt: "Say hello", max_tokens: 32 });
         this.curl = this.baseUrl.apply((baseUrl) => ({
-            models: `curl -sS ${baseUrl}/v1/models`,
-            completions: `curl -sS ${baseUrl}/v1/completions -H 'Content-Type: application/json' -d '${completionRequest}'`,
+            models: shellCommand(["curl", "-sS", `${baseUrl}/v1/models`]),
+            completions: shellCommand(["curl", "-sS", `${baseUrl}/v1/completions`, "-H", "Content-Type: application/json", "-d", completionRequest]),
         }));
         this.registerOutputs({ baseUrl: this.baseUrl, curl: this.curl });
     }

@@ -1,21 +1,35 @@
+/**
+ * Every setting of the stack, declared once: its Pulumi config type, its default, what it allows, a
+ * one-line description, and the rules between settings. The typed {@link Settings}, the README's
+ * configuration tables and the `config:` block of Pulumi.yaml all come from these declarations
+ * (`npm run settings:docs` writes the latter two; a test fails when they drift). Fields are checked
+ * with zod; every problem of a stack is reported in one run, one line each, naming the key, the value
+ * and what is allowed.
+ */
 import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
 import {
     DEFAULT_MODEL,
     GATEWAY_CLASSES,
+    GKE_LIMITS,
+    GKE_TPU_V6E_ZONES,
+    GKE_VERSION,
     IMAGES,
     KSERVE_CHILDREN,
-    TPU_REJECTED_VLLM_FLAGS,
-    GKE_TPU_V6E_ZONES,
+    PROTECTED_NAMESPACES,
     PROXY_ONLY_SUBNET,
     RELEASE_CHANNELS,
+    TPU_REJECTED_VLLM_FLAGS,
     TPU_V6E_MACHINE_TYPES,
     commandWords,
     findTpuShape,
+    imageReferenceProblem,
     regionOfZone,
     vllmFlags,
 } from "@gke-tpu-inference/facts";
-import { Ipv4Range, overlaps, parseCidr } from "./cidr";
-import { isPinnedImage } from "@gke-tpu-inference/facts";
+import { Ipv4Range, isRfc1918, networkRangeProblem, overlaps, parseCidr } from "./cidr";
+import { runningStackFileProblems } from "./stackFile";
+import { suggestion } from "./suggest";
 
 /** How TPU capacity is bought. */
 export type TpuProvisioning = "on-demand" | "spot" | "reservation";
@@ -112,171 +126,99 @@ export interface Settings {
     models: ModelServiceSettings[];
 }
 
-/** Raised for any invalid stack configuration; its message is the whole diagnosis. */
+/** Raised for an invalid stack configuration; its message lists every problem, one per line. */
 export class ConfigError extends pulumi.RunError {
-    constructor(message: string) {
-        super(message);
+    constructor(readonly problems: readonly string[]) {
+        super(problems.join("\n"));
         this.name = "ConfigError";
     }
 }
 
-/** Defaults that keep `Pulumi.dev.yaml` short. */
-export const DEFAULTS = {
-    zone: "europe-west4-a",
-    tpuMachineType: "ct6e-standard-4t",
-    tpuMinNodes: 0,
-    tpuMaxNodes: 3,
-    tpuProvisioning: "on-demand" as TpuProvisioning,
-    systemMachineType: "e2-standard-4",
-    systemMinNodes: 1,
-    systemMaxNodes: 4,
-    nodeCidr: "10.0.0.0/20",
-    podCidr: "10.4.0.0/14",
-    serviceCidr: "10.8.0.0/20",
-    proxyOnlyCidr: "10.9.0.0/23",
-    masterCidr: "172.16.0.0/28",
-    releaseChannel: "REGULAR",
-    gatewayClass: "gke-l7-regional-external-managed",
-    gatewayNamespace: "inference-gateway",
-    gatewayName: "inference-gateway",
-    servingNamespace: "llm-inference",
-    deletionProtection: true,
-    manageProjectApis: true,
-} as const;
+/** Pulumi's project config types, as Pulumi.yaml declares them. */
+export type ConfigType = "string" | "integer" | "boolean" | "array<string>" | "array<object>";
 
-/** Reads one raw string value per key, as Pulumi passes configuration to a program. */
-export type ConfigReader = (key: string) => string | undefined;
+/** One setting: how Pulumi types it, its default, what it means and allows, and how its value is checked. */
+export interface Setting {
+    type: ConfigType;
+    /** The value when the stack sets none, as Pulumi.yaml declares it (`""` where the value is derived, as the description says). */
+    default: string | number | boolean | unknown[];
+    description: string;
+    /** What the setting allows, as the README and error messages say it. */
+    allowed: string;
+    /** Checks the value (already decoded from Pulumi's string by its type); every message is "<problem>; allowed: …". */
+    schema: z.ZodType;
+}
 
-const PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const RESOURCE_NAME = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
-
+const PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 /**
- * Validates raw configuration into {@link Settings}. Pure: it registers nothing, so a bad
- * value stops the program before any resource exists. Every error names the key (with its
- * namespace), the value and what is allowed.
- *
- * @param namespace the project's config namespace (the project name)
- * @param read values of keys in that namespace
- * @param gcpProject the value of `gcp:project`
+ * A Compute Engine machine type name: predefined `SERIES-TYPE-VCPUS[-suffix]` (e2-standard-4, a2-ultragpu-1g,
+ * c3-standard-4-lssd), shared-core (e2-micro, f1-micro, g1-small), or custom (custom-4-16384, n2-custom-4-16384-ext,
+ * e2-custom-small-4096). Source: {@link SOURCES.machineTypes}.
  */
-export function parseSettings(namespace: string, read: ConfigReader, gcpProject: string | undefined): Settings {
-    const config = new ConfigValues(namespace, read);
+export const MACHINE_TYPE = /^(?:[a-z][a-z0-9]*-[a-z]+-\d+[a-z]?(?:-[a-z0-9]+)*|e2-(?:micro|small|medium)|f1-micro|g1-small|(?:custom|(?:n1|n2|n2d|n4|e2)-custom)-\d+-\d+(?:-ext)?|e2-custom-(?:micro|small|medium)-\d+)$/;
 
-    if (gcpProject === undefined || gcpProject === "") {
-        throw new ConfigError(
-            "gcp:project is not set; run `pulumi config set gcp:project <PROJECT_ID>` (the offline preview supplies a placeholder)",
-        );
-    }
-    if (!PROJECT_ID.test(gcpProject)) {
-        throw new ConfigError(
-            `gcp:project = ${JSON.stringify(gcpProject)} is not a GCP project ID; allowed: 6 to 30 lowercase letters, digits and hyphens, starting with a letter`,
-        );
-    }
+/** TPU machine types, whose nodes carry a NoSchedule taint that the platform's pods do not tolerate. Source: {@link SOURCES.machineTypes}. */
+const TPU_MACHINE_TYPE = /^(?:ct\d+[a-z]*|tpu\d+[a-z]*)-/;
 
-    const zone = config.oneOf("zone", DEFAULTS.zone, GKE_TPU_V6E_ZONES, "is not a zone where GKE offers TPU v6e node pools (TPU VM zones differ)");
-    const region = config.string("region") ?? regionOfZone(zone);
-    if (regionOfZone(zone) !== region) {
-        const zonesInRegion = GKE_TPU_V6E_ZONES.filter((candidate) => regionOfZone(candidate) === region);
-        throw new ConfigError(
-            `${namespace}:zone = ${JSON.stringify(zone)} is not in ${namespace}:region = ${JSON.stringify(region)}; ` +
-                `allowed: ${zonesInRegion.length > 0 ? zonesInRegion.join(", ") : `none (no GKE TPU v6e zone is in ${region})`}`,
-        );
-    }
-
-    const machineTypes = Object.keys(TPU_V6E_MACHINE_TYPES);
-    const machineType = config.oneOf("tpuMachineType", DEFAULTS.tpuMachineType, machineTypes, "is not a TPU v6e machine type");
-    const machine = TPU_V6E_MACHINE_TYPES[machineType];
-    const topologies = machine.shapes.map((shape) => shape.topology);
-    const topology = config.oneOf("tpuTopology", topologies[0], topologies, `is not a topology of ${machineType}`);
-    const shape = findTpuShape(machineType, topology)!;
-
-    const multiHost = shape.hosts > 1;
-    const minNodes = config.integer("tpuMinNodes", DEFAULTS.tpuMinNodes, 0);
-    const maxNodes = config.integer("tpuMaxNodes", multiHost ? shape.hosts : DEFAULTS.tpuMaxNodes, 0);
-    if (minNodes > maxNodes) {
-        throw new ConfigError(
-            `${namespace}:tpuMinNodes = ${minNodes} is greater than ${namespace}:tpuMaxNodes = ${maxNodes}; allowed: tpuMinNodes <= tpuMaxNodes`,
-        );
-    }
-    if (multiHost && (maxNodes !== shape.hosts || (minNodes !== 0 && minNodes !== shape.hosts))) {
-        throw new ConfigError(
-            `${namespace}:tpuMaxNodes = ${maxNodes} with tpuMinNodes = ${minNodes} cannot hold one ${topology} slice of ${machineType}, ` +
-                `which is ${shape.hosts} hosts scaled as one unit; allowed: tpuMaxNodes = ${shape.hosts} and tpuMinNodes = 0 or ${shape.hosts}`,
-        );
-    }
-
-    const provisioning = config.oneOf("tpuProvisioning", DEFAULTS.tpuProvisioning, TPU_PROVISIONING, "is not a TPU provisioning model");
-    const reservation = config.string("tpuReservation");
-    if (provisioning === "reservation" && reservation === undefined) {
-        throw new ConfigError(
-            `${namespace}:tpuReservation is not set but ${namespace}:tpuProvisioning = "reservation"; allowed: the name of a specific TPU reservation in ${zone}`,
-        );
-    }
-    if (reservation !== undefined && provisioning !== "reservation") {
-        throw new ConfigError(
-            `${namespace}:tpuReservation = ${JSON.stringify(reservation)} is set but ${namespace}:tpuProvisioning = ${JSON.stringify(provisioning)}; ` +
-                `allowed: tpuReservation only with tpuProvisioning = "reservation"`,
-        );
-    }
-    if (reservation !== undefined && !RESOURCE_NAME.test(reservation)) {
-        throw new ConfigError(
-            `${namespace}:tpuReservation = ${JSON.stringify(reservation)} is not a reservation name; allowed: lowercase letters, digits and hyphens, starting with a letter, at most 63 characters`,
-        );
-    }
-
-    const systemMinNodes = config.integer("systemMinNodes", DEFAULTS.systemMinNodes, 1);
-    const systemMaxNodes = config.integer("systemMaxNodes", DEFAULTS.systemMaxNodes, 1);
-    if (systemMinNodes > systemMaxNodes) {
-        throw new ConfigError(
-            `${namespace}:systemMinNodes = ${systemMinNodes} is greater than ${namespace}:systemMaxNodes = ${systemMaxNodes}; allowed: systemMinNodes <= systemMaxNodes`,
-        );
-    }
-
-    const gatewayClass = config.string("gatewayClass") ?? DEFAULTS.gatewayClass;
-    if (!(GATEWAY_CLASSES.regional as readonly string[]).includes(gatewayClass)) {
-        const why = (GATEWAY_CLASSES.global as readonly string[]).includes(gatewayClass)
-            ? "is a global GatewayClass, which never serves InferencePool backends"
-            : "is not a regional GKE GatewayClass";
-        throw new ConfigError(`${namespace}:gatewayClass = ${JSON.stringify(gatewayClass)} ${why}; allowed: ${GATEWAY_CLASSES.regional.join(", ")}`);
-    }
-
-    const tpu: TpuSettings = {
-        machineType,
-        topology,
-        chipsPerVm: machine.chipsPerVm,
-        hostsPerSlice: shape.hosts,
-        minNodes,
-        maxNodes,
-        provisioning,
-        ...(reservation !== undefined ? { reservation } : {}),
-    };
-
-    return {
-        project: gcpProject,
-        region,
-        zone,
-        tpu,
-        systemPool: {
-            machineType: config.string("systemMachineType") ?? DEFAULTS.systemMachineType,
-            minNodes: systemMinNodes,
-            maxNodes: systemMaxNodes,
-        },
-        network: parseNetwork(config),
-        masterAuthorizedNetworks: parseAuthorizedNetworks(config),
-        releaseChannel: config.oneOf("releaseChannel", DEFAULTS.releaseChannel, RELEASE_CHANNELS, "is not a GKE release channel"),
-        gateway: parseGateway(config, gatewayClass),
-        deletionProtection: config.boolean("deletionProtection", DEFAULTS.deletionProtection),
-        manageProjectApis: config.boolean("manageProjectApis", DEFAULTS.manageProjectApis),
-        paused: config.boolean("paused", false),
-        models: parseModels(config, tpu),
-    };
+/** "<problem>; allowed: <allowed>", the second half of every error line. */
+function says(problem: string, allowed: string): string {
+    return `${problem}; allowed: ${allowed}`;
 }
 
-/** The Hugging Face token (`pulumi config set --secret hfToken …`), kept a secret; undefined for public models. */
-export function loadHfToken(): pulumi.Output<string> | undefined {
-    return new pulumi.Config().getSecret("hfToken");
+function oneOf(values: readonly string[], problem: string): z.ZodType<string> {
+    return z.string({ error: says("is not a string", values.join(", ")) }).refine((value) => values.includes(value), { error: says(problem, values.join(", ")) });
 }
+
+function wholeNumber(minimum: number, maximum: number, why: string): z.ZodType<number> {
+    const allowed = `${minimum} to ${maximum} (${why})`;
+    return z.number({ error: says("is not a whole number", allowed) }).superRefine((value, ctx) => {
+        if (!Number.isSafeInteger(value)) {
+            ctx.addIssue({ code: "custom", message: says(Number.isInteger(value) ? "is not a whole number JavaScript holds exactly" : "is not a whole number", allowed) });
+        } else if (value < minimum || value > maximum) {
+            ctx.addIssue({ code: "custom", message: says(`is not a whole number from ${minimum} to ${maximum}`, allowed) });
+        }
+    });
+}
+
+function bool(): z.ZodType<boolean> {
+    return z.boolean({ error: says("is not a boolean", "true, false") });
+}
+
+function dnsLabel(problem = "is not a DNS-1123 label"): z.ZodType<string> {
+    const allowed = "at most 63 lowercase letters, digits and hyphens, starting and ending with a letter or digit";
+    return z.string({ error: says("is not a string", allowed) }).regex(DNS_LABEL, { error: says(problem, allowed) });
+}
+
+/** A namespace this stack creates and owns, which must not be one Kubernetes or the platform owns. */
+function ownedNamespace(): z.ZodType<string> {
+    return dnsLabel().refine((value) => !PROTECTED_NAMESPACES.includes(value) && !value.startsWith("kube-"), {
+        error: says("is a namespace Kubernetes or the platform owns", `a namespace of this stack's own, not ${PROTECTED_NAMESPACES.join(", ")}`),
+    });
+}
+
+function cidr(extra?: (range: Ipv4Range) => string | undefined): z.ZodType<string> {
+    const allowed = "an IPv4 CIDR block like 10.0.0.0/20 in a private range";
+    return z.string({ error: says("is not a string", allowed) }).superRefine((value, ctx) => {
+        const parsed = parseCidr(value);
+        const problem = typeof parsed === "string" ? parsed : (networkRangeProblem(parsed) ?? extra?.(parsed));
+        if (problem !== undefined) {
+            ctx.addIssue({ code: "custom", message: problem.includes("; allowed:") ? problem : says(problem, allowed) });
+        }
+    });
+}
+
+/** A check that a range's prefix lies between the largest and the smallest GCP or GKE allows for `what`. */
+function sized(what: string, bounds: { smallest: number; largest: number }): (range: Ipv4Range) => string | undefined {
+    return (range) =>
+        range.prefixLength > bounds.smallest || range.prefixLength < bounds.largest
+            ? `is ${range.prefixLength > bounds.smallest ? "too small" : "too large"} for ${what}; allowed: a prefix from /${bounds.largest} to /${bounds.smallest}`
+            : undefined;
+}
+
+/** Fields of one model service entry, and what each allows. */
+const MODEL_FIELDS = ["name", "pattern", "modelUri", "modelName", "replicas", "image", "maxModelLen", "extraArgs"] as const;
 
 /** Flags the service builder derives from settings; setting them again in extraArgs would contradict it. */
 const BUILDER_FLAGS: Readonly<Record<string, string>> = {
@@ -292,253 +234,617 @@ const BUILDER_FLAGS: Readonly<Record<string, string>> = {
 
 const MODEL_URI = /^(hf|gs|s3|pvc|oci):\/\/\S+$/;
 
-function parseModels(config: ConfigValues, tpu: TpuSettings): ModelServiceSettings[] {
-    if (config.string("models") === undefined) {
-        return [];
-    }
-    const list = config.json("models");
-    if (!Array.isArray(list) || list.some((item) => item === null || typeof item !== "object" || Array.isArray(item))) {
-        throw new ConfigError(`${config.key("models")} is not a list of model services; allowed: e.g. [{"name": "qwen", "pattern": "pattern1"}]`);
-    }
-    const models = list.map((item: Record<string, unknown>, index) => parseModel(`${config.key("models")}[${index}]`, item));
+const modelSchema = z.strictObject({
+    name: z
+        .string({ error: says("is not a non-empty string", "a DNS-1123 label") })
+        .refine((value) => DNS_LABEL.test(value) && value.length <= KSERVE_CHILDREN.maxServiceNameLength, {
+            error: says(
+                `is not a DNS-1123 label of at most ${KSERVE_CHILDREN.maxServiceNameLength} characters`,
+                "lowercase letters, digits and hyphens, starting and ending with a letter or digit (KServe derives longer names from it)",
+            ),
+        }),
+    pattern: oneOf(SERVING_PATTERNS, "is not a serving pattern"),
+    modelUri: z
+        .string({ error: says("is not a non-empty string", "a string") })
+        .regex(MODEL_URI, { error: says("is not a model URI", "hf://, gs://, s3://, pvc:// or oci:// followed by a path") })
+        .optional(),
+    modelName: z.string({ error: says("is not a non-empty string", "a string") }).min(1, { error: says("is not a non-empty string", "a string") }).optional(),
+    replicas: wholeNumber(1, GKE_LIMITS.nodesPerPoolZone, "one TPU VM each, within GKE's nodes per node pool zone").optional(),
+    image: z
+        .string({ error: says("is not a non-empty string", "a string") })
+        .superRefine((value, ctx) => {
+            const problem = imageReferenceProblem(value);
+            if (problem !== undefined) {
+                ctx.addIssue({ code: "custom", message: says(problem, "an image with a tag other than latest, or a digest (@sha256: and 64 hex digits)") });
+            }
+        })
+        .optional(),
+    maxModelLen: wholeNumber(1, Number.MAX_SAFE_INTEGER, "tokens").optional(),
+    extraArgs: z
+        .array(z.string(), { error: says("is not a list of strings", 'e.g. ["--gpu-memory-utilization=0.9"]') })
+        .superRefine((args, ctx) => {
+            // Read as vLLM reads them: underscores, short aliases and `flag value` strings all count.
+            for (const { flag, raw } of vllmFlags(commandWords([], args))) {
+                const reason = TPU_REJECTED_VLLM_FLAGS[flag] ?? BUILDER_FLAGS[flag];
+                if (reason !== undefined) {
+                    ctx.addIssue({
+                        code: "custom",
+                        message: `contains ${JSON.stringify(raw)}: ${says(reason, `flags other than ${[...Object.keys(TPU_REJECTED_VLLM_FLAGS), ...Object.keys(BUILDER_FLAGS)].join(", ")}`)}`,
+                    });
+                }
+            }
+        })
+        .optional(),
+});
 
-    const seen = new Set<string>();
-    for (const [index, model] of models.entries()) {
-        if (seen.has(model.name)) {
-            throw new ConfigError(`${config.key("models")}[${index}].name = ${JSON.stringify(model.name)} is used twice; allowed: a name unique in the stack`);
-        }
-        seen.add(model.name);
-    }
-    if (models.length > 0 && tpu.hostsPerSlice > 1) {
-        throw new ConfigError(
-            `${config.key("models")} needs a single-host TPU shape, but ${config.key("tpuTopology")} = ${JSON.stringify(tpu.topology)} spans ${tpu.hostsPerSlice} hosts; ` +
-                `allowed: ${TPU_V6E_MACHINE_TYPES[tpu.machineType].shapes.filter((shape) => shape.hosts === 1).map((shape) => shape.topology).join(", ")}`,
-        );
-    }
-    const replicas = models.reduce((sum, model) => sum + model.replicas, 0);
-    if (replicas > tpu.maxNodes) {
-        throw new ConfigError(
-            `${config.key("models")} asks for ${replicas} replicas, one ${tpu.machineType} ${tpu.topology} VM each, but ${config.key("tpuMaxNodes")} = ${tpu.maxNodes}; ` +
-                `allowed: at most ${tpu.maxNodes} replicas in total, or a larger tpuMaxNodes`,
-        );
-    }
-    return models;
-}
+/** Every setting of the project namespace, in the order the README lists them. */
+export const SETTINGS = {
+    zone: {
+        type: "string",
+        default: "europe-west4-a",
+        description: "Zone of the TPU node pool (TPU VM zones differ from GKE's); the regional cluster and the network are in its region.",
+        allowed: `a zone where GKE offers TPU v6e node pools: ${GKE_TPU_V6E_ZONES.join(", ")}`,
+        schema: oneOf(GKE_TPU_V6E_ZONES, "is not a zone where GKE offers TPU v6e node pools (TPU VM zones differ)"),
+    },
+    region: {
+        type: "string",
+        default: "",
+        description: "Region of the regional cluster and the network; empty takes the zone's region.",
+        allowed: "empty, or the zone's region",
+        schema: z.string(),
+    },
+    tpuMachineType: {
+        type: "string",
+        default: "ct6e-standard-4t",
+        description: "TPU v6e machine type of the TPU node pool.",
+        allowed: Object.keys(TPU_V6E_MACHINE_TYPES).join(", "),
+        schema: oneOf(Object.keys(TPU_V6E_MACHINE_TYPES), "is not a TPU v6e machine type"),
+    },
+    tpuTopology: {
+        type: "string",
+        default: "",
+        description: "Slice topology; empty takes the machine type's single-host shape (2x2 for ct6e-standard-4t); a multi-host shape runs no model services.",
+        allowed: `empty, or a topology of the machine type (${Object.entries(TPU_V6E_MACHINE_TYPES)
+            .map(([machineType, machine]) => `${machineType}: ${machine.shapes.map((shape) => shape.topology).join(", ")}`)
+            .join("; ")})`,
+        schema: z.string(),
+    },
+    tpuMinNodes: {
+        type: "integer",
+        default: 0,
+        description: "Autoscaler floor of the TPU pool; 0 lets it scale to nothing; multi-host: 0 or the slice's hosts.",
+        allowed: `0 to ${GKE_LIMITS.nodesPerPoolZone}`,
+        schema: wholeNumber(0, GKE_LIMITS.nodesPerPoolZone, "GKE's nodes per node pool zone"),
+    },
+    tpuMaxNodes: {
+        type: "integer",
+        default: 3,
+        description: "Autoscaler ceiling of the TPU pool, one VM per model replica; multi-host: exactly the slice's hosts.",
+        allowed: `0 to ${GKE_LIMITS.nodesPerPoolZone}`,
+        schema: wholeNumber(0, GKE_LIMITS.nodesPerPoolZone, "GKE's nodes per node pool zone"),
+    },
+    tpuProvisioning: {
+        type: "string",
+        default: "on-demand",
+        description: "How TPU capacity is bought.",
+        allowed: TPU_PROVISIONING.join(", "),
+        schema: oneOf(TPU_PROVISIONING, "is not a TPU provisioning model"),
+    },
+    tpuReservation: {
+        type: "string",
+        default: "",
+        description: "Name of a specific TPU reservation in the zone; only with tpuProvisioning reservation.",
+        allowed: "empty, or lowercase letters, digits and hyphens, starting with a letter, at most 63 characters",
+        schema: z.string().refine((value) => value === "" || RESOURCE_NAME.test(value), {
+            error: says("is not a reservation name", "lowercase letters, digits and hyphens, starting with a letter, at most 63 characters"),
+        }),
+    },
+    systemMachineType: {
+        type: "string",
+        default: "e2-standard-4",
+        description: "Compute Engine machine type of the system pool (cert-manager, LeaderWorkerSet, KServe, the EPP).",
+        allowed: "a Compute Engine machine type other than a TPU type (e2-standard-4, n2-standard-8, custom-4-16384)",
+        schema: z
+            .string()
+            .regex(MACHINE_TYPE, { error: says("is not a Compute Engine machine type name", "a type such as e2-standard-4, n2-highmem-8 or custom-4-16384") })
+            .refine((value) => !TPU_MACHINE_TYPE.test(value), { error: says("is a TPU machine type, whose taint keeps the platform's pods off it", "a CPU machine type such as e2-standard-4") }),
+    },
+    systemMinNodes: {
+        type: "integer",
+        default: 1,
+        description: "Autoscaler floor of the system pool, across the region's zones.",
+        allowed: `1 to ${GKE_LIMITS.nodesPerPoolZone}`,
+        schema: wholeNumber(1, GKE_LIMITS.nodesPerPoolZone, "GKE's nodes per node pool zone"),
+    },
+    systemMaxNodes: {
+        type: "integer",
+        default: 4,
+        description: "Autoscaler ceiling of the system pool, across the region's zones.",
+        allowed: `1 to ${GKE_LIMITS.nodesPerPoolZone}`,
+        schema: wholeNumber(1, GKE_LIMITS.nodesPerPoolZone, "GKE's nodes per node pool zone"),
+    },
+    nodeCidr: {
+        type: "string",
+        default: "10.0.0.0/20",
+        description: "Primary range of the subnet, for nodes.",
+        allowed: `a private IPv4 range from /${GKE_LIMITS.subnetRange.largest} to /${GKE_LIMITS.subnetRange.smallest}`,
+        schema: cidr(sized("nodes", GKE_LIMITS.subnetRange)),
+    },
+    podCidr: {
+        type: "string",
+        default: "10.4.0.0/14",
+        description: "Secondary range for Pods.",
+        allowed: `a private IPv4 range from /${GKE_LIMITS.podRange.largest} to /${GKE_LIMITS.podRange.smallest}`,
+        schema: cidr(sized("Pods", GKE_LIMITS.podRange)),
+    },
+    serviceCidr: {
+        type: "string",
+        default: "10.8.0.0/20",
+        description: "Secondary range for Services.",
+        allowed: `a private IPv4 range from /${GKE_LIMITS.serviceRange.largest} to /${GKE_LIMITS.serviceRange.smallest}`,
+        schema: cidr(sized("Services", GKE_LIMITS.serviceRange)),
+    },
+    proxyOnlyCidr: {
+        type: "string",
+        default: "10.9.0.0/23",
+        description: "Proxy-only subnet for the regional Gateway's Envoy proxies.",
+        allowed: `a private IPv4 range of /${PROXY_ONLY_SUBNET.maxPrefixLength} or larger (/23 recommended)`,
+        schema: cidr((range) =>
+            range.prefixLength > PROXY_ONLY_SUBNET.maxPrefixLength ? `is too small for a proxy-only subnet; allowed: a prefix of /${PROXY_ONLY_SUBNET.maxPrefixLength} or larger (/23 recommended)` : undefined,
+        ),
+    },
+    masterCidr: {
+        type: "string",
+        default: "172.16.0.0/28",
+        description: "The control plane's private range.",
+        allowed: `a /${GKE_LIMITS.controlPlaneRangePrefix} in 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16`,
+        schema: cidr((range) =>
+            range.prefixLength !== GKE_LIMITS.controlPlaneRangePrefix || !isRfc1918(range)
+                ? `is not a /${GKE_LIMITS.controlPlaneRangePrefix} in the RFC 1918 ranges; allowed: a private /${GKE_LIMITS.controlPlaneRangePrefix} such as 172.16.0.0/28`
+                : undefined,
+        ),
+    },
+    masterAuthorizedNetworks: {
+        type: "array<string>",
+        default: [],
+        description: "CIDRs that may reach the control plane; empty leaves the public endpoint reachable from any address (credentials still required).",
+        allowed: `up to ${GKE_LIMITS.authorizedNetworks} IPv4 CIDR blocks, e.g. ["203.0.113.0/24"]`,
+        schema: z
+            .array(z.string(), { error: says("is not a list of CIDR strings", 'e.g. ["203.0.113.0/24"]') })
+            .max(GKE_LIMITS.authorizedNetworks, { error: says(`has more than ${GKE_LIMITS.authorizedNetworks} entries`, `up to ${GKE_LIMITS.authorizedNetworks} CIDR blocks`) })
+            .superRefine((list, ctx) => {
+                list.forEach((entry, index) => {
+                    const parsed = parseCidr(entry);
+                    if (typeof parsed === "string") {
+                        ctx.addIssue({ code: "custom", path: [index], message: parsed.includes("; allowed:") ? parsed : says(parsed, "an IPv4 CIDR block like 203.0.113.0/24") });
+                    }
+                });
+            }),
+    },
+    releaseChannel: {
+        type: "string",
+        default: "REGULAR",
+        description: `GKE release channel; the cluster is created at the channel's default version, which the preview checks is at least ${GKE_VERSION.floor}.`,
+        allowed: RELEASE_CHANNELS.join(", "),
+        schema: oneOf(RELEASE_CHANNELS, "is not a GKE release channel"),
+    },
+    gatewayClass: {
+        type: "string",
+        default: "gke-l7-regional-external-managed",
+        description: "GatewayClass of the inference Gateway.",
+        allowed: GATEWAY_CLASSES.regional.join(", "),
+        schema: z.string().superRefine((value, ctx) => {
+            if (!(GATEWAY_CLASSES.regional as readonly string[]).includes(value)) {
+                const why = (GATEWAY_CLASSES.global as readonly string[]).includes(value)
+                    ? "is a global GatewayClass, which never serves InferencePool backends"
+                    : "is not a regional GKE GatewayClass";
+                ctx.addIssue({ code: "custom", message: says(why, GATEWAY_CLASSES.regional.join(", ")) });
+            }
+        }),
+    },
+    gatewayNamespace: {
+        type: "string",
+        default: "inference-gateway",
+        description: "Namespace of the inference Gateway, which the stack creates.",
+        allowed: "a DNS-1123 label that Kubernetes and the platform do not own",
+        schema: ownedNamespace(),
+    },
+    gatewayName: {
+        type: "string",
+        default: "inference-gateway",
+        description: "Name of the inference Gateway.",
+        allowed: "a DNS-1123 label",
+        schema: dnsLabel(),
+    },
+    gatewayTlsSecret: {
+        type: "string",
+        default: "",
+        description: "A kubernetes.io/tls Secret in the Gateway's namespace; set, it adds an HTTPS listener on 443; empty: HTTP only.",
+        allowed: "empty, or a DNS-1123 label",
+        schema: z.union([z.literal(""), dnsLabel()]),
+    },
+    servingNamespace: {
+        type: "string",
+        default: "llm-inference",
+        description: "Namespace of the model services, which the stack creates and labels for the Gateway.",
+        allowed: "a DNS-1123 label that Kubernetes, the platform and the Gateway do not own",
+        schema: ownedNamespace(),
+    },
+    deletionProtection: {
+        type: "boolean",
+        default: true,
+        description: "On: GKE's deletion protection, and Pulumi protection on the cluster, its node account, the VPC and the node subnet; off only for throwaway stacks.",
+        allowed: "true, false",
+        schema: bool(),
+    },
+    manageProjectApis: {
+        type: "boolean",
+        default: true,
+        description: "Enable the Google Cloud APIs the stack needs; off where a platform team manages them (the preview then checks they are enabled).",
+        allowed: "true, false",
+        schema: bool(),
+    },
+    paused: {
+        type: "boolean",
+        default: false,
+        description: "Stops every model service (KServe keeps their definitions) and lets the TPU pool scale to zero (see Day 2).",
+        allowed: "true, false",
+        schema: bool(),
+    },
+    models: {
+        type: "array<object>",
+        default: [],
+        description: "Model services to run (fields below); all their replicas together must fit tpuMaxNodes; empty leaves the TPU pool idle.",
+        allowed: 'a list of model services, e.g. [{"name": "qwen", "pattern": "pattern1"}]',
+        schema: z.array(modelSchema, { error: says("is not a list of model services", 'e.g. [{"name": "qwen", "pattern": "pattern1"}]') }),
+    },
+} as const satisfies Record<string, Setting>;
 
-function parseModel(key: string, item: Record<string, unknown>): ModelServiceSettings {
-    const known = ["name", "pattern", "modelUri", "modelName", "replicas", "image", "maxModelLen", "extraArgs"];
-    const unknown = Object.keys(item).find((field) => !known.includes(field));
-    if (unknown !== undefined) {
-        throw new ConfigError(`${key}.${unknown} is not a model service setting; allowed: ${known.join(", ")}`);
-    }
-    const text = (field: string, fallback?: string): string => {
-        const value = item[field] ?? fallback;
-        if (typeof value !== "string" || value === "") {
-            throw new ConfigError(`${key}.${field} = ${JSON.stringify(value ?? null)} is not a non-empty string; allowed: ${field === "name" ? "a DNS-1123 label" : "a string"}`);
-        }
-        return value;
-    };
-    const whole = (field: string, fallback: number, minimum: number): number => {
-        const value = item[field] ?? fallback;
-        if (typeof value !== "number" || !Number.isInteger(value) || value < minimum) {
-            throw new ConfigError(`${key}.${field} = ${JSON.stringify(value)} is not a whole number of at least ${minimum}; allowed: ${minimum}, ${minimum + 1}, …`);
-        }
-        return value;
-    };
+/** What each field of a model service entry means, for the README. */
+export const MODEL_SETTINGS: ReadonlyArray<{ field: (typeof MODEL_FIELDS)[number]; default: string; description: string; allowed: string }> = [
+    { field: "name", default: "(required)", description: "Name of the LLMInferenceService, unique in the stack; the path prefix through the Gateway.", allowed: `a DNS-1123 label of at most ${KSERVE_CHILDREN.maxServiceNameLength} characters` },
+    { field: "pattern", default: "(required)", description: "pattern1: one baseline replica; pattern3: prefix-cache scale-out with prefix-cache-aware routing.", allowed: SERVING_PATTERNS.join(", ") },
+    { field: "modelUri", default: DEFAULT_MODEL.uri, description: "Where KServe's storage initializer fetches the weights.", allowed: "hf://, gs://, s3://, pvc:// or oci:// followed by a path" },
+    { field: "modelName", default: "the URI's path", description: "The name clients send as `model`.", allowed: "a non-empty string" },
+    { field: "replicas", default: "1 (pattern1), 2 (pattern3)", description: "vLLM replicas, one TPU VM each; pattern3 needs at least 2.", allowed: `1 to ${GKE_LIMITS.nodesPerPoolZone}, at most tpuMaxNodes in total` },
+    { field: "image", default: IMAGES.vllmTpu, description: "vLLM TPU image.", allowed: "a tag other than latest, or a digest" },
+    { field: "maxModelLen", default: "2048", description: "vLLM's --max-model-len.", allowed: "a whole number of tokens, at least 1" },
+    { field: "extraArgs", default: "[]", description: "More vLLM flags, after the builder's.", allowed: `flags other than ${[...Object.keys(TPU_REJECTED_VLLM_FLAGS), ...Object.keys(BUILDER_FLAGS)].join(", ")}` },
+];
 
-    const name = text("name");
-    if (!DNS_LABEL.test(name) || name.length > KSERVE_CHILDREN.maxServiceNameLength) {
-        throw new ConfigError(
-            `${key}.name = ${JSON.stringify(name)} is not a DNS-1123 label of at most ${KSERVE_CHILDREN.maxServiceNameLength} characters; ` +
-                "allowed: lowercase letters, digits and hyphens, starting and ending with a letter or digit (KServe derives longer names from it)",
-        );
-    }
-    const pattern = text("pattern") as ServingPattern;
-    if (!SERVING_PATTERNS.includes(pattern)) {
-        throw new ConfigError(`${key}.pattern = ${JSON.stringify(pattern)} is not a serving pattern; allowed: ${SERVING_PATTERNS.join(", ")}`);
-    }
-    const modelUri = text("modelUri", DEFAULT_MODEL.uri);
-    if (!MODEL_URI.test(modelUri)) {
-        throw new ConfigError(`${key}.modelUri = ${JSON.stringify(modelUri)} is not a model URI; allowed: hf://, gs://, s3://, pvc:// or oci:// followed by a path`);
-    }
-    const replicas = whole("replicas", pattern === "pattern3" ? 2 : 1, 1);
-    if (pattern === "pattern3" && replicas < 2) {
-        throw new ConfigError(`${key}.replicas = ${replicas} gives pattern3 nothing to route between; allowed: 2 or more (or pattern1 for one replica)`);
-    }
-    const image = text("image", IMAGES.vllmTpu);
-    if (!isPinnedImage(image)) {
-        throw new ConfigError(`${key}.image = ${JSON.stringify(image)} is not pinned; allowed: an image with a tag other than latest, or a digest`);
-    }
-    const extraArgs = item.extraArgs ?? [];
-    if (!Array.isArray(extraArgs) || extraArgs.some((arg) => typeof arg !== "string")) {
-        throw new ConfigError(`${key}.extraArgs = ${JSON.stringify(extraArgs)} is not a list of strings; allowed: e.g. ["--gpu-memory-utilization=0.9"]`);
-    }
-    // Read as vLLM reads them: underscores, short aliases and `flag value` strings all count.
-    for (const { flag, raw } of vllmFlags(commandWords([], extraArgs))) {
-        const reason = TPU_REJECTED_VLLM_FLAGS[flag] ?? BUILDER_FLAGS[flag];
-        if (reason !== undefined) {
-            throw new ConfigError(`${key}.extraArgs contains ${JSON.stringify(raw)}: ${reason}; allowed: flags other than ${[...Object.keys(TPU_REJECTED_VLLM_FLAGS), ...Object.keys(BUILDER_FLAGS)].join(", ")}`);
-        }
-    }
-    return {
-        name,
-        pattern,
-        modelUri,
-        modelName: text("modelName", modelUri === DEFAULT_MODEL.uri ? DEFAULT_MODEL.name : modelUri.replace(/^[a-z0-9]+:\/\//, "")),
-        replicas,
-        image,
-        maxModelLen: whole("maxModelLen", 2048, 1),
-        extraArgs: extraArgs as string[],
-    };
-}
+/** The setting read as a secret, which no stack may hold in plain text; not declared in Pulumi.yaml, because a declared key without a default is required of every stack. */
+export const SECRET_SETTINGS = {
+    hfToken: "Hugging Face token for gated models; set it with `pulumi config set --secret hfToken <TOKEN>`.",
+} as const;
 
-/** Builds {@link Settings} from the running stack's configuration. */
-export function loadSettings(): Settings {
-    const config = new pulumi.Config();
-    return parseSettings(config.name, (key) => config.get(key), new pulumi.Config("gcp").get("project"));
-}
+type SettingName = keyof typeof SETTINGS;
+type Values = { [K in SettingName]: z.output<(typeof SETTINGS)[K]["schema"]> };
 
-function parseGateway(config: ConfigValues, className: string): GatewaySettings {
-    const tlsSecret = config.dnsName("gatewayTlsSecret", undefined);
-    const gateway = {
-        className,
-        namespace: config.dnsName("gatewayNamespace", DEFAULTS.gatewayNamespace)!,
-        name: config.dnsName("gatewayName", DEFAULTS.gatewayName)!,
-        ...(tlsSecret !== undefined ? { tlsSecret } : {}),
-        servingNamespace: config.dnsName("servingNamespace", DEFAULTS.servingNamespace)!,
-    };
-    if (gateway.servingNamespace === gateway.namespace) {
-        throw new ConfigError(
-            `${config.key("servingNamespace")} = ${JSON.stringify(gateway.servingNamespace)} is the Gateway's namespace; ` +
-                `allowed: a namespace other than ${config.key("gatewayNamespace")}, so that model services never share the Gateway's`,
-        );
-    }
-    return gateway;
+/** A rule between settings, declared with the settings it reads so that it runs only when they are valid. */
+interface Rule {
+    /** One line for the README. */
+    description: string;
+    reads: readonly SettingName[];
+    /** Problems, each a whole line ("<key> = <value> …; allowed: …"). */
+    check: (values: Values, key: (name: string) => string) => string[];
 }
 
 const NETWORK_KEYS = ["nodeCidr", "podCidr", "serviceCidr", "proxyOnlyCidr", "masterCidr"] as const;
 
-function parseNetwork(config: ConfigValues): NetworkSettings {
-    const ranges: Array<[string, Ipv4Range]> = NETWORK_KEYS.map((key) => [key, config.cidr(key, DEFAULTS[key])]);
-    for (let i = 0; i < ranges.length; i++) {
-        for (let j = i + 1; j < ranges.length; j++) {
-            const [keyA, a] = ranges[i];
-            const [keyB, b] = ranges[j];
-            if (overlaps(a, b)) {
-                throw new ConfigError(
-                    `${config.key(keyB)} = ${JSON.stringify(b.cidr)} overlaps ${config.key(keyA)} = ${JSON.stringify(a.cidr)}; ` +
-                        `allowed: disjoint ranges for ${NETWORK_KEYS.join(", ")}`,
+/** The rules between settings, in the order they are checked. */
+export const RULES: readonly Rule[] = [
+    {
+        description: "region, when set, is the zone's region.",
+        reads: ["zone", "region"],
+        check: ({ zone, region }, key) => {
+            if (region === "" || regionOfZone(zone) === region) {
+                return [];
+            }
+            const zonesInRegion = GKE_TPU_V6E_ZONES.filter((candidate) => regionOfZone(candidate) === region);
+            return [
+                `${key("zone")} = ${JSON.stringify(zone)} is not in ${key("region")} = ${JSON.stringify(region)}; ` +
+                    `allowed: ${zonesInRegion.length > 0 ? zonesInRegion.join(", ") : `none (no GKE TPU v6e zone is in ${region})`}`,
+            ];
+        },
+    },
+    {
+        description: "tpuTopology, when set, is a topology of tpuMachineType.",
+        reads: ["tpuMachineType", "tpuTopology"],
+        check: ({ tpuMachineType, tpuTopology }, key) => {
+            const topologies = TPU_V6E_MACHINE_TYPES[tpuMachineType].shapes.map((shape) => shape.topology);
+            return tpuTopology === "" || topologies.includes(tpuTopology) ? [] : [`${key("tpuTopology")} = ${JSON.stringify(tpuTopology)} ${says(`is not a topology of ${tpuMachineType}`, topologies.join(", "))}`];
+        },
+    },
+    {
+        description: "tpuMinNodes is at most tpuMaxNodes; a multi-host slice scales as one unit, so tpuMaxNodes is its hosts and tpuMinNodes 0 or its hosts.",
+        reads: ["tpuMachineType", "tpuTopology", "tpuMinNodes", "tpuMaxNodes"],
+        check: (values, key) => {
+            const shape = tpuShape(values);
+            if (shape === undefined) {
+                return [];
+            }
+            if (values.tpuMinNodes > values.tpuMaxNodes) {
+                return [`${key("tpuMinNodes")} = ${values.tpuMinNodes} is greater than ${key("tpuMaxNodes")} = ${values.tpuMaxNodes}; allowed: tpuMinNodes <= tpuMaxNodes`];
+            }
+            if (shape.hosts > 1 && (values.tpuMaxNodes !== shape.hosts || (values.tpuMinNodes !== 0 && values.tpuMinNodes !== shape.hosts))) {
+                return [
+                    `${key("tpuMaxNodes")} = ${values.tpuMaxNodes} with tpuMinNodes = ${values.tpuMinNodes} cannot hold one ${shape.topology} slice of ${values.tpuMachineType}, ` +
+                        `which is ${shape.hosts} hosts scaled as one unit; allowed: tpuMaxNodes = ${shape.hosts} and tpuMinNodes = 0 or ${shape.hosts}`,
+                ];
+            }
+            return [];
+        },
+    },
+    {
+        description: "tpuReservation is set exactly when tpuProvisioning is reservation.",
+        reads: ["zone", "tpuProvisioning", "tpuReservation"],
+        check: ({ zone, tpuProvisioning, tpuReservation }, key) => {
+            if (tpuProvisioning === "reservation" && tpuReservation === "") {
+                return [`${key("tpuReservation")} is not set but ${key("tpuProvisioning")} = "reservation"; allowed: the name of a specific TPU reservation in ${zone}`];
+            }
+            if (tpuReservation !== "" && tpuProvisioning !== "reservation") {
+                return [
+                    `${key("tpuReservation")} = ${JSON.stringify(tpuReservation)} is set but ${key("tpuProvisioning")} = ${JSON.stringify(tpuProvisioning)}; allowed: tpuReservation only with tpuProvisioning = "reservation"`,
+                ];
+            }
+            return [];
+        },
+    },
+    {
+        description: "systemMinNodes is at most systemMaxNodes.",
+        reads: ["systemMinNodes", "systemMaxNodes"],
+        check: ({ systemMinNodes, systemMaxNodes }, key) =>
+            systemMinNodes > systemMaxNodes ? [`${key("systemMinNodes")} = ${systemMinNodes} is greater than ${key("systemMaxNodes")} = ${systemMaxNodes}; allowed: systemMinNodes <= systemMaxNodes`] : [],
+    },
+    {
+        description: "nodeCidr, podCidr, serviceCidr, proxyOnlyCidr and masterCidr are disjoint.",
+        reads: NETWORK_KEYS,
+        check: (values, key) => {
+            const ranges = NETWORK_KEYS.map((name) => [name, parseCidr(values[name]) as Ipv4Range] as const);
+            return ranges.flatMap(([nameB, b], j) =>
+                ranges
+                    .slice(0, j)
+                    .filter(([, a]) => overlaps(a, b))
+                    .map(([nameA, a]) => `${key(nameB)} = ${JSON.stringify(b.cidr)} overlaps ${key(nameA)} = ${JSON.stringify(a.cidr)}; allowed: disjoint ranges for ${NETWORK_KEYS.join(", ")}`),
+            );
+        },
+    },
+    {
+        description: "servingNamespace is not the Gateway's namespace.",
+        reads: ["gatewayNamespace", "servingNamespace"],
+        check: ({ gatewayNamespace, servingNamespace }, key) =>
+            servingNamespace === gatewayNamespace
+                ? [
+                      `${key("servingNamespace")} = ${JSON.stringify(servingNamespace)} is the Gateway's namespace; ` +
+                          `allowed: a namespace other than ${key("gatewayNamespace")}, so that model services never share the Gateway's`,
+                  ]
+                : [],
+    },
+    {
+        description: "Model names are unique; pattern3 has at least 2 replicas; model services need a single-host TPU shape; their replicas add up to at most tpuMaxNodes.",
+        reads: ["models", "tpuMachineType", "tpuTopology", "tpuMaxNodes"],
+        check: (values, key) => {
+            const problems: string[] = [];
+            const shape = tpuShape(values);
+            const seen = new Set<string>();
+            for (const [index, model] of values.models.entries()) {
+                if (seen.has(model.name)) {
+                    problems.push(`${key("models")}[${index}].name = ${JSON.stringify(model.name)} is used twice; allowed: a name unique in the stack`);
+                }
+                seen.add(model.name);
+                if (model.pattern === "pattern3" && model.replicas !== undefined && model.replicas < 2) {
+                    problems.push(`${key("models")}[${index}].replicas = ${model.replicas} gives pattern3 nothing to route between; allowed: 2 or more (or pattern1 for one replica)`);
+                }
+            }
+            if (shape === undefined || values.models.length === 0) {
+                return problems;
+            }
+            if (shape.hosts > 1) {
+                const singleHost = TPU_V6E_MACHINE_TYPES[values.tpuMachineType].shapes.filter((candidate) => candidate.hosts === 1).map((candidate) => candidate.topology);
+                return [
+                    ...problems,
+                    `${key("models")} needs a single-host TPU shape, but ${key("tpuTopology")} = ${JSON.stringify(shape.topology)} spans ${shape.hosts} hosts; allowed: ${singleHost.join(", ")}`,
+                ];
+            }
+            const replicas = values.models.reduce((sum, model) => sum + replicasOf(model), 0);
+            if (replicas > values.tpuMaxNodes) {
+                problems.push(
+                    `${key("models")} asks for ${replicas} replicas, one ${values.tpuMachineType} ${shape.topology} VM each, but ${key("tpuMaxNodes")} = ${values.tpuMaxNodes}; ` +
+                        `allowed: at most ${values.tpuMaxNodes} replicas in total, or a larger tpuMaxNodes`,
                 );
             }
-        }
-    }
-    const proxyOnly = ranges[3][1];
-    if (proxyOnly.prefixLength > PROXY_ONLY_SUBNET.maxPrefixLength) {
-        throw new ConfigError(
-            `${config.key("proxyOnlyCidr")} = ${JSON.stringify(proxyOnly.cidr)} is too small for a proxy-only subnet; allowed: a prefix of /${PROXY_ONLY_SUBNET.maxPrefixLength} or larger (/23 recommended)`,
-        );
-    }
-    const master = ranges[4][1];
-    if (master.prefixLength !== 28) {
-        throw new ConfigError(`${config.key("masterCidr")} = ${JSON.stringify(master.cidr)} is not a /28; allowed: a private /28 such as 172.16.0.0/28`);
-    }
-    const [nodeCidr, podCidr, serviceCidr, proxyOnlyCidr, masterCidr] = ranges.map(([, range]) => range.cidr);
-    return { nodeCidr, podCidr, serviceCidr, proxyOnlyCidr, masterCidr };
+            return problems;
+        },
+    },
+];
+
+/** The TPU shape the values select, when the topology is one of the machine type's. */
+function tpuShape(values: Pick<Values, "tpuMachineType" | "tpuTopology">) {
+    return findTpuShape(values.tpuMachineType, values.tpuTopology || TPU_V6E_MACHINE_TYPES[values.tpuMachineType].shapes[0].topology);
 }
 
-function parseAuthorizedNetworks(config: ConfigValues): string[] {
-    const raw = config.string("masterAuthorizedNetworks");
-    if (raw === undefined) {
-        return [];
+function replicasOf(model: z.output<typeof modelSchema>): number {
+    return model.replicas ?? (model.pattern === "pattern3" ? 2 : 1);
+}
+
+/** Reads one raw string value per key, as Pulumi passes configuration to a program. */
+export type ConfigReader = (key: string) => string | undefined;
+
+/** What the program knows of the stack's configuration besides the project's values. */
+export interface ConfigContext {
+    /** Every configured key, fully qualified (`namespace:key`): unknown ones are errors. */
+    keys?: readonly string[];
+    /** Keys whose values are secrets. */
+    secretKeys?: readonly string[];
+    /** Problems of the stack file itself (keys the Pulumi CLI ignores), reported with the settings'. */
+    stackFileProblems?: readonly string[];
+}
+
+/** Namespaces a key may have besides the project's: the providers this program uses, and Pulumi's own. */
+const PROVIDER_NAMESPACES = ["gcp", "kubernetes", "random", "pulumi"];
+
+/** A raw config string decoded as Pulumi's config type says: numbers, booleans and JSON lists; anything malformed stays the string, for the schema to refuse. */
+function decode(type: ConfigType, raw: string): unknown {
+    switch (type) {
+        case "integer":
+            return /^-?\d+$/.test(raw) ? Number(raw) : raw;
+        case "boolean":
+            return raw === "true" ? true : raw === "false" ? false : raw;
+        case "array<string>":
+        case "array<object>":
+            try {
+                return JSON.parse(raw);
+            } catch {
+                return raw;
+            }
+        default:
+            return raw;
     }
-    const list = config.json("masterAuthorizedNetworks");
-    if (!Array.isArray(list) || list.some((item) => typeof item !== "string")) {
-        throw new ConfigError(
-            `${config.key("masterAuthorizedNetworks")} = ${JSON.stringify(raw)} is not a list of CIDR strings; allowed: e.g. ["203.0.113.0/24"]`,
-        );
+}
+
+/** `models[0].name`-style path of an issue. */
+function pathText(path: readonly PropertyKey[]): string {
+    return path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("");
+}
+
+/** The value at `path` within `value`. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+    return path.reduce((current: unknown, part) => (current !== null && typeof current === "object" ? (current as Record<PropertyKey, unknown>)[part] : undefined), value);
+}
+
+/**
+ * Validates raw configuration into {@link Settings}. Pure: it registers nothing, so a bad value stops the program
+ * before any resource exists. Every problem of the stack is reported in one {@link ConfigError}, one line each,
+ * naming the key (with its namespace), the value and what is allowed; a misspelt key gets the nearest known one.
+ *
+ * @param namespace the project's config namespace (the project name)
+ * @param read values of keys in that namespace
+ * @param gcpProject the value of `gcp:project`
+ * @param context every configured key and which are secret, for the checks that need them
+ */
+export function parseSettings(namespace: string, read: ConfigReader, gcpProject: string | undefined, context: ConfigContext = {}): Settings {
+    const key = (name: string) => `${namespace}:${name}`;
+    const problems: string[] = [...(context.stackFileProblems ?? [])];
+
+    if (gcpProject === undefined || gcpProject === "") {
+        problems.push("gcp:project is not set; run `pulumi config set gcp:project <PROJECT_ID>` (the offline preview supplies a placeholder)");
+    } else if (!PROJECT_ID.test(gcpProject)) {
+        problems.push(`gcp:project = ${JSON.stringify(gcpProject)} is not a GCP project ID; allowed: 6 to 30 lowercase letters, digits and hyphens, starting with a letter`);
     }
-    return list.map((cidr: string) => {
-        const parsed = parseCidr(cidr);
-        if (typeof parsed === "string") {
-            throw new ConfigError(`${config.key("masterAuthorizedNetworks")} entry ${JSON.stringify(cidr)} ${parsed}`);
+
+    const names = Object.keys(SETTINGS) as SettingName[];
+    for (const configured of context.keys ?? []) {
+        const separator = configured.indexOf(":");
+        const [space, name] = [configured.slice(0, separator), configured.slice(separator + 1)];
+        if (space === namespace && !(names as string[]).includes(name) && !(name in SECRET_SETTINGS)) {
+            problems.push(`${configured} is not a setting of ${namespace}${suggestion(name, [...names, ...Object.keys(SECRET_SETTINGS)])}`);
+        } else if (space !== namespace && !PROVIDER_NAMESPACES.includes(space)) {
+            problems.push(`${configured} is in namespace ${JSON.stringify(space)}, which is neither the project's (${namespace}) nor a provider's (${PROVIDER_NAMESPACES.join(", ")})${suggestion(space, [namespace, ...PROVIDER_NAMESPACES])}`);
         }
-        return cidr;
+    }
+    for (const secret of Object.keys(SECRET_SETTINGS)) {
+        if (read(secret) !== undefined && context.secretKeys !== undefined && !context.secretKeys.includes(key(secret))) {
+            problems.push(`${key(secret)} is set in plain text; allowed: a secret, set with \`pulumi config set --secret ${secret} <VALUE>\` (the value is not shown here)`);
+        }
+    }
+
+    const values: Partial<Record<SettingName, unknown>> = {};
+    for (const name of names) {
+        const setting: Setting = SETTINGS[name];
+        const raw = read(name);
+        const decoded = raw === undefined ? setting.default : decode(setting.type, raw);
+        const result = setting.schema.safeParse(decoded);
+        if (result.success) {
+            values[name] = result.data;
+            continue;
+        }
+        for (const issue of result.error.issues) {
+            if (issue.code === "unrecognized_keys") {
+                for (const field of issue.keys) {
+                    problems.push(`${key(name)}${pathText(issue.path)}.${field} is not a model service setting; allowed: ${MODEL_FIELDS.join(", ")}${suggestion(field, MODEL_FIELDS)}`);
+                }
+                continue;
+            }
+            // A scalar is shown as the stack wrote it; a list as JSON reads it.
+            const at = issue.path.length === 0 && raw !== undefined && !setting.type.startsWith("array") ? raw : valueAt(decoded, issue.path);
+            problems.push(`${key(name)}${pathText(issue.path)} = ${JSON.stringify(at === undefined ? null : at)} ${issue.message}`);
+        }
+    }
+    for (const rule of RULES) {
+        if (rule.reads.every((name) => name in values)) {
+            problems.push(...rule.check(values as Values, key));
+        }
+    }
+    if (problems.length > 0) {
+        throw new ConfigError(problems);
+    }
+    return settingsOf(values as Values, gcpProject!);
+}
+
+/** The typed settings from checked values. */
+function settingsOf(values: Values, project: string): Settings {
+    const shape = tpuShape(values)!;
+    const machine = TPU_V6E_MACHINE_TYPES[values.tpuMachineType];
+    return {
+        project,
+        region: values.region || regionOfZone(values.zone),
+        zone: values.zone,
+        tpu: {
+            machineType: values.tpuMachineType,
+            topology: shape.topology,
+            chipsPerVm: machine.chipsPerVm,
+            hostsPerSlice: shape.hosts,
+            minNodes: values.tpuMinNodes,
+            maxNodes: values.tpuMaxNodes,
+            provisioning: values.tpuProvisioning as TpuProvisioning,
+            ...(values.tpuReservation !== "" ? { reservation: values.tpuReservation } : {}),
+        },
+        systemPool: { machineType: values.systemMachineType, minNodes: values.systemMinNodes, maxNodes: values.systemMaxNodes },
+        network: { nodeCidr: values.nodeCidr, podCidr: values.podCidr, serviceCidr: values.serviceCidr, proxyOnlyCidr: values.proxyOnlyCidr, masterCidr: values.masterCidr },
+        masterAuthorizedNetworks: values.masterAuthorizedNetworks,
+        releaseChannel: values.releaseChannel,
+        gateway: {
+            className: values.gatewayClass,
+            namespace: values.gatewayNamespace,
+            name: values.gatewayName,
+            ...(values.gatewayTlsSecret !== "" ? { tlsSecret: values.gatewayTlsSecret } : {}),
+            servingNamespace: values.servingNamespace,
+        },
+        deletionProtection: values.deletionProtection,
+        manageProjectApis: values.manageProjectApis,
+        paused: values.paused,
+        models: values.models.map((model) => {
+            const modelUri = model.modelUri ?? DEFAULT_MODEL.uri;
+            return {
+                name: model.name,
+                pattern: model.pattern as ServingPattern,
+                modelUri,
+                modelName: model.modelName ?? (modelUri === DEFAULT_MODEL.uri ? DEFAULT_MODEL.name : modelUri.replace(/^[a-z0-9]+:\/\//, "")),
+                replicas: replicasOf(model),
+                image: model.image ?? IMAGES.vllmTpu,
+                maxModelLen: model.maxModelLen ?? 2048,
+                extraArgs: model.extraArgs ?? [],
+            };
+        }),
+    };
+}
+
+/** The Hugging Face token (`pulumi config set --secret hfToken …`), kept a secret; undefined for public models. */
+export function loadHfToken(): pulumi.Output<string> | undefined {
+    return new pulumi.Config().getSecret("hfToken");
+}
+
+// The runtime's list of secret config keys; internal to the SDK, so its types are not published.
+const { isConfigSecret } = require("@pulumi/pulumi/runtime/config") as { isConfigSecret: (key: string) => boolean };
+
+/** Builds {@link Settings} from the running stack's configuration, with every configured key checked. */
+export function loadSettings(): Settings {
+    const config = new pulumi.Config();
+    const keys = Object.keys(pulumi.runtime.allConfig());
+    return parseSettings(config.name, (name) => config.get(name), new pulumi.Config("gcp").get("project"), {
+        keys,
+        secretKeys: keys.filter((configured) => isConfigSecret(configured)),
+        // Pulumi runs a program from its project directory.
+        stackFileProblems: runningStackFileProblems(process.cwd(), pulumi.getStack()),
     });
-}
-
-/** Typed access to one config namespace, with errors that name the key, the value and what is allowed. */
-class ConfigValues {
-    constructor(
-        private readonly namespace: string,
-        private readonly read: ConfigReader,
-    ) {}
-
-    key(name: string): string {
-        return `${this.namespace}:${name}`;
-    }
-
-    string(name: string): string | undefined {
-        const value = this.read(name);
-        return value === undefined || value === "" ? undefined : value;
-    }
-
-    /** A structured value (Pulumi passes them as JSON), or undefined when it is not JSON. */
-    json(name: string): unknown {
-        try {
-            return JSON.parse(this.string(name) ?? "");
-        } catch {
-            return undefined;
-        }
-    }
-
-    oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[], problem: string): T {
-        const value = this.string(name) ?? fallback;
-        if (!(allowed as readonly string[]).includes(value)) {
-            throw new ConfigError(`${this.key(name)} = ${JSON.stringify(value)} ${problem}; allowed: ${allowed.join(", ")}`);
-        }
-        return value as T;
-    }
-
-    integer(name: string, fallback: number, minimum: number): number {
-        const raw = this.string(name);
-        if (raw === undefined) {
-            return fallback;
-        }
-        const value = Number(raw);
-        if (!/^-?\d+$/.test(raw) || value < minimum) {
-            throw new ConfigError(`${this.key(name)} = ${JSON.stringify(raw)} is not a whole number of at least ${minimum}; allowed: ${minimum}, ${minimum + 1}, …`);
-        }
-        return value;
-    }
-
-    boolean(name: string, fallback: boolean): boolean {
-        const raw = this.string(name);
-        if (raw === undefined) {
-            return fallback;
-        }
-        if (raw !== "true" && raw !== "false") {
-            throw new ConfigError(`${this.key(name)} = ${JSON.stringify(raw)} is not a boolean; allowed: true, false`);
-        }
-        return raw === "true";
-    }
-
-    /** A DNS-1123 label (Kubernetes namespace and object names), or `fallback` when unset. */
-    dnsName(name: string, fallback: string | undefined): string | undefined {
-        const value = this.string(name) ?? fallback;
-        if (value !== undefined && !DNS_LABEL.test(value)) {
-            throw new ConfigError(
-                `${this.key(name)} = ${JSON.stringify(value)} is not a DNS-1123 label; allowed: at most 63 lowercase letters, digits and hyphens, starting and ending with a letter or digit`,
-            );
-        }
-        return value;
-    }
-
-    cidr(name: string, fallback: string): Ipv4Range {
-        const value = this.string(name) ?? fallback;
-        const parsed = parseCidr(value);
-        if (typeof parsed === "string") {
-            throw new ConfigError(`${this.key(name)} = ${JSON.stringify(value)} ${parsed}`);
-        }
-        return parsed;
-    }
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-pack DIR] [--policy-config FILE] [--json FILE] [--out DIR] [--markdown FILE] [--against BASE_REPORT.json] [--dir PROGRAM_DIR]`
+ * `npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-pack DIR] [--policy-config FILE] [--json FILE] [--out DIR] [--markdown FILE] [--against BASE_REPORT.json] [--dir PROGRAM_DIR] [--bare-stack] [--program-timeout SECONDS]`
  *
  * Shows what `pulumi up` would create without a cloud account or the Pulumi CLI: runs the
  * program under the SDK's mocks, prints the resource tree, has the policy pack judge it in its
@@ -14,14 +14,14 @@ import * as fs from "fs";
 import * as path from "path";
 import { parseArgs } from "util";
 import { PackConfig, PackConfigError, PolicyPackProcess } from "./offline/analyzer";
-import { diffReports, renderMarkdown } from "./offline/diff";
+import { diffReports, readBaseReport, renderMarkdown } from "./offline/diff";
 import { judge } from "./offline/policies";
 import { ProjectError } from "./offline/project";
-import { PreviewReport, buildReport, kubernetesManifests, renderPolicies, renderTree } from "./offline/report";
-import { runOffline } from "./offline/run";
+import { KubernetesManifest, buildReport, kubernetesManifests, renderPolicies, renderTree } from "./offline/report";
+import { DEFAULT_PROGRAM_TIMEOUT_SECONDS, ProgramError, runOffline } from "./offline/run";
 
 const USAGE =
-    "usage: npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-pack DIR] [--policy-config FILE] [--json FILE] [--out DIR] [--markdown FILE] [--against BASE_REPORT.json] [--dir PROGRAM_DIR]";
+    "usage: npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-pack DIR] [--policy-config FILE] [--json FILE] [--out DIR] [--markdown FILE] [--against BASE_REPORT.json] [--dir PROGRAM_DIR] [--bare-stack] [--program-timeout SECONDS]";
 
 /** This project's pack, judged by default. */
 const DEFAULT_PACK = path.resolve(__dirname, "..", "policies");
@@ -29,7 +29,7 @@ const DEFAULT_PACK = path.resolve(__dirname, "..", "policies");
 /** Errors whose message is the whole story (bad configuration, bad usage): no stack trace. */
 function isUserError(err: unknown): boolean {
     const record = err as { __pulumiRunError?: boolean } | undefined;
-    return err instanceof ProjectError || record?.__pulumiRunError === true;
+    return err instanceof ProjectError || err instanceof ProgramError || record?.__pulumiRunError === true;
 }
 
 /** The JSON file an option names, or undefined when the option is absent; a read or parse error names the option. */
@@ -42,6 +42,37 @@ function readJsonOption<T>(option: string, file: string | undefined): T | undefi
     } catch (err) {
         throw new Error(`${option} ${file}: ${(err as Error).message}`);
     }
+}
+
+/** The file in an `--out` folder that lists what the last run wrote there, so that the next run can replace exactly that. */
+const OUT_MANIFEST = ".preview-offline.json";
+
+/** Checks `--out` before the run: a new or empty folder, or one this tool wrote (it then holds the list of its files). */
+function claimOutDir(outDir: string): void {
+    if (!fs.existsSync(outDir)) {
+        return;
+    }
+    if (!fs.statSync(outDir).isDirectory()) {
+        throw new Error(`--out ${outDir} is a file, not a folder`);
+    }
+    const entries = fs.readdirSync(outDir);
+    if (entries.length > 0 && !entries.includes(OUT_MANIFEST)) {
+        throw new Error(`--out ${outDir} is not empty and was not written by npm run preview:offline; allowed: a new or empty folder, or one this command wrote`);
+    }
+}
+
+/** Replaces what the last run wrote in `outDir` with `manifests`, and lists them for the next run. */
+function writeOutDir(outDir: string, manifests: KubernetesManifest[]): void {
+    fs.mkdirSync(outDir, { recursive: true });
+    const manifestPath = path.join(outDir, OUT_MANIFEST);
+    const previous: string[] = fs.existsSync(manifestPath) ? (JSON.parse(fs.readFileSync(manifestPath, "utf8")) as { files: string[] }).files : [];
+    for (const file of previous) {
+        fs.rmSync(path.join(outDir, path.basename(file)), { force: true });
+    }
+    for (const manifest of manifests) {
+        fs.writeFileSync(path.join(outDir, manifest.fileName), manifest.yaml);
+    }
+    fs.writeFileSync(manifestPath, `${JSON.stringify({ files: manifests.map((manifest) => manifest.fileName) }, null, 2)}\n`);
 }
 
 /** Writes `content` to `file`, creating its directory, and says where. */
@@ -67,13 +98,15 @@ async function main(argv: string[]): Promise<number> {
                 against: { type: "string" },
                 out: { type: "string" },
                 dir: { type: "string", default: "." },
+                "bare-stack": { type: "boolean", default: false },
+                "program-timeout": { type: "string", default: String(DEFAULT_PROGRAM_TIMEOUT_SECONDS) },
                 help: { type: "boolean", short: "h" },
             },
             strict: true,
             allowPositionals: false,
         }));
     } catch (err) {
-        process.stderr.write(`error: ${(err as Error).message}\n${USAGE}\n`);
+        process.stderr.write(`error: ${(err as Error).message}; npm run preview:offline -- --help lists the options\n`);
         return 2;
     }
     if (values.help) {
@@ -84,13 +117,27 @@ async function main(argv: string[]): Promise<number> {
     const jsonPath = values.json && path.resolve(values.json);
     const outDir = values.out && path.resolve(values.out);
     const markdownPath = values.markdown && path.resolve(values.markdown);
-    let base: PreviewReport | undefined;
+    let base: ReturnType<typeof readBaseReport> | undefined;
     let policyConfig: PackConfig;
     try {
-        base = readJsonOption<PreviewReport>("--against", values.against);
+        const against = readJsonOption<unknown>("--against", values.against);
+        try {
+            base = against === undefined ? undefined : readBaseReport(against);
+        } catch (err) {
+            throw new Error(`--against ${values.against} ${(err as Error).message}`);
+        }
         policyConfig = readJsonOption<PackConfig>("--policy-config", values["policy-config"]) ?? {};
+        if (outDir !== undefined) {
+            claimOutDir(outDir);
+        }
     } catch (err) {
         process.stderr.write(`error: ${(err as Error).message}\n`);
+        return 2;
+    }
+
+    const timeout = Number(values["program-timeout"]);
+    if (!Number.isFinite(timeout) || timeout <= 0) {
+        process.stderr.write(`error: --program-timeout ${JSON.stringify(values["program-timeout"])} is not a number of seconds above 0\n`);
         return 2;
     }
 
@@ -99,7 +146,7 @@ async function main(argv: string[]): Promise<number> {
     packStarting.catch(() => undefined);
     let run;
     try {
-        run = await runOffline(values.dir, values.stack, values.config, values.secret);
+        run = await runOffline(values.dir, values.stack, values.config, values.secret, values["bare-stack"], timeout);
     } catch (err) {
         const message = isUserError(err) ? (err as Error).message : ((err as Error)?.stack ?? String(err));
         process.stderr.write(`error: ${message}\n`);
@@ -133,10 +180,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (outDir) {
         const manifests = kubernetesManifests(run);
-        fs.mkdirSync(outDir, { recursive: true });
-        for (const manifest of manifests) {
-            fs.writeFileSync(path.join(outDir, manifest.fileName), manifest.yaml);
-        }
+        writeOutDir(outDir, manifests);
         process.stdout.write(`wrote ${manifests.length} Kubernetes objects to ${path.relative(process.cwd(), outDir) || outDir}\n`);
     }
     return violations.some((violation) => violation.enforcementLevel === "mandatory") ? 1 : 0;

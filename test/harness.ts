@@ -46,12 +46,17 @@ export interface RecordOptions {
     stack?: string;
     /** Invoke answers that replace the offline defaults, by token. */
     invokes?: Record<string, InvokeAnswer>;
+    /** Keys of `config` that are secrets, as `pulumi config set --secret` makes them. */
+    secretKeys?: string[];
 }
 
 /** Runs `program` as a stack under the offline preview's mocks, with `config` (keys without a namespace belong to the project). */
 export async function record(program: () => unknown, config: Record<string, string> = {}, options: RecordOptions = {}): Promise<Graph> {
-    const qualified = Object.fromEntries(Object.entries({ ...BASE_CONFIG, ...config }).map(([key, value]) => [key.includes(":") ? key : `${PROJECT}:${key}`, value]));
-    return new Graph(await recordResources({ projectName: PROJECT, stack: options.stack ?? "test", config: qualified, invokes: options.invokes }, program));
+    const qualify = (key: string) => (key.includes(":") ? key : `${PROJECT}:${key}`);
+    const qualified = Object.fromEntries(Object.entries({ ...BASE_CONFIG, ...config }).map(([key, value]) => [qualify(key), value]));
+    return new Graph(
+        await recordResources({ projectName: PROJECT, stack: options.stack ?? "test", config: qualified, secretKeys: (options.secretKeys ?? []).map(qualify), invokes: options.invokes }, program),
+    );
 }
 
 /** Runs the real program (index.ts, an async entry point) in a fresh module registry. */

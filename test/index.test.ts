@@ -335,7 +335,7 @@ describe("live facts read at preview", () => {
 describe("the program's workloads", () => {
     let graph: Graph;
     beforeAll(async () => {
-        graph = await runProgram({ models: DEV_MODELS, hfToken: "hf_test_token" });
+        graph = await runProgram({ models: DEV_MODELS, hfToken: "hf_test_token" }, { secretKeys: ["hfToken"] });
     });
 
     test("each model service waits for KServe's and LeaderWorkerSet's webhooks, KServe's configs, the route template and Network Services, never for the TPU pool", () => {

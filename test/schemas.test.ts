@@ -40,7 +40,7 @@ describe("every custom resource the program emits validates against the upstream
                 { name: "qwen", pattern: "pattern1" },
                 { name: "qwen-cache", pattern: "pattern3", replicas: 2 },
             ]),
-        });
+        }, { secretKeys: ["hfToken"] });
     });
 
     test("the dev program's custom resources", () => {

@@ -54,6 +54,16 @@ export const SOURCES = {
         "pulumi/pulumi-kubernetes provider/pkg/await/await.go Creation (create retried only on NotFound and NoMatch errors) and job.go (a Job is ready when Complete, failed when Failed; default timeout 10 min)",
     vllmMetrics:
         "vllm-project/vllm vllm/v1/metrics/loggers.py PrometheusStatLogger (counters exposed with _total; label model_name); EPP: llm-d/llm-d-router v0.10.0 pkg/epp/metrics/llm_d_router_metrics.go (subsystem llm_d_epp; llmdEndpointLabels endpoint_name, namespace, port, which replace the deprecated pod_name), metrics on port 9090",
+    gcpSubnetRanges:
+        "https://cloud.google.com/vpc/docs/subnets (\"Valid IPv4 ranges\" and \"Prohibited IPv4 subnet ranges\" tables; \"The minimum primary or secondary range size is eight IP addresses\", /29)",
+    gkeAliasIps:
+        "https://cloud.google.com/kubernetes-engine/docs/concepts/alias-ips (Pod range /24 smallest to /9 largest; user-managed Service range /28 smallest to /16 largest); older GKE docs: no cluster range may overlap 172.17.0.0/16",
+    gkeQuotas:
+        "https://cloud.google.com/kubernetes-engine/quotas (\"Nodes per node pool zone 1,000\"); https://cloud.google.com/kubernetes-engine/docs/how-to/authorized-networks (\"private clusters can have up to 100\" authorized network CIDR ranges); private clusters' control plane range: a /28 (gcloud --master-ipv4-cidr, terraform-provider-google master_ipv4_cidr_block IsCIDRNetwork(28, 28)) in RFC 1918",
+    protectedNamespaces:
+        "https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces (initial namespaces default, kube-node-lease, kube-public, kube-system; the kube- prefix is reserved); GoogleCloudPlatform/prometheus-engine pkg/operator/operator.go (gmp-system, gmp-public)",
+    machineTypes:
+        "https://cloud.google.com/compute/docs/instances/creating-instance-with-custom-machine-type (custom types of N4, N2, N2D, E2 and N1: custom-CPUS-MEM, SERIES-custom-CPUS-MEM[-ext], e2-custom-{micro,small,medium}-MEM); predefined SERIES-TYPE-VCPUS and the shared-core e2-micro/small/medium, f1-micro, g1-small; TPU machine types (ct4p-, ct5lp-, ct5p-, ct6e-, tpu7x-) carry the google.com/tpu NoSchedule taint",
     vllmEntrypoints:
         "vllm-project/vllm docker/Dockerfile, stage vllm-openai (the ENTRYPOINT starts the OpenAI-compatible server; a container's args are its flags); vllm-project/tpu-inference docker/Dockerfile:93-97 and docker/entrypoint.sh (vllm-tpu: args run as a command; none starts vllm.entrypoints.openai.api_server with the words of $VLLM_ARGS)",
     kserveDefaultGateway:
@@ -149,6 +159,56 @@ export const GKE_VERSION = {
 /** GKE release channels the cluster may follow; whether a channel's default meets {@link GKE_VERSION.floor} is read from GKE at preview. */
 export const RELEASE_CHANNELS: readonly string[] = ["RAPID", "REGULAR", "STABLE"];
 
+/** GKE's limits that the settings check. Sources: {@link SOURCES.gkeQuotas}, {@link SOURCES.gkeAliasIps}, {@link SOURCES.gcpSubnetRanges}. */
+export const GKE_LIMITS = {
+    nodesPerPoolZone: 1000,
+    /** Master authorized networks of a private cluster (this stack's nodes are private). */
+    authorizedNetworks: 100,
+    /** Prefix lengths: the smallest range is the longest prefix. */
+    subnetRange: { smallest: 29, largest: 8 },
+    podRange: { smallest: 24, largest: 9 },
+    serviceRange: { smallest: 28, largest: 16 },
+    controlPlaneRangePrefix: 28,
+} as const;
+
+/** An IPv4 range with what it is. */
+export interface NamedRange {
+    readonly cidr: string;
+    readonly name: string;
+}
+
+/** IPv4 ranges by what GCP and GKE make of them. Sources: {@link SOURCES.gcpSubnetRanges}, {@link SOURCES.gkeAliasIps}. */
+export const IPV4_RANGES = {
+    /** Ranges no subnet may use. */
+    prohibited: [
+        { cidr: "0.0.0.0/8", name: "the current network (RFC 1122)" },
+        { cidr: "127.0.0.0/8", name: "loopback (RFC 1122)" },
+        { cidr: "169.254.0.0/16", name: "link-local (RFC 3927)" },
+        { cidr: "224.0.0.0/4", name: "multicast (RFC 5771)" },
+        { cidr: "255.255.255.255/32", name: "the limited broadcast address" },
+        { cidr: "199.36.153.4/30", name: "Private Google Access's virtual IPs" },
+        { cidr: "199.36.153.8/30", name: "Private Google Access's virtual IPs" },
+    ],
+    /** Ranges that are not public addresses, which GCP accepts for subnets. */
+    private: [
+        { cidr: "10.0.0.0/8", name: "RFC 1918" },
+        { cidr: "172.16.0.0/12", name: "RFC 1918" },
+        { cidr: "192.168.0.0/16", name: "RFC 1918" },
+        { cidr: "100.64.0.0/10", name: "shared address space (RFC 6598)" },
+        { cidr: "192.0.0.0/24", name: "IETF protocol assignments (RFC 6890)" },
+        { cidr: "192.0.2.0/24", name: "TEST-NET-1 (RFC 5737)" },
+        { cidr: "198.51.100.0/24", name: "TEST-NET-2 (RFC 5737)" },
+        { cidr: "203.0.113.0/24", name: "TEST-NET-3 (RFC 5737)" },
+        { cidr: "192.88.99.0/24", name: "IPv6-to-IPv4 relay (RFC 7526)" },
+        { cidr: "198.18.0.0/15", name: "benchmark testing (RFC 2544)" },
+        { cidr: "240.0.0.0/4", name: "reserved, class E (RFC 1112)" },
+    ],
+    /** The RFC 1918 ranges, which the control plane's range comes from. */
+    rfc1918: ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"],
+    /** Ranges no cluster range may overlap. */
+    avoided: [{ cidr: "172.17.0.0/16", name: "Docker's default bridge, which GKE nodes use" }],
+} as const satisfies Record<string, readonly (NamedRange | string)[]>;
+
 /** A Helm chart pinned to one version. */
 export interface PinnedChart {
     /** OCI reference of the chart. */
@@ -166,6 +226,20 @@ export const CHARTS = {
     kserveLlmisvcResources: { chart: "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources", version: "v0.20.0", namespace: "kserve" },
     kserveRuntimeConfigs: { chart: "oci://ghcr.io/kserve/charts/kserve-runtime-configs", version: "v0.20.0", namespace: "kserve" },
 } as const satisfies Record<string, PinnedChart>;
+
+/**
+ * Namespaces Kubernetes, GKE and this platform own, which the stack never creates or claims for its Gateway or model
+ * services; every `kube-` name is Kubernetes'. Sources: {@link SOURCES.protectedNamespaces}, {@link CHARTS}.
+ */
+export const PROTECTED_NAMESPACES: readonly string[] = [
+    "default",
+    "kube-system",
+    "kube-public",
+    "kube-node-lease",
+    "gmp-system",
+    "gmp-public",
+    ...new Set(Object.values(CHARTS).map((chart) => chart.namespace)),
+];
 
 /** KServe LLMInferenceService API facts. */
 export const KSERVE = {

@@ -15,16 +15,36 @@ export function imageRepository(image: string): string {
     return tag === undefined ? withoutDigest : withoutDigest.slice(0, withoutDigest.length - tag.length - 1);
 }
 
-/** True when `image` names a digest, or a tag other than `latest`. */
-export function isPinnedImage(image: string): boolean {
-    if (/\s/.test(image)) {
-        return false;
+/**
+ * An image reference as the container runtimes parse it: `[domain[:port]/]path[:tag][@digest]`. Source:
+ * distribution/reference regexp.go (domain and path components, tag `[\w][\w.-]{0,127}`, digest
+ * `algorithm:hex`); the OCI image spec registers sha256 (64 hex digits) and sha512 (128).
+ */
+const DOMAIN_COMPONENT = "(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])";
+const PATH_COMPONENT = "[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*";
+const IMAGE_REFERENCE = new RegExp(
+    // A first component is a domain only with a dot, a port, or as localhost (distribution/reference normalize.go splitDockerDomain).
+    `^(?:(?:localhost(?::[0-9]+)?|${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})+(?::[0-9]+)?|${DOMAIN_COMPONENT}:[0-9]+)/)?${PATH_COMPONENT}(?:/${PATH_COMPONENT})*(?::[\\w][\\w.-]{0,127})?(?:@(?<digest>[^@]+))?$`,
+);
+const DIGEST = /^(?:sha256:[0-9a-f]{64}|sha512:[0-9a-f]{128})$/;
+
+/** Why `image` is not a pinned image reference (not a reference, a malformed digest, no tag, `latest`), or undefined when it is. */
+export function imageReferenceProblem(image: string): string | undefined {
+    const match = IMAGE_REFERENCE.exec(image);
+    if (!match) {
+        return "is not an image reference";
     }
-    if (/@sha256:[0-9a-f]{64}$/.test(image)) {
-        return true;
+    const digest = match.groups?.digest;
+    if (digest !== undefined) {
+        return DIGEST.test(digest) ? undefined : "has a malformed digest";
     }
     const tag = imageTag(image);
-    return tag !== undefined && tag !== "latest";
+    return tag !== undefined && tag !== "latest" ? undefined : "is not pinned";
+}
+
+/** True when `image` names a well-formed digest, or a tag other than `latest`. */
+export function isPinnedImage(image: string): boolean {
+    return imageReferenceProblem(image) === undefined;
 }
 
 /** `v0.10.0` → [0, 10, 0]; undefined for a tag that is not a version (`main`, `alpn-fix`). */

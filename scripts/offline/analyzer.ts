@@ -9,6 +9,7 @@
 import { ChildProcess, spawn } from "child_process";
 import * as path from "path";
 import Ajv from "ajv";
+import { suggestion } from "../../components/suggest";
 import { RecordedResource } from "./recorder";
 
 /** The policy SDK's enforcement levels, in the order of the protocol's enum. */
@@ -55,27 +56,6 @@ export type ResolvedConfig = Record<string, { enforcementLevel: EnforcementLevel
 
 /** Raised for a pack config the CLI would refuse; its message lists every problem. */
 export class PackConfigError extends Error {}
-
-/** The edit distance of two short strings, for suggestions. */
-function distance(a: string, b: string): number {
-    const row = Array.from({ length: b.length + 1 }, (_, index) => index);
-    for (let i = 1; i <= a.length; i++) {
-        let previous = row[0];
-        row[0] = i;
-        for (let j = 1; j <= b.length; j++) {
-            const current = row[j];
-            row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-            previous = current;
-        }
-    }
-    return row[b.length];
-}
-
-/** `; did you mean "x"?` when a known name is close to `name`. */
-export function suggestion(name: string, known: readonly string[]): string {
-    const nearest = [...known].sort((a, b) => distance(name, a) - distance(name, b))[0];
-    return nearest !== undefined && distance(name, nearest) <= Math.max(2, Math.floor(name.length / 3)) ? `; did you mean ${JSON.stringify(nearest)}?` : "";
-}
 
 /**
  * Validates `config` against the pack, as the CLI does before it configures a pack: each key names a policy (or

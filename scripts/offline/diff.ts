@@ -3,6 +3,7 @@
  * and changed (with each changed property, like `pulumi preview --diff`), and the policy
  * violations it introduces or resolves. Rendered as Markdown for a pull request.
  */
+import { z } from "zod";
 import { PolicyViolation } from "./analyzer";
 import { PreviewReport, ReportStep, displayType, uncheckedCount } from "./report";
 
@@ -55,8 +56,46 @@ function violationKey(violation: PolicyViolation): string {
     return `${violation.policyName}|${violation.urn}|${violation.message}`;
 }
 
+const StateSchema = z.looseObject({
+    type: z.string(),
+    urn: z.string(),
+    inputs: z.record(z.string(), z.unknown()).optional(),
+    outputs: z.record(z.string(), z.unknown()).optional(),
+    dependencies: z.array(z.string()).optional(),
+    provider: z.string().optional(),
+    options: z.record(z.string(), z.unknown()).optional(),
+});
+const BaseSchema = z.looseObject({
+    steps: z.array(z.looseObject({ op: z.string(), urn: z.string(), newState: StateSchema.optional(), oldState: StateSchema.optional() })),
+    outputs: z.record(z.string(), z.unknown()).optional(),
+    policyViolations: z.array(z.looseObject({ policyName: z.string(), urn: z.string(), message: z.string(), enforcementLevel: z.string() })).optional(),
+});
+
+/**
+ * A base to compare with, from a report of this tool or a real `pulumi preview --json` (steps with a newState per
+ * resource that remains; the stack's outputs in its own step; no policy violations, which the CLI leaves out of its
+ * JSON). Throws one line naming what is missing when `json` is neither.
+ */
+export function readBaseReport(json: unknown): Pick<PreviewReport, "steps" | "outputs" | "policyViolations"> {
+    const parsed = BaseSchema.safeParse(json);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue.path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("").replace(/^\./, "");
+        throw new Error(`is not a report of npm run preview:offline --json or of pulumi preview --json: ${where || "the document"} ${issue.code === "invalid_type" && issue.input === undefined ? "is missing" : "is not what a report has"}`);
+    }
+    const steps = parsed.data.steps
+        .filter((step) => step.newState !== undefined)
+        .map((step): ReportStep => ({
+            op: "create",
+            urn: step.urn,
+            newState: { ...step.newState!, inputs: step.newState!.inputs ?? {}, dependencies: step.newState!.dependencies ?? [] } as ReportStep["newState"],
+        }));
+    const stackOutputs = parsed.data.steps.find((step) => step.newState?.type === "pulumi:pulumi:Stack")?.newState?.outputs;
+    return { steps, outputs: parsed.data.outputs ?? stackOutputs ?? {}, policyViolations: (parsed.data.policyViolations ?? []) as unknown as PolicyViolation[] };
+}
+
 /** Compares the `head` report of a stack with its `base`. */
-export function diffReports(base: PreviewReport, head: PreviewReport): ReportDiff {
+export function diffReports(base: Pick<PreviewReport, "steps" | "outputs" | "policyViolations">, head: PreviewReport): ReportDiff {
     const baseSteps = new Map(base.steps.map((step) => [step.urn, step]));
     const headSteps = new Map(head.steps.map((step) => [step.urn, step]));
     const changed: ResourceChange[] = [];

@@ -1,13 +1,15 @@
 import * as fs from "fs";
 import * as path from "path";
-import { parse } from "yaml";
+import { parsePulumiYaml, stackFilePath, stackFileProblems } from "../../components/stackFile";
 
 /**
- * Reads a Pulumi project and one stack's configuration with the CLI's semantics:
- * keys without a namespace belong to the project; project-level `config` supplies
- * defaults; structured values reach the program as JSON; `secure:` values are secrets
- * (they cannot be decrypted here, so the program sees a placeholder); `--config`
- * overrides win, like `pulumi -c`.
+ * Reads a Pulumi project and one stack's configuration with the CLI's semantics: YAML with
+ * merge keys resolved; keys without a namespace belong to the project; project-level `config`
+ * supplies defaults and types, and a typed key's value is checked as the CLI checks it (its
+ * type, a secret that must be encrypted, a key without a default that every stack must set);
+ * structured values reach the program as JSON; `secure:` values are secrets (they cannot be
+ * decrypted here, so the program sees a placeholder); `--config` overrides win, like
+ * `pulumi -c`.
  */
 
 /** Value a program sees for a `secure:` key, which needs the stack's secrets provider to decrypt. */
@@ -34,15 +36,48 @@ interface ProjectFile {
     name?: unknown;
     runtime?: unknown;
     main?: unknown;
+    stackConfigDir?: unknown;
     config?: Record<string, unknown>;
+}
+
+/** A typed declaration of Pulumi.yaml's `config:`. Source: pulumi v3.248.0 sdk/go/common/workspace/project.go ProjectConfigType. */
+interface ConfigDeclaration {
+    type?: string;
+    items?: { type: string; items?: unknown };
+    default?: unknown;
+    value?: unknown;
+    secret?: boolean;
 }
 
 function readYaml(file: string): unknown {
     try {
-        return parse(fs.readFileSync(file, "utf8"));
+        return parsePulumiYaml(fs.readFileSync(file, "utf8"));
     } catch (err) {
         throw new ProjectError(`${file}: ${(err as Error).message}`);
     }
+}
+
+/** Whether `value` has a declared config type, as the CLI checks it. Source: pulumi v3.248.0 sdk/go/common/workspace/project.go ValidateConfigValue. */
+export function hasConfigType(type: string, items: ConfigDeclaration["items"], value: unknown): boolean {
+    switch (type) {
+        case "string":
+            return typeof value === "string";
+        case "integer":
+            return (typeof value === "number" && Number.isInteger(value)) || (typeof value === "string" && /^[-+]?\d+$/.test(value));
+        case "boolean":
+            return typeof value === "boolean" || value === "true" || value === "false";
+        case "object":
+            return value !== null && typeof value === "object" && !Array.isArray(value);
+        case "array":
+            return Array.isArray(value) && items !== undefined && value.every((item) => hasConfigType(items.type, items.items as ConfigDeclaration["items"], item));
+        default:
+            return false;
+    }
+}
+
+/** A type as the CLI names it in messages: `array<object>`. */
+function typeName(type: string, items: ConfigDeclaration["items"]): string {
+    return items ? `array<${typeName(items.type, items.items as ConfigDeclaration["items"])}>` : type;
 }
 
 function qualify(projectName: string, key: string): string {
@@ -109,9 +144,11 @@ function resolveMain(dir: string, projectFile: ProjectFile): string {
 
 /**
  * Loads the project in `dir` for `stack`, applying `overrides` and then `secretOverrides`
- * (`key=value` strings; the latter are secrets, like `pulumi config set --secret`).
+ * (`key=value` strings; the latter are secrets, like `pulumi config set --secret`). A stack
+ * without its `Pulumi.<stack>.yaml` is an error naming the stacks that exist, unless
+ * `allowBareStack` says it is meant to run on project defaults alone.
  */
-export function loadProject(dir: string, stack: string, overrides: readonly string[], secretOverrides: readonly string[] = []): ProjectRun {
+export function loadProject(dir: string, stack: string, overrides: readonly string[], secretOverrides: readonly string[] = [], allowBareStack = false): ProjectRun {
     const projectPath = path.join(dir, "Pulumi.yaml");
     if (!fs.existsSync(projectPath)) {
         throw new ProjectError(`${dir}: no Pulumi.yaml (is --dir a Pulumi project?)`);
@@ -136,33 +173,79 @@ export function loadProject(dir: string, stack: string, overrides: readonly stri
         }
     };
 
-    // Project-level declarations: a bare value is a default, an object may carry `default` or `value`.
-    for (const [key, declaration] of Object.entries(projectFile.config ?? {})) {
-        const isSchema = declaration !== null && typeof declaration === "object" && !Array.isArray(declaration);
-        const schema = isSchema ? (declaration as { default?: unknown; value?: unknown; secret?: boolean }) : { default: declaration };
-        const value = schema.value ?? schema.default;
-        if (value !== undefined) {
-            set(qualify(projectName, key), value, schema.secret === true);
-        }
-    }
-
-    const stackPath = path.join(dir, `Pulumi.${stack}.yaml`);
+    const stackPath = stackFilePath(dir, projectFile, stack);
     const hasStackFile = fs.existsSync(stackPath);
-    if (hasStackFile) {
-        const stackFile = (readYaml(stackPath) ?? {}) as { config?: Record<string, unknown> };
-        for (const [key, value] of Object.entries(stackFile.config ?? {})) {
-            set(qualify(projectName, key), isSecure(value) ? SECURE_PLACEHOLDER : value, containsSecure(value));
-        }
+    if (!hasStackFile && !allowBareStack) {
+        const directory = path.dirname(stackPath);
+        const stacks = fs
+            .readdirSync(directory)
+            .map((file) => /^Pulumi\.(.+)\.yaml$/.exec(file)?.[1])
+            .filter((name): name is string => name !== undefined)
+            .sort();
+        throw new ProjectError(
+            `stack ${JSON.stringify(stack)} has no ${path.basename(stackPath)} in ${directory}; stacks here: ${stacks.length > 0 ? stacks.join(", ") : "none"} (--bare-stack previews it on project defaults and --config alone)`,
+        );
+    }
+    const stackFile = hasStackFile ? ((readYaml(stackPath) ?? {}) as { config?: Record<string, unknown> }) : {};
+    const problems = stackFileProblems(path.basename(stackPath), stackFile);
+    const stackValues = new Map<string, { value: unknown; secure: boolean }>();
+    for (const [key, value] of Object.entries(stackFile.config ?? {})) {
+        stackValues.set(qualify(projectName, key), { value: isSecure(value) ? SECURE_PLACEHOLDER : value, secure: containsSecure(value) });
     }
 
-    for (const [option, list, secret] of [["--config", overrides, false], ["--secret", secretOverrides, true]] as const) {
+    // Overrides are set on the stack before the CLI checks it, like `pulumi -c`; a structured key's value is JSON, like
+    // `pulumi config set --json`.
+    const declarations = Object.fromEntries(Object.entries(projectFile.config ?? {}).map(([key, declaration]) => [qualify(projectName, key), declaration as ConfigDeclaration | undefined]));
+    for (const [option, list, secure] of [["--config", overrides, false], ["--secret", secretOverrides, true]] as const) {
         for (const override of list) {
             const separator = override.indexOf("=");
             if (separator <= 0) {
                 throw new ProjectError(`${option} ${JSON.stringify(override)} is not key=value`);
             }
-            set(qualify(projectName, override.slice(0, separator)), override.slice(separator + 1), secret);
+            const key = qualify(projectName, override.slice(0, separator));
+            const text = override.slice(separator + 1);
+            const structured = ["array", "object"].includes(String(declarations[key]?.type));
+            let value: unknown = text;
+            if (structured) {
+                try {
+                    value = JSON.parse(text);
+                } catch {
+                    // Left a string, which the type check below refuses.
+                }
+            }
+            stackValues.set(key, { value, secure });
         }
+    }
+
+    // Project-level declarations, as the CLI merges them: a bare value or `default`/`value` fills what the stack does
+    // not set; a typed key's stack value must have its type; a secret key must be encrypted; a project key without
+    // a default must be set by the stack. Source: pulumi v3.248.0 sdk/go/common/workspace/config.go mergeConfig.
+    for (const [bareKey, declaration] of Object.entries(projectFile.config ?? {})) {
+        const key = qualify(projectName, bareKey);
+        const isSchema = declaration !== null && typeof declaration === "object" && !Array.isArray(declaration);
+        const schema: ConfigDeclaration = isSchema ? (declaration as ConfigDeclaration) : { default: declaration };
+        const fallback = schema.value ?? schema.default;
+        const stackValue = stackValues.get(key);
+        if (stackValue === undefined) {
+            if (fallback !== undefined) {
+                set(key, fallback, false);
+            } else if (key.startsWith(`${projectName}:`)) {
+                problems.push(`Stack '${stack}' is missing configuration value '${bareKey}'`);
+            }
+            continue;
+        }
+        if (schema.secret === true && !stackValue.secure) {
+            problems.push(`Stack '${stack}' with configuration key '${bareKey}' must be encrypted as it's secret`);
+        }
+        if (schema.type !== undefined && !stackValue.secure && !hasConfigType(schema.type, schema.items, stackValue.value)) {
+            problems.push(`Stack '${stack}' with configuration key '${bareKey}' must be of type '${typeName(schema.type, schema.items)}'`);
+        }
+    }
+    for (const [key, { value, secure }] of stackValues) {
+        set(key, value, secure);
+    }
+    if (problems.length > 0) {
+        throw new ProjectError(problems.join("\n"));
     }
 
     return { projectName, stack, main: resolveMain(dir, projectFile), config, secretKeys: [...secretKeys].sort(), hasStackFile };

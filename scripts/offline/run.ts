@@ -62,12 +62,33 @@ export interface Recording {
     outputs: Record<string, unknown>;
 }
 
+/** A program that failed as a real `pulumi up` would report it: its own error, an error it logged, or a run that never finished. */
+export class ProgramError extends Error {}
+
+/** How long a program may take to register everything before the run is called stuck. */
+export const DEFAULT_PROGRAM_TIMEOUT_SECONDS = 30;
+
+interface RuntimeResourceModule {
+    registerResource: (res: unknown, parent: unknown, type: string, name: string, ...rest: unknown[]) => unknown;
+}
+
+interface LogModule {
+    error: (message: string, ...rest: unknown[]) => Promise<void>;
+}
+
+/** Lets rejections the program left behind (an apply that threw after the last registration) surface before the run is judged. */
+function settle(): Promise<void> {
+    return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
 /**
  * Runs `program` as the body of a stack, as a preview under the realistic mocks, and
- * returns what it registered. Rejects with the program's error, or with the first failed
- * registration.
+ * returns what it registered. Rejects with the program's error, the first failed
+ * registration or rejected apply, or a {@link ProgramError} when it logged an error or did not
+ * finish within `timeoutSeconds` (naming the resources that never registered: each waits on an
+ * Output that never resolves, or on resources that wait for it).
  */
-export async function recordResources(options: RecordOptions, program: () => unknown): Promise<Recording> {
+export async function recordResources(options: RecordOptions, program: () => unknown, timeoutSeconds = DEFAULT_PROGRAM_TIMEOUT_SECONDS): Promise<Recording> {
     const sdkDir = programSdkDir(options.programDir ?? __dirname);
     const sdk = require(sdkDir) as Sdk;
     const { MockMonitor } = require(path.join(sdkDir, "runtime", "mocks")) as { MockMonitor: new (mocks: unknown) => never };
@@ -80,12 +101,42 @@ export async function recordResources(options: RecordOptions, program: () => unk
     });
     const recorder = new ResourceRecorder(new MockMonitor(mocks), UNSUPPORTED_FEATURES);
 
-    // A failed registration surfaces as an unhandled rejection (the real language host exits on it); the run stops
-    // there instead of waiting for registrations that will never complete.
+    // The SDK's own entry points, wrapped for the run: every resource the program constructs (to name the ones that
+    // never register) and every error it logs (the language host fails a run that logged one).
+    const runtimeResource = require(path.join(sdkDir, "runtime", "resource")) as RuntimeResourceModule;
+    const log = require(path.join(sdkDir, "log")) as LogModule;
+    const { registerResource } = runtimeResource;
+    const logError = log.error;
+    const constructed: Array<{ type: string; name: string }> = [];
+    const loggedErrors: string[] = [];
+    runtimeResource.registerResource = (res, parent, type, name, ...rest) => {
+        constructed.push({ type, name });
+        return registerResource(res, parent, type, name, ...rest);
+    };
+    log.error = (message, ...rest) => {
+        loggedErrors.push(message);
+        return logError(message, ...rest);
+    };
+
+    // A failed registration or a rejected apply surfaces as an unhandled rejection (the real language host exits on
+    // it); the run stops there instead of waiting for registrations that will never complete.
     let stopOnFailure: (reason: unknown) => void = () => undefined;
     const firstFailure = new Promise<never>((_, reject) => (stopOnFailure = reject));
     const onRejection = (reason: unknown) => stopOnFailure(reason);
     process.on("unhandledRejection", onRejection);
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+            const registered = new Set(recorder.resources.map((resource) => `${resource.type}::${resource.name}`));
+            const pending = constructed.filter((resource) => !registered.has(`${resource.type}::${resource.name}`));
+            reject(
+                new ProgramError(
+                    `the program did not finish within ${timeoutSeconds} s: ${pending.map((resource) => `${resource.type} ${resource.name}`).join(", ") || "no resource"} never registered, ` +
+                        "each waiting on an input or dependsOn that never resolves (an Output that never resolves, or resources that wait for each other)",
+                ),
+            );
+        }, timeoutSeconds * 1000);
+    });
     // The program's own error is kept out of the SDK's stack promise (which other code chains on and would leave
     // rejected), and raised once the stack has settled, as a failed update reports it.
     let programError: { error: unknown } | undefined;
@@ -102,13 +153,20 @@ export async function recordResources(options: RecordOptions, program: () => unk
                 }
             });
             await sdk.runtime.waitForRPCs();
+            await settle();
         };
-        await Promise.race([run(), firstFailure]);
+        await Promise.race([run(), firstFailure, stuck]);
     } finally {
+        clearTimeout(timer);
         process.off("unhandledRejection", onRejection);
+        runtimeResource.registerResource = registerResource;
+        log.error = logError;
     }
     if (programError !== undefined) {
         throw programError.error;
+    }
+    if (loggedErrors.length > 0) {
+        throw new ProgramError(`the program logged ${loggedErrors.length === 1 ? "an error" : `${loggedErrors.length} errors`}, which fails a real run: ${loggedErrors.join("; ")}`);
     }
     const stackResource = recorder.resources.find((resource) => resource.type === sdk.runtime.rootPulumiStackTypeName);
     return { resources: recorder.resources, invokes, outputs: (stackResource && recorder.outputs.get(stackResource.urn)) ?? {} };
@@ -118,9 +176,16 @@ export async function recordResources(options: RecordOptions, program: () => unk
  * Runs the Pulumi program in `dir` as a preview of `stack` under mocks, recording every
  * resource it registers.
  */
-export async function runOffline(dir: string, stack: string, overrides: readonly string[], secretOverrides: readonly string[] = []): Promise<OfflineRun> {
+export async function runOffline(
+    dir: string,
+    stack: string,
+    overrides: readonly string[],
+    secretOverrides: readonly string[] = [],
+    allowBareStack = false,
+    timeoutSeconds = DEFAULT_PROGRAM_TIMEOUT_SECONDS,
+): Promise<OfflineRun> {
     const programDir = path.resolve(dir);
-    const project = loadProject(programDir, stack, overrides, secretOverrides);
+    const project = loadProject(programDir, stack, overrides, secretOverrides, allowBareStack);
     const notes: string[] = [];
     if (!project.hasStackFile) {
         notes.push(`no Pulumi.${stack}.yaml in ${programDir}: running with project defaults and --config values only`);
@@ -140,6 +205,7 @@ export async function runOffline(dir: string, stack: string, overrides: readonly
                 const entry = loaded.__esModule && "default" in loaded ? loaded.default : loaded;
                 return typeof entry === "function" ? await (entry as () => unknown)() : loaded;
             },
+            timeoutSeconds,
         );
         const expansion = expandComponents(recording.resources, programDir);
         return {

@@ -1,3 +1,4 @@
+import { spawnSync } from "child_process";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import * as fs from "fs";
@@ -252,6 +253,21 @@ describe("ModelService", () => {
                     `-d '{"model":"Qwen/Qwen2.5-3B-Instruct","prompt":"Say hello","max_tokens":32}'`,
             },
         });
+    });
+
+    test("the commands quote every value: a model name with quotes and a command substitution stays one argument", async () => {
+        const modelName = `it's "odd" $(touch /tmp/curl-output-ran) \`id\``;
+        const { outputs } = await serviceFor({ ...PATTERN1, name: "odd", modelName });
+        // The shell reads the command with curl standing in for a function that prints its arguments.
+        const run = spawnSync("/bin/sh", ["-c", `curl() { printf '%s\\n' "$@"; }; ${outputs.curl!.completions}`], { encoding: "utf8" });
+        expect(run.stdout.split("\n").slice(0, -1)).toEqual([
+            "-sS",
+            "http://198.51.100.20/models/odd/v1/completions",
+            "-H",
+            "Content-Type: application/json",
+            "-d",
+            JSON.stringify({ model: modelName, prompt: "Say hello", max_tokens: 32 }),
+        ]);
     });
 
     test("no object's timeouts or GPU flags slip in", () => {

@@ -82,8 +82,8 @@ describe("settings defaults", () => {
         );
     });
 
-    test("a multi-host topology defaults its maximum to one whole slice", () => {
-        const settings = parse({ tpuTopology: "4x4" });
+    test("a multi-host topology takes its hosts as the pool's maximum", () => {
+        const settings = parse({ tpuTopology: "4x4", tpuMaxNodes: "4" });
         expect(settings.tpu).toEqual(expect.objectContaining({ topology: "4x4", hostsPerSlice: 4, minNodes: 0, maxNodes: 4 }));
     });
 
@@ -176,13 +176,13 @@ describe("settings validation names the key, the value and what is allowed", () 
         ],
         [
             "a multi-host floor that is part of a slice",
-            { tpuTopology: "4x8", tpuMinNodes: "2" },
+            { tpuTopology: "4x8", tpuMinNodes: "2", tpuMaxNodes: "8" },
             "gke-tpu-inference:tpuMaxNodes = 8 with tpuMinNodes = 2 cannot hold one 4x8 slice of ct6e-standard-4t, which is 8 hosts scaled as one unit; " +
                 "allowed: tpuMaxNodes = 8 and tpuMinNodes = 0 or 8",
         ],
-        ["negative minimum", { tpuMinNodes: "-1" }, 'gke-tpu-inference:tpuMinNodes = "-1" is not a whole number of at least 0; allowed: 0, 1, …'],
-        ["non-numeric maximum", { tpuMaxNodes: "three" }, 'gke-tpu-inference:tpuMaxNodes = "three" is not a whole number of at least 0; allowed: 0, 1, …'],
-        ["fractional maximum", { tpuMaxNodes: "1.5" }, 'gke-tpu-inference:tpuMaxNodes = "1.5" is not a whole number of at least 0; allowed: 0, 1, …'],
+        ["negative minimum", { tpuMinNodes: "-1" }, "gke-tpu-inference:tpuMinNodes = \"-1\" is not a whole number from 0 to 1000; allowed: 0 to 1000 (GKE's nodes per node pool zone)"],
+        ["non-numeric maximum", { tpuMaxNodes: "three" }, 'gke-tpu-inference:tpuMaxNodes = "three" is not a whole number; allowed: 0 to 1000 (GKE\'s nodes per node pool zone)'],
+        ["fractional maximum", { tpuMaxNodes: "1.5" }, 'gke-tpu-inference:tpuMaxNodes = "1.5" is not a whole number; allowed: 0 to 1000 (GKE\'s nodes per node pool zone)'],
         [
             "inverted TPU bounds",
             { tpuMinNodes: "4", tpuMaxNodes: "2" },
@@ -193,7 +193,7 @@ describe("settings validation names the key, the value and what is allowed", () 
             { systemMinNodes: "5", systemMaxNodes: "2" },
             "gke-tpu-inference:systemMinNodes = 5 is greater than gke-tpu-inference:systemMaxNodes = 2; allowed: systemMinNodes <= systemMaxNodes",
         ],
-        ["empty system pool", { systemMinNodes: "0" }, 'gke-tpu-inference:systemMinNodes = "0" is not a whole number of at least 1; allowed: 1, 2, …'],
+        ["empty system pool", { systemMinNodes: "0" }, "gke-tpu-inference:systemMinNodes = \"0\" is not a whole number from 1 to 1000; allowed: 1 to 1000 (GKE's nodes per node pool zone)"],
         [
             "unknown provisioning model",
             { tpuProvisioning: "preemptible" },
@@ -225,9 +225,9 @@ describe("settings validation names the key, the value and what is allowed", () 
             { gatewayClass: "istio" },
             'gke-tpu-inference:gatewayClass = "istio" is not a regional GKE GatewayClass; allowed: gke-l7-regional-external-managed, gke-l7-rilb',
         ],
-        ["malformed CIDR", { podCidr: "10.4.0.0/33" }, 'gke-tpu-inference:podCidr = "10.4.0.0/33" is not an IPv4 CIDR block like 10.0.0.0/20'],
-        ["octet over 255", { nodeCidr: "10.0.256.0/24" }, 'gke-tpu-inference:nodeCidr = "10.0.256.0/24" is not an IPv4 CIDR block like 10.0.0.0/20'],
-        ["CIDR with host bits", { nodeCidr: "10.0.0.1/20" }, 'gke-tpu-inference:nodeCidr = "10.0.0.1/20" has host bits set; the network address is 10.0.0.0/20'],
+        ["malformed CIDR", { podCidr: "10.4.0.0/33" }, 'gke-tpu-inference:podCidr = "10.4.0.0/33" is not an IPv4 CIDR block like 10.0.0.0/20; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
+        ["octet over 255", { nodeCidr: "10.0.256.0/24" }, 'gke-tpu-inference:nodeCidr = "10.0.256.0/24" is not an IPv4 CIDR block like 10.0.0.0/20; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
+        ["CIDR with host bits", { nodeCidr: "10.0.0.1/20" }, 'gke-tpu-inference:nodeCidr = "10.0.0.1/20" has host bits set; the network address is 10.0.0.0/20; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
         [
             "overlapping CIDRs",
             { serviceCidr: "10.4.16.0/20" },
@@ -248,7 +248,7 @@ describe("settings validation names the key, the value and what is allowed", () 
             { masterCidr: "10.4.0.0/28" },
             'gke-tpu-inference:masterCidr = "10.4.0.0/28" overlaps gke-tpu-inference:podCidr = "10.4.0.0/14"; allowed: disjoint ranges for nodeCidr, podCidr, serviceCidr, proxyOnlyCidr, masterCidr',
         ],
-        ["control plane range that is not a /28", { masterCidr: "172.16.0.0/24" }, 'gke-tpu-inference:masterCidr = "172.16.0.0/24" is not a /28; allowed: a private /28 such as 172.16.0.0/28'],
+        ["control plane range that is not a /28", { masterCidr: "172.16.0.0/24" }, 'gke-tpu-inference:masterCidr = "172.16.0.0/24" is not a /28 in the RFC 1918 ranges; allowed: a private /28 such as 172.16.0.0/28'],
         [
             "namespace that is not a DNS label",
             { servingNamespace: "LLM_Models" },
@@ -267,7 +267,7 @@ describe("settings validation names the key, the value and what is allowed", () 
         [
             "model services that are not a list",
             { models: '{"name": "qwen"}' },
-            'gke-tpu-inference:models is not a list of model services; allowed: e.g. [{"name": "qwen", "pattern": "pattern1"}]',
+            'gke-tpu-inference:models = {"name":"qwen"} is not a list of model services; allowed: e.g. [{"name": "qwen", "pattern": "pattern1"}]',
         ],
         [
             "unknown model service field",
@@ -297,7 +297,7 @@ describe("settings validation names the key, the value and what is allowed", () 
         [
             "zero replicas",
             { models: '[{"name": "qwen", "pattern": "pattern1", "replicas": 0}]' },
-            "gke-tpu-inference:models[0].replicas = 0 is not a whole number of at least 1; allowed: 1, 2, …",
+            "gke-tpu-inference:models[0].replicas = 0 is not a whole number from 1 to 1000; allowed: 1 to 1000 (one TPU VM each, within GKE's nodes per node pool zone)",
         ],
         [
             "node counts that cannot hold the requested replicas",
@@ -306,40 +306,40 @@ describe("settings validation names the key, the value and what is allowed", () 
         ],
         [
             "model services on a multi-host shape",
-            { tpuTopology: "4x4", models: '[{"name": "qwen", "pattern": "pattern1"}]' },
+            { tpuTopology: "4x4", tpuMaxNodes: "4", models: '[{"name": "qwen", "pattern": "pattern1"}]' },
             'gke-tpu-inference:models needs a single-host TPU shape, but gke-tpu-inference:tpuTopology = "4x4" spans 4 hosts; allowed: 2x2',
         ],
         [
             "an image on latest",
             { models: '[{"name": "qwen", "pattern": "pattern1", "image": "vllm/vllm-tpu:latest"}]' },
-            'gke-tpu-inference:models[0].image = "vllm/vllm-tpu:latest" is not pinned; allowed: an image with a tag other than latest, or a digest',
+            'gke-tpu-inference:models[0].image = "vllm/vllm-tpu:latest" is not pinned; allowed: an image with a tag other than latest, or a digest (@sha256: and 64 hex digits)',
         ],
         [
             "an untagged image behind a registry port",
             { models: '[{"name": "qwen", "pattern": "pattern1", "image": "registry.local:5000/vllm-tpu"}]' },
-            'gke-tpu-inference:models[0].image = "registry.local:5000/vllm-tpu" is not pinned; allowed: an image with a tag other than latest, or a digest',
+            'gke-tpu-inference:models[0].image = "registry.local:5000/vllm-tpu" is not pinned; allowed: an image with a tag other than latest, or a digest (@sha256: and 64 hex digits)',
         ],
         [
             "a flag vLLM rejects (copied from GPU write-ups)",
             { models: '[{"name": "qwen", "pattern": "pattern3", "extraArgs": ["--prefix-cache-block-size=16"]}]' },
-            'gke-tpu-inference:models[0].extraArgs contains "--prefix-cache-block-size=16": not a vLLM flag on any platform (vLLM sizes prefix-cache blocks with --block-size); vLLM exits with "unrecognized arguments"; ' +
+            'gke-tpu-inference:models[0].extraArgs = ["--prefix-cache-block-size=16"] contains "--prefix-cache-block-size=16": not a vLLM flag on any platform (vLLM sizes prefix-cache blocks with --block-size); vLLM exits with "unrecognized arguments"; ' +
                 "allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints",
         ],
         [
             "a flag the builder sets",
             { models: '[{"name": "qwen", "pattern": "pattern1", "extraArgs": ["--tensor-parallel-size=8"]}]' },
-            'gke-tpu-inference:models[0].extraArgs contains "--tensor-parallel-size=8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints',
+            'gke-tpu-inference:models[0].extraArgs = ["--tensor-parallel-size=8"] contains "--tensor-parallel-size=8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints',
         ],
         [
             "a rejected flag spelled with underscores, its value in the same string",
             { models: '[{"name": "qwen", "pattern": "pattern3", "extraArgs": ["--prefix_cache_block_size 16"]}]' },
-            'gke-tpu-inference:models[0].extraArgs contains "--prefix_cache_block_size 16": not a vLLM flag on any platform (vLLM sizes prefix-cache blocks with --block-size); vLLM exits with "unrecognized arguments"; ' +
+            'gke-tpu-inference:models[0].extraArgs = ["--prefix_cache_block_size 16"] contains "--prefix_cache_block_size 16": not a vLLM flag on any platform (vLLM sizes prefix-cache blocks with --block-size); vLLM exits with "unrecognized arguments"; ' +
                 "allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints",
         ],
         [
             "a builder flag by its short alias",
             { models: '[{"name": "qwen", "pattern": "pattern1", "extraArgs": ["-tp", "8"]}]' },
-            'gke-tpu-inference:models[0].extraArgs contains "-tp 8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints',
+            'gke-tpu-inference:models[0].extraArgs = ["-tp","8"] contains "-tp 8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints',
         ],
         [
             "a model URI without a scheme",
@@ -354,7 +354,7 @@ describe("settings validation names the key, the value and what is allowed", () 
         [
             "authorized network that is not a CIDR",
             { masterAuthorizedNetworks: '["office"]' },
-            'gke-tpu-inference:masterAuthorizedNetworks entry "office" is not an IPv4 CIDR block like 10.0.0.0/20',
+            'gke-tpu-inference:masterAuthorizedNetworks[0] = "office" is not an IPv4 CIDR block like 10.0.0.0/20; allowed: an IPv4 CIDR block like 203.0.113.0/24',
         ],
         ["unknown release channel", { releaseChannel: "EXTENDED" }, 'gke-tpu-inference:releaseChannel = "EXTENDED" is not a GKE release channel; allowed: RAPID, REGULAR, STABLE'],
         ["non-boolean deletion protection", { deletionProtection: "yes" }, 'gke-tpu-inference:deletionProtection = "yes" is not a boolean; allowed: true, false'],
@@ -373,5 +373,125 @@ describe("settings validation names the key, the value and what is allowed", () 
         expect(errorOf({}, "Acme_Project")).toBe(
             'gcp:project = "Acme_Project" is not a GCP project ID; allowed: 6 to 30 lowercase letters, digits and hyphens, starting with a letter',
         );
+    });
+});
+
+/** Every problem of `values` (with the context's keys and secrets), one line each. */
+function problemsOf(values: Record<string, string>, context: Parameters<typeof parseSettings>[3] = {}): string[] {
+    try {
+        parseSettings(PROJECT, (key) => values[key], "acme-inference", context);
+    } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return [...(err as ConfigError).problems];
+    }
+    throw new Error(`no error for ${JSON.stringify(values)}`);
+}
+
+describe("every problem of a stack in one run", () => {
+    test("four wrong settings, four lines", () => {
+        const problems = problemsOf({ zone: "us-central1-a", tpuMaxNodes: "lots", gatewayClass: "istio", masterCidr: "8.8.8.0/28" });
+        expect(problems).toEqual([
+            'gke-tpu-inference:zone = "us-central1-a" is not a zone where GKE offers TPU v6e node pools (TPU VM zones differ); allowed: europe-west4-a, us-central1-b, us-east1-d, us-east5-a, us-east5-b, us-south1-a, us-south1-b',
+            "gke-tpu-inference:tpuMaxNodes = \"lots\" is not a whole number; allowed: 0 to 1000 (GKE's nodes per node pool zone)",
+            'gke-tpu-inference:masterCidr = "8.8.8.0/28" is a public range; allowed: a private range within 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10, 192.0.0.0/24, 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 192.88.99.0/24, 198.18.0.0/15, 240.0.0.0/4',
+            'gke-tpu-inference:gatewayClass = "istio" is not a regional GKE GatewayClass; allowed: gke-l7-regional-external-managed, gke-l7-rilb',
+        ]);
+        // The message is those lines, and a rule whose inputs are wrong waits until they are right.
+        expect(errorOf({ zone: "us-central1-a", region: "europe-west4" }).split("\n")).toHaveLength(1);
+    });
+
+    test("problems inside model entries come with the rest", () => {
+        expect(problemsOf({ models: '[{"name": "Qwen", "pattern": "pattern2", "replicas": 0, "gpus": 1}]', paused: "maybe" })).toEqual([
+            'gke-tpu-inference:paused = "maybe" is not a boolean; allowed: true, false',
+            'gke-tpu-inference:models[0].name = "Qwen" is not a DNS-1123 label of at most 38 characters; allowed: lowercase letters, digits and hyphens, starting and ending with a letter or digit (KServe derives longer names from it)',
+            'gke-tpu-inference:models[0].pattern = "pattern2" is not a serving pattern; allowed: pattern1, pattern3',
+            "gke-tpu-inference:models[0].replicas = 0 is not a whole number from 1 to 1000; allowed: 1 to 1000 (one TPU VM each, within GKE's nodes per node pool zone)",
+            'gke-tpu-inference:models[0].gpus is not a model service setting; allowed: name, pattern, modelUri, modelName, replicas, image, maxModelLen, extraArgs',
+        ]);
+    });
+});
+
+describe("unknown keys are errors, with the nearest known one", () => {
+    const keys = (...names: string[]) => ({ keys: ["gcp:project", ...names] });
+
+    test.each<[string, string, string]>([
+        ["a misspelt setting", "gke-tpu-inference:tpuMachinType", 'gke-tpu-inference:tpuMachinType is not a setting of gke-tpu-inference; did you mean "tpuMachineType"?'],
+        ["a setting in the wrong case", "gke-tpu-inference:TPUMaxNodes", 'gke-tpu-inference:TPUMaxNodes is not a setting of gke-tpu-inference; did you mean "tpuMaxNodes"?'],
+        ["a setting nothing reads", "gke-tpu-inference:gpuCount", "gke-tpu-inference:gpuCount is not a setting of gke-tpu-inference"],
+        [
+            "a misspelt project namespace",
+            "gke-tpu-inferense:zone",
+            'gke-tpu-inferense:zone is in namespace "gke-tpu-inferense", which is neither the project\'s (gke-tpu-inference) nor a provider\'s (gcp, kubernetes, random, pulumi); did you mean "gke-tpu-inference"?',
+        ],
+        ["a misspelt provider namespace", "gpc:region", 'gpc:region is in namespace "gpc", which is neither the project\'s (gke-tpu-inference) nor a provider\'s (gcp, kubernetes, random, pulumi); did you mean "gcp"?'],
+    ])("%s", (_, configured, message) => {
+        expect(problemsOf({}, keys(configured))).toEqual([message]);
+    });
+
+    test("the project's settings, the secret, and the providers' and Pulumi's own keys are known", () => {
+        expect(() =>
+            parseSettings(PROJECT, () => undefined, "acme-inference", keys("gke-tpu-inference:zone", "gke-tpu-inference:models", "gcp:region", "kubernetes:enableServerSideApply", "pulumi:tags")),
+        ).not.toThrow();
+    });
+
+    test("the stack file's own problems are reported with the settings'", () => {
+        expect(problemsOf({ zone: "mars-1a" }, { stackFileProblems: ['Pulumi.dev.yaml: "confg" is not a stack file key'] })).toEqual([
+            'Pulumi.dev.yaml: "confg" is not a stack file key',
+            expect.stringContaining('gke-tpu-inference:zone = "mars-1a"'),
+        ]);
+    });
+});
+
+describe("the Hugging Face token is a secret or nothing", () => {
+    test("in plain text it is an error that says how to set it, without its value", () => {
+        const problems = problemsOf({ hfToken: "hf_plaintext_value" }, { secretKeys: [] });
+        expect(problems).toEqual(["gke-tpu-inference:hfToken is set in plain text; allowed: a secret, set with `pulumi config set --secret hfToken <VALUE>` (the value is not shown here)"]);
+        expect(problems.join("\n")).not.toContain("hf_plaintext_value");
+    });
+
+    test("as a secret it passes", () => {
+        expect(() => parseSettings(PROJECT, (key) => ({ hfToken: "hf_secret" })[key], "acme-inference", { secretKeys: ["gke-tpu-inference:hfToken"] })).not.toThrow();
+    });
+});
+
+describe("values the cloud or the cluster would refuse", () => {
+    test.each<[string, Record<string, string>, string]>([
+        ["a loopback range", { nodeCidr: "127.0.0.0/24" }, 'gke-tpu-inference:nodeCidr = "127.0.0.0/24" overlaps 127.0.0.0/8, loopback (RFC 1122), which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
+        ["a link-local range", { podCidr: "169.254.0.0/16" }, 'gke-tpu-inference:podCidr = "169.254.0.0/16" overlaps 169.254.0.0/16, link-local (RFC 3927), which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
+        ["a multicast range", { serviceCidr: "224.0.0.0/20" }, 'gke-tpu-inference:serviceCidr = "224.0.0.0/20" overlaps 224.0.0.0/4, multicast (RFC 5771), which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
+        ["the current network", { nodeCidr: "0.0.0.0/20" }, 'gke-tpu-inference:nodeCidr = "0.0.0.0/20" overlaps 0.0.0.0/8, the current network (RFC 1122), which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
+        ["Private Google Access's addresses", { nodeCidr: "199.36.153.0/24" }, 'gke-tpu-inference:nodeCidr = "199.36.153.0/24" overlaps 199.36.153.4/30, Private Google Access\'s virtual IPs, which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
+        ["Docker's bridge", { serviceCidr: "172.17.0.0/20" }, "gke-tpu-inference:serviceCidr = \"172.17.0.0/20\" overlaps 172.17.0.0/16, Docker's default bridge, which GKE nodes use; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range"],
+        ["a public range", { nodeCidr: "8.8.0.0/20" }, expect.stringContaining('gke-tpu-inference:nodeCidr = "8.8.0.0/20" is a public range; allowed: a private range within 10.0.0.0/8') as unknown as string],
+        ["a subnet smaller than GCP allows", { nodeCidr: "10.0.0.0/30" }, 'gke-tpu-inference:nodeCidr = "10.0.0.0/30" is too small for nodes; allowed: a prefix from /8 to /29'],
+        ["a Pod range smaller than one node's", { podCidr: "10.4.0.0/25" }, 'gke-tpu-inference:podCidr = "10.4.0.0/25" is too small for Pods; allowed: a prefix from /9 to /24'],
+        ["a Pod range larger than GKE takes", { podCidr: "10.0.0.0/8", nodeCidr: "172.20.0.0/20", serviceCidr: "172.21.0.0/20", proxyOnlyCidr: "172.22.0.0/23" }, 'gke-tpu-inference:podCidr = "10.0.0.0/8" is too large for Pods; allowed: a prefix from /9 to /24'],
+        ["a Service range smaller than GKE takes", { serviceCidr: "10.8.0.0/29" }, 'gke-tpu-inference:serviceCidr = "10.8.0.0/29" is too small for Services; allowed: a prefix from /16 to /28'],
+        ["a control plane range outside RFC 1918", { masterCidr: "100.64.0.0/28" }, 'gke-tpu-inference:masterCidr = "100.64.0.0/28" is not a /28 in the RFC 1918 ranges; allowed: a private /28 such as 172.16.0.0/28'],
+        ["more nodes than GKE puts in a pool zone", { tpuMaxNodes: "1001" }, "gke-tpu-inference:tpuMaxNodes = \"1001\" is not a whole number from 0 to 1000; allowed: 0 to 1000 (GKE's nodes per node pool zone)"],
+        ["a number JavaScript cannot hold", { systemMaxNodes: "9007199254740993" }, "gke-tpu-inference:systemMaxNodes = \"9007199254740993\" is not a whole number JavaScript holds exactly; allowed: 1 to 1000 (GKE's nodes per node pool zone)"],
+        ["a context length JavaScript cannot hold", { models: '[{"name": "qwen", "pattern": "pattern1", "maxModelLen": 9007199254740993}]' }, "gke-tpu-inference:models[0].maxModelLen = 9007199254740992 is not a whole number JavaScript holds exactly; allowed: 1 to 9007199254740991 (tokens)"],
+        ["Kubernetes' own namespace", { servingNamespace: "kube-system" }, 'gke-tpu-inference:servingNamespace = "kube-system" is a namespace Kubernetes or the platform owns; allowed: a namespace of this stack\'s own, not default, kube-system, kube-public, kube-node-lease, gmp-system, gmp-public, cert-manager, lws-system, kserve'],
+        ["the default namespace", { gatewayNamespace: "default" }, expect.stringContaining('gke-tpu-inference:gatewayNamespace = "default" is a namespace Kubernetes or the platform owns') as unknown as string],
+        ["a kube- namespace", { gatewayNamespace: "kube-gateway" }, expect.stringContaining('gke-tpu-inference:gatewayNamespace = "kube-gateway" is a namespace Kubernetes or the platform owns') as unknown as string],
+        ["the platform's namespace", { servingNamespace: "kserve" }, expect.stringContaining('gke-tpu-inference:servingNamespace = "kserve" is a namespace Kubernetes or the platform owns') as unknown as string],
+        ["a machine type that is not one", { systemMachineType: "e2 standard 4" }, 'gke-tpu-inference:systemMachineType = "e2 standard 4" is not a Compute Engine machine type name; allowed: a type such as e2-standard-4, n2-highmem-8 or custom-4-16384'],
+        ["a TPU machine type for the system pool", { systemMachineType: "ct6e-standard-4t" }, "gke-tpu-inference:systemMachineType = \"ct6e-standard-4t\" is a TPU machine type, whose taint keeps the platform's pods off it; allowed: a CPU machine type such as e2-standard-4"],
+        ["an image whose digest is malformed", { models: '[{"name": "qwen", "pattern": "pattern1", "image": "vllm/vllm-tpu@sha256:abc123"}]' }, 'gke-tpu-inference:models[0].image = "vllm/vllm-tpu@sha256:abc123" has a malformed digest; allowed: an image with a tag other than latest, or a digest (@sha256: and 64 hex digits)'],
+    ])("%s", (_, values, message) => {
+        expect(problemsOf(values)).toEqual([message]);
+    });
+
+    test.each<[string, Record<string, string>]>([
+        ["shared address space", { nodeCidr: "100.64.0.0/20" }],
+        ["class E for Pods", { podCidr: "240.0.0.0/14" }],
+        ["a custom machine type with extended memory", { systemMachineType: "n2-custom-4-32768-ext" }],
+        ["an E2 shared-core custom type", { systemMachineType: "e2-custom-small-4096" }],
+        ["a machine type with a suffix", { systemMachineType: "c3-standard-4-lssd" }],
+        ["a shared-core type", { systemMachineType: "e2-medium" }],
+        ["an image pinned by digest alone", { models: `[{"name": "qwen", "pattern": "pattern1", "image": "docker.io/vllm/vllm-tpu@sha256:${"a".repeat(64)}"}]` }],
+        ["an empty model list", { models: "[]" }],
+    ])("valid and unusual: %s", (_, values) => {
+        expect(() => parse(values)).not.toThrow();
     });
 });

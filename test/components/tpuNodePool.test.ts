@@ -58,14 +58,14 @@ describe("TpuNodePool", () => {
     });
 
     test("declares neither GKE's TPU labels nor its google.com/tpu taint, which GKE sets itself", async () => {
-        const { resource } = await poolFor({ tpuTopology: "4x4" });
+        const { resource } = await poolFor({ tpuTopology: "4x4", tpuMaxNodes: "4" });
         const nodeConfig = resource.inputs.nodeConfig as { labels: Record<string, string>; taints?: unknown };
         expect(Object.keys(nodeConfig.labels).filter((key) => key.startsWith("cloud.google.com/"))).toEqual([]);
         expect(nodeConfig.taints).toBeUndefined();
     });
 
     test("a multi-host slice gets COMPACT placement with its topology and scales as one slice", async () => {
-        const { resource } = await poolFor({ tpuTopology: "4x4", tpuMinNodes: "4" });
+        const { resource } = await poolFor({ tpuTopology: "4x4", tpuMinNodes: "4", tpuMaxNodes: "4" });
         expect(resource.inputs).toEqual(
             expect.objectContaining({
                 placementPolicy: { type: "COMPACT", tpuTopology: "4x4" },

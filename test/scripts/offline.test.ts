@@ -67,9 +67,9 @@ describe("loadProject", () => {
         const dir = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\nmain: src/\n" });
         fs.mkdirSync(path.join(dir, "src"));
         fs.writeFileSync(path.join(dir, "src", "index.ts"), "export {};\n");
-        expect(loadProject(dir, "dev", []).main).toBe(path.join(dir, "src", "index.ts"));
+        expect(loadProject(dir, "dev", [], [], true).main).toBe(path.join(dir, "src", "index.ts"));
         const withPackage = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n", "package.json": '{"main": "program.ts"}', "program.ts": "export {};\n" });
-        expect(loadProject(withPackage, "dev", []).main).toBe(path.join(withPackage, "program.ts"));
+        expect(loadProject(withPackage, "dev", [], [], true).main).toBe(path.join(withPackage, "program.ts"));
     });
 
     test("errors name the file and the problem", () => {
@@ -77,6 +77,67 @@ describe("loadProject", () => {
             /Pulumi\.yaml: runtime is "python"; the offline preview runs nodejs \(TypeScript\) programs only$/,
         );
         expect(() => loadProject(project({ "Pulumi.yaml": "runtime: nodejs\n" }), "dev", [])).toThrow(/Pulumi\.yaml: missing project name$/);
-        expect(() => loadProject(project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n" }), "dev", ["novalue"])).toThrow('--config "novalue" is not key=value');
+        expect(() => loadProject(project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n" }), "dev", ["novalue"], [], true)).toThrow('--config "novalue" is not key=value');
+    });
+
+    test("a stack without its file is an error naming the stacks there, unless it is meant to be bare", () => {
+        const dir = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n", "Pulumi.dev.yaml": "config: {}\n", "Pulumi.prod.yaml": "config: {}\n" });
+        expect(() => loadProject(dir, "staging", [])).toThrow(
+            `stack "staging" has no Pulumi.staging.yaml in ${dir}; stacks here: dev, prod (--bare-stack previews it on project defaults and --config alone)`,
+        );
+        expect(loadProject(dir, "staging", [], [], true).hasStackFile).toBe(false);
+        // Pulumi.yaml's stackConfigDir moves the stack files.
+        const moved = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\nstackConfigDir: stacks\n" });
+        fs.mkdirSync(path.join(moved, "stacks"));
+        fs.writeFileSync(path.join(moved, "stacks", "Pulumi.dev.yaml"), "config:\n  p:a: here\n");
+        expect(loadProject(moved, "dev", []).config["p:a"]).toBe("here");
+    });
+
+    test("YAML merge keys are resolved as the Pulumi CLI resolves them", () => {
+        const dir = project({
+            "Pulumi.yaml": "name: p\nruntime: nodejs\n",
+            "Pulumi.dev.yaml": ["base: &base", "  image: vllm/vllm-tpu:v0.27.0", "  maxModelLen: 2048", "config:", "  p:models:", "    - <<: *base", "      name: qwen", "    - <<: *base", "      name: qwen-long", "      maxModelLen: 8192"].join("\n"),
+        });
+        // The anchor's own top-level key is not a stack file key, so it is reported; the merge is still read.
+        expect(() => loadProject(dir, "dev", [])).toThrow('Pulumi.dev.yaml: "base" is not a stack file key');
+        const anchored = project({
+            "Pulumi.yaml": "name: p\nruntime: nodejs\n",
+            "Pulumi.dev.yaml": ["config:", "  p:defaults: &base", "    image: vllm/vllm-tpu:v0.27.0", "    maxModelLen: 2048", "  p:models:", "    - <<: *base", "      name: qwen", "    - <<: *base", "      name: qwen-long", "      maxModelLen: 8192"].join("\n"),
+        });
+        expect(JSON.parse(loadProject(anchored, "dev", []).config["p:models"])).toEqual([
+            { image: "vllm/vllm-tpu:v0.27.0", maxModelLen: 2048, name: "qwen" },
+            { image: "vllm/vllm-tpu:v0.27.0", maxModelLen: 8192, name: "qwen-long" },
+        ]);
+    });
+
+    test("the stack file's top-level keys, and typed project config, are checked as the CLI checks them; every problem at once", () => {
+        const dir = project({
+            "Pulumi.yaml": [
+                "name: p",
+                "runtime: nodejs",
+                "config:",
+                "  count: {type: integer, default: 1}",
+                "  models: {type: array, items: {type: object}, default: []}",
+                "  required: {type: string}",
+                "  token: {type: string, secret: true}",
+            ].join("\n"),
+            "Pulumi.dev.yaml": ["confg:", "  p:count: 3", "config:", "  p:count: three", "  p:models: [1, 2]", "  p:token: plain"].join("\n"),
+        });
+        let message = "";
+        try {
+            loadProject(dir, "dev", []);
+        } catch (err) {
+            message = (err as Error).message;
+        }
+        expect(message.split("\n")).toEqual([
+            'Pulumi.dev.yaml: "confg" is not a stack file key, so the Pulumi CLI ignores it and everything under it; allowed: secretsprovider, encryptedkey, encryptionsalt, config, environment; did you mean "config"?',
+            "Stack 'dev' with configuration key 'count' must be of type 'integer'",
+            "Stack 'dev' with configuration key 'models' must be of type 'array<object>'",
+            "Stack 'dev' is missing configuration value 'required'",
+            "Stack 'dev' with configuration key 'token' must be encrypted as it's secret",
+        ]);
+        // A structured key set with --config is JSON, like `pulumi config set --json`.
+        const typed = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\nconfig:\n  models: {type: array, items: {type: object}, default: []}\n", "Pulumi.dev.yaml": "config: {}\n" });
+        expect(loadProject(typed, "dev", ['models=[{"name": "qwen"}]']).config["p:models"]).toBe('[{"name":"qwen"}]');
     });
 });

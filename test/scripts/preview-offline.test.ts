@@ -5,6 +5,7 @@ import * as path from "path";
 import { parse } from "yaml";
 import { PreviewReport } from "../../scripts/offline/report";
 import { SECURE_PLACEHOLDER } from "../../scripts/offline/project";
+import { SETTINGS } from "../../components/settings";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const FIXTURE = path.join(ROOT, "test", "fixtures", "kubernetes-program");
@@ -75,13 +76,19 @@ describe("npm run preview:offline (dev stack)", () => {
             ["kserve-crd", "oci://ghcr.io/kserve/charts/kserve-llmisvc-crd"],
             ["lws-chart", "oci://registry.k8s.io/lws/charts/lws"],
         ]);
-        expect(report.config).toEqual({
-            "gcp:project": "offline-preview-project",
-            "gke-tpu-inference:deletionProtection": "false",
-            "gke-tpu-inference:models": JSON.stringify([
-                { name: "qwen2-3b", pattern: "pattern1", modelUri: "hf://Qwen/Qwen2.5-3B-Instruct", modelName: "Qwen/Qwen2.5-3B-Instruct", replicas: 1 },
-            ]),
-        });
+        // The stack's values over Pulumi.yaml's declared defaults, as the CLI hands them to the program.
+        expect(report.config).toEqual(
+            expect.objectContaining({
+                "gcp:project": "offline-preview-project",
+                "gke-tpu-inference:deletionProtection": "false",
+                "gke-tpu-inference:models": JSON.stringify([
+                    { name: "qwen2-3b", pattern: "pattern1", modelUri: "hf://Qwen/Qwen2.5-3B-Instruct", modelName: "Qwen/Qwen2.5-3B-Instruct", replicas: 1 },
+                ]),
+                "gke-tpu-inference:zone": "europe-west4-a",
+                "gke-tpu-inference:masterAuthorizedNetworks": "[]",
+            }),
+        );
+        expect(Object.keys(report.config)).toHaveLength(Object.keys(SETTINGS).length + 1);
         const cluster = step(report, "gcp:container/cluster:Cluster", "tpu-inference-cluster");
         expect(cluster.op).toBe("create");
         expect(cluster.newState).toEqual(
@@ -149,7 +156,7 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
     let report: PreviewReport;
     beforeAll(() => {
         const json = path.join(tempDir(), "wrong.json");
-        run = preview("--dir", WRONG_PROGRAM, "--stack", "staging", "--json", json);
+        run = preview("--dir", WRONG_PROGRAM, "--stack", "staging", "--bare-stack", "--json", json);
         report = JSON.parse(fs.readFileSync(json, "utf8"));
     });
 
@@ -212,7 +219,7 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
         const config = path.join(tempDir(), "policy-config.json");
         const everyMandatory = [...new Set(report.policyViolations.filter((violation) => violation.enforcementLevel === "mandatory").map((violation) => violation.policyName))];
         fs.writeFileSync(config, JSON.stringify(Object.fromEntries(everyMandatory.map((name) => [name, { enforcementLevel: "advisory" }]))));
-        const relaxed = preview("--dir", WRONG_PROGRAM, "--stack", "staging", "--policy-config", config);
+        const relaxed = preview("--dir", WRONG_PROGRAM, "--stack", "staging", "--bare-stack", "--policy-config", config);
         expect(relaxed.status).toBe(0);
         expect(relaxed.stdout).toContain("    ⚠️ gke-tpu-inference@v0.1.0  (over what was previewed; the objects of 1 component not checked offline, listed above)\n");
     });
@@ -241,10 +248,15 @@ describe("npm run preview:offline with overrides and errors", () => {
         );
     });
 
-    test("a usage error exits 2 with the usage line", () => {
-        const run = preview("--stak", "dev");
+    test.each<[string, string[], string]>([
+        ["an unknown option", ["--stak", "dev"], "error: Unknown option '--stak'; npm run preview:offline -- --help lists the options\n"],
+        ["a timeout that is not a number", ["--program-timeout", "soon"], 'error: --program-timeout "soon" is not a number of seconds above 0\n'],
+        ["a stack without its file", ["--stack", "staging"], `error: stack "staging" has no Pulumi.staging.yaml in ${ROOT}; stacks here: dev, prod (--bare-stack previews it on project defaults and --config alone)\n`],
+    ])("%s: one line, exit 2", (_, args, stderr) => {
+        const run = preview(...args);
         expect(run.status).toBe(2);
-        expect(run.stderr).toContain("usage: npm run preview:offline --");
+        expect(run.stdout).toBe("");
+        expect(run.stderr).toBe(stderr);
     });
 
     test.each(["--against", "--policy-config"])("an unreadable %s file exits 2 naming the option and the file", (option) => {
@@ -265,11 +277,11 @@ describe("npm run preview:offline with overrides and errors", () => {
 describe("npm run preview:offline --dir (any Pulumi TypeScript program)", () => {
     test("runs a program that has only a Pulumi.yaml, with project defaults, and writes its Kubernetes objects", () => {
         const out = tempDir();
-        const run = preview("--dir", FIXTURE, "--out", out);
+        const run = preview("--dir", FIXTURE, "--bare-stack", "--out", out);
         expect(run.status).toBe(0);
         expect(run.stdout).toContain(`note: no Pulumi.dev.yaml in ${FIXTURE}: running with project defaults and --config values only`);
         expect(run.stdout).toContain("    + 3 to create");
-        expect(fs.readdirSync(out).sort()).toEqual(["configmap-demo-greeting.yaml", "namespace-demo.yaml"]);
+        expect(fs.readdirSync(out).sort()).toEqual([".preview-offline.json", "configmap-demo-greeting.yaml", "namespace-demo.yaml"]);
         expect(fs.readFileSync(path.join(out, "configmap-demo-greeting.yaml"), "utf8")).toBe(
             ["apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: greeting", "  namespace: demo", "data:", "  greeting: hello", '  replicas: "1"', ""].join("\n"),
         );
@@ -302,5 +314,84 @@ describe("npm run preview:offline --dir (any Pulumi TypeScript program)", () => 
             stringData: "[secret]",
         });
         expect(fs.readFileSync(json, "utf8")).not.toContain(SECURE_PLACEHOLDER);
+    });
+});
+
+describe("npm run preview:offline reports a failing program as a failure", () => {
+    const FAILING = path.join(ROOT, "test", "fixtures", "failing-program");
+    const failing = (mode: string, ...args: string[]) => {
+        const dir = tempDir();
+        const run = preview("--dir", FAILING, "--bare-stack", "--program-timeout", "3", "-c", `mode=${mode}`, "--json", path.join(dir, "report.json"), "--out", path.join(dir, "out"), ...args);
+        return { ...run, wrote: fs.readdirSync(dir) };
+    };
+
+    test.each<[string, RegExp]>([
+        ["throw", /^error: Error: the program gave up\n {4}at /],
+        ["apply", /^error: Error: an apply gave up\n {4}at /],
+        ["log-error", /^error: \[runtime\] a quota check failed\nerror: the program logged an error, which fails a real run: a quota check failed\n$/],
+        ["never", /^error: the program did not finish within 3 s: random:index\/randomString:RandomString waits never registered, each waiting on an input or dependsOn that never resolves \(an Output that never resolves, or resources that wait for each other\)\n$/],
+        ["cycle", /^error: the program did not finish within 3 s: random:index\/randomString:RandomString a, random:index\/randomString:RandomString b never registered, each waiting/],
+    ])("%s: exit 2 with the message, and no tree, verdict or report", (mode, stderr) => {
+        const run = failing(mode);
+        expect(run.status).toBe(2);
+        expect(run.stderr).toMatch(stderr);
+        expect(run.stdout).not.toContain("Previewing");
+        expect(run.stdout).not.toContain("Policies:");
+        expect(run.wrote).toEqual([]);
+    });
+
+    test("the same program without a failure previews", () => {
+        const run = failing("none");
+        expect(run.status).toBe(0);
+        expect(run.wrote.sort()).toEqual(["out", "report.json"]);
+    });
+});
+
+describe("npm run preview:offline's other inputs and outputs", () => {
+    test("--against a file that is no report names what is missing; a real pulumi preview --json is read", () => {
+        const dir = tempDir();
+        const notReport = path.join(dir, "not-report.json");
+        fs.writeFileSync(notReport, JSON.stringify({ steps: [{ op: "create" }] }));
+        const refused = preview("--against", notReport);
+        expect(refused.status).toBe(2);
+        expect(refused.stderr).toBe(`error: --against ${notReport} is not a report of npm run preview:offline --json or of pulumi preview --json: steps[0].urn is missing\n`);
+
+        // What `pulumi preview --json` prints: steps with old and new states, the stack's outputs in its own step, no policy violations.
+        const real = path.join(dir, "pulumi-preview.json");
+        const stackUrn = "urn:pulumi:dev::gke-tpu-inference::pulumi:pulumi:Stack::gke-tpu-inference-dev";
+        fs.writeFileSync(
+            real,
+            JSON.stringify({
+                config: {},
+                steps: [
+                    { op: "same", urn: stackUrn, newState: { type: "pulumi:pulumi:Stack", urn: stackUrn, custom: false, inputs: {}, outputs: { gatewayClass: "gke-l7-rilb" } } },
+                    { op: "delete", urn: `${stackUrn}-gone`, oldState: { type: "random:index/randomString:RandomString", urn: `${stackUrn}-gone`, custom: true, inputs: {} } },
+                ],
+                duration: 1000,
+                changeSummary: { same: 1, delete: 1 },
+            }),
+        );
+        const markdown = path.join(dir, "diff.md");
+        const read = preview("--against", real, "--markdown", markdown);
+        expect(read.status).toBe(0);
+        const text = fs.readFileSync(markdown, "utf8");
+        expect(text).toContain("- gatewayClass: \"gke-l7-rilb\"\n+ gatewayClass: \"gke-l7-regional-external-managed\"");
+    });
+
+    test("--out keeps exactly this run's objects, and refuses a folder it did not write", () => {
+        const out = tempDir();
+        fs.writeFileSync(path.join(out, "notes.txt"), "mine");
+        const refused = preview("--out", out);
+        expect(refused.status).toBe(2);
+        expect(refused.stderr).toBe(`error: --out ${out} is not empty and was not written by npm run preview:offline; allowed: a new or empty folder, or one this command wrote\n`);
+
+        const ours = path.join(tempDir(), "objects");
+        expect(preview("--out", ours, "--config", 'models=[{"name": "first", "pattern": "pattern1"}]').status).toBe(0);
+        expect(fs.readdirSync(ours)).toContain("llminferenceservice-llm-inference-first.yaml");
+        expect(preview("--out", ours, "--config", 'models=[{"name": "second", "pattern": "pattern1"}]').status).toBe(0);
+        const files = fs.readdirSync(ours);
+        expect(files).toContain("llminferenceservice-llm-inference-second.yaml");
+        expect(files).not.toContain("llminferenceservice-llm-inference-first.yaml");
+        expect(files.length).toBe((JSON.parse(fs.readFileSync(path.join(ours, ".preview-offline.json"), "utf8")) as { files: string[] }).files.length + 1);
     });
 });
