@@ -134,7 +134,13 @@ export = async () => {
         models: Object.fromEntries(
             settings.models.map((model, index) => [
                 model.name,
-                { modelName: model.modelName, pattern: model.pattern, replicas: model.replicas, baseUrl: modelServices[index].baseUrl, curl: modelServices[index].curl },
+                {
+                    modelName: model.modelName,
+                    pattern: model.pattern,
+                    replicas: model.replicas,
+                    baseUrl: modelServices[index].baseUrl,
+                    curl: modelServices[index].curl,
+                },
             ]),
         ),
     };

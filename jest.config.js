@@ -2,11 +2,11 @@
 // the suite fast on a 2-core machine.
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: "node",
-  roots: ["<rootDir>/test"],
-  testMatch: ["**/*.test.ts"],
-  transform: { "^.+\\.ts$": ["@swc/jest"] },
-  // Each test file gets its own module registry, so the Pulumi runtime's global
-  // mock state never leaks between files.
-  maxWorkers: 2,
+    testEnvironment: "node",
+    roots: ["<rootDir>/test"],
+    testMatch: ["**/*.test.ts"],
+    transform: { "^.+\\.ts$": ["@swc/jest"] },
+    // Each test file gets its own module registry, so the Pulumi runtime's global
+    // mock state never leaks between files.
+    maxWorkers: 2,
 };

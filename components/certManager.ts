@@ -58,12 +58,21 @@ export class CertManager extends pulumi.ComponentResource {
                 provider: args.provider,
                 namespace: namespace.metadata.name,
                 probes: [
-                    { apiVersion: "cert-manager.io/v1", kind: "ClusterIssuer", metadata: { name: `${name}-webhook-probe` }, spec: { selfSigned: {} } },
+                    {
+                        apiVersion: "cert-manager.io/v1",
+                        kind: "ClusterIssuer",
+                        metadata: { name: `${name}-webhook-probe` },
+                        spec: { selfSigned: {} },
+                    },
                     {
                         apiVersion: "cert-manager.io/v1",
                         kind: "Certificate",
                         metadata: { name: `${name}-webhook-probe`, namespace: CHARTS.certManager.namespace },
-                        spec: { secretName: `${name}-webhook-probe`, dnsNames: ["webhook-probe.invalid"], issuerRef: { kind: "ClusterIssuer", name: `${name}-webhook-probe` } },
+                        spec: {
+                            secretName: `${name}-webhook-probe`,
+                            dnsNames: ["webhook-probe.invalid"],
+                            issuerRef: { kind: "ClusterIssuer", name: `${name}-webhook-probe` },
+                        },
                     },
                 ],
                 resources: [{ apiGroup: "cert-manager.io", resources: ["clusterissuers", "certificates"] }],
@@ -77,7 +86,12 @@ export class CertManager extends pulumi.ComponentResource {
 
         const selfSigned = new k8s.apiextensions.CustomResource(
             `${name}-selfsigned-issuer`,
-            { apiVersion: "cert-manager.io/v1", kind: "ClusterIssuer", metadata: readyMetadata(`${name}-selfsigned`), spec: { selfSigned: {} } },
+            {
+                apiVersion: "cert-manager.io/v1",
+                kind: "ClusterIssuer",
+                metadata: readyMetadata(`${name}-selfsigned`),
+                spec: { selfSigned: {} },
+            },
             afterChart,
         );
 

@@ -92,7 +92,11 @@ export class GkeCluster extends pulumi.ComponentResource {
 
         const nodeServiceAccount = new gcp.serviceaccount.Account(
             `${name}-nodes`,
-            { project, accountId: names.name("nodes", GCP_NAME_RULES.serviceAccount), displayName: `GKE nodes of ${name} (stack ${names.stack})` },
+            {
+                project,
+                accountId: names.name("nodes", GCP_NAME_RULES.serviceAccount),
+                displayName: `GKE nodes of ${name} (stack ${names.stack})`,
+            },
             // A new account ID cannot be created while the old one exists; nodes running as it are lost with it.
             { parent: this, deleteBeforeReplace: true, protect, dependsOn: prerequisites.iam },
         );
@@ -255,7 +259,8 @@ export function gkeKubeconfig(clusterName: string, endpoint: string, caCertifica
                     exec: {
                         apiVersion: "client.authentication.k8s.io/v1beta1",
                         command: "gke-gcloud-auth-plugin",
-                        installHint: "Install gke-gcloud-auth-plugin: https://cloud.google.com/kubernetes-engine/docs/how-to/cluster-access-for-kubectl#install_plugin",
+                        installHint:
+                            "Install gke-gcloud-auth-plugin: https://cloud.google.com/kubernetes-engine/docs/how-to/cluster-access-for-kubectl#install_plugin",
                         provideClusterInfo: true,
                     },
                 },

@@ -34,7 +34,11 @@ export class KServe extends pulumi.ComponentResource {
     constructor(name: string, args: KServeArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:platform:KServe", name, {}, opts);
         const childOpts = { parent: this, provider: args.provider };
-        const namespace = new k8s.core.v1.Namespace(`${name}-ns`, { metadata: { name: CHARTS.kserveLlmisvcResources.namespace } }, childOpts);
+        const namespace = new k8s.core.v1.Namespace(
+            `${name}-ns`,
+            { metadata: { name: CHARTS.kserveLlmisvcResources.namespace } },
+            childOpts,
+        );
 
         const crds = new k8s.helm.v4.Chart(`${name}-crd`, pinnedChartArgs(CHARTS.kserveLlmisvcCrd, namespace.metadata.name), childOpts);
 
@@ -63,7 +67,12 @@ export class KServe extends pulumi.ComponentResource {
                 provider: args.provider,
                 namespace: namespace.metadata.name,
                 probes: [
-                    { apiVersion: KSERVE.apiVersion, kind: "LLMInferenceServiceConfig", metadata: { name: `${name}-webhook-probe`, namespace: CHARTS.kserveLlmisvcResources.namespace }, spec: {} },
+                    {
+                        apiVersion: KSERVE.apiVersion,
+                        kind: "LLMInferenceServiceConfig",
+                        metadata: { name: `${name}-webhook-probe`, namespace: CHARTS.kserveLlmisvcResources.namespace },
+                        spec: {},
+                    },
                     {
                         apiVersion: KSERVE.apiVersion,
                         kind: "LLMInferenceService",
@@ -71,7 +80,9 @@ export class KServe extends pulumi.ComponentResource {
                         spec: { model: { uri: "hf://webhook-probe/webhook-probe" } },
                     },
                 ],
-                resources: [{ apiGroup: KSERVE.apiVersion.split("/")[0], resources: ["llminferenceserviceconfigs", "llminferenceservices"] }],
+                resources: [
+                    { apiGroup: KSERVE.apiVersion.split("/")[0], resources: ["llminferenceserviceconfigs", "llminferenceservices"] },
+                ],
                 version: CHARTS.kserveLlmisvcResources.version,
                 dependsOn: [this.controller],
             },
@@ -82,7 +93,9 @@ export class KServe extends pulumi.ComponentResource {
             `${name}-configs`,
             // Both switches default to off: the chart installs nothing unless asked. ServingRuntimes belong to the
             // InferenceService API, whose CRDs this stack does not install.
-            pinnedChartArgs(CHARTS.kserveRuntimeConfigs, namespace.metadata.name, { kserve: { llmisvcConfigs: { enabled: true }, servingruntime: { enabled: false } } }),
+            pinnedChartArgs(CHARTS.kserveRuntimeConfigs, namespace.metadata.name, {
+                kserve: { llmisvcConfigs: { enabled: true }, servingruntime: { enabled: false } },
+            }),
             // LLMInferenceServiceConfigs pass through the controller's validating webhook.
             { ...childOpts, dependsOn: [this.webhooksReady] },
         );

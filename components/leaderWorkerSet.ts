@@ -38,7 +38,9 @@ export class LeaderWorkerSet extends pulumi.ComponentResource {
                         apiVersion: "leaderworkerset.x-k8s.io/v1",
                         kind: "LeaderWorkerSet",
                         metadata: { name: `${name}-webhook-probe`, namespace: CHARTS.leaderWorkerSet.namespace },
-                        spec: { leaderWorkerTemplate: { workerTemplate: { spec: { containers: [{ name: "probe", image: IMAGES.kubectl }] } } } },
+                        spec: {
+                            leaderWorkerTemplate: { workerTemplate: { spec: { containers: [{ name: "probe", image: IMAGES.kubectl }] } } },
+                        },
                     },
                 ],
                 resources: [{ apiGroup: "leaderworkerset.x-k8s.io", resources: ["leaderworkersets"] }],

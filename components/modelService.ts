@@ -1,6 +1,14 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { INFERENCE_POOL_KIND, KSERVE, KSERVE_CHILDREN, KSERVE_STOP_ANNOTATION, METRICS, VLLM_PORT, VLLM_SHUTDOWN } from "@gke-tpu-inference/facts";
+import {
+    INFERENCE_POOL_KIND,
+    KSERVE,
+    KSERVE_CHILDREN,
+    KSERVE_STOP_ANNOTATION,
+    METRICS,
+    VLLM_PORT,
+    VLLM_SHUTDOWN,
+} from "@gke-tpu-inference/facts";
 import { HTTP_SERVICE_SUFFIX } from "./routerRoute";
 import { ModelServiceSettings } from "./settings";
 import { TpuScheduling } from "./tpuNodePool";
@@ -182,7 +190,15 @@ export class ModelService extends pulumi.ComponentResource {
         const completionRequest = JSON.stringify({ model: model.modelName, prompt: "Say hello", max_tokens: 32 });
         this.curl = this.baseUrl.apply((baseUrl) => ({
             models: shellCommand(["curl", "-sS", `${baseUrl}/v1/models`]),
-            completions: shellCommand(["curl", "-sS", `${baseUrl}/v1/completions`, "-H", "Content-Type: application/json", "-d", completionRequest]),
+            completions: shellCommand([
+                "curl",
+                "-sS",
+                `${baseUrl}/v1/completions`,
+                "-H",
+                "Content-Type: application/json",
+                "-d",
+                completionRequest,
+            ]),
         }));
         this.registerOutputs({ baseUrl: this.baseUrl, curl: this.curl });
     }

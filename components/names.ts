@@ -47,7 +47,9 @@ export function stackNames(base: string, stack: string): StackNames {
             const shortened = stackSlug.slice(0, Math.max(room, 0)).replace(/-+$/, "");
             const name = join(base, shortened, hash, role);
             if (name.length > rule.maxLength) {
-                throw new Error(`no ${rule.description} name fits ${rule.maxLength} characters for base ${JSON.stringify(base)} and role ${JSON.stringify(role)}`);
+                throw new Error(
+                    `no ${rule.description} name fits ${rule.maxLength} characters for base ${JSON.stringify(base)} and role ${JSON.stringify(role)}`,
+                );
             }
             return name;
         },

@@ -83,7 +83,11 @@ export class Network extends pulumi.ComponentResource {
             named,
         );
 
-        const router = new gcp.compute.Router(`${name}-router`, { project, region, name: computeName("router"), network: network.id }, named);
+        const router = new gcp.compute.Router(
+            `${name}-router`,
+            { project, region, name: computeName("router"), network: network.id },
+            named,
+        );
 
         new gcp.compute.RouterNat(
             `${name}-nat`,

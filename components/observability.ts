@@ -23,12 +23,21 @@ const { vllm, epp } = METRICS;
 /** The dashboard's charts: PromQL over what Managed Prometheus scrapes from vLLM and the EPP. */
 export const DASHBOARD_CHARTS: ReadonlyArray<{ title: string; query: string }> = [
     { title: "Requests per second", query: `sum ${by} (rate(${vllm.requestSuccess}[5m]))` },
-    { title: "Time to first token, p95 (s)", query: `histogram_quantile(0.95, sum by (${MODEL_SERVICE_LABEL}, le) (rate(${vllm.timeToFirstTokenBucket}[5m])))` },
+    {
+        title: "Time to first token, p95 (s)",
+        query: `histogram_quantile(0.95, sum by (${MODEL_SERVICE_LABEL}, le) (rate(${vllm.timeToFirstTokenBucket}[5m])))`,
+    },
     { title: "Generated tokens per second", query: `sum ${by} (rate(${vllm.generationTokens}[5m]))` },
     { title: "Queue depth (waiting requests)", query: `sum ${by} (${vllm.requestsWaiting})` },
     { title: "KV cache usage", query: `avg ${by} (${vllm.kvCacheUsage})` },
-    { title: "Prefix cache hit rate", query: `sum ${by} (rate(${vllm.prefixCacheHits}[5m])) / sum ${by} (rate(${vllm.prefixCacheQueries}[5m]))` },
-    { title: "EPP scheduling decisions per endpoint", query: `sum by (${MODEL_SERVICE_LABEL}, ${epp.endpointLabel}, status) (rate(${epp.schedulerAttempts}[5m]))` },
+    {
+        title: "Prefix cache hit rate",
+        query: `sum ${by} (rate(${vllm.prefixCacheHits}[5m])) / sum ${by} (rate(${vllm.prefixCacheQueries}[5m]))`,
+    },
+    {
+        title: "EPP scheduling decisions per endpoint",
+        query: `sum by (${MODEL_SERVICE_LABEL}, ${epp.endpointLabel}, status) (rate(${epp.schedulerAttempts}[5m]))`,
+    },
 ];
 
 /**
@@ -83,7 +92,11 @@ export class InferenceObservability extends pulumi.ComponentResource {
                     conditions: [
                         {
                             displayName: `${model.name} prefix-cache hit rate stays at zero while prompts arrive`,
-                            conditionPrometheusQueryLanguage: { query: zeroPrefixHitQuery(model.name, window), duration: "0s", evaluationInterval: "60s" },
+                            conditionPrometheusQueryLanguage: {
+                                query: zeroPrefixHitQuery(model.name, window),
+                                duration: "0s",
+                                evaluationInterval: "60s",
+                            },
                         },
                     ],
                     documentation: {

@@ -55,7 +55,12 @@ interface LiveCheck {
 }
 
 /** A check from a read in both forms (a Promise now, an Output later) and the judgement of its result. */
-function liveCheck<R>(api: ProjectApi, read: () => Promise<R>, readAfter: (dependsOn: pulumi.Resource[]) => pulumi.Output<R>, problems: (result: R) => string[]): LiveCheck {
+function liveCheck<R>(
+    api: ProjectApi,
+    read: () => Promise<R>,
+    readAfter: (dependsOn: pulumi.Resource[]) => pulumi.Output<R>,
+    problems: (result: R) => string[],
+): LiveCheck {
     return { api, run: async () => problems(await read()), runAfter: (dependsOn) => readAfter(dependsOn).apply(problems) };
 }
 
@@ -68,15 +73,23 @@ function releaseChannelCheck(settings: Settings, namespace: string): LiveCheck {
         (result) => {
             const defaults = result.releaseChannelDefaultVersion ?? {};
             const channelDefault = defaults[settings.releaseChannel];
-            if (channelDefault !== undefined && parseGkeVersion(channelDefault) && compareGkeVersions(channelDefault, GKE_VERSION.floor) >= 0) {
+            if (
+                channelDefault !== undefined &&
+                parseGkeVersion(channelDefault) &&
+                compareGkeVersions(channelDefault, GKE_VERSION.floor) >= 0
+            ) {
                 return [];
             }
-            const fitting = RELEASE_CHANNELS.filter((channel) => parseGkeVersion(defaults[channel] ?? "") && compareGkeVersions(defaults[channel], GKE_VERSION.floor) >= 0);
+            const fitting = RELEASE_CHANNELS.filter(
+                (channel) => parseGkeVersion(defaults[channel] ?? "") && compareGkeVersions(defaults[channel], GKE_VERSION.floor) >= 0,
+            );
             const current = channelDefault === undefined ? "offers no default version" : `creates clusters at ${channelDefault}`;
             return [
                 `${namespace}:releaseChannel = ${JSON.stringify(settings.releaseChannel)} ${current} in ${settings.region}, below ${GKE_VERSION.floor}, ` +
                     `the first GKE version that installs the InferencePool inference.networking.k8s.io/v1 CRD itself; allowed: ` +
-                    (fitting.length > 0 ? fitting.map((channel) => `${channel} (default ${defaults[channel]})`).join(", ") : `none today in ${settings.region}`),
+                    (fitting.length > 0
+                        ? fitting.map((channel) => `${channel} (default ${defaults[channel]})`).join(", ")
+                        : `none today in ${settings.region}`),
             ];
         },
     );
@@ -147,7 +160,9 @@ export async function readLiveFacts(settings: Settings, namespace: string, manag
     const results = await Promise.all(checks.filter((check) => enabled.has(check.api)).map((check) => check.run()));
     passOrThrow([...problems, ...results.flat()], undefined);
     for (const check of deferred) {
-        void pulumi.log.info(`${PROJECT_APIS[check.api]} is not enabled yet: its checks run during the update, once the stack has enabled it, before anything calls it`);
+        void pulumi.log.info(
+            `${PROJECT_APIS[check.api]} is not enabled yet: its checks run during the update, once the stack has enabled it, before anything calls it`,
+        );
     }
 
     return (apis) => {

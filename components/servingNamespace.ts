@@ -37,7 +37,11 @@ export class ServingNamespace extends pulumi.ComponentResource {
     constructor(name: string, args: ServingNamespaceArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:platform:ServingNamespace", name, {}, opts);
         const childOpts = { parent: this, provider: args.provider };
-        const namespace = new k8s.core.v1.Namespace(`${name}-ns`, { metadata: { name: args.namespace, labels: { ...GATEWAY_ACCESS_LABEL } } }, childOpts);
+        const namespace = new k8s.core.v1.Namespace(
+            `${name}-ns`,
+            { metadata: { name: args.namespace, labels: { ...GATEWAY_ACCESS_LABEL } } },
+            childOpts,
+        );
 
         this.routerRouteConfig = new k8s.apiextensions.CustomResource(
             `${name}-router-route`,
@@ -64,7 +68,10 @@ export class ServingNamespace extends pulumi.ComponentResource {
             // KServe gives the storage initializer the HF_TOKEN of every Secret its pod's ServiceAccount lists.
             const serviceAccount = new k8s.core.v1.ServiceAccount(
                 `${name}-model-server`,
-                { metadata: { name: MODEL_SERVICE_ACCOUNT, namespace: namespace.metadata.name }, secrets: [{ name: secret.metadata.name }] },
+                {
+                    metadata: { name: MODEL_SERVICE_ACCOUNT, namespace: namespace.metadata.name },
+                    secrets: [{ name: secret.metadata.name }],
+                },
                 childOpts,
             );
             this.hfToken = { secretName: secret.metadata.name, serviceAccountName: serviceAccount.metadata.name };

@@ -157,7 +157,8 @@ const PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
  * c3-standard-4-lssd), shared-core (e2-micro, f1-micro, g1-small), or custom (custom-4-16384, n2-custom-4-16384-ext,
  * e2-custom-small-4096). Source: {@link SOURCES.machineTypes}.
  */
-export const MACHINE_TYPE = /^(?:[a-z][a-z0-9]*-[a-z]+-\d+[a-z]?(?:-[a-z0-9]+)*|e2-(?:micro|small|medium)|f1-micro|g1-small|(?:custom|(?:n1|n2|n2d|n4|e2)-custom)-\d+-\d+(?:-ext)?|e2-custom-(?:micro|small|medium)-\d+)$/;
+export const MACHINE_TYPE =
+    /^(?:[a-z][a-z0-9]*-[a-z]+-\d+[a-z]?(?:-[a-z0-9]+)*|e2-(?:micro|small|medium)|f1-micro|g1-small|(?:custom|(?:n1|n2|n2d|n4|e2)-custom)-\d+-\d+(?:-ext)?|e2-custom-(?:micro|small|medium)-\d+)$/;
 
 /** TPU machine types, whose nodes carry a NoSchedule taint that the platform's pods do not tolerate. Source: {@link SOURCES.machineTypes}. */
 const TPU_MACHINE_TYPE = /^(?:ct\d+[a-z]*|tpu\d+[a-z]*)-/;
@@ -168,14 +169,22 @@ function says(problem: string, allowed: string): string {
 }
 
 function oneOf(values: readonly string[], problem: string): z.ZodType<string> {
-    return z.string({ error: says("is not a string", values.join(", ")) }).refine((value) => values.includes(value), { error: says(problem, values.join(", ")) });
+    return z
+        .string({ error: says("is not a string", values.join(", ")) })
+        .refine((value) => values.includes(value), { error: says(problem, values.join(", ")) });
 }
 
 function wholeNumber(minimum: number, maximum: number, why: string): z.ZodType<number> {
     const allowed = `${minimum} to ${maximum} (${why})`;
     return z.number({ error: says("is not a whole number", allowed) }).superRefine((value, ctx) => {
         if (!Number.isSafeInteger(value)) {
-            ctx.addIssue({ code: "custom", message: says(Number.isInteger(value) ? "is not a whole number JavaScript holds exactly" : "is not a whole number", allowed) });
+            ctx.addIssue({
+                code: "custom",
+                message: says(
+                    Number.isInteger(value) ? "is not a whole number JavaScript holds exactly" : "is not a whole number",
+                    allowed,
+                ),
+            });
         } else if (value < minimum || value > maximum) {
             ctx.addIssue({ code: "custom", message: says(`is not a whole number from ${minimum} to ${maximum}`, allowed) });
         }
@@ -194,7 +203,10 @@ function dnsLabel(problem = "is not a DNS-1123 label"): z.ZodType<string> {
 /** A namespace this stack creates and owns, which must not be one Kubernetes or the platform owns. */
 function ownedNamespace(): z.ZodType<string> {
     return dnsLabel().refine((value) => !PROTECTED_NAMESPACES.includes(value) && !value.startsWith("kube-"), {
-        error: says("is a namespace Kubernetes or the platform owns", `a namespace of this stack's own, not ${PROTECTED_NAMESPACES.join(", ")}`),
+        error: says(
+            "is a namespace Kubernetes or the platform owns",
+            `a namespace of this stack's own, not ${PROTECTED_NAMESPACES.join(", ")}`,
+        ),
     });
 }
 
@@ -248,14 +260,20 @@ const modelSchema = z.strictObject({
         .string({ error: says("is not a non-empty string", "a string") })
         .regex(MODEL_URI, { error: says("is not a model URI", "hf://, gs://, s3://, pvc:// or oci:// followed by a path") })
         .optional(),
-    modelName: z.string({ error: says("is not a non-empty string", "a string") }).min(1, { error: says("is not a non-empty string", "a string") }).optional(),
+    modelName: z
+        .string({ error: says("is not a non-empty string", "a string") })
+        .min(1, { error: says("is not a non-empty string", "a string") })
+        .optional(),
     replicas: wholeNumber(1, GKE_LIMITS.nodesPerPoolZone, "one TPU VM each, within GKE's nodes per node pool zone").optional(),
     image: z
         .string({ error: says("is not a non-empty string", "a string") })
         .superRefine((value, ctx) => {
             const problem = imageReferenceProblem(value);
             if (problem !== undefined) {
-                ctx.addIssue({ code: "custom", message: says(problem, "an image with a tag other than latest, or a digest (@sha256: and 64 hex digits)") });
+                ctx.addIssue({
+                    code: "custom",
+                    message: says(problem, "an image with a tag other than latest, or a digest (@sha256: and 64 hex digits)"),
+                });
             }
         })
         .optional(),
@@ -303,7 +321,8 @@ export const SETTINGS = {
     tpuTopology: {
         type: "string",
         default: "",
-        description: "Slice topology; empty takes the machine type's single-host shape (2x2 for ct6e-standard-4t); a multi-host shape runs no model services.",
+        description:
+            "Slice topology; empty takes the machine type's single-host shape (2x2 for ct6e-standard-4t); a multi-host shape runs no model services.",
         allowed: `empty, or a topology of the machine type (${Object.entries(TPU_V6E_MACHINE_TYPES)
             .map(([machineType, machine]) => `${machineType}: ${machine.shapes.map((shape) => shape.topology).join(", ")}`)
             .join("; ")})`,
@@ -336,7 +355,10 @@ export const SETTINGS = {
         description: "Name of a specific TPU reservation in the zone; only with tpuProvisioning reservation.",
         allowed: "empty, or lowercase letters, digits and hyphens, starting with a letter, at most 63 characters",
         schema: z.string().refine((value) => value === "" || RESOURCE_NAME.test(value), {
-            error: says("is not a reservation name", "lowercase letters, digits and hyphens, starting with a letter, at most 63 characters"),
+            error: says(
+                "is not a reservation name",
+                "lowercase letters, digits and hyphens, starting with a letter, at most 63 characters",
+            ),
         }),
     },
     systemMachineType: {
@@ -346,8 +368,15 @@ export const SETTINGS = {
         allowed: "a Compute Engine machine type other than a TPU type (e2-standard-4, n2-standard-8, custom-4-16384)",
         schema: z
             .string()
-            .regex(MACHINE_TYPE, { error: says("is not a Compute Engine machine type name", "a type such as e2-standard-4, n2-highmem-8 or custom-4-16384") })
-            .refine((value) => !TPU_MACHINE_TYPE.test(value), { error: says("is a TPU machine type, whose taint keeps the platform's pods off it", "a CPU machine type such as e2-standard-4") }),
+            .regex(MACHINE_TYPE, {
+                error: says("is not a Compute Engine machine type name", "a type such as e2-standard-4, n2-highmem-8 or custom-4-16384"),
+            })
+            .refine((value) => !TPU_MACHINE_TYPE.test(value), {
+                error: says(
+                    "is a TPU machine type, whose taint keeps the platform's pods off it",
+                    "a CPU machine type such as e2-standard-4",
+                ),
+            }),
     },
     systemMinNodes: {
         type: "integer",
@@ -390,7 +419,9 @@ export const SETTINGS = {
         description: "Proxy-only subnet for the regional Gateway's Envoy proxies.",
         allowed: `a private IPv4 range of /${PROXY_ONLY_SUBNET.maxPrefixLength} or larger (/23 recommended)`,
         schema: cidr((range) =>
-            range.prefixLength > PROXY_ONLY_SUBNET.maxPrefixLength ? `is too small for a proxy-only subnet; allowed: a prefix of /${PROXY_ONLY_SUBNET.maxPrefixLength} or larger (/23 recommended)` : undefined,
+            range.prefixLength > PROXY_ONLY_SUBNET.maxPrefixLength
+                ? `is too small for a proxy-only subnet; allowed: a prefix of /${PROXY_ONLY_SUBNET.maxPrefixLength} or larger (/23 recommended)`
+                : undefined,
         ),
     },
     masterCidr: {
@@ -407,16 +438,23 @@ export const SETTINGS = {
     masterAuthorizedNetworks: {
         type: "array<string>",
         default: [],
-        description: "CIDRs that may reach the control plane; empty leaves the public endpoint reachable from any address (credentials still required).",
+        description:
+            "CIDRs that may reach the control plane; empty leaves the public endpoint reachable from any address (credentials still required).",
         allowed: `up to ${GKE_LIMITS.authorizedNetworks} IPv4 CIDR blocks, e.g. ["203.0.113.0/24"]`,
         schema: z
             .array(z.string(), { error: says("is not a list of CIDR strings", 'e.g. ["203.0.113.0/24"]') })
-            .max(GKE_LIMITS.authorizedNetworks, { error: says(`has more than ${GKE_LIMITS.authorizedNetworks} entries`, `up to ${GKE_LIMITS.authorizedNetworks} CIDR blocks`) })
+            .max(GKE_LIMITS.authorizedNetworks, {
+                error: says(`has more than ${GKE_LIMITS.authorizedNetworks} entries`, `up to ${GKE_LIMITS.authorizedNetworks} CIDR blocks`),
+            })
             .superRefine((list, ctx) => {
                 list.forEach((entry, index) => {
                     const parsed = parseCidr(entry);
                     if (typeof parsed === "string") {
-                        ctx.addIssue({ code: "custom", path: [index], message: parsed.includes("; allowed:") ? parsed : says(parsed, "an IPv4 CIDR block like 203.0.113.0/24") });
+                        ctx.addIssue({
+                            code: "custom",
+                            path: [index],
+                            message: parsed.includes("; allowed:") ? parsed : says(parsed, "an IPv4 CIDR block like 203.0.113.0/24"),
+                        });
                     }
                 });
             }),
@@ -473,14 +511,16 @@ export const SETTINGS = {
     deletionProtection: {
         type: "boolean",
         default: true,
-        description: "On: GKE's deletion protection, and Pulumi protection on the cluster, its node account, the VPC and the node subnet; off only for throwaway stacks.",
+        description:
+            "On: GKE's deletion protection, and Pulumi protection on the cluster, its node account, the VPC and the node subnet; off only for throwaway stacks.",
         allowed: "true, false",
         schema: bool(),
     },
     manageProjectApis: {
         type: "boolean",
         default: true,
-        description: "Enable the Google Cloud APIs the stack needs; off where a platform team manages them (the preview then checks they are enabled).",
+        description:
+            "Enable the Google Cloud APIs the stack needs; off where a platform team manages them (the preview then checks they are enabled).",
         allowed: "true, false",
         schema: bool(),
     },
@@ -494,22 +534,53 @@ export const SETTINGS = {
     models: {
         type: "array<object>",
         default: [],
-        description: "Model services to run (fields below); all their replicas together must fit tpuMaxNodes; empty leaves the TPU pool idle.",
+        description:
+            "Model services to run (fields below); all their replicas together must fit tpuMaxNodes; empty leaves the TPU pool idle.",
         allowed: 'a list of model services, e.g. [{"name": "qwen", "pattern": "pattern1"}]',
         schema: z.array(modelSchema, { error: says("is not a list of model services", 'e.g. [{"name": "qwen", "pattern": "pattern1"}]') }),
     },
 } as const satisfies Record<string, Setting>;
 
 /** What each field of a model service entry means, for the README. */
-export const MODEL_SETTINGS: ReadonlyArray<{ field: (typeof MODEL_FIELDS)[number]; default: string; description: string; allowed: string }> = [
-    { field: "name", default: "(required)", description: "Name of the LLMInferenceService, unique in the stack; the path prefix through the Gateway.", allowed: `a DNS-1123 label of at most ${KSERVE_CHILDREN.maxServiceNameLength} characters` },
-    { field: "pattern", default: "(required)", description: "pattern1: one baseline replica; pattern3: prefix-cache scale-out with prefix-cache-aware routing.", allowed: SERVING_PATTERNS.join(", ") },
-    { field: "modelUri", default: DEFAULT_MODEL.uri, description: "Where KServe's storage initializer fetches the weights.", allowed: "hf://, gs://, s3://, pvc:// or oci:// followed by a path" },
+export const MODEL_SETTINGS: ReadonlyArray<{
+    field: (typeof MODEL_FIELDS)[number];
+    default: string;
+    description: string;
+    allowed: string;
+}> = [
+    {
+        field: "name",
+        default: "(required)",
+        description: "Name of the LLMInferenceService, unique in the stack; the path prefix through the Gateway.",
+        allowed: `a DNS-1123 label of at most ${KSERVE_CHILDREN.maxServiceNameLength} characters`,
+    },
+    {
+        field: "pattern",
+        default: "(required)",
+        description: "pattern1: one baseline replica; pattern3: prefix-cache scale-out with prefix-cache-aware routing.",
+        allowed: SERVING_PATTERNS.join(", "),
+    },
+    {
+        field: "modelUri",
+        default: DEFAULT_MODEL.uri,
+        description: "Where KServe's storage initializer fetches the weights.",
+        allowed: "hf://, gs://, s3://, pvc:// or oci:// followed by a path",
+    },
     { field: "modelName", default: "the URI's path", description: "The name clients send as `model`.", allowed: "a non-empty string" },
-    { field: "replicas", default: "1 (pattern1), 2 (pattern3)", description: "vLLM replicas, one TPU VM each; pattern3 needs at least 2.", allowed: `1 to ${GKE_LIMITS.nodesPerPoolZone}, at most tpuMaxNodes in total` },
+    {
+        field: "replicas",
+        default: "1 (pattern1), 2 (pattern3)",
+        description: "vLLM replicas, one TPU VM each; pattern3 needs at least 2.",
+        allowed: `1 to ${GKE_LIMITS.nodesPerPoolZone}, at most tpuMaxNodes in total`,
+    },
     { field: "image", default: IMAGES.vllmTpu, description: "vLLM TPU image.", allowed: "a tag other than latest, or a digest" },
     { field: "maxModelLen", default: "2048", description: "vLLM's --max-model-len.", allowed: "a whole number of tokens, at least 1" },
-    { field: "extraArgs", default: "[]", description: "More vLLM flags, after the builder's.", allowed: `flags other than ${[...Object.keys(TPU_REJECTED_VLLM_FLAGS), ...Object.keys(BUILDER_FLAGS)].join(", ")}` },
+    {
+        field: "extraArgs",
+        default: "[]",
+        description: "More vLLM flags, after the builder's.",
+        allowed: `flags other than ${[...Object.keys(TPU_REJECTED_VLLM_FLAGS), ...Object.keys(BUILDER_FLAGS)].join(", ")}`,
+    },
 ];
 
 /** The setting read as a secret, which no stack may hold in plain text; not declared in Pulumi.yaml, because a declared key without a default is required of every stack. */
@@ -552,11 +623,16 @@ export const RULES: readonly Rule[] = [
         reads: ["tpuMachineType", "tpuTopology"],
         check: ({ tpuMachineType, tpuTopology }, key) => {
             const topologies = TPU_V6E_MACHINE_TYPES[tpuMachineType].shapes.map((shape) => shape.topology);
-            return tpuTopology === "" || topologies.includes(tpuTopology) ? [] : [`${key("tpuTopology")} = ${JSON.stringify(tpuTopology)} ${says(`is not a topology of ${tpuMachineType}`, topologies.join(", "))}`];
+            return tpuTopology === "" || topologies.includes(tpuTopology)
+                ? []
+                : [
+                      `${key("tpuTopology")} = ${JSON.stringify(tpuTopology)} ${says(`is not a topology of ${tpuMachineType}`, topologies.join(", "))}`,
+                  ];
         },
     },
     {
-        description: "tpuMinNodes is at most tpuMaxNodes; a multi-host slice scales as one unit, so tpuMaxNodes is its hosts and tpuMinNodes 0 or its hosts.",
+        description:
+            "tpuMinNodes is at most tpuMaxNodes; a multi-host slice scales as one unit, so tpuMaxNodes is its hosts and tpuMinNodes 0 or its hosts.",
         reads: ["tpuMachineType", "tpuTopology", "tpuMinNodes", "tpuMaxNodes"],
         check: (values, key) => {
             const shape = tpuShape(values);
@@ -564,9 +640,14 @@ export const RULES: readonly Rule[] = [
                 return [];
             }
             if (values.tpuMinNodes > values.tpuMaxNodes) {
-                return [`${key("tpuMinNodes")} = ${values.tpuMinNodes} is greater than ${key("tpuMaxNodes")} = ${values.tpuMaxNodes}; allowed: tpuMinNodes <= tpuMaxNodes`];
+                return [
+                    `${key("tpuMinNodes")} = ${values.tpuMinNodes} is greater than ${key("tpuMaxNodes")} = ${values.tpuMaxNodes}; allowed: tpuMinNodes <= tpuMaxNodes`,
+                ];
             }
-            if (shape.hosts > 1 && (values.tpuMaxNodes !== shape.hosts || (values.tpuMinNodes !== 0 && values.tpuMinNodes !== shape.hosts))) {
+            if (
+                shape.hosts > 1 &&
+                (values.tpuMaxNodes !== shape.hosts || (values.tpuMinNodes !== 0 && values.tpuMinNodes !== shape.hosts))
+            ) {
                 return [
                     `${key("tpuMaxNodes")} = ${values.tpuMaxNodes} with tpuMinNodes = ${values.tpuMinNodes} cannot hold one ${shape.topology} slice of ${values.tpuMachineType}, ` +
                         `which is ${shape.hosts} hosts scaled as one unit; allowed: tpuMaxNodes = ${shape.hosts} and tpuMinNodes = 0 or ${shape.hosts}`,
@@ -580,7 +661,9 @@ export const RULES: readonly Rule[] = [
         reads: ["zone", "tpuProvisioning", "tpuReservation"],
         check: ({ zone, tpuProvisioning, tpuReservation }, key) => {
             if (tpuProvisioning === "reservation" && tpuReservation === "") {
-                return [`${key("tpuReservation")} is not set but ${key("tpuProvisioning")} = "reservation"; allowed: the name of a specific TPU reservation in ${zone}`];
+                return [
+                    `${key("tpuReservation")} is not set but ${key("tpuProvisioning")} = "reservation"; allowed: the name of a specific TPU reservation in ${zone}`,
+                ];
             }
             if (tpuReservation !== "" && tpuProvisioning !== "reservation") {
                 return [
@@ -594,7 +677,11 @@ export const RULES: readonly Rule[] = [
         description: "systemMinNodes is at most systemMaxNodes.",
         reads: ["systemMinNodes", "systemMaxNodes"],
         check: ({ systemMinNodes, systemMaxNodes }, key) =>
-            systemMinNodes > systemMaxNodes ? [`${key("systemMinNodes")} = ${systemMinNodes} is greater than ${key("systemMaxNodes")} = ${systemMaxNodes}; allowed: systemMinNodes <= systemMaxNodes`] : [],
+            systemMinNodes > systemMaxNodes
+                ? [
+                      `${key("systemMinNodes")} = ${systemMinNodes} is greater than ${key("systemMaxNodes")} = ${systemMaxNodes}; allowed: systemMinNodes <= systemMaxNodes`,
+                  ]
+                : [],
     },
     {
         description: "nodeCidr, podCidr, serviceCidr, proxyOnlyCidr and masterCidr are disjoint.",
@@ -605,7 +692,10 @@ export const RULES: readonly Rule[] = [
                 ranges
                     .slice(0, j)
                     .filter(([, a]) => overlaps(a, b))
-                    .map(([nameA, a]) => `${key(nameB)} = ${JSON.stringify(b.cidr)} overlaps ${key(nameA)} = ${JSON.stringify(a.cidr)}; allowed: disjoint ranges for ${NETWORK_KEYS.join(", ")}`),
+                    .map(
+                        ([nameA, a]) =>
+                            `${key(nameB)} = ${JSON.stringify(b.cidr)} overlaps ${key(nameA)} = ${JSON.stringify(a.cidr)}; allowed: disjoint ranges for ${NETWORK_KEYS.join(", ")}`,
+                    ),
             );
         },
     },
@@ -621,7 +711,8 @@ export const RULES: readonly Rule[] = [
                 : [],
     },
     {
-        description: "Model names are unique; pattern3 has at least 2 replicas; model services need a single-host TPU shape; their replicas add up to at most tpuMaxNodes.",
+        description:
+            "Model names are unique; pattern3 has at least 2 replicas; model services need a single-host TPU shape; their replicas add up to at most tpuMaxNodes.",
         reads: ["models", "tpuMachineType", "tpuTopology", "tpuMaxNodes"],
         check: (values, key) => {
             const problems: string[] = [];
@@ -629,18 +720,24 @@ export const RULES: readonly Rule[] = [
             const seen = new Set<string>();
             for (const [index, model] of values.models.entries()) {
                 if (seen.has(model.name)) {
-                    problems.push(`${key("models")}[${index}].name = ${JSON.stringify(model.name)} is used twice; allowed: a name unique in the stack`);
+                    problems.push(
+                        `${key("models")}[${index}].name = ${JSON.stringify(model.name)} is used twice; allowed: a name unique in the stack`,
+                    );
                 }
                 seen.add(model.name);
                 if (model.pattern === "pattern3" && model.replicas !== undefined && model.replicas < 2) {
-                    problems.push(`${key("models")}[${index}].replicas = ${model.replicas} gives pattern3 nothing to route between; allowed: 2 or more (or pattern1 for one replica)`);
+                    problems.push(
+                        `${key("models")}[${index}].replicas = ${model.replicas} gives pattern3 nothing to route between; allowed: 2 or more (or pattern1 for one replica)`,
+                    );
                 }
             }
             if (shape === undefined || values.models.length === 0) {
                 return problems;
             }
             if (shape.hosts > 1) {
-                const singleHost = TPU_V6E_MACHINE_TYPES[values.tpuMachineType].shapes.filter((candidate) => candidate.hosts === 1).map((candidate) => candidate.topology);
+                const singleHost = TPU_V6E_MACHINE_TYPES[values.tpuMachineType].shapes
+                    .filter((candidate) => candidate.hosts === 1)
+                    .map((candidate) => candidate.topology);
                 return [
                     ...problems,
                     `${key("models")} needs a single-host TPU shape, but ${key("tpuTopology")} = ${JSON.stringify(shape.topology)} spans ${shape.hosts} hosts; allowed: ${singleHost.join(", ")}`,
@@ -709,7 +806,11 @@ function pathText(path: readonly PropertyKey[]): string {
 
 /** The value at `path` within `value`. */
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-    return path.reduce((current: unknown, part) => (current !== null && typeof current === "object" ? (current as Record<PropertyKey, unknown>)[part] : undefined), value);
+    return path.reduce(
+        (current: unknown, part) =>
+            current !== null && typeof current === "object" ? (current as Record<PropertyKey, unknown>)[part] : undefined,
+        value,
+    );
 }
 
 /**
@@ -722,14 +823,23 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
  * @param gcpProject the value of `gcp:project`
  * @param context every configured key and which are secret, for the checks that need them
  */
-export function parseSettings(namespace: string, read: ConfigReader, gcpProject: string | undefined, context: ConfigContext = {}): Settings {
+export function parseSettings(
+    namespace: string,
+    read: ConfigReader,
+    gcpProject: string | undefined,
+    context: ConfigContext = {},
+): Settings {
     const key = (name: string) => `${namespace}:${name}`;
     const problems: string[] = [...(context.stackFileProblems ?? [])];
 
     if (gcpProject === undefined || gcpProject === "") {
-        problems.push("gcp:project is not set; run `pulumi config set gcp:project <PROJECT_ID>` (the offline preview supplies a placeholder)");
+        problems.push(
+            "gcp:project is not set; run `pulumi config set gcp:project <PROJECT_ID>` (the offline preview supplies a placeholder)",
+        );
     } else if (!PROJECT_ID.test(gcpProject)) {
-        problems.push(`gcp:project = ${JSON.stringify(gcpProject)} is not a GCP project ID; allowed: 6 to 30 lowercase letters, digits and hyphens, starting with a letter`);
+        problems.push(
+            `gcp:project = ${JSON.stringify(gcpProject)} is not a GCP project ID; allowed: 6 to 30 lowercase letters, digits and hyphens, starting with a letter`,
+        );
     }
 
     const names = Object.keys(SETTINGS) as SettingName[];
@@ -739,12 +849,16 @@ export function parseSettings(namespace: string, read: ConfigReader, gcpProject:
         if (space === namespace && !(names as string[]).includes(name) && !(name in SECRET_SETTINGS)) {
             problems.push(`${configured} is not a setting of ${namespace}${suggestion(name, [...names, ...Object.keys(SECRET_SETTINGS)])}`);
         } else if (space !== namespace && !PROVIDER_NAMESPACES.includes(space)) {
-            problems.push(`${configured} is in namespace ${JSON.stringify(space)}, which is neither the project's (${namespace}) nor a provider's (${PROVIDER_NAMESPACES.join(", ")})${suggestion(space, [namespace, ...PROVIDER_NAMESPACES])}`);
+            problems.push(
+                `${configured} is in namespace ${JSON.stringify(space)}, which is neither the project's (${namespace}) nor a provider's (${PROVIDER_NAMESPACES.join(", ")})${suggestion(space, [namespace, ...PROVIDER_NAMESPACES])}`,
+            );
         }
     }
     for (const secret of Object.keys(SECRET_SETTINGS)) {
         if (read(secret) !== undefined && context.secretKeys !== undefined && !context.secretKeys.includes(key(secret))) {
-            problems.push(`${key(secret)} is set in plain text; allowed: a secret, set with \`pulumi config set --secret ${secret} <VALUE>\` (the value is not shown here)`);
+            problems.push(
+                `${key(secret)} is set in plain text; allowed: a secret, set with \`pulumi config set --secret ${secret} <VALUE>\` (the value is not shown here)`,
+            );
         }
     }
 
@@ -761,12 +875,15 @@ export function parseSettings(namespace: string, read: ConfigReader, gcpProject:
         for (const issue of result.error.issues) {
             if (issue.code === "unrecognized_keys") {
                 for (const field of issue.keys) {
-                    problems.push(`${key(name)}${pathText(issue.path)}.${field} is not a model service setting; allowed: ${MODEL_FIELDS.join(", ")}${suggestion(field, MODEL_FIELDS)}`);
+                    problems.push(
+                        `${key(name)}${pathText(issue.path)}.${field} is not a model service setting; allowed: ${MODEL_FIELDS.join(", ")}${suggestion(field, MODEL_FIELDS)}`,
+                    );
                 }
                 continue;
             }
             // A scalar is shown as the stack wrote it; a list as JSON reads it.
-            const at = issue.path.length === 0 && raw !== undefined && !setting.type.startsWith("array") ? raw : valueAt(decoded, issue.path);
+            const at =
+                issue.path.length === 0 && raw !== undefined && !setting.type.startsWith("array") ? raw : valueAt(decoded, issue.path);
             problems.push(`${key(name)}${pathText(issue.path)} = ${JSON.stringify(at === undefined ? null : at)} ${issue.message}`);
         }
     }
@@ -800,7 +917,13 @@ function settingsOf(values: Values, project: string): Settings {
             ...(values.tpuReservation !== "" ? { reservation: values.tpuReservation } : {}),
         },
         systemPool: { machineType: values.systemMachineType, minNodes: values.systemMinNodes, maxNodes: values.systemMaxNodes },
-        network: { nodeCidr: values.nodeCidr, podCidr: values.podCidr, serviceCidr: values.serviceCidr, proxyOnlyCidr: values.proxyOnlyCidr, masterCidr: values.masterCidr },
+        network: {
+            nodeCidr: values.nodeCidr,
+            podCidr: values.podCidr,
+            serviceCidr: values.serviceCidr,
+            proxyOnlyCidr: values.proxyOnlyCidr,
+            masterCidr: values.masterCidr,
+        },
         masterAuthorizedNetworks: values.masterAuthorizedNetworks,
         releaseChannel: values.releaseChannel,
         gateway: {
@@ -819,7 +942,8 @@ function settingsOf(values: Values, project: string): Settings {
                 name: model.name,
                 pattern: model.pattern as ServingPattern,
                 modelUri,
-                modelName: model.modelName ?? (modelUri === DEFAULT_MODEL.uri ? DEFAULT_MODEL.name : modelUri.replace(/^[a-z0-9]+:\/\//, "")),
+                modelName:
+                    model.modelName ?? (modelUri === DEFAULT_MODEL.uri ? DEFAULT_MODEL.name : modelUri.replace(/^[a-z0-9]+:\/\//, "")),
                 replicas: replicasOf(model),
                 image: model.image ?? IMAGES.vllmTpu,
                 maxModelLen: model.maxModelLen ?? 2048,

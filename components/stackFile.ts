@@ -25,7 +25,10 @@ export function stackFileProblems(file: string, document: unknown): string[] {
     }
     return Object.keys(document)
         .filter((key) => !STACK_FILE_KEYS.includes(key))
-        .map((key) => `${file}: ${JSON.stringify(key)} is not a stack file key, so the Pulumi CLI ignores it and everything under it; allowed: ${STACK_FILE_KEYS.join(", ")}${suggestion(key, STACK_FILE_KEYS)}`);
+        .map(
+            (key) =>
+                `${file}: ${JSON.stringify(key)} is not a stack file key, so the Pulumi CLI ignores it and everything under it; allowed: ${STACK_FILE_KEYS.join(", ")}${suggestion(key, STACK_FILE_KEYS)}`,
+        );
 }
 
 /** Where a project keeps its stack files: `stackConfigDir` of Pulumi.yaml, else beside it. */
@@ -43,6 +46,10 @@ export function runningStackFileProblems(projectDir: string, stack: string): str
     if (!fs.existsSync(projectPath)) {
         return [];
     }
-    const file = stackFilePath(projectDir, (parsePulumiYaml(fs.readFileSync(projectPath, "utf8")) ?? {}) as { stackConfigDir?: unknown }, stack);
+    const file = stackFilePath(
+        projectDir,
+        (parsePulumiYaml(fs.readFileSync(projectPath, "utf8")) ?? {}) as { stackConfigDir?: unknown },
+        stack,
+    );
     return fs.existsSync(file) ? stackFileProblems(path.basename(file), parsePulumiYaml(fs.readFileSync(file, "utf8"))) : [];
 }

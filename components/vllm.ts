@@ -4,7 +4,15 @@
  * templates, filled in per service by its controller.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { EPP_CONFIG_API_VERSION, IMAGES, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING, VLLM_PORT, VLLM_QUIET_ENDPOINTS, VLLM_SHUTDOWN } from "@gke-tpu-inference/facts";
+import {
+    EPP_CONFIG_API_VERSION,
+    IMAGES,
+    KSERVE_CHILDREN,
+    PREFIX_CACHE_ROUTING,
+    VLLM_PORT,
+    VLLM_QUIET_ENDPOINTS,
+    VLLM_SHUTDOWN,
+} from "@gke-tpu-inference/facts";
 import { ModelServiceSettings } from "./settings";
 
 /** An HTTP probe on vLLM's port. */
@@ -54,7 +62,9 @@ export function vllmContainer(model: ModelServiceSettings, chipsPerVm: number, h
         command: ["vllm", "serve"],
         args: vllmArgs(model, chipsPerVm),
         ports: [{ containerPort: VLLM_PORT, name: "http", protocol: "TCP" }],
-        ...(hfTokenSecret !== undefined ? { env: [{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: hfTokenSecret, key: "HF_TOKEN" } } }] } : {}),
+        ...(hfTokenSecret !== undefined
+            ? { env: [{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: hfTokenSecret, key: "HF_TOKEN" } } }] }
+            : {}),
         // A TPU replica takes every chip of its VM: GKE schedules TPU VMs whole.
         resources: { requests: { "google.com/tpu": String(chipsPerVm) }, limits: { "google.com/tpu": String(chipsPerVm) } },
         // Stop receiving traffic before SIGTERM; vLLM then drains for --shutdown-timeout within the pod's grace period.

@@ -72,7 +72,10 @@ export class WebhookGate extends pulumi.ComponentResource {
         );
         const manifests = new k8s.core.v1.ConfigMap(
             `${name}-probes`,
-            { metadata: metadata("probes"), data: Object.fromEntries(args.probes.map((probe, index) => [`probe-${index}.yaml`, stringify(probe)])) },
+            {
+                metadata: metadata("probes"),
+                data: Object.fromEntries(args.probes.map((probe, index) => [`probe-${index}.yaml`, stringify(probe)])),
+            },
             childOpts,
         );
 
@@ -94,7 +97,11 @@ export class WebhookGate extends pulumi.ComponentResource {
                                     image: IMAGES.kubectl,
                                     command: ["kubectl", "create", "--dry-run=server", "--output=name", "--filename=/probes/"],
                                     env: [{ name: "HOME", value: "/tmp" }],
-                                    securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } },
+                                    securityContext: {
+                                        allowPrivilegeEscalation: false,
+                                        readOnlyRootFilesystem: true,
+                                        capabilities: { drop: ["ALL"] },
+                                    },
                                     resources: { requests: { cpu: "10m", memory: "32Mi" }, limits: { memory: "128Mi" } },
                                     volumeMounts: [
                                         { name: "probes", mountPath: "/probes", readOnly: true },

@@ -6,7 +6,8 @@ export const disallowDefaultComputeServiceAccount: ResourceValidationPolicy = {
     description: "GKE nodes must run as a dedicated service account, not the Compute Engine default service account.",
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps: "Create a service account with roles/container.defaultNodeServiceAccount and set it as nodeConfig.serviceAccount on the cluster and every node pool.",
+    remediationSteps:
+        "Create a service account with roles/container.defaultNodeServiceAccount and set it as nodeConfig.serviceAccount on the cluster and every node pool.",
     validateResource: (args, reportViolation) => {
         const isCluster = args.type === "gcp:container/cluster:Cluster";
         // Autopilot manages its nodes' identity itself.
@@ -15,8 +16,14 @@ export const disallowDefaultComputeServiceAccount: ResourceValidationPolicy = {
         }
         // A cluster's nodeConfig is what its default pool (even one removed at creation) runs as.
         const account: unknown = args.props.nodeConfig?.serviceAccount;
-        if (account === undefined || account === "default" || (typeof account === "string" && account.endsWith("-compute@developer.gserviceaccount.com"))) {
-            reportViolation(`${isCluster ? "Cluster" : "Node pool"} ${args.name} runs its nodes as the Compute Engine default service account; set nodeConfig.serviceAccount to a dedicated one.`);
+        if (
+            account === undefined ||
+            account === "default" ||
+            (typeof account === "string" && account.endsWith("-compute@developer.gserviceaccount.com"))
+        ) {
+            reportViolation(
+                `${isCluster ? "Cluster" : "Node pool"} ${args.name} runs its nodes as the Compute Engine default service account; set nodeConfig.serviceAccount to a dedicated one.`,
+            );
         }
     },
 };

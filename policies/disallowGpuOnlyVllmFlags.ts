@@ -10,7 +10,8 @@ import { commandLine, containersOf, usesTpu } from "./support";
  */
 export const disallowGpuOnlyVllmFlags: ResourceValidationPolicy = {
     name: "disallow-gpu-only-vllm-flags",
-    description: "A vLLM container on TPU must not pass flags that vLLM rejects at startup, such as --prefix-cache-block-size from GPU write-ups, which is no vLLM flag at all.",
+    description:
+        "A vLLM container on TPU must not pass flags that vLLM rejects at startup, such as --prefix-cache-block-size from GPU write-ups, which is no vLLM flag at all.",
     enforcementLevel: "mandatory",
     severity: "critical",
     remediationSteps: `Remove ${Object.keys(TPU_REJECTED_VLLM_FLAGS).join(", ")} from the container's command and args.`,
@@ -22,7 +23,9 @@ export const disallowGpuOnlyVllmFlags: ResourceValidationPolicy = {
             for (const { flag, raw } of vllmFlags(commandLine(container))) {
                 const reason = TPU_REJECTED_VLLM_FLAGS[flag];
                 if (reason !== undefined) {
-                    reportViolation(`${args.name} ${path} passes ${raw === flag || raw.startsWith(`${flag}=`) || raw.startsWith(`${flag} `) ? flag : `${raw} (${flag})`} to vLLM on TPU: ${reason}.`);
+                    reportViolation(
+                        `${args.name} ${path} passes ${raw === flag || raw.startsWith(`${flag}=`) || raw.startsWith(`${flag} `) ? flag : `${raw} (${flag})`} to vLLM on TPU: ${reason}.`,
+                    );
                 }
             }
         }

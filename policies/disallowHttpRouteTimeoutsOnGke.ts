@@ -33,7 +33,8 @@ function templateSpec(config: PolicyResource): Props | undefined {
  */
 export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
     name: "disallow-httproute-timeouts-on-gke",
-    description: "HTTPRoutes attached to a GKE Gateway, and the KServe route templates that produce them, must not set rule timeouts, which GKE rejects.",
+    description:
+        "HTTPRoutes attached to a GKE Gateway, and the KServe route templates that produce them, must not set rule timeouts, which GKE rejects.",
     enforcementLevel: "mandatory",
     severity: "critical",
     remediationSteps:
@@ -47,7 +48,10 @@ export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
         for (const route of httpRoutes(args.resources)) {
             const rules = rulesWithTimeouts(route.props.spec);
             if (rules.length > 0 && onGke(routeParentRefs(route))) {
-                reportViolation(`HTTPRoute ${route.props.metadata?.name} sets timeouts on rules ${rules.join(", ")} but attaches to a GKE Gateway, which rejects it.`, route.urn);
+                reportViolation(
+                    `HTTPRoute ${route.props.metadata?.name} sets timeouts on rules ${rules.join(", ")} but attaches to a GKE Gateway, which rejects it.`,
+                    route.urn,
+                );
             }
         }
 
@@ -67,11 +71,16 @@ export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
             if (Array.isArray(ownSpec?.rules)) {
                 const own = rulesWithTimeouts(ownSpec);
                 if (own.length > 0) {
-                    reportViolation(`LLMInferenceService ${namespace}/${name} sets route timeouts on rules ${own.join(", ")}; its GKE Gateway rejects them.`, service.urn);
+                    reportViolation(
+                        `LLMInferenceService ${namespace}/${name} sets route timeouts on rules ${own.join(", ")}; its GKE Gateway rejects them.`,
+                        service.urn,
+                    );
                 }
                 continue;
             }
-            const decisive = [...layers].reverse().find((config): config is PolicyResource => config !== undefined && Array.isArray(templateSpec(config)?.rules));
+            const decisive = [...layers]
+                .reverse()
+                .find((config): config is PolicyResource => config !== undefined && Array.isArray(templateSpec(config)?.rules));
             if (decisive === undefined) {
                 // A base config outside the stack may bring its own rules: nothing to judge then.
                 if (layers.every((config, index) => index === 0 || config !== undefined) && layers[0] === undefined) {

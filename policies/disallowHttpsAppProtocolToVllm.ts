@@ -9,10 +9,12 @@ import { isKubernetesKind, plainHttpVllmPods, portsToPlainHttpVllm } from "./sup
  */
 export const disallowHttpsAppProtocolToVllm: StackValidationPolicy = {
     name: "disallow-https-app-protocol-to-vllm",
-    description: "A Service in front of pods that serve vLLM over plain HTTP must not declare HTTPS, because GKE's Gateway follows the port's appProtocol (or its name) and would speak TLS to it.",
+    description:
+        "A Service in front of pods that serve vLLM over plain HTTP must not declare HTTPS, because GKE's Gateway follows the port's appProtocol (or its name) and would speak TLS to it.",
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps: "Give the Service port appProtocol http (and a name other than https), or route non-inference paths to a plain-HTTP Service you own.",
+    remediationSteps:
+        "Give the Service port appProtocol http (and a name other than https), or route non-inference paths to a plain-HTTP Service you own.",
     validateStack: (args, reportViolation) => {
         const vllmPods = plainHttpVllmPods(args.resources);
         for (const service of args.resources.filter((resource) => isKubernetesKind(resource.type, "", "Service"))) {

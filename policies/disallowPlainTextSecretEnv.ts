@@ -41,7 +41,8 @@ function literalCredentials(words: string[]): string[] {
  */
 export const disallowPlainTextSecretEnv: StackValidationPolicy = {
     name: "disallow-plain-text-secret-env",
-    description: "Credentials (tokens, passwords, keys) must come from a Secret, never a literal environment value, a ConfigMap or a command line.",
+    description:
+        "Credentials (tokens, passwords, keys) must come from a Secret, never a literal environment value, a ConfigMap or a command line.",
     enforcementLevel: "mandatory",
     severity: "high",
     remediationSteps:
@@ -56,7 +57,10 @@ export const disallowPlainTextSecretEnv: StackValidationPolicy = {
                         continue;
                     }
                     if (typeof variable.value === "string" && !isReference(variable.value) && variable.valueFrom === undefined) {
-                        reportViolation(`${resource.name} ${path} sets ${variable.name} to a literal value; read it from a Secret with valueFrom.secretKeyRef.`, resource.urn);
+                        reportViolation(
+                            `${resource.name} ${path} sets ${variable.name} to a literal value; read it from a Secret with valueFrom.secretKeyRef.`,
+                            resource.urn,
+                        );
                     } else if (variable.valueFrom?.configMapKeyRef !== undefined) {
                         reportViolation(
                             `${resource.name} ${path} reads ${variable.name} from ConfigMap ${variable.valueFrom.configMapKeyRef.name}, where it sits in plain text; read it from a Secret with valueFrom.secretKeyRef.`,
@@ -65,8 +69,14 @@ export const disallowPlainTextSecretEnv: StackValidationPolicy = {
                     }
                 }
                 for (const source of (Array.isArray(container.envFrom) ? container.envFrom : []) as Props[]) {
-                    const loaded = configMaps.find((configMap) => configMap.props.metadata?.name === source?.configMapRef?.name && namespaceOf(configMap) === namespaceOf(resource));
-                    const keys = Object.entries((loaded?.props.data ?? {}) as Record<string, unknown>).filter(([key, value]) => CREDENTIAL_NAME.test(key) && value !== "");
+                    const loaded = configMaps.find(
+                        (configMap) =>
+                            configMap.props.metadata?.name === source?.configMapRef?.name &&
+                            namespaceOf(configMap) === namespaceOf(resource),
+                    );
+                    const keys = Object.entries((loaded?.props.data ?? {}) as Record<string, unknown>).filter(
+                        ([key, value]) => CREDENTIAL_NAME.test(key) && value !== "",
+                    );
                     if (loaded && keys.length > 0 && !reported.has(loaded)) {
                         reported.add(loaded);
                         reportViolation(
@@ -76,7 +86,10 @@ export const disallowPlainTextSecretEnv: StackValidationPolicy = {
                     }
                 }
                 for (const name of literalCredentials(commandLine(container))) {
-                    reportViolation(`${resource.name} ${path} passes ${name} literally on its command line, where anyone who can read the object sees it; read it from a Secret-backed variable.`, resource.urn);
+                    reportViolation(
+                        `${resource.name} ${path} passes ${name} literally on its command line, where anyone who can read the object sees it; read it from a Secret-backed variable.`,
+                        resource.urn,
+                    );
                 }
             }
         }

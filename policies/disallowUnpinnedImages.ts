@@ -8,7 +8,8 @@ import { containersOf } from "./support";
  */
 export const disallowUnpinnedImages: ResourceValidationPolicy = {
     name: "disallow-unpinned-images",
-    description: "Every container image must be pinned to a version tag or a digest, never `latest` or no tag, so that a registry push cannot change what runs.",
+    description:
+        "Every container image must be pinned to a version tag or a digest, never `latest` or no tag, so that a registry push cannot change what runs.",
     enforcementLevel: "mandatory",
     severity: "high",
     remediationSteps: "Use a versioned tag (e.g. ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0) or a digest (@sha256:...).",

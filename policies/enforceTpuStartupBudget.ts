@@ -13,13 +13,19 @@ function probeWindowSeconds(probe: Props): number {
  */
 export const enforceTpuStartupBudget: ResourceValidationPolicy = {
     name: "enforce-tpu-startup-budget",
-    description: "A TPU container with a liveness probe must give it a startup budget long enough for model download and XLA compilation before liveness can restart it.",
+    description:
+        "A TPU container with a liveness probe must give it a startup budget long enough for model download and XLA compilation before liveness can restart it.",
     enforcementLevel: "advisory",
     severity: "medium",
-    remediationSteps: "Add a startupProbe on the same endpoint with a short period and periodSeconds x failureThreshold of at least 600 s, instead of a long fixed initialDelaySeconds.",
+    remediationSteps:
+        "Add a startupProbe on the same endpoint with a short period and periodSeconds x failureThreshold of at least 600 s, instead of a long fixed initialDelaySeconds.",
     configSchema: {
         properties: {
-            minimumStartupSeconds: { type: "integer", default: MINIMUM_TPU_STARTUP_SECONDS, description: "Startup budget a TPU pod needs before liveness may act." },
+            minimumStartupSeconds: {
+                type: "integer",
+                default: MINIMUM_TPU_STARTUP_SECONDS,
+                description: "Startup budget a TPU pod needs before liveness may act.",
+            },
         },
     },
     validateResource: (args, reportViolation) => {
@@ -28,7 +34,10 @@ export const enforceTpuStartupBudget: ResourceValidationPolicy = {
             if (!usesTpu(container) || container.livenessProbe === undefined) {
                 continue;
             }
-            const budget = container.startupProbe !== undefined ? probeWindowSeconds(container.startupProbe) : probeWindowSeconds(container.livenessProbe);
+            const budget =
+                container.startupProbe !== undefined
+                    ? probeWindowSeconds(container.startupProbe)
+                    : probeWindowSeconds(container.livenessProbe);
             if (budget < minimum) {
                 reportViolation(
                     `${args.name} ${path}: liveness may restart the TPU container after ${budget} s, before the ${minimum} s a TPU pod needs to load its model and compile; add a startupProbe that allows ${minimum} s.`,

@@ -69,22 +69,24 @@ export function guarded(policy: ResourceValidationPolicy | StackValidationPolicy
             },
         };
     }
-    const validations = policy.validateResource === undefined ? [] : Array.isArray(policy.validateResource) ? policy.validateResource : [policy.validateResource];
+    const validations =
+        policy.validateResource === undefined
+            ? []
+            : Array.isArray(policy.validateResource)
+              ? policy.validateResource
+              : [policy.validateResource];
     return {
         ...policy,
-        validateResource: validations.map(
-            (validate: ResourceValidation): ResourceValidation =>
-                async (args, reportViolation) => {
-                    try {
-                        await validate(args, reportViolation);
-                    } catch (err) {
-                        if (isSdkSignal(err)) {
-                            throw err;
-                        }
-                        reportViolation(couldNotEvaluate(policy.name, `${args.type} ${args.name}`, err));
-                    }
-                },
-        ),
+        validateResource: validations.map((validate: ResourceValidation): ResourceValidation => async (args, reportViolation) => {
+            try {
+                await validate(args, reportViolation);
+            } catch (err) {
+                if (isSdkSignal(err)) {
+                    throw err;
+                }
+                reportViolation(couldNotEvaluate(policy.name, `${args.type} ${args.name}`, err));
+            }
+        }),
     };
 }
 

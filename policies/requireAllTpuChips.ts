@@ -22,9 +22,13 @@ export const requireAllTpuChips: ResourceValidationPolicy = {
             const expected = [...new Set(topologies.map(chipsPerVmForTopology).filter((chips): chips is number => chips !== undefined))];
             const { requests, limits } = tpuResources(container);
             if (limits !== undefined && requests !== limits) {
-                reportViolation(`${args.name} ${path} requests ${requests} and limits ${limits} ${TPU_NODE.resourceName}; they must be equal.`);
+                reportViolation(
+                    `${args.name} ${path} requests ${requests} and limits ${limits} ${TPU_NODE.resourceName}; they must be equal.`,
+                );
             } else if (expected.length === 1 && requests !== expected[0]) {
-                reportViolation(`${args.name} ${path} requests ${requests} ${TPU_NODE.resourceName} on a ${topologies.join("/")} VM, which has ${expected[0]} chips; request all of them.`);
+                reportViolation(
+                    `${args.name} ${path} requests ${requests} ${TPU_NODE.resourceName} on a ${topologies.join("/")} VM, which has ${expected[0]} chips; request all of them.`,
+                );
             }
         }
     },

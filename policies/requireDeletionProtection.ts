@@ -10,7 +10,12 @@ export const requireDeletionProtection: ResourceValidationPolicy = {
     remediationSteps: "Set deletionProtection true on the cluster, or list the stack in this policy's exemptStacks config.",
     configSchema: {
         properties: {
-            exemptStacks: { type: "array", items: { type: "string" }, default: ["dev"], description: "Stacks that may delete their cluster." },
+            exemptStacks: {
+                type: "array",
+                items: { type: "string" },
+                default: ["dev"],
+                description: "Stacks that may delete their cluster.",
+            },
         },
     },
     validateResource: (args, reportViolation) => {

@@ -12,7 +12,8 @@ export const requireFixedEndpointPickerImage: ResourceValidationPolicy = {
     description: "An endpoint picker (EPP) image must be at or above the first release that offers ALPN h2 on its TLS gRPC server.",
     enforcementLevel: "mandatory",
     severity: "critical",
-    remediationSteps: "Use ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0 (or at least v0.9.0), or llm-d-inference-scheduler v0.7.0 or later.",
+    remediationSteps:
+        "Use ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0 (or at least v0.9.0), or llm-d-inference-scheduler v0.7.0 or later.",
     configSchema: {
         properties: {
             minimumVersions: {

@@ -6,23 +6,32 @@ import { ResourceValidationPolicy } from "@pulumi/policy";
  */
 export const requireGatewayApiOnCluster: ResourceValidationPolicy = {
     name: "require-gateway-api-on-cluster",
-    description: "A GKE cluster must enable the Gateway API controller and the HTTP load balancing add-on, and be VPC-native, so that GKE GatewayClasses exist.",
+    description:
+        "A GKE cluster must enable the Gateway API controller and the HTTP load balancing add-on, and be VPC-native, so that GKE GatewayClasses exist.",
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps: "Set gatewayApiConfig.channel to CHANNEL_STANDARD, leave addonsConfig.httpLoadBalancing.disabled false, and set networkingMode VPC_NATIVE with an ipAllocationPolicy.",
+    remediationSteps:
+        "Set gatewayApiConfig.channel to CHANNEL_STANDARD, leave addonsConfig.httpLoadBalancing.disabled false, and set networkingMode VPC_NATIVE with an ipAllocationPolicy.",
     validateResource: (args, reportViolation) => {
         if (args.type !== "gcp:container/cluster:Cluster") {
             return;
         }
         const channel = args.props.gatewayApiConfig?.channel;
         if (channel !== "CHANNEL_STANDARD" && channel !== "CHANNEL_EXPERIMENTAL") {
-            reportViolation(`Cluster ${args.name} has gatewayApiConfig.channel = ${JSON.stringify(channel ?? null)}; GKE installs no GatewayClasses unless it is CHANNEL_STANDARD.`);
+            reportViolation(
+                `Cluster ${args.name} has gatewayApiConfig.channel = ${JSON.stringify(channel ?? null)}; GKE installs no GatewayClasses unless it is CHANNEL_STANDARD.`,
+            );
         }
         if (args.props.addonsConfig?.httpLoadBalancing?.disabled === true) {
             reportViolation(`Cluster ${args.name} disables the HttpLoadBalancing add-on, which GKE's Gateway controller needs.`);
         }
-        if (args.props.networkingMode === "ROUTES" || (args.props.networkingMode === undefined && args.props.ipAllocationPolicy === undefined)) {
-            reportViolation(`Cluster ${args.name} is not VPC-native; GKE Gateways need networkingMode VPC_NATIVE with an ipAllocationPolicy.`);
+        if (
+            args.props.networkingMode === "ROUTES" ||
+            (args.props.networkingMode === undefined && args.props.ipAllocationPolicy === undefined)
+        ) {
+            reportViolation(
+                `Cluster ${args.name} is not VPC-native; GKE Gateways need networkingMode VPC_NATIVE with an ipAllocationPolicy.`,
+            );
         }
     },
 };

@@ -25,7 +25,8 @@ const VLLM_HEALTH_PATH = "/health";
  */
 export const requireHttpHealthCheckPolicy: StackValidationPolicy = {
     name: "require-http-health-check-policy",
-    description: "Every InferencePool, and every Service in front of vLLM, that a GKE Gateway routes to must have a HealthCheckPolicy checking vLLM's /health over HTTP, not GKE's default HTTPS check of /.",
+    description:
+        "Every InferencePool, and every Service in front of vLLM, that a GKE Gateway routes to must have a HealthCheckPolicy checking vLLM's /health over HTTP, not GKE's default HTTPS check of /.",
     enforcementLevel: "mandatory",
     severity: "high",
     remediationSteps:
@@ -36,7 +37,12 @@ export const requireHttpHealthCheckPolicy: StackValidationPolicy = {
         const services = args.resources.filter((resource) => isKubernetesKind(resource.type, "", "Service"));
         // A Service backend counts when it fronts vLLM: it selects vLLM's pods, or KServe's workload pods.
         const frontsVllm = (backend: Backend) =>
-            services.some((service) => service.props.metadata?.name === backend.name && namespaceOf(service) === backend.namespace && portsToPlainHttpVllm(service, vllmPods).length > 0);
+            services.some(
+                (service) =>
+                    service.props.metadata?.name === backend.name &&
+                    namespaceOf(service) === backend.namespace &&
+                    portsToPlainHttpVllm(service, vllmPods).length > 0,
+            );
         const backends = new Map<string, Backend>(gkeInferencePools(args.resources).map((pool) => [backendKey(pool), pool]));
         for (const route of httpRoutes(args.resources).filter((candidate) => onGke(routeParentRefs(candidate)))) {
             routeBackends(route)
@@ -50,15 +56,24 @@ export const requireHttpHealthCheckPolicy: StackValidationPolicy = {
         for (const [key, backend] of [...backends.entries()].sort(([a], [b]) => a.localeCompare(b))) {
             const policy = healthChecks.get(key);
             if (!policy) {
-                reportViolation(`${describeBackend(backend)} is routed through a GKE Gateway but no HealthCheckPolicy targets it; GKE checks "/" and marks vLLM unhealthy.`, backend.source.urn);
+                reportViolation(
+                    `${describeBackend(backend)} is routed through a GKE Gateway but no HealthCheckPolicy targets it; GKE checks "/" and marks vLLM unhealthy.`,
+                    backend.source.urn,
+                );
                 continue;
             }
             const config = policy.props.spec?.default?.config ?? {};
             const path = config.httpHealthCheck?.requestPath ?? "/";
             if (String(config.type ?? "").toUpperCase() !== "HTTP") {
-                reportViolation(`HealthCheckPolicy ${policy.props.metadata?.name} checks ${describeBackend(backend)} with type ${JSON.stringify(config.type ?? null)}; vLLM serves plain HTTP, so use type HTTP.`, policy.urn);
+                reportViolation(
+                    `HealthCheckPolicy ${policy.props.metadata?.name} checks ${describeBackend(backend)} with type ${JSON.stringify(config.type ?? null)}; vLLM serves plain HTTP, so use type HTTP.`,
+                    policy.urn,
+                );
             } else if (path !== VLLM_HEALTH_PATH) {
-                reportViolation(`HealthCheckPolicy ${policy.props.metadata?.name} checks ${JSON.stringify(path)} on ${describeBackend(backend)}; vLLM answers health checks on ${VLLM_HEALTH_PATH}.`, policy.urn);
+                reportViolation(
+                    `HealthCheckPolicy ${policy.props.metadata?.name} checks ${JSON.stringify(path)} on ${describeBackend(backend)}; vLLM answers health checks on ${VLLM_HEALTH_PATH}.`,
+                    policy.urn,
+                );
             }
         }
     },

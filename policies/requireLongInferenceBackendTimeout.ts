@@ -5,13 +5,18 @@ import { backendKey, describeBackend, gkeInferencePools, gkePoliciesByTarget } f
 /** DESIGN lesson 17: a GCP backend service times out after 30 s unless told otherwise, which cuts long completions short. */
 export const requireLongInferenceBackendTimeout: StackValidationPolicy = {
     name: "require-long-inference-backend-timeout",
-    description: "Every InferencePool behind a GKE Gateway must have a GCPBackendPolicy whose timeout covers a long completion, since GCP's default is 30 seconds.",
+    description:
+        "Every InferencePool behind a GKE Gateway must have a GCPBackendPolicy whose timeout covers a long completion, since GCP's default is 30 seconds.",
     enforcementLevel: "advisory",
     severity: "medium",
     remediationSteps: "Add a networking.gke.io/v1 GCPBackendPolicy targeting the InferencePool with default.timeoutSec of at least 300.",
     configSchema: {
         properties: {
-            minimumTimeoutSec: { type: "integer", default: MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS, description: "Shortest acceptable backend timeout for inference." },
+            minimumTimeoutSec: {
+                type: "integer",
+                default: MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS,
+                description: "Shortest acceptable backend timeout for inference.",
+            },
         },
     },
     validateStack: (args, reportViolation) => {
@@ -25,9 +30,15 @@ export const requireLongInferenceBackendTimeout: StackValidationPolicy = {
             const policy = backendPolicies.get(backendKey(pool));
             const timeout: number | undefined = policy?.props.spec?.default?.timeoutSec;
             if (policy === undefined) {
-                reportViolation(`${describeBackend(pool)} has no GCPBackendPolicy, so GCP cuts requests off after 30 s; set timeoutSec to at least ${minimum}.`, pool.source.urn);
+                reportViolation(
+                    `${describeBackend(pool)} has no GCPBackendPolicy, so GCP cuts requests off after 30 s; set timeoutSec to at least ${minimum}.`,
+                    pool.source.urn,
+                );
             } else if (timeout === undefined || timeout < minimum) {
-                reportViolation(`GCPBackendPolicy ${policy.props.metadata?.name} gives ${describeBackend(pool)} a timeout of ${timeout ?? 30} s; inference needs at least ${minimum}.`, policy.urn);
+                reportViolation(
+                    `GCPBackendPolicy ${policy.props.metadata?.name} gives ${describeBackend(pool)} a timeout of ${timeout ?? 30} s; inference needs at least ${minimum}.`,
+                    policy.urn,
+                );
             }
         }
     },

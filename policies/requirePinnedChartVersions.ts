@@ -13,10 +13,12 @@ import { isHelmChart } from "./support";
  */
 export const requirePinnedChartVersions: ResourceValidationPolicy = {
     name: "require-pinned-chart-versions",
-    description: "Every Helm release must name an exact chart version, so that an upstream release cannot change the platform on the next update.",
+    description:
+        "Every Helm release must name an exact chart version, so that an upstream release cannot change the platform on the next update.",
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps: "Set the version input to an exact release (e.g. v1.21.1 for cert-manager); ranges and an empty version are not pinned.",
+    remediationSteps:
+        "Set the version input to an exact release (e.g. v1.21.1 for cert-manager); ranges and an empty version are not pinned.",
     validateResource: (args, reportViolation) => {
         if (!isHelmChart(args.type)) {
             return;

@@ -1,6 +1,15 @@
 import { StackValidationPolicy } from "@pulumi/policy";
 import { GATEWAY_CLASSES } from "@gke-tpu-inference/facts";
-import { gatewaysByKey, httpRoutes, isGkeGatewayClass, isInferencePoolBackend, isLlmInferenceService, routeBackends, routeParentRefs, serviceGateways } from "./support";
+import {
+    gatewaysByKey,
+    httpRoutes,
+    isGkeGatewayClass,
+    isInferencePoolBackend,
+    isLlmInferenceService,
+    routeBackends,
+    routeParentRefs,
+    serviceGateways,
+} from "./support";
 
 /**
  * Seed 003, issue #1: a Gateway of the global class `gke-l7-global-external-managed` got an
@@ -9,10 +18,12 @@ import { gatewaysByKey, httpRoutes, isGkeGatewayClass, isInferencePoolBackend, i
  */
 export const requireRegionalGatewayClassForInference: StackValidationPolicy = {
     name: "require-regional-gateway-class-for-inference",
-    description: "A GKE Gateway that routes to an InferencePool must use a regional GatewayClass, because global classes never serve InferencePool backends.",
+    description:
+        "A GKE Gateway that routes to an InferencePool must use a regional GatewayClass, because global classes never serve InferencePool backends.",
     enforcementLevel: "mandatory",
     severity: "critical",
-    remediationSteps: "Set the Gateway's spec.gatewayClassName to gke-l7-regional-external-managed (external) or gke-l7-rilb (internal), and make sure the region has a proxy-only subnet.",
+    remediationSteps:
+        "Set the Gateway's spec.gatewayClassName to gke-l7-regional-external-managed (external) or gke-l7-rilb (internal), and make sure the region has a proxy-only subnet.",
     configSchema: {
         properties: {
             allowedGatewayClasses: {

@@ -6,7 +6,8 @@ export const requireShieldedNodes: ResourceValidationPolicy = {
     description: "GKE nodes must be Shielded nodes with Secure Boot, so that a tampered boot chain is refused.",
     enforcementLevel: "mandatory",
     severity: "medium",
-    remediationSteps: "Leave enableShieldedNodes on the cluster (true) and set nodeConfig.shieldedInstanceConfig.enableSecureBoot true on every node pool.",
+    remediationSteps:
+        "Leave enableShieldedNodes on the cluster (true) and set nodeConfig.shieldedInstanceConfig.enableSecureBoot true on every node pool.",
     validateResource: (args, reportViolation) => {
         if (args.type === "gcp:container/cluster:Cluster" && args.props.enableShieldedNodes === false) {
             reportViolation(`Cluster ${args.name} turns Shielded GKE nodes off (enableShieldedNodes false).`);

@@ -8,7 +8,8 @@ import { tpuV6ePools } from "./support";
  */
 export const requireSupportedTpuZone: StackValidationPolicy = {
     name: "require-supported-tpu-zone",
-    description: "A TPU v6e node pool, standalone or inline in a cluster, must be placed only in zones where GKE offers TPU v6e node pools.",
+    description:
+        "A TPU v6e node pool, standalone or inline in a cluster, must be placed only in zones where GKE offers TPU v6e node pools.",
     enforcementLevel: "mandatory",
     severity: "high",
     remediationSteps: "Set the node pool's nodeLocations (or a zonal cluster's location) to a GKE TPU v6e zone, such as europe-west4-a.",
@@ -31,10 +32,16 @@ export const requireSupportedTpuZone: StackValidationPolicy = {
         for (const pool of pools) {
             const where = `TPU node pool ${pool.resource.name}${pool.path.startsWith("nodePools") ? ` (${pool.path})` : ""}`;
             if (pool.zones.length === 0) {
-                reportViolation(`${where} names no zone; a regional pool spreads over zones without GKE TPU v6e support. Set nodeLocations to one of ${supported.join(", ")}.`, pool.resource.urn);
+                reportViolation(
+                    `${where} names no zone; a regional pool spreads over zones without GKE TPU v6e support. Set nodeLocations to one of ${supported.join(", ")}.`,
+                    pool.resource.urn,
+                );
             }
             for (const zone of pool.zones.filter((candidate) => !supported.includes(candidate))) {
-                reportViolation(`${where} is placed in ${zone}, where GKE offers no TPU v6e node pools; allowed: ${supported.join(", ")}.`, pool.resource.urn);
+                reportViolation(
+                    `${where} is placed in ${zone}, where GKE offers no TPU v6e node pools; allowed: ${supported.join(", ")}.`,
+                    pool.resource.urn,
+                );
             }
         }
     },

@@ -3,7 +3,9 @@ import { TPU_NODE, TPU_V6E_MACHINE_TYPES } from "@gke-tpu-inference/facts";
 import { containersOf, effectiveServiceSpec, isLlmInferenceService, placements, tpuV6ePools, usesTpu } from "./support";
 
 /** Every topology a TPU v6e node can carry. */
-const V6E_TOPOLOGIES = [...new Set(Object.values(TPU_V6E_MACHINE_TYPES).flatMap((machine) => machine.shapes.map((shape) => shape.topology)))];
+const V6E_TOPOLOGIES = [
+    ...new Set(Object.values(TPU_V6E_MACHINE_TYPES).flatMap((machine) => machine.shapes.map((shape) => shape.topology))),
+];
 
 /**
  * Seed 003, issue #2 and the seed manifests: the accelerator names differ between the TPU VM
@@ -16,7 +18,8 @@ const V6E_TOPOLOGIES = [...new Set(Object.values(TPU_V6E_MACHINE_TYPES).flatMap(
  */
 export const requireTpuSelectorMatchingPool: StackValidationPolicy = {
     name: "require-tpu-selector-matching-pool",
-    description: "A pod that requests TPU v6e chips must select the accelerator and topology labels that TPU v6e node pools actually carry.",
+    description:
+        "A pod that requests TPU v6e chips must select the accelerator and topology labels that TPU v6e node pools actually carry.",
     enforcementLevel: "mandatory",
     severity: "high",
     remediationSteps: `Select ${TPU_NODE.acceleratorLabel}: ${TPU_NODE.acceleratorValue} and ${TPU_NODE.topologyLabel}: the pool's topology (e.g. 2x2 for ct6e-standard-4t), with a nodeSelector or a required node affinity.`,
@@ -30,18 +33,28 @@ export const requireTpuSelectorMatchingPool: StackValidationPolicy = {
             // An LLMInferenceService's pods are its spec over its base configs, as KServe builds them.
             const service = isLlmInferenceService(resource.type) ? effectiveServiceSpec(resource, args.resources) : undefined;
             const seen = new Set<string>();
-            for (const { pod, container } of containersOf(resource.type, service ? { ...resource.props, spec: service.spec } : resource.props)) {
+            for (const { pod, container } of containersOf(
+                resource.type,
+                service ? { ...resource.props, spec: service.spec } : resource.props,
+            )) {
                 if (!usesTpu(container) || seen.has(pod.path)) {
                     continue;
                 }
                 seen.add(pod.path);
                 const options = placements(pod.spec);
                 const accelerators = options.map((placement) => placement.get(TPU_NODE.acceleratorLabel));
-                if (accelerators.every((values) => values !== undefined && values.length > 0 && !values.some((value) => value.includes("v6e")))) {
+                if (
+                    accelerators.every(
+                        (values) => values !== undefined && values.length > 0 && !values.some((value) => value.includes("v6e")),
+                    )
+                ) {
                     // Another TPU generation (v5e, v5p...): not this pack's to judge.
                     continue;
                 }
-                if (service?.complete === false && options.some((placement) => !placement.has(TPU_NODE.acceleratorLabel) || !placement.has(TPU_NODE.topologyLabel))) {
+                if (
+                    service?.complete === false &&
+                    options.some((placement) => !placement.has(TPU_NODE.acceleratorLabel) || !placement.has(TPU_NODE.topologyLabel))
+                ) {
                     // A base config outside the stack may select the node.
                     continue;
                 }

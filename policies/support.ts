@@ -100,7 +100,8 @@ export function podSpecsOf(type: string, props: Props): PodSpecAt[] {
         template("spec.leaderWorkerTemplate.workerTemplate", props.spec?.leaderWorkerTemplate?.workerTemplate);
     } else if (isLlmInferenceService(type) || isLlmInferenceServiceConfig(type)) {
         // KServe labels every workload pod of a service with its name; a config's templates have no name yet.
-        const workload = isLlmInferenceService(type) && props.metadata?.name ? KSERVE_CHILDREN.workloadLabels(props.metadata.name) : undefined;
+        const workload =
+            isLlmInferenceService(type) && props.metadata?.name ? KSERVE_CHILDREN.workloadLabels(props.metadata.name) : undefined;
         add("spec.template", props.spec?.template, workload);
         add("spec.worker", props.spec?.worker, workload);
         add("spec.prefill.template", props.spec?.prefill?.template, workload);
@@ -151,7 +152,8 @@ export function usesTpu(container: Props): boolean {
  */
 export function commandLine(container: Props): string[] {
     const words = commandWords(container.command, container.args);
-    const entrypoint = typeof container.image === "string" ? VLLM_IMAGE_ENTRYPOINTS[imageRepository(container.image).split("/").pop()!] : undefined;
+    const entrypoint =
+        typeof container.image === "string" ? VLLM_IMAGE_ENTRYPOINTS[imageRepository(container.image).split("/").pop()!] : undefined;
     if ((Array.isArray(container.command) && container.command.length > 0) || entrypoint === undefined) {
         return words;
     }
@@ -161,7 +163,9 @@ export function commandLine(container: Props): string[] {
     if (words.length > 0) {
         return words;
     }
-    const flags = (Array.isArray(container.env) ? (container.env as Props[]) : []).find((variable) => variable?.name === entrypoint.flagsEnv)?.value;
+    const flags = (Array.isArray(container.env) ? (container.env as Props[]) : []).find(
+        (variable) => variable?.name === entrypoint.flagsEnv,
+    )?.value;
     return [...VLLM_SERVER_COMMAND, ...(typeof flags === "string" ? shellWords(flags) : [])];
 }
 
@@ -175,7 +179,11 @@ export function isVllmContainer(at: ContainerAt, type: string): boolean {
     if (startsVllmServer(commandLine(at.container))) {
         return true;
     }
-    return (isLlmInferenceService(type) || isLlmInferenceServiceConfig(type)) && !at.pod.path.startsWith("spec.router") && at.container.name === "main";
+    return (
+        (isLlmInferenceService(type) || isLlmInferenceServiceConfig(type)) &&
+        !at.pod.path.startsWith("spec.router") &&
+        at.container.name === "main"
+    );
 }
 
 /**
@@ -184,7 +192,9 @@ export function isVllmContainer(at: ContainerAt, type: string): boolean {
  * (`In`, less `NotIn`), empty when the alternative can never be met; a label it does not constrain is absent.
  */
 export function placements(pod: Props): Array<Map<string, string[]>> {
-    const selector = new Map<string, string[]>(Object.entries((pod.nodeSelector ?? {}) as Record<string, unknown>).map(([label, value]) => [label, [String(value)]]));
+    const selector = new Map<string, string[]>(
+        Object.entries((pod.nodeSelector ?? {}) as Record<string, unknown>).map(([label, value]) => [label, [String(value)]]),
+    );
     const terms: Props[] = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
     return (terms.length > 0 ? terms : [{}]).map((term) => {
         const allowed = new Map(selector);
@@ -194,7 +204,10 @@ export function placements(pod: Props): Array<Map<string, string[]>> {
             if (expression.operator === "In") {
                 allowed.set(expression.key, current === undefined ? values : current.filter((value) => values.includes(value)));
             } else if (expression.operator === "NotIn" && current !== undefined) {
-                allowed.set(expression.key, current.filter((value) => !values.includes(value)));
+                allowed.set(
+                    expression.key,
+                    current.filter((value) => !values.includes(value)),
+                );
             }
         }
         return allowed;
@@ -239,9 +252,19 @@ export function tpuV6ePools(resources: PolicyResource[]): TpuPool[] {
         if (resource.type === "gcp:container/nodePool:NodePool" && isTpuV6e(props.nodeConfig?.machineType)) {
             const machineType = props.nodeConfig.machineType;
             // Without nodeLocations a pool takes its cluster's (the cluster input is its name or its id, projects/…/clusters/NAME).
-            const cluster = clusters.find((candidate) => typeof props.cluster === "string" && props.cluster.split("/").pop() === candidate.props.name);
+            const cluster = clusters.find(
+                (candidate) => typeof props.cluster === "string" && props.cluster.split("/").pop() === candidate.props.name,
+            );
             const zones = zonesOf(props.nodeLocations, props.location);
-            return [{ resource, path: "nodeConfig.machineType", machineType, topology: poolTopology(props, machineType), zones: zones.length > 0 || !cluster ? zones : zonesOf(cluster.props.nodeLocations, cluster.props.location) }];
+            return [
+                {
+                    resource,
+                    path: "nodeConfig.machineType",
+                    machineType,
+                    topology: poolTopology(props, machineType),
+                    zones: zones.length > 0 || !cluster ? zones : zonesOf(cluster.props.nodeLocations, cluster.props.location),
+                },
+            ];
         }
         if (resource.type === "gcp:container/cluster:Cluster") {
             return ((props.nodePools ?? []) as Props[]).flatMap((pool, index) =>
@@ -299,7 +322,9 @@ export function attachesToGkeGateway(resources: PolicyResource[]): (gatewayKeys:
 
 /** The namespace KServe's controller runs in: that of its controller Deployment if the stack shows it, else KServe's own. */
 export function kserveNamespace(resources: PolicyResource[]): string {
-    const controller = resources.find((resource) => isKubernetesKind(resource.type, "apps", "Deployment") && resource.props.metadata?.name === KSERVE_CONTROLLER);
+    const controller = resources.find(
+        (resource) => isKubernetesKind(resource.type, "apps", "Deployment") && resource.props.metadata?.name === KSERVE_CONTROLLER,
+    );
     return controller ? namespaceOf(controller) : KSERVE.namespace;
 }
 
@@ -311,7 +336,9 @@ export function kserveConfigResolver(resources: PolicyResource[]): (name: unknow
     const configs = resources.filter((resource) => isLlmInferenceServiceConfig(resource.type));
     const controllerNamespace = kserveNamespace(resources);
     return (name, namespace) =>
-        [namespace, controllerNamespace].map((candidate) => configs.find((config) => config.props.metadata?.name === name && namespaceOf(config) === candidate)).find(Boolean);
+        [namespace, controllerNamespace]
+            .map((candidate) => configs.find((config) => config.props.metadata?.name === name && namespaceOf(config) === candidate))
+            .find(Boolean);
 }
 
 /** Lists whose items KServe's strategic merge matches by `name` (the PodSpec's patch merge keys); every other list is replaced whole. */
@@ -346,7 +373,10 @@ export function effectiveServiceSpec(service: PolicyResource, resources: PolicyR
     const resolve = kserveConfigResolver(resources);
     const baseRefs: Props[] = Array.isArray(service.props.spec?.baseRefs) ? service.props.spec.baseRefs : [];
     const bases = baseRefs.map((ref) => resolve(ref?.name, namespaceOf(service)));
-    const spec = [...bases.flatMap((config) => (config ? [config.props.spec ?? {}] : [])), service.props.spec ?? {}].reduce((merged: Props, next: Props) => mergeSpec(merged, next) as Props, {});
+    const spec = [...bases.flatMap((config) => (config ? [config.props.spec ?? {}] : [])), service.props.spec ?? {}].reduce(
+        (merged: Props, next: Props) => mergeSpec(merged, next) as Props,
+        {},
+    );
     return { spec, complete: bases.every(Boolean) };
 }
 
@@ -359,7 +389,12 @@ export function kserveDefaultGateway(resources: PolicyResource[]): string {
     const namespace = kserveNamespace(resources);
     const { configMap, chartValue, chartDefault } = KSERVE.defaultGateway;
     const fromConfigMap = resources
-        .filter((resource) => isKubernetesKind(resource.type, "", "ConfigMap") && resource.props.metadata?.name === configMap && namespaceOf(resource) === namespace)
+        .filter(
+            (resource) =>
+                isKubernetesKind(resource.type, "", "ConfigMap") &&
+                resource.props.metadata?.name === configMap &&
+                namespaceOf(resource) === namespace,
+        )
         .map((resource) => {
             try {
                 return JSON.parse(String(resource.props.data?.ingress)).kserveIngressGateway as unknown;
@@ -367,9 +402,12 @@ export function kserveDefaultGateway(resources: PolicyResource[]): string {
                 return undefined;
             }
         })[0];
-    const release = resources.find((resource) => resource.type === "kubernetes:helm.sh/v3:Release" && chartName(resource.props.chart) === KSERVE_CONTROLLER_CHART);
+    const release = resources.find(
+        (resource) => resource.type === "kubernetes:helm.sh/v3:Release" && chartName(resource.props.chart) === KSERVE_CONTROLLER_CHART,
+    );
     const fromRelease = chartValue.reduce((value: unknown, key) => (value as Props | undefined)?.[key], release?.props.values);
-    const gateway = [fromConfigMap, fromRelease].find((value): value is string => typeof value === "string" && value !== "") ?? chartDefault;
+    const gateway =
+        [fromConfigMap, fromRelease].find((value): value is string => typeof value === "string" && value !== "") ?? chartDefault;
     return gateway.includes("/") ? gateway : `${namespace}/${gateway}`;
 }
 
@@ -378,7 +416,13 @@ const KSERVE_CONTROLLER_CHART = "kserve-llmisvc-resources";
 
 /** A chart reference's name: `lws` of `lws`, `repo/lws`, `oci://registry.k8s.io/lws/charts/lws:0.7.0` or `…@sha256:…`. */
 export function chartName(chart: unknown): string | undefined {
-    return typeof chart === "string" ? chart.replace(/\/$/, "").split("/").pop()!.replace(/[:@].*$/, "") : undefined;
+    return typeof chart === "string"
+        ? chart
+              .replace(/\/$/, "")
+              .split("/")
+              .pop()!
+              .replace(/[:@].*$/, "")
+        : undefined;
 }
 
 /**
@@ -406,7 +450,9 @@ export function httpRoutes(resources: PolicyResource[]): PolicyResource[] {
 
 /** Gateway parentRefs as `namespace/name`, a missing namespace being the route's. */
 function parentKeys(parents: Props[], namespace: string): string[] {
-    return parents.filter((parent) => (parent?.kind ?? "Gateway") === "Gateway").map((parent) => `${parent.namespace ?? namespace}/${parent.name}`);
+    return parents
+        .filter((parent) => (parent?.kind ?? "Gateway") === "Gateway")
+        .map((parent) => `${parent.namespace ?? namespace}/${parent.name}`);
 }
 
 /** The Gateways (as `namespace/name`) an HTTPRoute attaches to. */
@@ -429,7 +475,8 @@ export function inferencePoolOf(resource: PolicyResource): Backend | undefined {
     if (!isLlmInferenceService(resource.type) || resource.props.spec?.router?.scheduler === undefined) {
         return undefined;
     }
-    const pool = resource.props.spec.router.scheduler.pool?.ref?.name ?? `${resource.props.metadata?.name}${KSERVE_CHILDREN.inferencePoolSuffix}`;
+    const pool =
+        resource.props.spec.router.scheduler.pool?.ref?.name ?? `${resource.props.metadata?.name}${KSERVE_CHILDREN.inferencePoolSuffix}`;
     return { namespace: namespaceOf(resource), ...INFERENCE_POOL_KIND, name: pool, source: resource };
 }
 
@@ -458,8 +505,19 @@ export function gkeInferencePools(resources: PolicyResource[]): Backend[] {
     const onGke = attachesToGkeGateway(resources);
     const declaredPools = new Map<string, PolicyResource>();
     for (const resource of resources) {
-        for (const group of INFERENCE_POOL_GROUPS.filter((candidate) => isKubernetesKind(resource.type, candidate, INFERENCE_POOL_KIND.kind))) {
-            declaredPools.set(backendKey({ namespace: namespaceOf(resource), group, kind: INFERENCE_POOL_KIND.kind, name: resource.props.metadata?.name, source: resource }), resource);
+        for (const group of INFERENCE_POOL_GROUPS.filter((candidate) =>
+            isKubernetesKind(resource.type, candidate, INFERENCE_POOL_KIND.kind),
+        )) {
+            declaredPools.set(
+                backendKey({
+                    namespace: namespaceOf(resource),
+                    group,
+                    kind: INFERENCE_POOL_KIND.kind,
+                    name: resource.props.metadata?.name,
+                    source: resource,
+                }),
+                resource,
+            );
         }
     }
     const pools = new Map<string, Backend>();
@@ -494,8 +552,22 @@ export function plainHttpVllmPods(resources: PolicyResource[]): VllmPod[] {
         podSpecsOf(resource.type, resource.props).flatMap((pod) => {
             const containers = containersOf(resource.type, resource.props).filter((at) => at.pod.path === pod.path);
             const serving = containers.filter((at) => isVllmContainer(at, resource.type) && !servesTls(at.container));
-            const ports = (list: ContainerAt[]) => list.flatMap((at) => ((at.container.ports ?? []) as Props[]).flatMap((port) => [port.containerPort, port.name].filter((value) => value !== undefined)));
-            return serving.length === 0 ? [] : [{ namespace: namespaceOf(resource), labels: pod.labels, vllmPorts: ports(serving), otherPorts: ports(containers.filter((at) => !serving.includes(at))) }];
+            const ports = (list: ContainerAt[]) =>
+                list.flatMap((at) =>
+                    ((at.container.ports ?? []) as Props[]).flatMap((port) =>
+                        [port.containerPort, port.name].filter((value) => value !== undefined),
+                    ),
+                );
+            return serving.length === 0
+                ? []
+                : [
+                      {
+                          namespace: namespaceOf(resource),
+                          labels: pod.labels,
+                          vllmPorts: ports(serving),
+                          otherPorts: ports(containers.filter((at) => !serving.includes(at))),
+                      },
+                  ];
         }),
     );
 }
@@ -525,7 +597,11 @@ export function portsToPlainHttpVllm(service: PolicyResource, vllmPods: VllmPod[
         return ports;
     }
     const selected = vllmPods.filter((pod) => selects(service, pod));
-    return ports.filter((port) => selected.some((pod) => !pod.otherPorts.includes(port.targetPort ?? port.port) || pod.vllmPorts.includes(port.targetPort ?? port.port)));
+    return ports.filter((port) =>
+        selected.some(
+            (pod) => !pod.otherPorts.includes(port.targetPort ?? port.port) || pod.vllmPorts.includes(port.targetPort ?? port.port),
+        ),
+    );
 }
 
 /** Policies (HealthCheckPolicy, GCPBackendPolicy) of `kind` by the `namespace/group/kind/name` of their target. */
@@ -593,7 +669,11 @@ export function installers(resources: PolicyResource[], what: Installation): Set
             (isHelmChart(resource.type) && chartName(resource.props?.chart) === what.chart);
         if (brings) {
             // The components above it install it too; the stack itself installs everything and says nothing.
-            for (let current: PolicyResource | undefined = resource; current && current.type !== "pulumi:pulumi:Stack"; current = current.parent) {
+            for (
+                let current: PolicyResource | undefined = resource;
+                current && current.type !== "pulumi:pulumi:Stack";
+                current = current.parent
+            ) {
                 found.add(current);
             }
         }
@@ -624,7 +704,9 @@ export function rememberInputs(args: ResourceValidationArgs): void {
 
 /** The stack's resources with the inputs `Analyze` saw in place of their outputs, parents and dependencies linked among them. */
 export function withAnalyzedInputs(resources: PolicyResource[]): PolicyResource[] {
-    const copies = new Map(resources.map((resource) => [resource, { ...resource, props: analyzedInputs.get(resource.urn) ?? resource.props }]));
+    const copies = new Map(
+        resources.map((resource) => [resource, { ...resource, props: analyzedInputs.get(resource.urn) ?? resource.props }]),
+    );
     for (const [original, copy] of copies) {
         copy.parent = original.parent && (copies.get(original.parent) ?? original.parent);
         copy.dependencies = original.dependencies.map((dependency) => copies.get(dependency) ?? dependency);

@@ -26,6 +26,10 @@ export function shippedStacks(dir: string): string[] {
 }
 
 if (require.main === module) {
-    const changed = fs.readFileSync(0, "utf8").split("\n").map((line) => line.trim()).filter(Boolean);
+    const changed = fs
+        .readFileSync(0, "utf8")
+        .split("\n")
+        .map((line) => line.trim())
+        .filter(Boolean);
     process.stdout.write(`${JSON.stringify(affectedStacks(changed, shippedStacks(path.resolve(__dirname, ".."))))}\n`);
 }

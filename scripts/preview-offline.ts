@@ -57,7 +57,9 @@ function claimOutDir(outDir: string): void {
     }
     const entries = fs.readdirSync(outDir);
     if (entries.length > 0 && !entries.includes(OUT_MANIFEST)) {
-        throw new Error(`--out ${outDir} is not empty and was not written by npm run preview:offline; allowed: a new or empty folder, or one this command wrote`);
+        throw new Error(
+            `--out ${outDir} is not empty and was not written by npm run preview:offline; allowed: a new or empty folder, or one this command wrote`,
+        );
     }
 }
 
@@ -65,7 +67,9 @@ function claimOutDir(outDir: string): void {
 function writeOutDir(outDir: string, manifests: KubernetesManifest[]): void {
     fs.mkdirSync(outDir, { recursive: true });
     const manifestPath = path.join(outDir, OUT_MANIFEST);
-    const previous: string[] = fs.existsSync(manifestPath) ? (JSON.parse(fs.readFileSync(manifestPath, "utf8")) as { files: string[] }).files : [];
+    const previous: string[] = fs.existsSync(manifestPath)
+        ? (JSON.parse(fs.readFileSync(manifestPath, "utf8")) as { files: string[] }).files
+        : [];
     for (const file of previous) {
         fs.rmSync(path.join(outDir, path.basename(file)), { force: true });
     }
@@ -150,7 +154,10 @@ async function main(argv: string[]): Promise<number> {
     } catch (err) {
         const message = isUserError(err) ? (err as Error).message : ((err as Error)?.stack ?? String(err));
         process.stderr.write(`error: ${message}\n`);
-        packStarting.then((pack) => pack.close(), () => undefined);
+        packStarting.then(
+            (pack) => pack.close(),
+            () => undefined,
+        );
         return 2;
     }
 

@@ -41,8 +41,13 @@ export function settingsMarkdown(): string {
         "",
         "| key | type | default | allowed | what it does |",
         "|---|---|---|---|---|",
-        ...settings.map(([key, setting]) => `| \`${key}\` | ${setting.type} | ${shown(setting.default)} | ${cell(setting.allowed)} | ${cell(setting.description)} |`),
-        ...Object.entries(SECRET_SETTINGS).map(([key, description]) => `| \`${key}\` | string, secret | (none) | a secret | ${cell(description)} |`),
+        ...settings.map(
+            ([key, setting]) =>
+                `| \`${key}\` | ${setting.type} | ${shown(setting.default)} | ${cell(setting.allowed)} | ${cell(setting.description)} |`,
+        ),
+        ...Object.entries(SECRET_SETTINGS).map(
+            ([key, description]) => `| \`${key}\` | string, secret | (none) | a secret | ${cell(description)} |`,
+        ),
         "",
         "Each entry of `models`:",
         "",
@@ -61,7 +66,10 @@ export function settingsMarkdown(): string {
 /** Pulumi.yaml's `config:` block. */
 export function pulumiConfigYaml(): string {
     const config = Object.fromEntries(
-        (Object.entries(SETTINGS) as Array<[string, Setting]>).map(([key, setting]) => [key, { ...pulumiType(setting.type), default: setting.default, description: setting.description }]),
+        (Object.entries(SETTINGS) as Array<[string, Setting]>).map(([key, setting]) => [
+            key,
+            { ...pulumiType(setting.type), default: setting.default, description: setting.description },
+        ]),
     );
     return `${CONFIG_HEADER}\n${stringify({ config }, { lineWidth: 0 })}`;
 }

@@ -84,7 +84,10 @@ const CHECKS: Check[] = [
         request: () => ({ method: "GET" }),
         verify: (status, body, endpoint) => {
             const ids = ((parseJson(body)?.data as Array<{ id?: unknown }> | undefined) ?? []).map((model) => model.id);
-            return expectStatus200(status) ?? (ids.includes(endpoint.modelName) ? undefined : `model ${endpoint.modelName} not listed (got ${JSON.stringify(ids)})`);
+            return (
+                expectStatus200(status) ??
+                (ids.includes(endpoint.modelName) ? undefined : `model ${endpoint.modelName} not listed (got ${JSON.stringify(ids)})`)
+            );
         },
     },
     {
@@ -106,7 +109,13 @@ async function retried(service: string, check: string, options: SmokeOptions, at
         try {
             finding = await attempt();
         } catch (err) {
-            finding = { ok: false, detail: (err as Error).name === "TimeoutError" ? `no answer within ${options.requestTimeoutMs} ms` : String((err as Error).cause ?? (err as Error).message ?? err) };
+            finding = {
+                ok: false,
+                detail:
+                    (err as Error).name === "TimeoutError"
+                        ? `no answer within ${options.requestTimeoutMs} ms`
+                        : String((err as Error).cause ?? (err as Error).message ?? err),
+            };
         }
         if (finding.ok) {
             return { service, check, ok: true, attempts: tries, detail: finding.detail };
@@ -129,7 +138,9 @@ function runCheck(service: string, endpoint: ServiceEndpoint, check: Check, opti
         });
         const text = await response.text();
         const problem = check.verify(response.status, text, endpoint);
-        return problem === undefined ? { ok: true, detail: `HTTP ${response.status}` } : { ok: false, detail: `${problem}: ${text.slice(0, 120).replace(/\s+/g, " ")}` };
+        return problem === undefined
+            ? { ok: true, detail: `HTTP ${response.status}` }
+            : { ok: false, detail: `${problem}: ${text.slice(0, 120).replace(/\s+/g, " ")}` };
     });
 }
 
@@ -155,11 +166,22 @@ export async function runSmoke(services: Record<string, ServiceEndpoint>, option
  * The cluster side of each service: KServe's HTTPRoute on the v1 InferencePool group, accepted by the Gateway
  * with every reference resolved, and GKE's health checks and backend policy attached to its backends.
  */
-export async function runClusterChecks(reader: ObjectReader, services: string[], targets: ClusterTargets, options: SmokeOptions): Promise<CheckResult[]> {
+export async function runClusterChecks(
+    reader: ObjectReader,
+    services: string[],
+    targets: ClusterTargets,
+    options: SmokeOptions,
+): Promise<CheckResult[]> {
     const namespace = targets.servingNamespace;
     const perService = await Promise.all(
         services.map(async (service) => {
-            const route = () => reader.get({ apiVersion: "gateway.networking.k8s.io/v1", kind: "HTTPRoute", namespace, name: `${service}${KSERVE_CHILDREN.routeSuffix}` });
+            const route = () =>
+                reader.get({
+                    apiVersion: "gateway.networking.k8s.io/v1",
+                    kind: "HTTPRoute",
+                    namespace,
+                    name: `${service}${KSERVE_CHILDREN.routeSuffix}`,
+                });
             const policy = (kind: string, name: string) => reader.get({ apiVersion: "networking.gke.io/v1", kind, namespace, name });
             const pool = `${service}${KSERVE_CHILDREN.inferencePoolSuffix}`;
             const missingRoute = { ok: false, detail: `HTTPRoute ${namespace}/${service}${KSERVE_CHILDREN.routeSuffix} does not exist` };
@@ -174,11 +196,15 @@ export async function runClusterChecks(reader: ObjectReader, services: string[],
                 }),
                 retried(service, "health checks attached", options, async () => {
                     const findings = await Promise.all(
-                        [pool, `${service}${HTTP_SERVICE_SUFFIX}`].map(async (name) => gkePolicyAttached(await policy("HealthCheckPolicy", name), `HealthCheckPolicy ${name}`)),
+                        [pool, `${service}${HTTP_SERVICE_SUFFIX}`].map(async (name) =>
+                            gkePolicyAttached(await policy("HealthCheckPolicy", name), `HealthCheckPolicy ${name}`),
+                        ),
                     );
                     return { ok: findings.every((finding) => finding.ok), detail: findings.map((finding) => finding.detail).join("; ") };
                 }),
-                retried(service, "backend policy attached", options, async () => gkePolicyAttached(await policy("GCPBackendPolicy", pool), `GCPBackendPolicy ${pool}`)),
+                retried(service, "backend policy attached", options, async () =>
+                    gkePolicyAttached(await policy("GCPBackendPolicy", pool), `GCPBackendPolicy ${pool}`),
+                ),
             ]);
         }),
     );
@@ -213,7 +239,10 @@ export function servicesFromOutputs(outputs: unknown): Record<string, ServiceEnd
 
 /** What to check, from the stack's outputs: the services, and where their objects are when the outputs say. */
 export function targetsFromOutputs(outputs: unknown): StackTargets {
-    const { servingNamespace, gateway } = (outputs ?? {}) as { servingNamespace?: unknown; gateway?: { namespace?: unknown; name?: unknown } };
+    const { servingNamespace, gateway } = (outputs ?? {}) as {
+        servingNamespace?: unknown;
+        gateway?: { namespace?: unknown; name?: unknown };
+    };
     const cluster =
         typeof servingNamespace === "string" && typeof gateway?.namespace === "string" && typeof gateway?.name === "string"
             ? { servingNamespace, gateway: { namespace: gateway.namespace, name: gateway.name } }
@@ -222,7 +251,8 @@ export function targetsFromOutputs(outputs: unknown): StackTargets {
 }
 
 async function main(argv: string[]): Promise<number> {
-    const usage = "usage: npm run smoke -- --stack NAME [--outputs FILE] [--context KUBECONTEXT] [--http-only] [--attempts N] [--interval SECONDS]";
+    const usage =
+        "usage: npm run smoke -- --stack NAME [--outputs FILE] [--context KUBECONTEXT] [--http-only] [--attempts N] [--interval SECONDS]";
     let values;
     try {
         ({ values } = parseArgs({
@@ -253,7 +283,10 @@ async function main(argv: string[]): Promise<number> {
         const outputsJson =
             values.outputs !== undefined
                 ? fs.readFileSync(values.outputs, "utf8")
-                : execFileSync("pulumi", ["stack", "output", "--json", "--stack", values.stack!], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+                : execFileSync("pulumi", ["stack", "output", "--json", "--stack", values.stack!], {
+                      encoding: "utf8",
+                      stdio: ["ignore", "pipe", "inherit"],
+                  });
         targets = targetsFromOutputs(JSON.parse(outputsJson));
         if (!values["http-only"] && targets.cluster) {
             // Loaded here, where it runs: the Kubernetes client is an ES module (see cluster/kube.ts).

@@ -88,6 +88,8 @@ export class CrdValidator {
             validate = this.ajv.compile(strict(schema));
             this.compiled.set(key, validate);
         }
-        return validate(object) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message} ${JSON.stringify(error.params)}`);
+        return validate(object)
+            ? []
+            : (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message} ${JSON.stringify(error.params)}`);
     }
 }

@@ -51,8 +51,17 @@ export async function fakeCluster(objects: KubeObject[], dir: string, context = 
     for (const object of objects) {
         byGroupVersion.set(object.apiVersion!, [...(byGroupVersion.get(object.apiVersion!) ?? []), object]);
     }
-    const send = (res: http.ServerResponse, status: number, body: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
-    const notFound = (res: http.ServerResponse, what: string) => send(res, 404, { kind: "Status", apiVersion: "v1", status: "Failure", reason: "NotFound", code: 404, message: `${what} not found` });
+    const send = (res: http.ServerResponse, status: number, body: unknown) =>
+        res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+    const notFound = (res: http.ServerResponse, what: string) =>
+        send(res, 404, {
+            kind: "Status",
+            apiVersion: "v1",
+            status: "Failure",
+            reason: "NotFound",
+            code: 404,
+            message: `${what} not found`,
+        });
 
     const server = http.createServer((req, res) => {
         requests.push(`${req.method} ${req.url}`);
@@ -74,13 +83,25 @@ export async function fakeCluster(objects: KubeObject[], dir: string, context = 
             send(res, served.length > 0 ? 200 : 404, {
                 kind: "APIResourceList",
                 groupVersion: apiVersion,
-                resources: kinds.map((kind) => ({ name: plural(kind), kind, namespaced: served.some((object) => object.kind === kind && object.metadata?.namespace), verbs: ["get", "list"] })),
+                resources: kinds.map((kind) => ({
+                    name: plural(kind),
+                    kind,
+                    namespaced: served.some((object) => object.kind === kind && object.metadata?.namespace),
+                    verbs: ["get", "list"],
+                })),
             });
             return;
         }
-        const ofResource = served.filter((object) => plural(object.kind!) === resource && (namespace === undefined || object.metadata?.namespace === namespace));
+        const ofResource = served.filter(
+            (object) => plural(object.kind!) === resource && (namespace === undefined || object.metadata?.namespace === namespace),
+        );
         if (name === undefined) {
-            send(res, 200, { apiVersion, kind: `${served.find((object) => plural(object.kind!) === resource)?.kind ?? "Object"}List`, metadata: {}, items: ofResource });
+            send(res, 200, {
+                apiVersion,
+                kind: `${served.find((object) => plural(object.kind!) === resource)?.kind ?? "Object"}List`,
+                metadata: {},
+                items: ofResource,
+            });
             return;
         }
         const found = ofResource.find((object) => object.metadata?.name === name);

@@ -55,7 +55,16 @@ export async function record(program: () => unknown, config: Record<string, stri
     const qualify = (key: string) => (key.includes(":") ? key : `${PROJECT}:${key}`);
     const qualified = Object.fromEntries(Object.entries({ ...BASE_CONFIG, ...config }).map(([key, value]) => [qualify(key), value]));
     return new Graph(
-        await recordResources({ projectName: PROJECT, stack: options.stack ?? "test", config: qualified, secretKeys: (options.secretKeys ?? []).map(qualify), invokes: options.invokes }, program),
+        await recordResources(
+            {
+                projectName: PROJECT,
+                stack: options.stack ?? "test",
+                config: qualified,
+                secretKeys: (options.secretKeys ?? []).map(qualify),
+                invokes: options.invokes,
+            },
+            program,
+        ),
     );
 }
 

@@ -25,7 +25,15 @@ function transitiveDependencies(graph: Graph, resource: RecordedResource): Set<s
 }
 
 /** The dev stack's model list (Pulumi.dev.yaml). */
-const DEV_MODELS = JSON.stringify([{ name: "qwen2-3b", pattern: "pattern1", modelUri: "hf://Qwen/Qwen2.5-3B-Instruct", modelName: "Qwen/Qwen2.5-3B-Instruct", replicas: 1 }]);
+const DEV_MODELS = JSON.stringify([
+    {
+        name: "qwen2-3b",
+        pattern: "pattern1",
+        modelUri: "hf://Qwen/Qwen2.5-3B-Instruct",
+        modelName: "Qwen/Qwen2.5-3B-Instruct",
+        replicas: 1,
+    },
+]);
 
 /** The message of the error `run` rejects with, and what was registered before it. */
 async function failure(run: () => Promise<Graph>): Promise<string> {
@@ -140,9 +148,15 @@ describe("the program (index.ts)", () => {
             "gcp:projects/service:Service tpu-inference-compute",
             "gcp:serviceaccount/account:Account tpu-inference-nodes",
         ]);
-        expect(graph.dependencyNames(graph.get("gcp:compute/network:Network", "tpu-inference-vpc"))).toEqual(["gcp:projects/service:Service tpu-inference-compute"]);
-        expect(graph.dependencyNames(graph.get("gcp:serviceaccount/account:Account", "tpu-inference-nodes"))).toEqual(["gcp:projects/service:Service tpu-inference-iam"]);
-        expect(graph.dependencyNames(graph.get("gcp:monitoring/dashboard:Dashboard", "tpu-inference-dashboard"))).toEqual(["gcp:projects/service:Service tpu-inference-monitoring"]);
+        expect(graph.dependencyNames(graph.get("gcp:compute/network:Network", "tpu-inference-vpc"))).toEqual([
+            "gcp:projects/service:Service tpu-inference-compute",
+        ]);
+        expect(graph.dependencyNames(graph.get("gcp:serviceaccount/account:Account", "tpu-inference-nodes"))).toEqual([
+            "gcp:projects/service:Service tpu-inference-iam",
+        ]);
+        expect(graph.dependencyNames(graph.get("gcp:monitoring/dashboard:Dashboard", "tpu-inference-dashboard"))).toEqual([
+            "gcp:projects/service:Service tpu-inference-monitoring",
+        ]);
         expect(graph.get("gcp:container/cluster:Cluster", "tpu-inference-cluster").inputs).not.toHaveProperty("minMasterVersion");
     });
 
@@ -170,10 +184,9 @@ describe("the program (index.ts)", () => {
             "kubernetes:batch/v1:Job kserve-webhooks-probe",
             "kubernetes:core/v1:Namespace kserve-ns",
         ]);
-        expect(graph.dependencyNames(graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig", "serving-router-route"))).toEqual([
-            "kubernetes:batch/v1:Job kserve-webhooks-probe",
-            "kubernetes:core/v1:Namespace serving-ns",
-        ]);
+        expect(
+            graph.dependencyNames(graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig", "serving-router-route")),
+        ).toEqual(["kubernetes:batch/v1:Job kserve-webhooks-probe", "kubernetes:core/v1:Namespace serving-ns"]);
     });
 
     test("the Gateway waits for the region's proxy-only subnet and the Network Services API", () => {
@@ -187,7 +200,9 @@ describe("the program (index.ts)", () => {
     test("every Kubernetes object and chart goes through the cluster's provider", () => {
         const provider = graph.get("pulumi:providers:kubernetes", "tpu-inference-k8s");
         const kubernetesResources = graph.resources.filter((resource) => resource.type.startsWith("kubernetes:"));
-        expect(new Set(kubernetesResources.map((resource) => resource.provider?.split("::").slice(0, -1).join("::")))).toEqual(new Set([provider.urn]));
+        expect(new Set(kubernetesResources.map((resource) => resource.provider?.split("::").slice(0, -1).join("::")))).toEqual(
+            new Set([provider.urn]),
+        );
     });
 
     test("reads the live facts it checks: API states, the region's GKE versions, the zone's machine type", () => {
@@ -207,7 +222,8 @@ describe("the program (index.ts)", () => {
             clusterName: "tpu-inference-test",
             region: "europe-west4",
             tpuZone: "europe-west4-a",
-            kubeconfigCommand: "gcloud container clusters get-credentials tpu-inference-test --region europe-west4 --project acme-inference",
+            kubeconfigCommand:
+                "gcloud container clusters get-credentials tpu-inference-test --region europe-west4 --project acme-inference",
             tpuNodePoolName: expect.stringMatching(/^tpu-inference-tpu-pool-[0-9a-f]{7}$/),
             tpuNodeSelector: { "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": "2x2" },
             tpuPoolAutoscaling: { minNodes: 0, maxNodes: 3, paused: false },
@@ -215,9 +231,15 @@ describe("the program (index.ts)", () => {
                 nodes: 0,
                 chips: 0,
                 usdPerHour: 0,
-                rate: { usdPerChipHour: 2.7, basis: "on-demand US list price per chip-hour; other regions, spot and commitments differ", reviewed: "2026-11-21" },
+                rate: {
+                    usdPerChipHour: 2.7,
+                    basis: "on-demand US list price per chip-hour; other regions, spot and commitments differ",
+                    reviewed: "2026-11-21",
+                },
             },
-            dashboardUrl: expect.stringMatching(/^https:\/\/console\.cloud\.google\.com\/monitoring\/dashboards\/builder\/[0-9a-f]{7}\?project=acme-inference$/),
+            dashboardUrl: expect.stringMatching(
+                /^https:\/\/console\.cloud\.google\.com\/monitoring\/dashboards\/builder\/[0-9a-f]{7}\?project=acme-inference$/,
+            ),
             gatewayClass: "gke-l7-regional-external-managed",
             gateway: { namespace: "inference-gateway", name: "inference-gateway" },
             gatewayAddress: MOCK_GATEWAY_ADDRESS,
@@ -246,7 +268,9 @@ describe("the program (index.ts)", () => {
     });
 
     test("invalid configuration stops the program before any resource is registered", async () => {
-        expect(await failure(() => runProgram({ zone: "us-central1-a" }))).toMatch(/^gke-tpu-inference:zone = "us-central1-a" is not a zone where GKE offers TPU v6e node pools/);
+        expect(await failure(() => runProgram({ zone: "us-central1-a" }))).toMatch(
+            /^gke-tpu-inference:zone = "us-central1-a" is not a zone where GKE offers TPU v6e node pools/,
+        );
     });
 });
 
@@ -257,7 +281,10 @@ describe("live facts read at preview", () => {
 
     test("a release channel whose default is below the floor stops the program with the channel, its default and the floor", async () => {
         const message = await failure(() =>
-            runProgram({ releaseChannel: "STABLE" }, { invokes: engineVersions({ STABLE: "1.33.5-gke.1080000", REGULAR: "1.34.1-gke.1431000", RAPID: "1.35.0-gke.1100000" }) }),
+            runProgram(
+                { releaseChannel: "STABLE" },
+                { invokes: engineVersions({ STABLE: "1.33.5-gke.1080000", REGULAR: "1.34.1-gke.1431000", RAPID: "1.35.0-gke.1100000" }) },
+            ),
         );
         expect(message).toBe(
             'gke-tpu-inference:releaseChannel = "STABLE" creates clusters at 1.33.5-gke.1080000 in europe-west4, below 1.34.0-gke.1626000, ' +
@@ -274,7 +301,9 @@ describe("live facts read at preview", () => {
     });
 
     test("a zone that does not offer the TPU machine type stops the program with the zone, the machine type and the catalog's zones", async () => {
-        const message = await failure(() => runProgram({ zone: "us-east5-a" }, { invokes: { [INVOKE_TOKENS.machineTypes]: () => ({ machineTypes: [] }) } }));
+        const message = await failure(() =>
+            runProgram({ zone: "us-east5-a" }, { invokes: { [INVOKE_TOKENS.machineTypes]: () => ({ machineTypes: [] }) } }),
+        );
         expect(message).toBe(
             'gke-tpu-inference:zone = "us-east5-a" does not offer gke-tpu-inference:tpuMachineType = "ct6e-standard-4t" today (GCP lists no such machine type there); ' +
                 "allowed: a zone that offers it, among those where GKE runs TPU v6e node pools: europe-west4-a, us-central1-b, us-east1-d, us-east5-a, us-east5-b, us-south1-a, us-south1-b",
@@ -287,7 +316,10 @@ describe("live facts read at preview", () => {
                 { manageProjectApis: "false" },
                 {
                     invokes: {
-                        [INVOKE_TOKENS.projectService]: disabledServiceAnswer("acme-inference", ["networkservices.googleapis.com", "monitoring.googleapis.com"]),
+                        [INVOKE_TOKENS.projectService]: disabledServiceAnswer("acme-inference", [
+                            "networkservices.googleapis.com",
+                            "monitoring.googleapis.com",
+                        ]),
                         ...engineVersions({ REGULAR: "1.33.5-gke.1080000" }),
                     },
                 },
@@ -308,22 +340,33 @@ describe("live facts read at preview", () => {
     });
 
     test("an API the stack enables itself is checked once it is enabled, and whatever calls the API waits for both", async () => {
-        const passing = await runProgram({}, { invokes: { [INVOKE_TOKENS.projectService]: disabledServiceAnswer("acme-inference", ["container.googleapis.com"]) } });
-        expect(passing.dependencyNames(passing.get("gcp:container/cluster:Cluster", "tpu-inference-cluster"))).toContain("gcp:projects/service:Service tpu-inference-container");
+        const passing = await runProgram(
+            {},
+            { invokes: { [INVOKE_TOKENS.projectService]: disabledServiceAnswer("acme-inference", ["container.googleapis.com"]) } },
+        );
+        expect(passing.dependencyNames(passing.get("gcp:container/cluster:Cluster", "tpu-inference-cluster"))).toContain(
+            "gcp:projects/service:Service tpu-inference-container",
+        );
         expect(passing.recording.invokes.filter((invoke) => invoke.token === INVOKE_TOKENS.engineVersions)).toHaveLength(1);
     });
 
     test("an API state that cannot be read stops the program saying what the stack needs", async () => {
         const message = await failure(() =>
-            runProgram({}, {
-                invokes: {
-                    [INVOKE_TOKENS.projectService]: () => {
-                        throw Object.assign(new Error("googleapi: Error 403: Cloud Resource Manager API has not been used in project 1234"), {
-                            details: "googleapi: Error 403: Cloud Resource Manager API has not been used in project 1234",
-                        });
+            runProgram(
+                {},
+                {
+                    invokes: {
+                        [INVOKE_TOKENS.projectService]: () => {
+                            throw Object.assign(
+                                new Error("googleapi: Error 403: Cloud Resource Manager API has not been used in project 1234"),
+                                {
+                                    details: "googleapi: Error 403: Cloud Resource Manager API has not been used in project 1234",
+                                },
+                            );
+                        },
                     },
                 },
-            }),
+            ),
         );
         expect(message).toBe(
             "reading the enabled APIs of project acme-inference failed (googleapi: Error 403: Cloud Resource Manager API has not been used in project 1234); " +
@@ -363,7 +406,10 @@ describe("the program's workloads", () => {
         expect(served.length).toBe(5);
         for (const resource of served) {
             const gate = gates[resource.type.split(":")[1].split("/")[0]];
-            expect({ resource: resource.name, gated: transitiveDependencies(graph, resource).has(byName.get(gate)!) }).toEqual({ resource: resource.name, gated: true });
+            expect({ resource: resource.name, gated: transitiveDependencies(graph, resource).has(byName.get(gate)!) }).toEqual({
+                resource: resource.name,
+                gated: true,
+            });
         }
     });
 
@@ -374,7 +420,10 @@ describe("the program's workloads", () => {
             ["kubernetes:networking.gke.io/v1:GCPBackendPolicy", "qwen2-3b-pool-backend"],
             ["kubernetes:core/v1:Service", "qwen2-3b-http"],
         ]) {
-            expect({ name, dependencies: graph.dependencyNames(graph.get(type, name)) }).toEqual({ name, dependencies: ["kubernetes:core/v1:Namespace serving-ns"] });
+            expect({ name, dependencies: graph.dependencyNames(graph.get(type, name)) }).toEqual({
+                name,
+                dependencies: ["kubernetes:core/v1:Namespace serving-ns"],
+            });
         }
     });
 
@@ -386,9 +435,13 @@ describe("the program's workloads", () => {
         expect(spec.template.containers[0].resources).toEqual({ requests: { "google.com/tpu": "4" }, limits: { "google.com/tpu": "4" } });
         expect(graph.get("kubernetes:core/v1:Secret", "serving-hf-token").inputs.stringData).toBe("[secret]");
         // What the report shows (inputs, outputs) never holds it.
-        expect(JSON.stringify(graph.resources.map((resource) => [resource.inputs, graph.recording.outputs]))).not.toContain("hf_test_token");
+        expect(JSON.stringify(graph.resources.map((resource) => [resource.inputs, graph.recording.outputs]))).not.toContain(
+            "hf_test_token",
+        );
         // The analyzer alone gets the value, still marked secret, as the engine sends it (KeepSecrets).
-        expect(graph.get("kubernetes:core/v1:Secret", "serving-hf-token").wire.inputs.stringData).toEqual(wireSecret({ HF_TOKEN: "hf_test_token" }));
+        expect(graph.get("kubernetes:core/v1:Secret", "serving-hf-token").wire.inputs.stringData).toEqual(
+            wireSecret({ HF_TOKEN: "hf_test_token" }),
+        );
     });
 
     test("outputs per service the URL through the Gateway and curl commands", () => {
@@ -417,8 +470,12 @@ describe("the shipped stacks in one project", () => {
         for (const stack of stacks) {
             const run = await runOffline(ROOT, stack, ["gcp:project=acme-shared"]);
             // Project services are the project's own: each stack enables them and none ever disables them.
-            for (const resource of run.resources.filter((candidate) => candidate.type.startsWith("gcp:") && candidate.type !== "gcp:projects/service:Service")) {
-                for (const key of ["name", "accountId"].flatMap((field) => (typeof resource.inputs[field] === "string" ? [`${resource.type} ${field}=${resource.inputs[field]}`] : []))) {
+            for (const resource of run.resources.filter(
+                (candidate) => candidate.type.startsWith("gcp:") && candidate.type !== "gcp:projects/service:Service",
+            )) {
+                for (const key of ["name", "accountId"].flatMap((field) =>
+                    typeof resource.inputs[field] === "string" ? [`${resource.type} ${field}=${resource.inputs[field]}`] : [],
+                )) {
                     expect({ key, first: seen.get(key), now: stack }).toEqual({ key, first: undefined, now: stack });
                     seen.set(key, stack);
                 }

@@ -33,18 +33,24 @@ describe("every custom resource the program emits validates against the upstream
     const validator = new CrdValidator();
     let graph: Graph;
     beforeAll(async () => {
-        graph = await runProgram({
-            gatewayTlsSecret: "llm-tls",
-            hfToken: "hf_test_token",
-            models: JSON.stringify([
-                { name: "qwen", pattern: "pattern1" },
-                { name: "qwen-cache", pattern: "pattern3", replicas: 2 },
-            ]),
-        }, { secretKeys: ["hfToken"] });
+        graph = await runProgram(
+            {
+                gatewayTlsSecret: "llm-tls",
+                hfToken: "hf_test_token",
+                models: JSON.stringify([
+                    { name: "qwen", pattern: "pattern1" },
+                    { name: "qwen-cache", pattern: "pattern3", replicas: 2 },
+                ]),
+            },
+            { secretKeys: ["hfToken"] },
+        );
     });
 
     test("the dev program's custom resources", () => {
-        const customResources = graph.resources.filter((resource) => resource.custom && resource.type.startsWith("kubernetes:") && resource.inputs.kind && isCustomResource(resource.inputs));
+        const customResources = graph.resources.filter(
+            (resource) =>
+                resource.custom && resource.type.startsWith("kubernetes:") && resource.inputs.kind && isCustomResource(resource.inputs),
+        );
         expect(customResources.map((resource) => `${resource.inputs.apiVersion}:${resource.inputs.kind}`).sort()).toEqual([
             "cert-manager.io/v1:Certificate",
             "cert-manager.io/v1:ClusterIssuer",
@@ -73,7 +79,11 @@ describe("every custom resource the program emits validates against the upstream
         const probes = graph
             .ofType("kubernetes:core/v1:ConfigMap")
             .filter((configMap) => configMap.name.endsWith("-webhooks-probes"))
-            .flatMap((configMap) => Object.values(configMap.inputs.data as Record<string, string>).map((text) => parse(text) as { apiVersion: string; kind: string }));
+            .flatMap((configMap) =>
+                Object.values(configMap.inputs.data as Record<string, string>).map(
+                    (text) => parse(text) as { apiVersion: string; kind: string },
+                ),
+            );
         expect(probes.map((probe) => `${probe.apiVersion}:${probe.kind}`).sort()).toEqual([
             "cert-manager.io/v1:Certificate",
             "cert-manager.io/v1:ClusterIssuer",
@@ -91,7 +101,11 @@ describe("every custom resource the program emits validates against the upstream
         ["prod", "qwen2-3b-cache"],
     ])("the offline preview's --out YAML of the %s stack", (stack, service) => {
         const out = fs.mkdtempSync(path.join(os.tmpdir(), "schemas-"));
-        const run = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--stack", stack, "--out", out], { cwd: ROOT, encoding: "utf8" });
+        const run = spawnSync(
+            process.execPath,
+            ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--stack", stack, "--out", out],
+            { cwd: ROOT, encoding: "utf8" },
+        );
         expect(run.status).toBe(0);
         const objects = fs.readdirSync(out).map((file) => ({ file, object: parse(fs.readFileSync(path.join(out, file), "utf8")) }));
         const custom = objects.filter(({ object }) => isCustomResource(object));
@@ -138,15 +152,26 @@ describe("every custom resource the program emits validates against the upstream
                 .replaceAll("{{ .GlobalConfig.ModelBasedRoutingHeaderName }}", "x-gateway-model-name"),
         );
         expect(JSON.stringify(rendered)).not.toContain("{{");
-        const route = { apiVersion: "gateway.networking.k8s.io/v1", kind: "HTTPRoute", metadata: { name: "qwen", namespace: "llm-inference" }, spec: rendered };
+        const route = {
+            apiVersion: "gateway.networking.k8s.io/v1",
+            kind: "HTTPRoute",
+            metadata: { name: "qwen", namespace: "llm-inference" },
+            spec: rendered,
+        };
         expect(validator.errors(route)).toEqual([]);
     });
 
     test("the validator is strict: a wrong enum value and an unknown field fail", () => {
-        const certificate = graph.get("kubernetes:cert-manager.io/v1:Certificate", "tpu-inference-ca").inputs as { spec: Record<string, unknown> };
+        const certificate = graph.get("kubernetes:cert-manager.io/v1:Certificate", "tpu-inference-ca").inputs as {
+            spec: Record<string, unknown>;
+        };
         const ecdsaTypo = { ...certificate, spec: { ...certificate.spec, privateKey: { algorithm: "DSA", size: 2048 } } };
-        expect(validator.errors(ecdsaTypo)).toEqual([expect.stringContaining("/spec/privateKey/algorithm must be equal to one of the allowed values")]);
-        const gateway = graph.get("kubernetes:gateway.networking.k8s.io/v1:Gateway", "inference-gateway").inputs as { spec: Record<string, unknown> };
+        expect(validator.errors(ecdsaTypo)).toEqual([
+            expect.stringContaining("/spec/privateKey/algorithm must be equal to one of the allowed values"),
+        ]);
+        const gateway = graph.get("kubernetes:gateway.networking.k8s.io/v1:Gateway", "inference-gateway").inputs as {
+            spec: Record<string, unknown>;
+        };
         expect(validator.errors({ ...gateway, spec: { ...gateway.spec, listener: [] } })).toEqual([
             '/spec must NOT have additional properties {"additionalProperty":"listener"}',
         ]);

@@ -11,7 +11,9 @@ export const SHARED_DIR = path.resolve(process.env.SHARED_DIR ?? path.join(__dir
 export function sharedPath(...parts: string[]): string {
     const full = path.join(SHARED_DIR, ...parts);
     if (!fs.existsSync(full)) {
-        throw new Error(`${full} is missing: these tests read the shared CRDs and references beside the checkout (../shared) or from SHARED_DIR`);
+        throw new Error(
+            `${full} is missing: these tests read the shared CRDs and references beside the checkout (../shared) or from SHARED_DIR`,
+        );
     }
     return full;
 }

@@ -8,7 +8,13 @@ import { SHARED_DIR } from "./shared";
 const ROOT = path.resolve(__dirname, "..");
 const WORKFLOWS = path.join(ROOT, ".github", "workflows");
 
-type Workflow = { on: Record<string, unknown>; jobs: Record<string, { permissions?: Record<string, string>; if?: string; steps: Array<{ uses?: string; run?: string; with?: Record<string, unknown> }> }> };
+type Workflow = {
+    on: Record<string, unknown>;
+    jobs: Record<
+        string,
+        { permissions?: Record<string, string>; if?: string; steps: Array<{ uses?: string; run?: string; with?: Record<string, unknown> }> }
+    >;
+};
 const read = (file: string) => parse(fs.readFileSync(path.join(WORKFLOWS, file), "utf8")) as Workflow;
 
 describe("GitHub workflows", () => {
@@ -26,7 +32,9 @@ describe("GitHub workflows", () => {
         expect(offline.permissions).toEqual({ contents: "read", "pull-requests": "write" });
         const script = offline.steps.map((step) => step.run ?? "").join("\n");
         expect(script).toContain('npm run -s preview:offline -- --dir ../base --stack "$stack" --json "../base-$stack.json"');
-        expect(script).toContain('npm run -s preview:offline -- --stack "$stack" --json "../head-$stack.json" --markdown "../diff-$stack.md" "${against[@]}"');
+        expect(script).toContain(
+            'npm run -s preview:offline -- --stack "$stack" --json "../head-$stack.json" --markdown "../diff-$stack.md" "${against[@]}"',
+        );
         expect(script).toContain('>> "$GITHUB_STEP_SUMMARY"');
     });
 
@@ -66,9 +74,15 @@ describe("GitHub workflows", () => {
             expect(lines ?? "1-1").toMatch(/^[1-9]\d*-[1-9]\d*$/);
         }
         const listed = new Set(manifest.map(([dest]) => dest));
-        const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+        const walk = (dir: string): string[] =>
+            fs
+                .readdirSync(dir, { withFileTypes: true })
+                .flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
         // Every upstream file in shared/ (CRDs and references) is one the tests may read.
-        const shared = ["crds", "reference"].flatMap((dir) => walk(path.join(SHARED_DIR, dir))).filter((file) => file.endsWith(".yaml")).map((file) => path.relative(SHARED_DIR, file));
+        const shared = ["crds", "reference"]
+            .flatMap((dir) => walk(path.join(SHARED_DIR, dir)))
+            .filter((file) => file.endsWith(".yaml"))
+            .map((file) => path.relative(SHARED_DIR, file));
         for (const needed of shared) {
             expect({ needed, listed: listed.has(needed) }).toEqual({ needed, listed: true });
         }

@@ -12,13 +12,16 @@ export const SOURCES = {
     seedManifest: "shared/reference/llm-d-xks-gke/llmisvc-tpu.yaml (selectors, toleration, chip request)",
     gkeGatewayClasses: "https://cloud.google.com/kubernetes-engine/docs/how-to/gatewayclass-capabilities",
     gkeInferenceGateway: "https://cloud.google.com/kubernetes-engine/docs/concepts/about-gke-inference-gateway",
-    nodeServiceAccount: "https://cloud.google.com/kubernetes-engine/docs/how-to/service-accounts#default-gke-service-agent (roles/container.defaultNodeServiceAccount); CIS GKE Benchmark v2.0.0 5.2.1",
-    proxyOnlySubnet: "https://cloud.google.com/load-balancing/docs/proxy-only-subnets (purpose REGIONAL_MANAGED_PROXY, role ACTIVE, /23 recommended)",
+    nodeServiceAccount:
+        "https://cloud.google.com/kubernetes-engine/docs/how-to/service-accounts#default-gke-service-agent (roles/container.defaultNodeServiceAccount); CIS GKE Benchmark v2.0.0 5.2.1",
+    proxyOnlySubnet:
+        "https://cloud.google.com/load-balancing/docs/proxy-only-subnets (purpose REGIONAL_MANAGED_PROXY, role ACTIVE, /23 recommended)",
     privateClusterFirewall:
         "https://cloud.google.com/kubernetes-engine/docs/how-to/private-clusters#add_firewall_rules (the control plane reaches nodes on 443 and 10250 only)",
     certManagerChart: "cert-manager v1.21.1 deploy/charts/cert-manager/values.yaml and README (oci://quay.io/jetstack/charts/cert-manager)",
     lwsChart: "kubernetes-sigs/lws v0.10.0 site/content/en/docs/installation/_index.md (chart 0.10.0, namespace lws-system) and charts/lws",
-    kserveCharts: "kserve/kserve v0.20.0 charts/kserve-llmisvc-crd, kserve-llmisvc-resources, kserve-runtime-configs (Chart.yaml version v0.20.0)",
+    kserveCharts:
+        "kserve/kserve v0.20.0 charts/kserve-llmisvc-crd, kserve-llmisvc-resources, kserve-runtime-configs (Chart.yaml version v0.20.0)",
     kserveConfigResolution:
         "kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/config_merge.go getConfig (the service's namespace first, then kserve)",
     webhookPorts: "kserve v0.20.0 llmisvc-controller-manager containerPort 9443; lws v0.10.0 lws-webhook-service targetPort 9443",
@@ -39,27 +42,27 @@ export const SOURCES = {
     tpuPricing: "https://cloud.google.com/tpu/pricing (TPU v6e Trillium, on-demand, US list price per chip-hour)",
     kserveStop: "kserve v0.20.0 pkg/constants/constants.go StopAnnotationKey and pkg/utils GetForceStopRuntime",
     kserveRouteMigration:
-        "kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/router.go:54-56 (AnnotationInferencePoolMigrated), :241 (route name ChildName(name, \"-kserve-route\")), :282-310 (v1 once migrated, v1 accepted or v1alpha2 rejected), router_discovery.go (ResolvedRefs False, reason InvalidKind)",
+        'kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/router.go:54-56 (AnnotationInferencePoolMigrated), :241 (route name ChildName(name, "-kserve-route")), :282-310 (v1 once migrated, v1 accepted or v1alpha2 rejected), router_discovery.go (ResolvedRefs False, reason InvalidKind)',
     gkePolicyStatus:
         "GKE reports an attached HealthCheckPolicy or GCPBackendPolicy with condition type Attached, status True (https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources; as read by skyhook-io/radar PR #1538); gateway-api v1.4.0 HTTPRoute status.parents[].conditions Accepted and ResolvedRefs",
     kubectlImage:
         "registry.k8s.io/kubectl, the official image published with every Kubernetes release from v1.28 (kumahq/kuma PR #14300; v1.34.1 digest sha256:59bafa07ff3a6d4b417e7633ddb9d79a9606ca98bf64bac080b3e65748669250 as pinned in public Dockerfiles)",
     gkeInferencePoolFloor:
-        "https://llm-d.ai/docs/resources/gateway/gke and llm-d/llm-d guides/prereq/gateways/gke.md: \"For GKE versions 1.34.0-gke.1626000 or later, the InferencePool CRD is automatically installed\"",
+        'https://llm-d.ai/docs/resources/gateway/gke and llm-d/llm-d guides/prereq/gateways/gke.md: "For GKE versions 1.34.0-gke.1626000 or later, the InferencePool CRD is automatically installed"',
     gcpNames:
-        "hashicorp/terraform-provider-google release-7.46.0 (bridged by @pulumi/gcp 9.37.0 through google-beta 7.46.0): verify/validation.go ValidateGCEName (RFC 1035, 1-63), resource_google_service_account.go ValidateRFC1035Name(6, 30), resource_container_cluster.go \"cannot be longer than 40 characters\"",
+        'hashicorp/terraform-provider-google release-7.46.0 (bridged by @pulumi/gcp 9.37.0 through google-beta 7.46.0): verify/validation.go ValidateGCEName (RFC 1035, 1-63), resource_google_service_account.go ValidateRFC1035Name(6, 30), resource_container_cluster.go "cannot be longer than 40 characters"',
     projectApis:
-        "https://cloud.google.com/kubernetes-engine/docs/how-to/deploy-gke-inference-gateway (\"Enable the Compute Engine API, the Network Services API\" and the Kubernetes Engine API); IAM, Cloud Resource Manager and Cloud Monitoring for the node service account, its role grants and the dashboard",
+        'https://cloud.google.com/kubernetes-engine/docs/how-to/deploy-gke-inference-gateway ("Enable the Compute Engine API, the Network Services API" and the Kubernetes Engine API); IAM, Cloud Resource Manager and Cloud Monitoring for the node service account, its role grants and the dashboard',
     pulumiAwait:
         "pulumi/pulumi-kubernetes provider/pkg/await/await.go Creation (create retried only on NotFound and NoMatch errors) and job.go (a Job is ready when Complete, failed when Failed; default timeout 10 min)",
     vllmMetrics:
         "vllm-project/vllm vllm/v1/metrics/loggers.py PrometheusStatLogger (counters exposed with _total; label model_name); EPP: llm-d/llm-d-router v0.10.0 pkg/epp/metrics/llm_d_router_metrics.go (subsystem llm_d_epp; llmdEndpointLabels endpoint_name, namespace, port, which replace the deprecated pod_name), metrics on port 9090",
     gcpSubnetRanges:
-        "https://cloud.google.com/vpc/docs/subnets (\"Valid IPv4 ranges\" and \"Prohibited IPv4 subnet ranges\" tables; \"The minimum primary or secondary range size is eight IP addresses\", /29)",
+        'https://cloud.google.com/vpc/docs/subnets ("Valid IPv4 ranges" and "Prohibited IPv4 subnet ranges" tables; "The minimum primary or secondary range size is eight IP addresses", /29)',
     gkeAliasIps:
         "https://cloud.google.com/kubernetes-engine/docs/concepts/alias-ips (Pod range /24 smallest to /9 largest; user-managed Service range /28 smallest to /16 largest); older GKE docs: no cluster range may overlap 172.17.0.0/16",
     gkeQuotas:
-        "https://cloud.google.com/kubernetes-engine/quotas (\"Nodes per node pool zone 1,000\"); https://cloud.google.com/kubernetes-engine/docs/how-to/authorized-networks (\"private clusters can have up to 100\" authorized network CIDR ranges); private clusters' control plane range: a /28 (gcloud --master-ipv4-cidr, terraform-provider-google master_ipv4_cidr_block IsCIDRNetwork(28, 28)) in RFC 1918",
+        'https://cloud.google.com/kubernetes-engine/quotas ("Nodes per node pool zone 1,000"); https://cloud.google.com/kubernetes-engine/docs/how-to/authorized-networks ("private clusters can have up to 100" authorized network CIDR ranges); private clusters\' control plane range: a /28 (gcloud --master-ipv4-cidr, terraform-provider-google master_ipv4_cidr_block IsCIDRNetwork(28, 28)) in RFC 1918',
     protectedNamespaces:
         "https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces (initial namespaces default, kube-node-lease, kube-public, kube-system; the kube- prefix is reserved); GoogleCloudPlatform/prometheus-engine pkg/operator/operator.go (gmp-system, gmp-public)",
     machineTypes:
@@ -317,7 +320,8 @@ export const VLLM_QUIET_ENDPOINTS: readonly string[] = ["/health", "/metrics", "
  * Source: {@link SOURCES.seed003Flags}.
  */
 export const TPU_REJECTED_VLLM_FLAGS: Readonly<Record<string, string>> = {
-    "--prefix-cache-block-size": "not a vLLM flag on any platform (vLLM sizes prefix-cache blocks with --block-size); vLLM exits with \"unrecognized arguments\"",
+    "--prefix-cache-block-size":
+        'not a vLLM flag on any platform (vLLM sizes prefix-cache blocks with --block-size); vLLM exits with "unrecognized arguments"',
 };
 
 /** Names KServe gives the objects it creates for an LLMInferenceService. Source: {@link SOURCES.kserveChildNames}. */
@@ -483,4 +487,3 @@ export const PROJECT_APIS = {
 
 /** A key of {@link PROJECT_APIS}. */
 export type ProjectApi = keyof typeof PROJECT_APIS;
-

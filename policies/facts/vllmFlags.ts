@@ -84,7 +84,9 @@ export function shellWords(line: string): string[] {
  * would split it.
  */
 export function commandWords(command: unknown, args: unknown): string[] {
-    const items = [...(Array.isArray(command) ? command : []), ...(Array.isArray(args) ? args : [])].filter((item): item is string => typeof item === "string");
+    const items = [...(Array.isArray(command) ? command : []), ...(Array.isArray(args) ? args : [])].filter(
+        (item): item is string => typeof item === "string",
+    );
     return items.flatMap((item) => (/\s/.test(item.trim()) ? shellWords(item) : [item]));
 }
 
@@ -117,7 +119,11 @@ export function vllmFlags(words: readonly string[]): VllmFlag[] {
         const long = VLLM_SHORT_FLAGS[name] ?? (name.startsWith("--") ? `--${name.slice(2).replace(/_/g, "-")}` : name);
         const next = words[index + 1];
         const value = separator > 0 ? word.slice(separator + 1) : next !== undefined && !next.startsWith("-") ? next : undefined;
-        flags.push({ flag: long, ...(value !== undefined ? { value } : {}), raw: separator > 0 || value === undefined ? word : `${word} ${value}` });
+        flags.push({
+            flag: long,
+            ...(value !== undefined ? { value } : {}),
+            raw: separator > 0 || value === undefined ? word : `${word} ${value}`,
+        });
     }
     return flags;
 }

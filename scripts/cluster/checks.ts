@@ -37,7 +37,9 @@ type RouteStatus = { status?: { parents?: Array<{ parentRef?: { name?: string; n
 /** Whether the route's InferencePool backends are on the v1 group, and KServe recorded the move. */
 export function inferencePoolMigration(route: KubeObject): Finding {
     const { annotation, value } = KSERVE.inferencePoolMigration;
-    const pools = ((route as Spec).spec?.rules ?? []).flatMap((rule) => (rule.backendRefs ?? []).filter((ref) => ref.kind === INFERENCE_POOL_KIND.kind));
+    const pools = ((route as Spec).spec?.rules ?? []).flatMap((rule) =>
+        (rule.backendRefs ?? []).filter((ref) => ref.kind === INFERENCE_POOL_KIND.kind),
+    );
     const groups = [...new Set(pools.map((ref) => ref.group ?? ""))];
     const marked = route.metadata?.annotations?.[annotation];
     if (pools.length === 0) {
@@ -55,11 +57,17 @@ export function inferencePoolMigration(route: KubeObject): Finding {
 /** Whether the Gateway `namespace/name` accepted the route and resolved all its references. */
 export function acceptedByGateway(route: KubeObject, gateway: { namespace: string; name: string }): Finding {
     const parents = (route as RouteStatus).status?.parents ?? [];
-    const parent = parents.find((candidate) => candidate.parentRef?.name === gateway.name && (candidate.parentRef?.namespace ?? route.metadata?.namespace) === gateway.namespace);
+    const parent = parents.find(
+        (candidate) =>
+            candidate.parentRef?.name === gateway.name &&
+            (candidate.parentRef?.namespace ?? route.metadata?.namespace) === gateway.namespace,
+    );
     if (!parent) {
         return { ok: false, detail: `no status from Gateway ${gateway.namespace}/${gateway.name} yet` };
     }
-    const conditions = ["Accepted", "ResolvedRefs"].map((type) => findCondition(parent.conditions, type) ?? { type, status: "Unknown", reason: "NotReported" });
+    const conditions = ["Accepted", "ResolvedRefs"].map(
+        (type) => findCondition(parent.conditions, type) ?? { type, status: "Unknown", reason: "NotReported" },
+    );
     return { ok: conditions.every((condition) => condition.status === "True"), detail: conditions.map(describeCondition).join(", ") };
 }
 
@@ -69,7 +77,9 @@ export function gkePolicyAttached(policy: KubeObject | undefined, what: string):
         return { ok: false, detail: `${what} does not exist` };
     }
     const status = policy.status as { conditions?: unknown; ancestors?: Array<{ conditions?: unknown }> } | undefined;
-    const lists = [status?.conditions, ...(status?.ancestors ?? []).map((ancestor) => ancestor.conditions)].filter((list) => Array.isArray(list) && list.length > 0);
+    const lists = [status?.conditions, ...(status?.ancestors ?? []).map((ancestor) => ancestor.conditions)].filter(
+        (list) => Array.isArray(list) && list.length > 0,
+    );
     const attached = lists.map((list) => findCondition(list, "Attached"));
     if (attached.length > 0 && attached.every((condition) => condition?.status === "True")) {
         return { ok: true, detail: `${what}: ${describeCondition(attached[0]!)}` };

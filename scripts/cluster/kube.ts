@@ -41,7 +41,14 @@ export class ClusterReader implements ObjectReader {
         kubeconfig.loadFromDefault();
         if (context !== undefined) {
             if (!kubeconfig.getContexts().some((candidate) => candidate.name === context)) {
-                throw new Error(`kubeconfig has no context ${JSON.stringify(context)}; it has ${kubeconfig.getContexts().map((candidate) => candidate.name).join(", ") || "none"}`);
+                throw new Error(
+                    `kubeconfig has no context ${JSON.stringify(context)}; it has ${
+                        kubeconfig
+                            .getContexts()
+                            .map((candidate) => candidate.name)
+                            .join(", ") || "none"
+                    }`,
+                );
             }
             kubeconfig.setCurrentContext(context);
         }
@@ -50,7 +57,11 @@ export class ClusterReader implements ObjectReader {
 
     async get(ref: ObjectRef): Promise<KubeObject | undefined> {
         try {
-            return (await this.api.read({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } })) as KubeObject;
+            return (await this.api.read({
+                apiVersion: ref.apiVersion,
+                kind: ref.kind,
+                metadata: { name: ref.name, namespace: ref.namespace },
+            })) as KubeObject;
         } catch (err) {
             if (isNotFound(err)) {
                 return undefined;

@@ -70,25 +70,33 @@ export function resolvePackConfig(info: PackInfo, config: PackConfig): ResolvedC
             return undefined;
         }
         if (typeof value !== "string" || !(ENFORCEMENT_LEVELS as readonly string[]).includes(value)) {
-            problems.push(`${where}: enforcementLevel ${JSON.stringify(value)} is not one of ${ENFORCEMENT_LEVELS.join(", ")}${typeof value === "string" ? suggestion(value, ENFORCEMENT_LEVELS) : ""}`);
+            problems.push(
+                `${where}: enforcementLevel ${JSON.stringify(value)} is not one of ${ENFORCEMENT_LEVELS.join(", ")}${typeof value === "string" ? suggestion(value, ENFORCEMENT_LEVELS) : ""}`,
+            );
             return undefined;
         }
         return value as EnforcementLevel;
     };
     if (config === null || typeof config !== "object" || Array.isArray(config)) {
-        throw new PackConfigError(`invalid policy pack config for ${info.name}@v${info.version}: ${JSON.stringify(config)} is not an object of policy names`);
+        throw new PackConfigError(
+            `invalid policy pack config for ${info.name}@v${info.version}: ${JSON.stringify(config)} is not an object of policy names`,
+        );
     }
-    const entries = Object.entries(config).map(([key, value]): readonly [string, { enforcementLevel?: unknown } & Record<string, unknown>] => {
-        if (typeof value === "string") {
-            return [key, { enforcementLevel: value }];
-        }
-        if (value === null || typeof value !== "object" || Array.isArray(value)) {
-            // pulumi v3.248.0 pkg/resource/analyzer/config.go:143.
-            problems.push(`${key}: ${JSON.stringify(value)} is not a valid value; must be a string (an enforcement level) or an object`);
-            return [key, {}];
-        }
-        return [key, value];
-    });
+    const entries = Object.entries(config).map(
+        ([key, value]): readonly [string, { enforcementLevel?: unknown } & Record<string, unknown>] => {
+            if (typeof value === "string") {
+                return [key, { enforcementLevel: value }];
+            }
+            if (value === null || typeof value !== "object" || Array.isArray(value)) {
+                // pulumi v3.248.0 pkg/resource/analyzer/config.go:143.
+                problems.push(
+                    `${key}: ${JSON.stringify(value)} is not a valid value; must be a string (an enforcement level) or an object`,
+                );
+                return [key, {}];
+            }
+            return [key, value];
+        },
+    );
     const everything = entries.find(([key]) => key === "all");
     const allLevel = everything ? level("all", everything[1].enforcementLevel) : undefined;
     if (everything && Object.keys(everything[1]).some((key) => key !== "enforcementLevel")) {
@@ -107,19 +115,28 @@ export function resolvePackConfig(info: PackInfo, config: PackConfig): ResolvedC
         const schemaProperties = policy.configSchema?.properties ?? {};
         for (const property of Object.keys(properties).filter((name) => !(name in schemaProperties))) {
             const known = Object.keys(schemaProperties);
-            problems.push(`${policy.name}: ${JSON.stringify(property)} is not a config property of the policy; allowed: ${known.length > 0 ? known.join(", ") : "enforcementLevel only"}${suggestion(property, known)}`);
+            problems.push(
+                `${policy.name}: ${JSON.stringify(property)} is not a config property of the policy; allowed: ${known.length > 0 ? known.join(", ") : "enforcementLevel only"}${suggestion(property, known)}`,
+            );
         }
-        const defaults = Object.fromEntries(Object.entries(schemaProperties).flatMap(([name, schema]) => ("default" in schema ? [[name, schema.default]] : [])));
+        const defaults = Object.fromEntries(
+            Object.entries(schemaProperties).flatMap(([name, schema]) => ("default" in schema ? [[name, schema.default]] : [])),
+        );
         const merged = { ...defaults, ...properties };
         if (policy.configSchema) {
             const validate = ajv.compile({ type: "object", properties: schemaProperties, required: policy.configSchema.required });
             if (!validate(merged)) {
                 for (const error of validate.errors ?? []) {
-                    problems.push(`${policy.name}: ${error.instancePath ? `${error.instancePath.slice(1).replace(/\//g, ".")} ` : ""}${error.message}`);
+                    problems.push(
+                        `${policy.name}: ${error.instancePath ? `${error.instancePath.slice(1).replace(/\//g, ".")} ` : ""}${error.message}`,
+                    );
                 }
             }
         }
-        resolved[policy.name] = { enforcementLevel: level(policy.name, enforcementLevel) ?? allLevel ?? policy.enforcementLevel, properties: merged };
+        resolved[policy.name] = {
+            enforcementLevel: level(policy.name, enforcementLevel) ?? allLevel ?? policy.enforcementLevel,
+            properties: merged,
+        };
     }
     if (problems.length > 0) {
         throw new PackConfigError(`invalid policy pack config for ${info.name}@v${info.version}:\n  ${problems.join("\n  ")}`);
@@ -143,8 +160,11 @@ interface AnalyzerProto {
 
 /** Seconds in a Go duration such as `45m` or `1h30m` (how a program writes custom timeouts); 0 when unset. */
 export function goDurationSeconds(duration: string | undefined): number {
-    const units: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 1e-3, us: 1e-6, "µs": 1e-6, ns: 1e-9 };
-    return [...(duration ?? "").matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g)].reduce((total, [, amount, unit]) => total + Number(amount) * units[unit], 0);
+    const units: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 1e-3, us: 1e-6, µs: 1e-6, ns: 1e-9 };
+    return [...(duration ?? "").matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g)].reduce(
+        (total, [, amount, unit]) => total + Number(amount) * units[unit],
+        0,
+    );
 }
 type Rpc = (request: unknown, callback: (err: Error | null, response: Message) => void) => void;
 
@@ -184,7 +204,9 @@ export class PolicyPackProcess {
                     resolve(line[1]);
                 }
             });
-            child.on("exit", (code) => reject(new Error(`the policy pack in ${packDir} exited (code ${code}) before serving: ${stderr.trim() || stdout.trim()}`)));
+            child.on("exit", (code) =>
+                reject(new Error(`the policy pack in ${packDir} exited (code ${code}) before serving: ${stderr.trim() || stdout.trim()}`)),
+            );
             child.on("error", reject);
         });
         const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdk] }));
@@ -193,12 +215,16 @@ export class PolicyPackProcess {
         const proto: AnalyzerProto = { ...generated, CustomTimeouts: generated.AnalyzerResourceOptions.CustomTimeouts };
         const struct = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [sdk] })).Struct;
         const empty = require(require.resolve("google-protobuf/google/protobuf/empty_pb", { paths: [sdk] })).Empty;
-        const client = new services.AnalyzerClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+        const client = new services.AnalyzerClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+            "grpc.max_receive_message_length": 400 * 1024 * 1024,
+        });
         return new PolicyPackProcess(child, client, proto, struct, empty);
     }
 
     private call(method: string, request: unknown): Promise<Message> {
-        return new Promise((resolve, reject) => this.client[method](request, (err, response) => (err ? reject(new Error(`${method}: ${err.message}`)) : resolve(response))));
+        return new Promise((resolve, reject) =>
+            this.client[method](request, (err, response) => (err ? reject(new Error(`${method}: ${err.message}`)) : resolve(response))),
+        );
     }
 
     /** The pack's name, version and policies. */
@@ -213,7 +239,8 @@ export class PolicyPackProcess {
                 ...(schema
                     ? {
                           configSchema: {
-                              properties: ((schema.getProperties() as { toJavaScript(): unknown } | undefined)?.toJavaScript() ?? {}) as Record<string, Record<string, unknown>>,
+                              properties: ((schema.getProperties() as { toJavaScript(): unknown } | undefined)?.toJavaScript() ??
+                                  {}) as Record<string, Record<string, unknown>>,
                               required: schema.getRequiredList() as string[],
                           },
                       }
@@ -274,7 +301,12 @@ export class PolicyPackProcess {
     }
 
     /** Fills the fields `AnalyzeRequest` and `AnalyzerResource` share; a remote component's properties are empty, as the engine registers it. */
-    private describe(message: Message, resource: RecordedResource, properties: Record<string, unknown>, byUrn: Map<string, RecordedResource>): Message {
+    private describe(
+        message: Message,
+        resource: RecordedResource,
+        properties: Record<string, unknown>,
+        byUrn: Map<string, RecordedResource>,
+    ): Message {
         message.setType(resource.type as never);
         message.setUrn(resource.urn as never);
         message.setName(resource.name as never);

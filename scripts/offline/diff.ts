@@ -43,7 +43,9 @@ export function diffValues(before: unknown, after: unknown, path = ""): Property
         return keys.flatMap((key) => diffValues(before[key], after[key], at(key)));
     }
     if (Array.isArray(before) && Array.isArray(after)) {
-        return Array.from({ length: Math.max(before.length, after.length) }, (_, index) => diffValues(before[index], after[index], at(index))).flat();
+        return Array.from({ length: Math.max(before.length, after.length) }, (_, index) =>
+            diffValues(before[index], after[index], at(index)),
+        ).flat();
     }
     if (JSON.stringify(before) === JSON.stringify(after)) {
         return [];
@@ -68,7 +70,9 @@ const StateSchema = z.looseObject({
 const BaseSchema = z.looseObject({
     steps: z.array(z.looseObject({ op: z.string(), urn: z.string(), newState: StateSchema.optional(), oldState: StateSchema.optional() })),
     outputs: z.record(z.string(), z.unknown()).optional(),
-    policyViolations: z.array(z.looseObject({ policyName: z.string(), urn: z.string(), message: z.string(), enforcementLevel: z.string() })).optional(),
+    policyViolations: z
+        .array(z.looseObject({ policyName: z.string(), urn: z.string(), message: z.string(), enforcementLevel: z.string() }))
+        .optional(),
 });
 
 /**
@@ -80,18 +84,31 @@ export function readBaseReport(json: unknown): Pick<PreviewReport, "steps" | "ou
     const parsed = BaseSchema.safeParse(json);
     if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        const where = issue.path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("").replace(/^\./, "");
-        throw new Error(`is not a report of npm run preview:offline --json or of pulumi preview --json: ${where || "the document"} ${issue.code === "invalid_type" && issue.input === undefined ? "is missing" : "is not what a report has"}`);
+        const where = issue.path
+            .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
+            .join("")
+            .replace(/^\./, "");
+        throw new Error(
+            `is not a report of npm run preview:offline --json or of pulumi preview --json: ${where || "the document"} ${issue.code === "invalid_type" && issue.input === undefined ? "is missing" : "is not what a report has"}`,
+        );
     }
     const steps = parsed.data.steps
         .filter((step) => step.newState !== undefined)
         .map((step): ReportStep => ({
             op: "create",
             urn: step.urn,
-            newState: { ...step.newState!, inputs: step.newState!.inputs ?? {}, dependencies: step.newState!.dependencies ?? [] } as ReportStep["newState"],
+            newState: {
+                ...step.newState!,
+                inputs: step.newState!.inputs ?? {},
+                dependencies: step.newState!.dependencies ?? [],
+            } as ReportStep["newState"],
         }));
     const stackOutputs = parsed.data.steps.find((step) => step.newState?.type === "pulumi:pulumi:Stack")?.newState?.outputs;
-    return { steps, outputs: parsed.data.outputs ?? stackOutputs ?? {}, policyViolations: (parsed.data.policyViolations ?? []) as unknown as PolicyViolation[] };
+    return {
+        steps,
+        outputs: parsed.data.outputs ?? stackOutputs ?? {},
+        policyViolations: (parsed.data.policyViolations ?? []) as unknown as PolicyViolation[],
+    };
 }
 
 /** Compares the `head` report of a stack with its `base`. */
@@ -135,14 +152,20 @@ const nameOf = (urn: string) => urn.split("::").pop() || "stack";
 
 /** A property change as `diff` lines: `-` for what was there, `+` for what will be. */
 function diffLines(change: PropertyChange): string[] {
-    return [...(change.before !== undefined ? [`- ${change.path}: ${show(change.before)}`] : []), ...(change.after !== undefined ? [`+ ${change.path}: ${show(change.after)}`] : [])];
+    return [
+        ...(change.before !== undefined ? [`- ${change.path}: ${show(change.before)}`] : []),
+        ...(change.after !== undefined ? [`+ ${change.path}: ${show(change.after)}`] : []),
+    ];
 }
 
 function violationRows(violations: PolicyViolation[], marker: (violation: PolicyViolation) => string): string[] {
     return [
         "| level | policy | resource | message |",
         "|---|---|---|---|",
-        ...violations.map((violation) => `| ${violation.enforcementLevel}${marker(violation)} | \`${violation.policyName}\` | ${cell(nameOf(violation.urn))} | ${cell(violation.message)} |`),
+        ...violations.map(
+            (violation) =>
+                `| ${violation.enforcementLevel}${marker(violation)} | \`${violation.policyName}\` | ${cell(nameOf(violation.urn))} | ${cell(violation.message)} |`,
+        ),
     ];
 }
 
@@ -154,7 +177,10 @@ export function renderMarkdown(head: PreviewReport, diff?: ReportDiff): string {
     } else if (diff.added.length + diff.removed.length + diff.changed.length === 0) {
         lines.push(`No resource changes (${head.steps.length} resources).`, "");
     } else {
-        lines.push(`**+${diff.added.length} to create, ~${diff.changed.length} to update, -${diff.removed.length} to delete** (${head.steps.length} resources after)`, "");
+        lines.push(
+            `**+${diff.added.length} to create, ~${diff.changed.length} to update, -${diff.removed.length} to delete** (${head.steps.length} resources after)`,
+            "",
+        );
         lines.push("| | type | name |", "|---|---|---|");
         for (const [op, steps] of [
             ["+", diff.added],
@@ -169,7 +195,11 @@ export function renderMarkdown(head: PreviewReport, diff?: ReportDiff): string {
         }
         lines.push("");
         for (const change of diff.changed) {
-            lines.push(`<details><summary>~ ${displayType(change.type)} <code>${change.name}</code> (${change.changes.length} ${change.changes.length === 1 ? "property" : "properties"})</summary>`, "", "```diff");
+            lines.push(
+                `<details><summary>~ ${displayType(change.type)} <code>${change.name}</code> (${change.changes.length} ${change.changes.length === 1 ? "property" : "properties"})</summary>`,
+                "",
+                "```diff",
+            );
             lines.push(...change.changes.flatMap(diffLines));
             lines.push("```", "", "</details>", "");
         }
@@ -187,17 +217,30 @@ export function renderMarkdown(head: PreviewReport, diff?: ReportDiff): string {
         );
     }
     const mandatory = head.policyViolations.filter((violation) => violation.enforcementLevel === "mandatory").length;
-    const pack = head.policyViolations[0] ? `${head.policyViolations[0].policyPack}@v${head.policyViolations[0].policyPackVersion}` : "policy pack";
+    const pack = head.policyViolations[0]
+        ? `${head.policyViolations[0].policyPack}@v${head.policyViolations[0].policyPackVersion}`
+        : "policy pack";
     lines.push("#### Policies", "");
     if (head.policyViolations.length === 0) {
-        const unchecked = head.unrenderedCharts.length > 0 ? ` over what was previewed (${uncheckedCount(head.unrenderedCharts.length)} not checked offline, listed above)` : "";
-        lines.push(`✅ no violations${unchecked}${diff && diff.violations.resolved.length > 0 ? ` (this change resolves ${diff.violations.resolved.length})` : ""}`);
+        const unchecked =
+            head.unrenderedCharts.length > 0
+                ? ` over what was previewed (${uncheckedCount(head.unrenderedCharts.length)} not checked offline, listed above)`
+                : "";
+        lines.push(
+            `✅ no violations${unchecked}${diff && diff.violations.resolved.length > 0 ? ` (this change resolves ${diff.violations.resolved.length})` : ""}`,
+        );
     } else {
         const introduced = new Set(diff?.violations.introduced.map(violationKey) ?? []);
-        lines.push(`${mandatory > 0 ? "❌" : "⚠️"} ${pack}: ${mandatory} mandatory, ${head.policyViolations.length - mandatory} advisory${diff ? `; ${introduced.size} new with this change` : ""}`, "");
+        lines.push(
+            `${mandatory > 0 ? "❌" : "⚠️"} ${pack}: ${mandatory} mandatory, ${head.policyViolations.length - mandatory} advisory${diff ? `; ${introduced.size} new with this change` : ""}`,
+            "",
+        );
         lines.push(...violationRows(head.policyViolations, (violation) => (introduced.has(violationKey(violation)) ? " (new)" : "")));
         if (diff && diff.violations.resolved.length > 0) {
-            lines.push("", `Resolved by this change: ${diff.violations.resolved.map((violation) => `\`${violation.policyName}\` on ${nameOf(violation.urn)}`).join(", ")}.`);
+            lines.push(
+                "",
+                `Resolved by this change: ${diff.violations.resolved.map((violation) => `\`${violation.policyName}\` on ${nameOf(violation.urn)}`).join(", ")}.`,
+            );
         }
     }
     return `${lines.join("\n")}\n`;

@@ -14,7 +14,10 @@ import { parseAllDocuments } from "yaml";
 import { CHARTS } from "@gke-tpu-inference/facts";
 import { RecordedResource } from "./recorder";
 
-type KubeObject = { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown; namespace?: unknown }; items?: unknown } & Record<string, unknown>;
+type KubeObject = { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown; namespace?: unknown }; items?: unknown } & Record<
+    string,
+    unknown
+>;
 
 /** Kinds Kubernetes serves cluster-wide: they never get a default namespace. */
 const CLUSTER_SCOPED_KINDS = new Set([
@@ -75,7 +78,8 @@ const VERBATIM_CHARTS: readonly VerbatimChart[] = [
         chart: CHARTS.kserveRuntimeConfigs.chart,
         version: CHARTS.kserveRuntimeConfigs.version,
         enabled: (values) => (values.kserve as { llmisvcConfigs?: { enabled?: unknown } } | undefined)?.llmisvcConfigs?.enabled === true,
-        rendersTemplates: (values) => (values.kserve as { servingruntime?: { enabled?: unknown } } | undefined)?.servingruntime?.enabled === true,
+        rendersTemplates: (values) =>
+            (values.kserve as { servingruntime?: { enabled?: unknown } } | undefined)?.servingruntime?.enabled === true,
         file: "reference/kserve-v0.20.0/charts/kserve-runtime-configs.llmisvcconfigs.yaml",
     },
 ];
@@ -90,7 +94,11 @@ export function parseObjects(text: string): KubeObject[] {
     const objects = parseAllDocuments(text)
         .map((document) => document.toJSON() as KubeObject | null)
         .filter((object): object is KubeObject => object !== null && typeof object === "object");
-    return objects.flatMap((object) => (typeof object.kind === "string" && object.kind.endsWith("List") && Array.isArray(object.items) ? (object.items as KubeObject[]) : [object]));
+    return objects.flatMap((object) =>
+        typeof object.kind === "string" && object.kind.endsWith("List") && Array.isArray(object.items)
+            ? (object.items as KubeObject[])
+            : [object],
+    );
 }
 
 /** The URN a child gets under `parent`: its type qualified by the parent's. */
@@ -122,7 +130,9 @@ export function children(component: RecordedResource, objects: KubeObject[], pre
         const name = `${prefix}:${metadata.namespace ? `${metadata.namespace}/` : ""}${metadata.name}`;
         return { object: body, kind, group: groupOf(apiVersion), resource: { type, urn: childUrn(component, type, name), name } };
     });
-    const namespaces = new Map(registered.filter(({ kind }) => kind === "Namespace").map(({ object, resource }) => [object.metadata?.name, resource.urn]));
+    const namespaces = new Map(
+        registered.filter(({ kind }) => kind === "Namespace").map(({ object, resource }) => [object.metadata?.name, resource.urn]),
+    );
     const crds = new Map(
         registered
             .filter(({ kind }) => kind === "CustomResourceDefinition")
@@ -138,7 +148,9 @@ export function children(component: RecordedResource, objects: KubeObject[], pre
         ...(component.provider ? { provider: component.provider } : {}),
         inputs: object,
         wire: { inputs: object, outputs: object },
-        dependencies: [namespaces.get(object.metadata?.namespace), crds.get(`${group}/${kind}`)].filter((urn): urn is string => urn !== undefined),
+        dependencies: [namespaces.get(object.metadata?.namespace), crds.get(`${group}/${kind}`)].filter(
+            (urn): urn is string => urn !== undefined,
+        ),
         options: {},
     }));
 }
@@ -163,7 +175,13 @@ function expandGlob(programDir: string, pattern: string): string[] {
     if (!/[*?[]/.test(pattern)) {
         return [pattern];
     }
-    const matcher = (segment: string) => new RegExp(`^${segment.replace(/[.+^${}()|\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")}$`);
+    const matcher = (segment: string) =>
+        new RegExp(
+            `^${segment
+                .replace(/[.+^${}()|\\]/g, "\\$&")
+                .replace(/\*/g, "[^/]*")
+                .replace(/\?/g, "[^/]")}$`,
+        );
     const segments = pattern.split("/");
     let paths = [path.isAbsolute(pattern) ? "/" : ""];
     for (const [index, segment] of segments.entries()) {
@@ -178,7 +196,10 @@ function expandGlob(programDir: string, pattern: string): string[] {
         paths = paths.flatMap((prefix) => {
             const directory = path.resolve(programDir, prefix);
             const entries = fs.existsSync(directory) && fs.statSync(directory).isDirectory() ? fs.readdirSync(directory) : [];
-            return entries.filter((entry) => test.test(entry)).sort().map((entry) => path.join(prefix, entry));
+            return entries
+                .filter((entry) => test.test(entry))
+                .sort()
+                .map((entry) => path.join(prefix, entry));
         });
     }
     return paths.filter((file) => fs.existsSync(path.resolve(programDir, file)) && fs.statSync(path.resolve(programDir, file)).isFile());
@@ -207,7 +228,13 @@ export function expandComponents(resources: readonly RecordedResource[], program
     for (const component of resources) {
         const inputs = component.inputs as Record<string, unknown>;
         const prefix = typeof inputs.resourcePrefix === "string" ? inputs.resourcePrefix : component.name;
-        const describe = (reason: string, chart?: string): UnrenderedChart => ({ urn: component.urn, type: component.type, name: component.name, ...(chart ? { chart } : {}), reason });
+        const describe = (reason: string, chart?: string): UnrenderedChart => ({
+            urn: component.urn,
+            type: component.type,
+            name: component.name,
+            ...(chart ? { chart } : {}),
+            reason,
+        });
         switch (component.type) {
             case "kubernetes:yaml/v2:ConfigGroup":
             case "kubernetes:yaml/v2:ConfigFile": {
@@ -215,7 +242,11 @@ export function expandComponents(resources: readonly RecordedResource[], program
                 const objects: KubeObject[] = Array.isArray(inputs.objs) ? (inputs.objs as KubeObject[]) : [];
                 const yamls = typeof inputs.yaml === "string" ? [inputs.yaml] : Array.isArray(inputs.yaml) ? (inputs.yaml as string[]) : [];
                 texts.push(...yamls);
-                const files = component.type.endsWith("ConfigFile") ? [String(inputs.file)] : Array.isArray(inputs.files) ? (inputs.files as string[]) : [];
+                const files = component.type.endsWith("ConfigFile")
+                    ? [String(inputs.file)]
+                    : Array.isArray(inputs.files)
+                      ? (inputs.files as string[])
+                      : [];
                 for (const file of files.flatMap((pattern) => expandGlob(programDir, pattern))) {
                     const text = readProgramFile(programDir, file);
                     if (typeof text === "string") {
@@ -234,15 +265,24 @@ export function expandComponents(resources: readonly RecordedResource[], program
                 const values = (inputs.values as Record<string, unknown> | undefined) ?? {};
                 const file = verbatim && path.join(sharedDir(), verbatim.file);
                 if (!verbatim || !file) {
-                    out.unrendered.push(describe("Helm charts are rendered by the Kubernetes provider, which the offline preview does not run", chart));
+                    out.unrendered.push(
+                        describe("Helm charts are rendered by the Kubernetes provider, which the offline preview does not run", chart),
+                    );
                     break;
                 }
                 if (Array.isArray(inputs.valueYamlFiles) && inputs.valueYamlFiles.length > 0) {
-                    out.unrendered.push(describe("its values come partly from valueYamlFiles, which the offline preview does not read", chart));
+                    out.unrendered.push(
+                        describe("its values come partly from valueYamlFiles, which the offline preview does not read", chart),
+                    );
                     break;
                 }
                 if (verbatim.rendersTemplates(values)) {
-                    out.unrendered.push(describe("its values turn on templates, which the Kubernetes provider renders and the offline preview does not", chart));
+                    out.unrendered.push(
+                        describe(
+                            "its values turn on templates, which the Kubernetes provider renders and the offline preview does not",
+                            chart,
+                        ),
+                    );
                 }
                 if (!verbatim.enabled(values)) {
                     // The chart's values turn its verbatim objects off: nothing of them to register.
@@ -259,7 +299,11 @@ export function expandComponents(resources: readonly RecordedResource[], program
             case "kubernetes:kustomize:Directory":
                 // The Node SDK registers a v3 chart's objects itself, from a `helm template` the offline preview cannot run.
                 if (!hasChildren.has(component.urn)) {
-                    out.unrendered.push(describe(`${component.type.includes("kustomize") ? "kustomizations" : "Helm charts"} are rendered by the Kubernetes provider, which the offline preview does not run`));
+                    out.unrendered.push(
+                        describe(
+                            `${component.type.includes("kustomize") ? "kustomizations" : "Helm charts"} are rendered by the Kubernetes provider, which the offline preview does not run`,
+                        ),
+                    );
                 }
                 break;
         }

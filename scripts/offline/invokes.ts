@@ -46,7 +46,11 @@ function above(floor: string, minor: number, patch: number): string {
 
 /** Defaults per channel above the floor, the newest on RAPID. */
 function channelDefaults(): Record<string, string> {
-    const versions: Record<string, string> = { STABLE: above(GKE_VERSION.floor, 0, 1), REGULAR: above(GKE_VERSION.floor, 0, 2), RAPID: above(GKE_VERSION.floor, 1, 1) };
+    const versions: Record<string, string> = {
+        STABLE: above(GKE_VERSION.floor, 0, 1),
+        REGULAR: above(GKE_VERSION.floor, 0, 2),
+        RAPID: above(GKE_VERSION.floor, 1, 1),
+    };
     return Object.fromEntries(RELEASE_CHANNELS.map((channel) => [channel, versions[channel]]));
 }
 

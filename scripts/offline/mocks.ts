@@ -12,7 +12,9 @@ import { InvokeAnswer, InvokeFailure, RecordedInvoke, defaultInvokeAnswers } fro
 /** Addresses from TEST-NET ranges (RFC 5737): realistic, never routable. */
 export const MOCK_CLUSTER_ENDPOINT = "203.0.113.10";
 export const MOCK_GATEWAY_ADDRESS = "198.51.100.20";
-export const MOCK_CLUSTER_CA = Buffer.from("-----BEGIN CERTIFICATE-----\nMIIBoffline-preview\n-----END CERTIFICATE-----\n").toString("base64");
+export const MOCK_CLUSTER_CA = Buffer.from("-----BEGIN CERTIFICATE-----\nMIIBoffline-preview\n-----END CERTIFICATE-----\n").toString(
+    "base64",
+);
 
 const COMPUTE_API = "https://www.googleapis.com/compute/v1";
 
@@ -46,7 +48,16 @@ function gcpState(args: MockResourceArgs, project: string, stack: string): MockR
             return { id: `${project}/${region}/${inputs.router}/${name}`, state: withName };
         case "gcp:serviceaccount/account:Account": {
             const email = `${inputs.accountId}@${project}.iam.gserviceaccount.com`;
-            return { id: `projects/${project}/serviceAccounts/${email}`, state: { ...inputs, project, email, name: `projects/${project}/serviceAccounts/${email}`, member: `serviceAccount:${email}` } };
+            return {
+                id: `projects/${project}/serviceAccounts/${email}`,
+                state: {
+                    ...inputs,
+                    project,
+                    email,
+                    name: `projects/${project}/serviceAccounts/${email}`,
+                    member: `serviceAccount:${email}`,
+                },
+            };
         }
         case "gcp:projects/iAMMember:IAMMember":
             return { id: `${project}/${inputs.role}/${inputs.member}`, state: { ...inputs, etag: "BwYmockEtag=" } };
@@ -83,7 +94,10 @@ function kubernetesState(args: MockResourceArgs, stack: string): MockResourceRes
     const name = (metadata.name as string | undefined) ?? autoName(stack, args.type, args.name);
     const namespace = metadata.namespace as string | undefined;
     // A programmed Gateway reports its load balancer's address.
-    const status = args.type === "kubernetes:gateway.networking.k8s.io/v1:Gateway" ? { status: { addresses: [{ type: "IPAddress", value: MOCK_GATEWAY_ADDRESS }] } } : {};
+    const status =
+        args.type === "kubernetes:gateway.networking.k8s.io/v1:Gateway"
+            ? { status: { addresses: [{ type: "IPAddress", value: MOCK_GATEWAY_ADDRESS }] } }
+            : {};
     return {
         id: namespace ? `${namespace}/${name}` : name,
         state: { ...inputs, metadata: { ...metadata, name }, ...status },
@@ -123,7 +137,9 @@ export function realisticMocks(options: MockOptions): Mocks {
             options.onInvoke?.({ token: args.token, args: args.inputs });
             const answer = answers[args.token];
             if (answer === undefined) {
-                throw new InvokeFailure(`the offline preview has no answer for ${args.token}; known: ${Object.keys(answers).sort().join(", ")}`);
+                throw new InvokeFailure(
+                    `the offline preview has no answer for ${args.token}; known: ${Object.keys(answers).sort().join(", ")}`,
+                );
             }
             return answer(args.inputs);
         },

@@ -42,8 +42,12 @@ export async function judge(
     const secrets = secretStrings(resources);
     const redact = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[secret]"), text);
     const perResource = await Promise.all(
-        resources.map(async (resource) => (await pack.analyze(resource, byUrn)).map((diagnostic) => PolicyPackProcess.violation(diagnostic, resource.urn, redact))),
+        resources.map(async (resource) =>
+            (await pack.analyze(resource, byUrn)).map((diagnostic) => PolicyPackProcess.violation(diagnostic, resource.urn, redact)),
+        ),
     );
-    const stackWide = (await pack.analyzeStack([...resources], byUrn)).map((diagnostic) => PolicyPackProcess.violation(diagnostic, "", redact));
+    const stackWide = (await pack.analyzeStack([...resources], byUrn)).map((diagnostic) =>
+        PolicyPackProcess.violation(diagnostic, "", redact),
+    );
     return { info, violations: [...perResource.flat(), ...stackWide].sort(byPolicyAndUrn) };
 }

@@ -69,7 +69,11 @@ export function hasConfigType(type: string, items: ConfigDeclaration["items"], v
         case "object":
             return value !== null && typeof value === "object" && !Array.isArray(value);
         case "array":
-            return Array.isArray(value) && items !== undefined && value.every((item) => hasConfigType(items.type, items.items as ConfigDeclaration["items"], item));
+            return (
+                Array.isArray(value) &&
+                items !== undefined &&
+                value.every((item) => hasConfigType(items.type, items.items as ConfigDeclaration["items"], item))
+            );
         default:
             return false;
     }
@@ -137,7 +141,9 @@ function resolveMain(dir: string, projectFile: ProjectFile): string {
     }
     const found = candidates.find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile());
     if (!found) {
-        throw new ProjectError(`${dir}: no program entry point; looked for ${candidates.map((c) => path.relative(dir, c) || ".").join(", ")}`);
+        throw new ProjectError(
+            `${dir}: no program entry point; looked for ${candidates.map((c) => path.relative(dir, c) || ".").join(", ")}`,
+        );
     }
     return found;
 }
@@ -148,7 +154,13 @@ function resolveMain(dir: string, projectFile: ProjectFile): string {
  * without its `Pulumi.<stack>.yaml` is an error naming the stacks that exist, unless
  * `allowBareStack` says it is meant to run on project defaults alone.
  */
-export function loadProject(dir: string, stack: string, overrides: readonly string[], secretOverrides: readonly string[] = [], allowBareStack = false): ProjectRun {
+export function loadProject(
+    dir: string,
+    stack: string,
+    overrides: readonly string[],
+    secretOverrides: readonly string[] = [],
+    allowBareStack = false,
+): ProjectRun {
     const projectPath = path.join(dir, "Pulumi.yaml");
     if (!fs.existsSync(projectPath)) {
         throw new ProjectError(`${dir}: no Pulumi.yaml (is --dir a Pulumi project?)`);
@@ -157,9 +169,12 @@ export function loadProject(dir: string, stack: string, overrides: readonly stri
     if (typeof projectFile.name !== "string" || projectFile.name === "") {
         throw new ProjectError(`${projectPath}: missing project name`);
     }
-    const runtime = typeof projectFile.runtime === "string" ? projectFile.runtime : (projectFile.runtime as { name?: string } | undefined)?.name;
+    const runtime =
+        typeof projectFile.runtime === "string" ? projectFile.runtime : (projectFile.runtime as { name?: string } | undefined)?.name;
     if (runtime !== "nodejs") {
-        throw new ProjectError(`${projectPath}: runtime is ${JSON.stringify(runtime)}; the offline preview runs nodejs (TypeScript) programs only`);
+        throw new ProjectError(
+            `${projectPath}: runtime is ${JSON.stringify(runtime)}; the offline preview runs nodejs (TypeScript) programs only`,
+        );
     }
     const projectName = projectFile.name;
     const config: Record<string, string> = {};
@@ -195,8 +210,16 @@ export function loadProject(dir: string, stack: string, overrides: readonly stri
 
     // Overrides are set on the stack before the CLI checks it, like `pulumi -c`; a structured key's value is JSON, like
     // `pulumi config set --json`.
-    const declarations = Object.fromEntries(Object.entries(projectFile.config ?? {}).map(([key, declaration]) => [qualify(projectName, key), declaration as ConfigDeclaration | undefined]));
-    for (const [option, list, secure] of [["--config", overrides, false], ["--secret", secretOverrides, true]] as const) {
+    const declarations = Object.fromEntries(
+        Object.entries(projectFile.config ?? {}).map(([key, declaration]) => [
+            qualify(projectName, key),
+            declaration as ConfigDeclaration | undefined,
+        ]),
+    );
+    for (const [option, list, secure] of [
+        ["--config", overrides, false],
+        ["--secret", secretOverrides, true],
+    ] as const) {
         for (const override of list) {
             const separator = override.indexOf("=");
             if (separator <= 0) {

@@ -126,7 +126,10 @@ interface RegisterResourceRequest {
     getCustomtimeouts(): { getCreate(): string; getUpdate(): string; getDelete(): string } | undefined;
 }
 
-type Callback = (err: unknown, response: { getUrn(): string; setUrn(urn: string): void; getObject(): Struct | undefined } | undefined) => void;
+type Callback = (
+    err: unknown,
+    response: { getUrn(): string; setUrn(urn: string): void; getObject(): Struct | undefined } | undefined,
+) => void;
 
 const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
 
@@ -145,7 +148,10 @@ function engineUrn(mockUrn: string, req: RegisterResourceRequest): string {
 interface Monitor {
     supportsFeature(req: { getId(): string }, callback: (err: unknown, response: unknown) => void): unknown;
     registerResource(req: RegisterResourceRequest, callback: Callback): unknown;
-    registerResourceOutputs(req: { getUrn(): string; getOutputs(): Struct | undefined }, callback: (err: unknown, response: unknown) => void): unknown;
+    registerResourceOutputs(
+        req: { getUrn(): string; getOutputs(): Struct | undefined },
+        callback: (err: unknown, response: unknown) => void,
+    ): unknown;
 }
 
 /** A monitor that forwards every call to `inner` and records each registration and the stack's outputs. */
@@ -164,7 +170,9 @@ export class ResourceRecorder {
             get: (target, property, receiver) => {
                 if (property === "supportsFeature") {
                     return (req: { getId(): string }, callback: (err: unknown, response: unknown) => void) =>
-                        unsupportedFeatures.has(req.getId()) ? callback(null, { getHassupport: () => false }) : target.supportsFeature(req, callback);
+                        unsupportedFeatures.has(req.getId())
+                            ? callback(null, { getHassupport: () => false })
+                            : target.supportsFeature(req, callback);
                 }
                 if (property === "registerResource") {
                     return (req: RegisterResourceRequest, callback: Callback) =>
@@ -178,7 +186,10 @@ export class ResourceRecorder {
                         });
                 }
                 if (property === "registerResourceOutputs") {
-                    return (req: { getUrn(): string; getOutputs(): Struct | undefined }, callback: (err: unknown, response: unknown) => void) => {
+                    return (
+                        req: { getUrn(): string; getOutputs(): Struct | undefined },
+                        callback: (err: unknown, response: unknown) => void,
+                    ) => {
                         // Kept here: the inner monitor knows resources by its own URNs, not the engine's.
                         this.outputs.set(req.getUrn(), plainValue(req.getOutputs()?.toJavaScript() ?? {}) as Record<string, unknown>);
                         callback(null, {});
@@ -194,7 +205,9 @@ export class ResourceRecorder {
 function record(req: RegisterResourceRequest, urn: string, outputs: Record<string, unknown>): RecordedResource {
     const timeouts = req.getCustomtimeouts();
     const customTimeouts = Object.fromEntries(
-        Object.entries({ create: timeouts?.getCreate(), update: timeouts?.getUpdate(), delete: timeouts?.getDelete() }).filter(([, value]) => value),
+        Object.entries({ create: timeouts?.getCreate(), update: timeouts?.getUpdate(), delete: timeouts?.getDelete() }).filter(
+            ([, value]) => value,
+        ),
     );
     const ignoreChanges = req.getIgnorechangesList();
     return {

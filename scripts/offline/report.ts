@@ -50,22 +50,20 @@ export function buildReport(run: OfflineRun, policyViolations: PolicyViolation[]
             .sort()
             .map((key) => [key, secret.has(key) ? SECRET_PLACEHOLDER : project.config[key]]),
     );
-    const steps = [...run.resources].sort(byUrn).map(
-        (resource): ReportStep => ({
-            op: "create",
+    const steps = [...run.resources].sort(byUrn).map((resource): ReportStep => ({
+        op: "create",
+        urn: resource.urn,
+        newState: {
+            type: resource.type,
             urn: resource.urn,
-            newState: {
-                type: resource.type,
-                urn: resource.urn,
-                custom: resource.custom,
-                ...(resource.parent ? { parent: resource.parent } : {}),
-                ...(resource.provider ? { provider: resource.provider } : {}),
-                inputs: resource.inputs,
-                dependencies: resource.dependencies,
-                ...(Object.keys(resource.options).length > 0 ? { options: resource.options } : {}),
-            },
-        }),
-    );
+            custom: resource.custom,
+            ...(resource.parent ? { parent: resource.parent } : {}),
+            ...(resource.provider ? { provider: resource.provider } : {}),
+            inputs: resource.inputs,
+            dependencies: resource.dependencies,
+            ...(Object.keys(resource.options).length > 0 ? { options: resource.options } : {}),
+        },
+    }));
     const invokes = run.invokes
         .map((invoke) => ({ invoke, key: `${invoke.token} ${JSON.stringify(invoke.args)}` }))
         .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
@@ -104,7 +102,10 @@ export function renderTree(run: OfflineRun): string {
         siblings.forEach((resource, index) => {
             const last = index === siblings.length - 1;
             const branch = parent === undefined ? "" : last ? "└─ " : "├─ ";
-            rows.push([`${prefix}${branch}${displayType(resource.type)}`, `${resource.name}${unrendered.has(resource.urn) ? "  [objects not rendered offline]" : ""}`]);
+            rows.push([
+                `${prefix}${branch}${displayType(resource.type)}`,
+                `${resource.name}${unrendered.has(resource.urn) ? "  [objects not rendered offline]" : ""}`,
+            ]);
             walk(resource.urn, parent === undefined ? "" : `${prefix}${last ? "   " : "│  "}`);
         });
     };
@@ -130,7 +131,9 @@ export function renderTree(run: OfflineRun): string {
         lines.push(
             "",
             `Not checked offline: ${uncheckedCount(run.unrendered.length)}, which a real preview renders and the policy pack judges:`,
-            ...run.unrendered.map((chart) => `    ${displayType(chart.type)} ${chart.name}${chart.chart ? ` (${chart.chart})` : ""}: ${chart.reason}`),
+            ...run.unrendered.map(
+                (chart) => `    ${displayType(chart.type)} ${chart.name}${chart.chart ? ` (${chart.chart})` : ""}: ${chart.reason}`,
+            ),
         );
     }
     return lines.join("\n");
@@ -142,19 +145,32 @@ export function uncheckedCount(components: number): string {
 }
 
 /** The Policies section of `pulumi preview`: each pack with its violations, mandatory first. */
-export function renderPolicies(pack: { name: string; version: string }, violations: PolicyViolation[], run: Pick<OfflineRun, "resources" | "unrendered">): string {
+export function renderPolicies(
+    pack: { name: string; version: string },
+    violations: PolicyViolation[],
+    run: Pick<OfflineRun, "resources" | "unrendered">,
+): string {
     const byUrn = new Map(run.resources.map((resource) => [resource.urn, resource]));
     const order = { mandatory: 0, remediate: 0, advisory: 1, disabled: 2 } as const;
-    const sorted = [...violations].sort((a, b) => order[a.enforcementLevel] - order[b.enforcementLevel] || a.policyName.localeCompare(b.policyName) || a.urn.localeCompare(b.urn));
+    const sorted = [...violations].sort(
+        (a, b) =>
+            order[a.enforcementLevel] - order[b.enforcementLevel] || a.policyName.localeCompare(b.policyName) || a.urn.localeCompare(b.urn),
+    );
     const failed = violations.some((violation) => violation.enforcementLevel === "mandatory");
     // A pass is only as wide as what was judged: say so when some components' objects were not there to judge.
-    const unchecked = run.unrendered.length > 0 ? `  (over what was previewed; ${uncheckedCount(run.unrendered.length)} not checked offline, listed above)` : "";
+    const unchecked =
+        run.unrendered.length > 0
+            ? `  (over what was previewed; ${uncheckedCount(run.unrendered.length)} not checked offline, listed above)`
+            : "";
     const lines = ["Policies:", `    ${failed ? "❌" : violations.length > 0 ? "⚠️" : "✅"} ${pack.name}@v${pack.version}${unchecked}`];
     for (const violation of sorted) {
         const resource = byUrn.get(violation.urn);
         const subject = resource ? `${displayType(resource.type)}: ${resource.name}` : "stack";
         // The policy SDK puts the description first in the message; show each line of it once.
-        lines.push(`        - [${violation.enforcementLevel}]  ${violation.policyName}  (${subject})`, ...violation.message.split("\n").map((line) => `          ${line}`));
+        lines.push(
+            `        - [${violation.enforcementLevel}]  ${violation.policyName}  (${subject})`,
+            ...violation.message.split("\n").map((line) => `          ${line}`),
+        );
     }
     return lines.join("\n");
 }
@@ -175,10 +191,15 @@ export function kubernetesManifests(run: OfflineRun): KubernetesManifest[] {
         .sort(byUrn)
         .map((resource) => {
             // kubectl's field order: apiVersion, kind and metadata first.
-            const { apiVersion, kind, metadata, ...body } = resource.inputs as { metadata?: { name?: string; namespace?: string } } & Record<string, unknown>;
+            const { apiVersion, kind, metadata, ...body } = resource.inputs as {
+                metadata?: { name?: string; namespace?: string };
+            } & Record<string, unknown>;
             const parts = [String(kind), metadata?.namespace, metadata?.name ?? resource.name].filter(Boolean);
             return {
-                fileName: `${parts.join("-").toLowerCase().replace(/[^a-z0-9.-]/g, "_")}.yaml`,
+                fileName: `${parts
+                    .join("-")
+                    .toLowerCase()
+                    .replace(/[^a-z0-9.-]/g, "_")}.yaml`,
                 yaml: stringify({ apiVersion, kind, metadata, ...body }),
             };
         });

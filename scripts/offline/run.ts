@@ -88,7 +88,11 @@ function settle(): Promise<void> {
  * finish within `timeoutSeconds` (naming the resources that never registered: each waits on an
  * Output that never resolves, or on resources that wait for it).
  */
-export async function recordResources(options: RecordOptions, program: () => unknown, timeoutSeconds = DEFAULT_PROGRAM_TIMEOUT_SECONDS): Promise<Recording> {
+export async function recordResources(
+    options: RecordOptions,
+    program: () => unknown,
+    timeoutSeconds = DEFAULT_PROGRAM_TIMEOUT_SECONDS,
+): Promise<Recording> {
     const sdkDir = programSdkDir(options.programDir ?? __dirname);
     const sdk = require(sdkDir) as Sdk;
     const { MockMonitor } = require(path.join(sdkDir, "runtime", "mocks")) as { MockMonitor: new (mocks: unknown) => never };
@@ -166,7 +170,9 @@ export async function recordResources(options: RecordOptions, program: () => unk
         throw programError.error;
     }
     if (loggedErrors.length > 0) {
-        throw new ProgramError(`the program logged ${loggedErrors.length === 1 ? "an error" : `${loggedErrors.length} errors`}, which fails a real run: ${loggedErrors.join("; ")}`);
+        throw new ProgramError(
+            `the program logged ${loggedErrors.length === 1 ? "an error" : `${loggedErrors.length} errors`}, which fails a real run: ${loggedErrors.join("; ")}`,
+        );
     }
     const stackResource = recorder.resources.find((resource) => resource.type === sdk.runtime.rootPulumiStackTypeName);
     return { resources: recorder.resources, invokes, outputs: (stackResource && recorder.outputs.get(stackResource.urn)) ?? {} };
@@ -192,7 +198,9 @@ export async function runOffline(
     }
     if (project.config["gcp:project"] === undefined) {
         project.config["gcp:project"] = PLACEHOLDER_PROJECT;
-        notes.push(`gcp:project is not set: using the placeholder "${PLACEHOLDER_PROJECT}" (pulumi up needs \`pulumi config set gcp:project <PROJECT_ID>\`)`);
+        notes.push(
+            `gcp:project is not set: using the placeholder "${PLACEHOLDER_PROJECT}" (pulumi up needs \`pulumi config set gcp:project <PROJECT_ID>\`)`,
+        );
     }
     const cwd = process.cwd();
     // Pulumi runs programs from their project directory; relative reads must resolve there.

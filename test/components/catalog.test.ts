@@ -5,14 +5,29 @@ describe("catalog", () => {
     test("every v6e shape has as many chips as hosts times chips per VM", () => {
         for (const [machineType, machine] of Object.entries(TPU_V6E_MACHINE_TYPES)) {
             for (const shape of machine.shapes) {
-                const chips = shape.topology.split("x").map(Number).reduce((a, b) => a * b, 1);
-                expect({ machineType, topology: shape.topology, chips }).toEqual({ machineType, topology: shape.topology, chips: shape.hosts * machine.chipsPerVm });
+                const chips = shape.topology
+                    .split("x")
+                    .map(Number)
+                    .reduce((a, b) => a * b, 1);
+                expect({ machineType, topology: shape.topology, chips }).toEqual({
+                    machineType,
+                    topology: shape.topology,
+                    chips: shape.hosts * machine.chipsPerVm,
+                });
             }
         }
     });
 
     test("zones map to their regions", () => {
-        expect(GKE_TPU_V6E_ZONES.map(regionOfZone)).toEqual(["europe-west4", "us-central1", "us-east1", "us-east5", "us-east5", "us-south1", "us-south1"]);
+        expect(GKE_TPU_V6E_ZONES.map(regionOfZone)).toEqual([
+            "europe-west4",
+            "us-central1",
+            "us-east1",
+            "us-east5",
+            "us-east5",
+            "us-south1",
+            "us-south1",
+        ]);
     });
 
     test("findTpuShape finds only pairs that exist", () => {
@@ -30,7 +45,12 @@ describe("cidr", () => {
         if (typeof pods === "string" || typeof services === "string" || typeof inside === "string") {
             throw new Error("expected ranges");
         }
-        expect(pods).toEqual({ cidr: "10.4.0.0/14", prefixLength: 14, first: 10 * 2 ** 24 + 4 * 2 ** 16, last: 10 * 2 ** 24 + 8 * 2 ** 16 - 1 });
+        expect(pods).toEqual({
+            cidr: "10.4.0.0/14",
+            prefixLength: 14,
+            first: 10 * 2 ** 24 + 4 * 2 ** 16,
+            last: 10 * 2 ** 24 + 8 * 2 ** 16 - 1,
+        });
         expect(overlaps(pods, services)).toBe(false);
         expect(overlaps(pods, inside)).toBe(true);
         expect(parseCidr("0.0.0.0/0")).toEqual({ cidr: "0.0.0.0/0", prefixLength: 0, first: 0, last: 2 ** 32 - 1 });

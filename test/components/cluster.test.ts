@@ -6,7 +6,9 @@ import { Graph, record } from "../harness";
 
 /** The cluster with one stand-in API service per prerequisite, so that each edge can be told apart. */
 function cluster(overrides: Partial<GkeClusterArgs> = {}): GkeCluster {
-    const api = (service: string) => [new gcp.projects.Service(service, { project: "acme-inference", service: `${service}.googleapis.com` })];
+    const api = (service: string) => [
+        new gcp.projects.Service(service, { project: "acme-inference", service: `${service}.googleapis.com` }),
+    ];
     return new GkeCluster("gke", {
         ...baseArgs,
         names: stackNames("gke", "test"),
@@ -82,7 +84,12 @@ describe("GkeCluster", () => {
     test("without deletion protection nothing is protected", async () => {
         const unprotected = await record(() => cluster({ deletionProtection: false }));
         expect(unprotected.resources.filter((resource) => resource.options.protect).map((resource) => resource.name)).toEqual([]);
-        expect(graph.resources.filter((resource) => resource.options.protect).map((resource) => resource.name).sort()).toEqual(["gke-cluster", "gke-nodes"]);
+        expect(
+            graph.resources
+                .filter((resource) => resource.options.protect)
+                .map((resource) => resource.name)
+                .sort(),
+        ).toEqual(["gke-cluster", "gke-nodes"]);
     });
 
     test("the node service account is dedicated and holds only the default node role", () => {
@@ -102,7 +109,10 @@ describe("GkeCluster", () => {
                 member: "serviceAccount:gke-test-nodes@acme-inference.iam.gserviceaccount.com",
             },
         ]);
-        expect(graph.dependencyNames(grants[0])).toEqual(["gcp:projects/service:Service cloudresourcemanager", "gcp:serviceaccount/account:Account gke-nodes"]);
+        expect(graph.dependencyNames(grants[0])).toEqual([
+            "gcp:projects/service:Service cloudresourcemanager",
+            "gcp:serviceaccount/account:Account gke-nodes",
+        ]);
     });
 
     test("the system pool autoscales across zones as the node account, after its role is granted", () => {
@@ -138,7 +148,10 @@ describe("GkeCluster", () => {
             clusterIdentifier: CLUSTER_ID,
             enableServerSideApply: "true",
         });
-        expect(graph.dependencyNames(provider)).toEqual(["gcp:container/cluster:Cluster gke-cluster", "gcp:container/nodePool:NodePool gke-system"]);
+        expect(graph.dependencyNames(provider)).toEqual([
+            "gcp:container/cluster:Cluster gke-cluster",
+            "gcp:container/nodePool:NodePool gke-system",
+        ]);
     });
 
     test("the control plane may call admission webhooks on the nodes' port 9443, and nothing else beyond GKE's defaults", () => {
@@ -161,15 +174,20 @@ describe("GkeCluster", () => {
         });
         expect(graph.get("gcp:container/cluster:Cluster", "gke-cluster").inputs).not.toHaveProperty("masterAuthorizedNetworksConfig");
     });
-
 });
 
 describe("gkeKubeconfig", () => {
     test("authenticates with gke-gcloud-auth-plugin and carries no credential", () => {
         const kubeconfig = JSON.parse(gkeKubeconfig("c1", "203.0.113.5", "Q0E="));
-        expect(kubeconfig.clusters).toEqual([{ name: "gke_c1", cluster: { server: "https://203.0.113.5", "certificate-authority-data": "Q0E=" } }]);
+        expect(kubeconfig.clusters).toEqual([
+            { name: "gke_c1", cluster: { server: "https://203.0.113.5", "certificate-authority-data": "Q0E=" } },
+        ]);
         expect(kubeconfig.users[0].user).toEqual({
-            exec: expect.objectContaining({ apiVersion: "client.authentication.k8s.io/v1beta1", command: "gke-gcloud-auth-plugin", provideClusterInfo: true }),
+            exec: expect.objectContaining({
+                apiVersion: "client.authentication.k8s.io/v1beta1",
+                command: "gke-gcloud-auth-plugin",
+                provideClusterInfo: true,
+            }),
         });
         expect(kubeconfig["current-context"]).toBe("gke_c1");
     });

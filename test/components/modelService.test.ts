@@ -71,7 +71,12 @@ describe("vLLM TPU container builder", () => {
 
     test("pattern 3 adds prefix caching; extra args come last", () => {
         const [model] = modelsFrom([{ name: "q", pattern: "pattern3", extraArgs: ["--gpu-memory-utilization=0.9"] }]);
-        expect(vllmArgs(model, 8).slice(7)).toEqual(["--tensor-parallel-size=8", "--max-model-len=2048", "--enable-prefix-caching", "--gpu-memory-utilization=0.9"]);
+        expect(vllmArgs(model, 8).slice(7)).toEqual([
+            "--tensor-parallel-size=8",
+            "--max-model-len=2048",
+            "--enable-prefix-caching",
+            "--gpu-memory-utilization=0.9",
+        ]);
     });
 
     test("the container: pinned image, all chips requested and limited, a preStop pause before the drain, HTTP probes with a 15-minute startup budget, root allowed", () => {
@@ -117,7 +122,9 @@ describe("endpoint picker", () => {
     });
 
     test("pattern 3 config: the pinned EPP's prefix-cache sample with the production weights and explicit saturation thresholds", () => {
-        const sample = parse(fs.readFileSync(sharedPath("reference", "llm-d-router-v0.10.0", "epp-estimate-prefix-cache-config.yaml"), "utf8"));
+        const sample = parse(
+            fs.readFileSync(sharedPath("reference", "llm-d-router-v0.10.0", "epp-estimate-prefix-cache-config.yaml"), "utf8"),
+        );
         const config = prefixCacheEndpointPickerConfig();
         expect(config.apiVersion).toBe(sample.apiVersion);
         expect(config.kind).toBe(sample.kind);
@@ -202,14 +209,22 @@ describe("ModelService", () => {
             kind: "Service",
             metadata: { name: "qwen-http", namespace: "models" },
             spec: {
-                selector: { "app.kubernetes.io/name": "qwen", "app.kubernetes.io/part-of": "llminferenceservice", "kserve.io/component": "workload" },
+                selector: {
+                    "app.kubernetes.io/name": "qwen",
+                    "app.kubernetes.io/part-of": "llminferenceservice",
+                    "kserve.io/component": "workload",
+                },
                 ports: [{ name: "http", port: 8000, targetPort: 8000, protocol: "TCP", appProtocol: "http" }],
             },
         });
     });
 
     test.each([
-        ["qwen-pool-health", "qwen-inference-pool", { group: "inference.networking.k8s.io", kind: "InferencePool", name: "qwen-inference-pool" }],
+        [
+            "qwen-pool-health",
+            "qwen-inference-pool",
+            { group: "inference.networking.k8s.io", kind: "InferencePool", name: "qwen-inference-pool" },
+        ],
         ["qwen-http-health", "qwen-http", { group: "", kind: "Service", name: "qwen-http" }],
     ])("%s: an HTTP health check on /health at the fixed port 8000", (resourceName, objectName, targetRef) => {
         expect(pattern1.graph.get("kubernetes:networking.gke.io/v1:HealthCheckPolicy", resourceName).inputs).toEqual({
@@ -288,13 +303,26 @@ describe("ModelService day 2", () => {
             kind: "PodMonitoring",
             metadata: { name: "qwen-vllm", namespace: "models" },
             spec: {
-                selector: { matchLabels: { "app.kubernetes.io/name": "qwen", "app.kubernetes.io/part-of": "llminferenceservice", "kserve.io/component": "workload" } },
+                selector: {
+                    matchLabels: {
+                        "app.kubernetes.io/name": "qwen",
+                        "app.kubernetes.io/part-of": "llminferenceservice",
+                        "kserve.io/component": "workload",
+                    },
+                },
                 endpoints: [{ port: 8000, path: "/metrics", interval: "15s" }],
                 targetLabels: { fromPod: [{ from: "app.kubernetes.io/name", to: "model_service" }] },
             },
         });
-        expect((graph.get("kubernetes:monitoring.googleapis.com/v1:PodMonitoring", "qwen-epp-metrics").inputs.spec as Record<string, unknown>).selector).toEqual({
-            matchLabels: { "app.kubernetes.io/component": "llminferenceservice-router-scheduler", "app.kubernetes.io/name": "qwen", "app.kubernetes.io/part-of": "llminferenceservice" },
+        expect(
+            (graph.get("kubernetes:monitoring.googleapis.com/v1:PodMonitoring", "qwen-epp-metrics").inputs.spec as Record<string, unknown>)
+                .selector,
+        ).toEqual({
+            matchLabels: {
+                "app.kubernetes.io/component": "llminferenceservice-router-scheduler",
+                "app.kubernetes.io/name": "qwen",
+                "app.kubernetes.io/part-of": "llminferenceservice",
+            },
         });
     });
 

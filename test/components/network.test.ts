@@ -11,7 +11,14 @@ describe("Network", () => {
     beforeAll(async () => {
         graph = await record(() => {
             const compute = new gcp.projects.Service("compute", { project: "acme-inference", service: "compute.googleapis.com" });
-            return new Network("edge", { project: "acme-inference", region: "europe-west4", cidrs, names: stackNames("edge", "prod"), protect: true, dependsOn: [compute] });
+            return new Network("edge", {
+                project: "acme-inference",
+                region: "europe-west4",
+                cidrs,
+                names: stackNames("edge", "prod"),
+                protect: true,
+                dependsOn: [compute],
+            });
         });
     });
 
@@ -37,7 +44,12 @@ describe("Network", () => {
             "edge-nat": "edge-prod-nat",
         });
         expect(children.every((child) => child.options.deleteBeforeReplace === true)).toBe(true);
-        expect(children.filter((child) => child.options.protect).map((child) => child.name).sort()).toEqual(["edge-node-subnet", "edge-vpc"]);
+        expect(
+            children
+                .filter((child) => child.options.protect)
+                .map((child) => child.name)
+                .sort(),
+        ).toEqual(["edge-node-subnet", "edge-vpc"]);
     });
 
     test("the node subnet carries named secondary ranges for pods and services", () => {
@@ -60,7 +72,12 @@ describe("Network", () => {
     test("the proxy-only subnet is REGIONAL_MANAGED_PROXY with role ACTIVE in the region", () => {
         const proxyOnly = graph.get("gcp:compute/subnetwork:Subnetwork", "edge-proxy-only");
         expect(proxyOnly.inputs).toEqual(
-            expect.objectContaining({ region: "europe-west4", ipCidrRange: "10.9.0.0/23", purpose: "REGIONAL_MANAGED_PROXY", role: "ACTIVE" }),
+            expect.objectContaining({
+                region: "europe-west4",
+                ipCidrRange: "10.9.0.0/23",
+                purpose: "REGIONAL_MANAGED_PROXY",
+                role: "ACTIVE",
+            }),
         );
         expect(proxyOnly.inputs).not.toHaveProperty("secondaryIpRanges");
     });
@@ -83,6 +100,12 @@ describe("Network", () => {
     test("every child is parented to the component and named after it", () => {
         const component = graph.get("gke-tpu-inference:network:Network", "edge");
         const children = graph.resources.filter((resource) => resource.parent === component.urn);
-        expect(children.map((child) => child.name).sort()).toEqual(["edge-nat", "edge-node-subnet", "edge-proxy-only", "edge-router", "edge-vpc"]);
+        expect(children.map((child) => child.name).sort()).toEqual([
+            "edge-nat",
+            "edge-node-subnet",
+            "edge-proxy-only",
+            "edge-router",
+            "edge-vpc",
+        ]);
     });
 });

@@ -16,7 +16,11 @@ describe("InferenceObservability", () => {
     test("a dashboard of every chart, an alert per prefix-cache service, and the console URL", async () => {
         let url: string | undefined;
         const graph = await record(() => {
-            const observability = new InferenceObservability("obs", { project: "acme-inference", stack: "prod", models: settingsWith({ models: MODELS, tpuMaxNodes: "3" }).models });
+            const observability = new InferenceObservability("obs", {
+                project: "acme-inference",
+                stack: "prod",
+                models: settingsWith({ models: MODELS, tpuMaxNodes: "3" }).models,
+            });
             observability.dashboardUrl.apply((value) => (url = value));
         });
         const dashboard = JSON.parse(graph.get("gcp:monitoring/dashboard:Dashboard", "obs-dashboard").inputs.dashboardJson as string);
@@ -33,11 +37,15 @@ describe("InferenceObservability", () => {
         expect(dashboard.gridLayout.widgets[5].xyChart.dataSets[0].timeSeriesQuery.prometheusQuery).toBe(
             "sum by (model_service) (rate(vllm:prefix_cache_hits_total[5m])) / sum by (model_service) (rate(vllm:prefix_cache_queries_total[5m]))",
         );
-        expect(DASHBOARD_CHARTS[6].query).toBe("sum by (model_service, endpoint_name, status) (rate(llm_d_epp_scheduler_attempts_total[5m]))");
+        expect(DASHBOARD_CHARTS[6].query).toBe(
+            "sum by (model_service, endpoint_name, status) (rate(llm_d_epp_scheduler_attempts_total[5m]))",
+        );
 
         const alerts = graph.ofType("gcp:monitoring/alertPolicy:AlertPolicy");
         expect(alerts.map((alert) => alert.name)).toEqual(["obs-qwen-cache-zero-prefix-hits"]);
-        expect((alerts[0].inputs.conditions as Array<{ conditionPrometheusQueryLanguage: unknown }>)[0].conditionPrometheusQueryLanguage).toEqual({
+        expect(
+            (alerts[0].inputs.conditions as Array<{ conditionPrometheusQueryLanguage: unknown }>)[0].conditionPrometheusQueryLanguage,
+        ).toEqual({
             query: zeroPrefixHitQuery("qwen-cache", "15m"),
             duration: "0s",
             evaluationInterval: "60s",
@@ -45,7 +53,9 @@ describe("InferenceObservability", () => {
         expect(zeroPrefixHitQuery("qwen-cache", "15m")).toBe(
             '(sum by (model_service) (rate(vllm:prefix_cache_hits_total{model_service="qwen-cache"}[15m])) == 0) and (sum by (model_service) (rate(vllm:prompt_tokens_total{model_service="qwen-cache"}[15m])) > 0)',
         );
-        expect(url).toMatch(/^https:\/\/console\.cloud\.google\.com\/monitoring\/dashboards\/builder\/[0-9a-f]{7}\?project=acme-inference$/);
+        expect(url).toMatch(
+            /^https:\/\/console\.cloud\.google\.com\/monitoring\/dashboards\/builder\/[0-9a-f]{7}\?project=acme-inference$/,
+        );
     });
 });
 
@@ -55,12 +65,16 @@ describe("estimateTpuHourlyCost", () => {
             nodes: 3,
             chips: 12,
             usdPerHour: 32.4,
-            rate: { usdPerChipHour: 2.7, basis: "on-demand US list price per chip-hour; other regions, spot and commitments differ", reviewed: "2026-11-21" },
+            rate: {
+                usdPerChipHour: 2.7,
+                basis: "on-demand US list price per chip-hour; other regions, spot and commitments differ",
+                reviewed: "2026-11-21",
+            },
         });
         expect(estimateTpuHourlyCost(settingsWith({ tpuMinNodes: "2" })).nodes).toBe(2);
         expect(estimateTpuHourlyCost(settingsWith({ models: MODELS, paused: "true" })).usdPerHour).toBe(0);
-        expect(estimateTpuHourlyCost(settingsWith({ tpuMachineType: "ct6e-standard-8t", models: '[{"name": "a", "pattern": "pattern1"}]' }))).toEqual(
-            expect.objectContaining({ nodes: 1, chips: 8, usdPerHour: 21.6 }),
-        );
+        expect(
+            estimateTpuHourlyCost(settingsWith({ tpuMachineType: "ct6e-standard-8t", models: '[{"name": "a", "pattern": "pattern1"}]' })),
+        ).toEqual(expect.objectContaining({ nodes: 1, chips: 8, usdPerHour: 21.6 }));
     });
 });

@@ -30,7 +30,11 @@ describe("CertManager", () => {
             namespace: "cert-manager",
             values: { crds: { enabled: true }, webhook: { timeoutSeconds: 30, securePort: 10250 } },
         });
-        expect(graph.get("kubernetes:core/v1:Namespace", "pki-ns").inputs).toEqual({ apiVersion: "v1", kind: "Namespace", metadata: { name: "cert-manager" } });
+        expect(graph.get("kubernetes:core/v1:Namespace", "pki-ns").inputs).toEqual({
+            apiVersion: "v1",
+            kind: "Namespace",
+            metadata: { name: "cert-manager" },
+        });
     });
 
     test("chains a self-signed ClusterIssuer to an RSA 2048 CA certificate to a CA ClusterIssuer", () => {
@@ -83,7 +87,9 @@ describe("CertManager", () => {
             "kubernetes:helm.sh/v4:Chart pki-chart",
             "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding pki-webhooks-probe",
         ]);
-        expect(graph.dependencyNames(graph.get("kubernetes:helm.sh/v4:Chart", "pki-chart"))).toEqual(["kubernetes:core/v1:Namespace pki-ns"]);
+        expect(graph.dependencyNames(graph.get("kubernetes:helm.sh/v4:Chart", "pki-chart"))).toEqual([
+            "kubernetes:core/v1:Namespace pki-ns",
+        ]);
     });
 });
 
@@ -152,7 +158,9 @@ describe("KServe", () => {
             "kubernetes:core/v1:Namespace prerequisite",
             "kubernetes:helm.sh/v4:Chart kserve-crd",
         ]);
-        expect(graph.dependencyNames(graph.get("kubernetes:batch/v1:Job", "kserve-webhooks-probe"))).toContain("kubernetes:helm.sh/v4:Chart kserve-controller");
+        expect(graph.dependencyNames(graph.get("kubernetes:batch/v1:Job", "kserve-webhooks-probe"))).toContain(
+            "kubernetes:helm.sh/v4:Chart kserve-controller",
+        );
         expect(graph.dependencyNames(graph.get("kubernetes:helm.sh/v4:Chart", "kserve-configs"))).toEqual([
             "kubernetes:batch/v1:Job kserve-webhooks-probe",
             "kubernetes:core/v1:Namespace kserve-ns",
@@ -180,7 +188,10 @@ describe("ServingNamespace", () => {
             spec: { router: { route: { http: { spec: routerRouteSpec() } } } },
         });
         expect(JSON.stringify(config.inputs)).not.toContain("timeouts");
-        expect(graph.dependencyNames(config)).toEqual(["kubernetes:core/v1:Namespace controller", "kubernetes:core/v1:Namespace serving-ns"]);
+        expect(graph.dependencyNames(config)).toEqual([
+            "kubernetes:core/v1:Namespace controller",
+            "kubernetes:core/v1:Namespace serving-ns",
+        ]);
         expect(GATEWAY_ACCESS_LABEL).toEqual({ "gke-tpu-inference/gateway-access": "true" });
     });
 });
@@ -215,11 +226,19 @@ describe("InferenceGateway", () => {
             spec: {
                 gatewayClassName: "gke-l7-rilb",
                 listeners: [
-                    { name: "http", protocol: "HTTP", port: 80, allowedRoutes: { namespaces: { from: "Selector", selector: { matchLabels: { team: "ml" } } } } },
+                    {
+                        name: "http",
+                        protocol: "HTTP",
+                        port: 80,
+                        allowedRoutes: { namespaces: { from: "Selector", selector: { matchLabels: { team: "ml" } } } },
+                    },
                 ],
             },
         });
-        expect(graph.dependencyNames(gateway)).toEqual(["kubernetes:core/v1:Namespace edge-ns", "kubernetes:core/v1:Namespace proxy-only-stand-in"]);
+        expect(graph.dependencyNames(gateway)).toEqual([
+            "kubernetes:core/v1:Namespace edge-ns",
+            "kubernetes:core/v1:Namespace proxy-only-stand-in",
+        ]);
         expect(address).toBe(MOCK_GATEWAY_ADDRESS);
     });
 

@@ -12,7 +12,9 @@ async function deferredContainerGate(answers: Record<string, InvokeAnswer>): Pro
     let outcome: unknown;
     const graph = await record(
         async () => {
-            const preflight = (await readLiveFacts(settings, PROJECT, true))(new ProjectApis("apis", { project: settings.project, manage: true }));
+            const preflight = (await readLiveFacts(settings, PROJECT, true))(
+                new ProjectApis("apis", { project: settings.project, manage: true }),
+            );
             const [service, gate] = preflight.prerequisites("container");
             expect(service).toBeInstanceOf(pulumi.Resource);
             // The gate is the check as an Output: it settles once the API's service exists.

@@ -21,7 +21,9 @@ describe("routerRouteSpec", () => {
             };
             return {
                 ...rest,
-                backendRefs: rest.backendRefs.map((ref) => (ref.name === workloadService ? { ...ref, name: "{{ ChildName .ObjectMeta.Name `-http` }}" } : ref)),
+                backendRefs: rest.backendRefs.map((ref) =>
+                    ref.name === workloadService ? { ...ref, name: "{{ ChildName .ObjectMeta.Name `-http` }}" } : ref,
+                ),
             };
         });
         expect(routerRouteSpec()).toEqual({ parentRefs: upstreamSpec.parentRefs, rules: expected });

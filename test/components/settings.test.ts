@@ -32,7 +32,13 @@ describe("settings defaults", () => {
                 provisioning: "on-demand",
             },
             systemPool: { machineType: "e2-standard-4", minNodes: 1, maxNodes: 4 },
-            network: { nodeCidr: "10.0.0.0/20", podCidr: "10.4.0.0/14", serviceCidr: "10.8.0.0/20", proxyOnlyCidr: "10.9.0.0/23", masterCidr: "172.16.0.0/28" },
+            network: {
+                nodeCidr: "10.0.0.0/20",
+                podCidr: "10.4.0.0/14",
+                serviceCidr: "10.8.0.0/20",
+                proxyOnlyCidr: "10.9.0.0/23",
+                masterCidr: "172.16.0.0/28",
+            },
             masterAuthorizedNetworks: [],
             releaseChannel: "REGULAR",
             gateway: {
@@ -77,9 +83,10 @@ describe("settings defaults", () => {
                 extraArgs: ["--gpu-memory-utilization=0.9"],
             },
         ]);
-        expect(parse({ models: JSON.stringify([{ name: "llama", pattern: "pattern1", modelUri: "hf://meta-llama/Llama-3.2-1B" }]) }).models[0].modelName).toBe(
-            "meta-llama/Llama-3.2-1B",
-        );
+        expect(
+            parse({ models: JSON.stringify([{ name: "llama", pattern: "pattern1", modelUri: "hf://meta-llama/Llama-3.2-1B" }]) }).models[0]
+                .modelName,
+        ).toBe("meta-llama/Llama-3.2-1B");
     });
 
     test("a multi-host topology takes its hosts as the pool's maximum", () => {
@@ -180,9 +187,21 @@ describe("settings validation names the key, the value and what is allowed", () 
             "gke-tpu-inference:tpuMaxNodes = 8 with tpuMinNodes = 2 cannot hold one 4x8 slice of ct6e-standard-4t, which is 8 hosts scaled as one unit; " +
                 "allowed: tpuMaxNodes = 8 and tpuMinNodes = 0 or 8",
         ],
-        ["negative minimum", { tpuMinNodes: "-1" }, "gke-tpu-inference:tpuMinNodes = \"-1\" is not a whole number from 0 to 1000; allowed: 0 to 1000 (GKE's nodes per node pool zone)"],
-        ["non-numeric maximum", { tpuMaxNodes: "three" }, 'gke-tpu-inference:tpuMaxNodes = "three" is not a whole number; allowed: 0 to 1000 (GKE\'s nodes per node pool zone)'],
-        ["fractional maximum", { tpuMaxNodes: "1.5" }, 'gke-tpu-inference:tpuMaxNodes = "1.5" is not a whole number; allowed: 0 to 1000 (GKE\'s nodes per node pool zone)'],
+        [
+            "negative minimum",
+            { tpuMinNodes: "-1" },
+            'gke-tpu-inference:tpuMinNodes = "-1" is not a whole number from 0 to 1000; allowed: 0 to 1000 (GKE\'s nodes per node pool zone)',
+        ],
+        [
+            "non-numeric maximum",
+            { tpuMaxNodes: "three" },
+            'gke-tpu-inference:tpuMaxNodes = "three" is not a whole number; allowed: 0 to 1000 (GKE\'s nodes per node pool zone)',
+        ],
+        [
+            "fractional maximum",
+            { tpuMaxNodes: "1.5" },
+            'gke-tpu-inference:tpuMaxNodes = "1.5" is not a whole number; allowed: 0 to 1000 (GKE\'s nodes per node pool zone)',
+        ],
         [
             "inverted TPU bounds",
             { tpuMinNodes: "4", tpuMaxNodes: "2" },
@@ -193,7 +212,11 @@ describe("settings validation names the key, the value and what is allowed", () 
             { systemMinNodes: "5", systemMaxNodes: "2" },
             "gke-tpu-inference:systemMinNodes = 5 is greater than gke-tpu-inference:systemMaxNodes = 2; allowed: systemMinNodes <= systemMaxNodes",
         ],
-        ["empty system pool", { systemMinNodes: "0" }, "gke-tpu-inference:systemMinNodes = \"0\" is not a whole number from 1 to 1000; allowed: 1 to 1000 (GKE's nodes per node pool zone)"],
+        [
+            "empty system pool",
+            { systemMinNodes: "0" },
+            'gke-tpu-inference:systemMinNodes = "0" is not a whole number from 1 to 1000; allowed: 1 to 1000 (GKE\'s nodes per node pool zone)',
+        ],
         [
             "unknown provisioning model",
             { tpuProvisioning: "preemptible" },
@@ -225,9 +248,21 @@ describe("settings validation names the key, the value and what is allowed", () 
             { gatewayClass: "istio" },
             'gke-tpu-inference:gatewayClass = "istio" is not a regional GKE GatewayClass; allowed: gke-l7-regional-external-managed, gke-l7-rilb',
         ],
-        ["malformed CIDR", { podCidr: "10.4.0.0/33" }, 'gke-tpu-inference:podCidr = "10.4.0.0/33" is not an IPv4 CIDR block like 10.0.0.0/20; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
-        ["octet over 255", { nodeCidr: "10.0.256.0/24" }, 'gke-tpu-inference:nodeCidr = "10.0.256.0/24" is not an IPv4 CIDR block like 10.0.0.0/20; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
-        ["CIDR with host bits", { nodeCidr: "10.0.0.1/20" }, 'gke-tpu-inference:nodeCidr = "10.0.0.1/20" has host bits set; the network address is 10.0.0.0/20; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
+        [
+            "malformed CIDR",
+            { podCidr: "10.4.0.0/33" },
+            'gke-tpu-inference:podCidr = "10.4.0.0/33" is not an IPv4 CIDR block like 10.0.0.0/20; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range',
+        ],
+        [
+            "octet over 255",
+            { nodeCidr: "10.0.256.0/24" },
+            'gke-tpu-inference:nodeCidr = "10.0.256.0/24" is not an IPv4 CIDR block like 10.0.0.0/20; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range',
+        ],
+        [
+            "CIDR with host bits",
+            { nodeCidr: "10.0.0.1/20" },
+            'gke-tpu-inference:nodeCidr = "10.0.0.1/20" has host bits set; the network address is 10.0.0.0/20; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range',
+        ],
         [
             "overlapping CIDRs",
             { serviceCidr: "10.4.16.0/20" },
@@ -248,7 +283,11 @@ describe("settings validation names the key, the value and what is allowed", () 
             { masterCidr: "10.4.0.0/28" },
             'gke-tpu-inference:masterCidr = "10.4.0.0/28" overlaps gke-tpu-inference:podCidr = "10.4.0.0/14"; allowed: disjoint ranges for nodeCidr, podCidr, serviceCidr, proxyOnlyCidr, masterCidr',
         ],
-        ["control plane range that is not a /28", { masterCidr: "172.16.0.0/24" }, 'gke-tpu-inference:masterCidr = "172.16.0.0/24" is not a /28 in the RFC 1918 ranges; allowed: a private /28 such as 172.16.0.0/28'],
+        [
+            "control plane range that is not a /28",
+            { masterCidr: "172.16.0.0/24" },
+            'gke-tpu-inference:masterCidr = "172.16.0.0/24" is not a /28 in the RFC 1918 ranges; allowed: a private /28 such as 172.16.0.0/28',
+        ],
         [
             "namespace that is not a DNS label",
             { servingNamespace: "LLM_Models" },
@@ -262,7 +301,7 @@ describe("settings validation names the key, the value and what is allowed", () 
         [
             "serving namespace shared with the Gateway",
             { servingNamespace: "inference-gateway" },
-            'gke-tpu-inference:servingNamespace = "inference-gateway" is the Gateway\'s namespace; allowed: a namespace other than gke-tpu-inference:gatewayNamespace, so that model services never share the Gateway\'s',
+            "gke-tpu-inference:servingNamespace = \"inference-gateway\" is the Gateway's namespace; allowed: a namespace other than gke-tpu-inference:gatewayNamespace, so that model services never share the Gateway's",
         ],
         [
             "model services that are not a list",
@@ -356,8 +395,16 @@ describe("settings validation names the key, the value and what is allowed", () 
             { masterAuthorizedNetworks: '["office"]' },
             'gke-tpu-inference:masterAuthorizedNetworks[0] = "office" is not an IPv4 CIDR block like 10.0.0.0/20; allowed: an IPv4 CIDR block like 203.0.113.0/24',
         ],
-        ["unknown release channel", { releaseChannel: "EXTENDED" }, 'gke-tpu-inference:releaseChannel = "EXTENDED" is not a GKE release channel; allowed: RAPID, REGULAR, STABLE'],
-        ["non-boolean deletion protection", { deletionProtection: "yes" }, 'gke-tpu-inference:deletionProtection = "yes" is not a boolean; allowed: true, false'],
+        [
+            "unknown release channel",
+            { releaseChannel: "EXTENDED" },
+            'gke-tpu-inference:releaseChannel = "EXTENDED" is not a GKE release channel; allowed: RAPID, REGULAR, STABLE',
+        ],
+        [
+            "non-boolean deletion protection",
+            { deletionProtection: "yes" },
+            'gke-tpu-inference:deletionProtection = "yes" is not a boolean; allowed: true, false',
+        ],
     ])("%s", (_case, values, message) => {
         expect(errorOf(values)).toBe(message);
     });
@@ -392,7 +439,7 @@ describe("every problem of a stack in one run", () => {
         const problems = problemsOf({ zone: "us-central1-a", tpuMaxNodes: "lots", gatewayClass: "istio", masterCidr: "8.8.8.0/28" });
         expect(problems).toEqual([
             'gke-tpu-inference:zone = "us-central1-a" is not a zone where GKE offers TPU v6e node pools (TPU VM zones differ); allowed: europe-west4-a, us-central1-b, us-east1-d, us-east5-a, us-east5-b, us-south1-a, us-south1-b',
-            "gke-tpu-inference:tpuMaxNodes = \"lots\" is not a whole number; allowed: 0 to 1000 (GKE's nodes per node pool zone)",
+            'gke-tpu-inference:tpuMaxNodes = "lots" is not a whole number; allowed: 0 to 1000 (GKE\'s nodes per node pool zone)',
             'gke-tpu-inference:masterCidr = "8.8.8.0/28" is a public range; allowed: a private range within 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10, 192.0.0.0/24, 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 192.88.99.0/24, 198.18.0.0/15, 240.0.0.0/4',
             'gke-tpu-inference:gatewayClass = "istio" is not a regional GKE GatewayClass; allowed: gke-l7-regional-external-managed, gke-l7-rilb',
         ]);
@@ -406,7 +453,7 @@ describe("every problem of a stack in one run", () => {
             'gke-tpu-inference:models[0].name = "Qwen" is not a DNS-1123 label of at most 38 characters; allowed: lowercase letters, digits and hyphens, starting and ending with a letter or digit (KServe derives longer names from it)',
             'gke-tpu-inference:models[0].pattern = "pattern2" is not a serving pattern; allowed: pattern1, pattern3',
             "gke-tpu-inference:models[0].replicas = 0 is not a whole number from 1 to 1000; allowed: 1 to 1000 (one TPU VM each, within GKE's nodes per node pool zone)",
-            'gke-tpu-inference:models[0].gpus is not a model service setting; allowed: name, pattern, modelUri, modelName, replicas, image, maxModelLen, extraArgs',
+            "gke-tpu-inference:models[0].gpus is not a model service setting; allowed: name, pattern, modelUri, modelName, replicas, image, maxModelLen, extraArgs",
         ]);
     });
 });
@@ -415,22 +462,39 @@ describe("unknown keys are errors, with the nearest known one", () => {
     const keys = (...names: string[]) => ({ keys: ["gcp:project", ...names] });
 
     test.each<[string, string, string]>([
-        ["a misspelt setting", "gke-tpu-inference:tpuMachinType", 'gke-tpu-inference:tpuMachinType is not a setting of gke-tpu-inference; did you mean "tpuMachineType"?'],
-        ["a setting in the wrong case", "gke-tpu-inference:TPUMaxNodes", 'gke-tpu-inference:TPUMaxNodes is not a setting of gke-tpu-inference; did you mean "tpuMaxNodes"?'],
+        [
+            "a misspelt setting",
+            "gke-tpu-inference:tpuMachinType",
+            'gke-tpu-inference:tpuMachinType is not a setting of gke-tpu-inference; did you mean "tpuMachineType"?',
+        ],
+        [
+            "a setting in the wrong case",
+            "gke-tpu-inference:TPUMaxNodes",
+            'gke-tpu-inference:TPUMaxNodes is not a setting of gke-tpu-inference; did you mean "tpuMaxNodes"?',
+        ],
         ["a setting nothing reads", "gke-tpu-inference:gpuCount", "gke-tpu-inference:gpuCount is not a setting of gke-tpu-inference"],
         [
             "a misspelt project namespace",
             "gke-tpu-inferense:zone",
             'gke-tpu-inferense:zone is in namespace "gke-tpu-inferense", which is neither the project\'s (gke-tpu-inference) nor a provider\'s (gcp, kubernetes, random, pulumi); did you mean "gke-tpu-inference"?',
         ],
-        ["a misspelt provider namespace", "gpc:region", 'gpc:region is in namespace "gpc", which is neither the project\'s (gke-tpu-inference) nor a provider\'s (gcp, kubernetes, random, pulumi); did you mean "gcp"?'],
+        [
+            "a misspelt provider namespace",
+            "gpc:region",
+            'gpc:region is in namespace "gpc", which is neither the project\'s (gke-tpu-inference) nor a provider\'s (gcp, kubernetes, random, pulumi); did you mean "gcp"?',
+        ],
     ])("%s", (_, configured, message) => {
         expect(problemsOf({}, keys(configured))).toEqual([message]);
     });
 
     test("the project's settings, the secret, and the providers' and Pulumi's own keys are known", () => {
         expect(() =>
-            parseSettings(PROJECT, () => undefined, "acme-inference", keys("gke-tpu-inference:zone", "gke-tpu-inference:models", "gcp:region", "kubernetes:enableServerSideApply", "pulumi:tags")),
+            parseSettings(
+                PROJECT,
+                () => undefined,
+                "acme-inference",
+                keys("gke-tpu-inference:zone", "gke-tpu-inference:models", "gcp:region", "kubernetes:enableServerSideApply", "pulumi:tags"),
+            ),
         ).not.toThrow();
     });
 
@@ -445,39 +509,141 @@ describe("unknown keys are errors, with the nearest known one", () => {
 describe("the Hugging Face token is a secret or nothing", () => {
     test("in plain text it is an error that says how to set it, without its value", () => {
         const problems = problemsOf({ hfToken: "hf_plaintext_value" }, { secretKeys: [] });
-        expect(problems).toEqual(["gke-tpu-inference:hfToken is set in plain text; allowed: a secret, set with `pulumi config set --secret hfToken <VALUE>` (the value is not shown here)"]);
+        expect(problems).toEqual([
+            "gke-tpu-inference:hfToken is set in plain text; allowed: a secret, set with `pulumi config set --secret hfToken <VALUE>` (the value is not shown here)",
+        ]);
         expect(problems.join("\n")).not.toContain("hf_plaintext_value");
     });
 
     test("as a secret it passes", () => {
-        expect(() => parseSettings(PROJECT, (key) => ({ hfToken: "hf_secret" })[key], "acme-inference", { secretKeys: ["gke-tpu-inference:hfToken"] })).not.toThrow();
+        expect(() =>
+            parseSettings(PROJECT, (key) => ({ hfToken: "hf_secret" })[key], "acme-inference", {
+                secretKeys: ["gke-tpu-inference:hfToken"],
+            }),
+        ).not.toThrow();
     });
 });
 
 describe("values the cloud or the cluster would refuse", () => {
     test.each<[string, Record<string, string>, string]>([
-        ["a loopback range", { nodeCidr: "127.0.0.0/24" }, 'gke-tpu-inference:nodeCidr = "127.0.0.0/24" overlaps 127.0.0.0/8, loopback (RFC 1122), which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
-        ["a link-local range", { podCidr: "169.254.0.0/16" }, 'gke-tpu-inference:podCidr = "169.254.0.0/16" overlaps 169.254.0.0/16, link-local (RFC 3927), which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
-        ["a multicast range", { serviceCidr: "224.0.0.0/20" }, 'gke-tpu-inference:serviceCidr = "224.0.0.0/20" overlaps 224.0.0.0/4, multicast (RFC 5771), which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
-        ["the current network", { nodeCidr: "0.0.0.0/20" }, 'gke-tpu-inference:nodeCidr = "0.0.0.0/20" overlaps 0.0.0.0/8, the current network (RFC 1122), which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
-        ["Private Google Access's addresses", { nodeCidr: "199.36.153.0/24" }, 'gke-tpu-inference:nodeCidr = "199.36.153.0/24" overlaps 199.36.153.4/30, Private Google Access\'s virtual IPs, which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range'],
-        ["Docker's bridge", { serviceCidr: "172.17.0.0/20" }, "gke-tpu-inference:serviceCidr = \"172.17.0.0/20\" overlaps 172.17.0.0/16, Docker's default bridge, which GKE nodes use; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range"],
-        ["a public range", { nodeCidr: "8.8.0.0/20" }, expect.stringContaining('gke-tpu-inference:nodeCidr = "8.8.0.0/20" is a public range; allowed: a private range within 10.0.0.0/8') as unknown as string],
-        ["a subnet smaller than GCP allows", { nodeCidr: "10.0.0.0/30" }, 'gke-tpu-inference:nodeCidr = "10.0.0.0/30" is too small for nodes; allowed: a prefix from /8 to /29'],
-        ["a Pod range smaller than one node's", { podCidr: "10.4.0.0/25" }, 'gke-tpu-inference:podCidr = "10.4.0.0/25" is too small for Pods; allowed: a prefix from /9 to /24'],
-        ["a Pod range larger than GKE takes", { podCidr: "10.0.0.0/8", nodeCidr: "172.20.0.0/20", serviceCidr: "172.21.0.0/20", proxyOnlyCidr: "172.22.0.0/23" }, 'gke-tpu-inference:podCidr = "10.0.0.0/8" is too large for Pods; allowed: a prefix from /9 to /24'],
-        ["a Service range smaller than GKE takes", { serviceCidr: "10.8.0.0/29" }, 'gke-tpu-inference:serviceCidr = "10.8.0.0/29" is too small for Services; allowed: a prefix from /16 to /28'],
-        ["a control plane range outside RFC 1918", { masterCidr: "100.64.0.0/28" }, 'gke-tpu-inference:masterCidr = "100.64.0.0/28" is not a /28 in the RFC 1918 ranges; allowed: a private /28 such as 172.16.0.0/28'],
-        ["more nodes than GKE puts in a pool zone", { tpuMaxNodes: "1001" }, "gke-tpu-inference:tpuMaxNodes = \"1001\" is not a whole number from 0 to 1000; allowed: 0 to 1000 (GKE's nodes per node pool zone)"],
-        ["a number JavaScript cannot hold", { systemMaxNodes: "9007199254740993" }, "gke-tpu-inference:systemMaxNodes = \"9007199254740993\" is not a whole number JavaScript holds exactly; allowed: 1 to 1000 (GKE's nodes per node pool zone)"],
-        ["a context length JavaScript cannot hold", { models: '[{"name": "qwen", "pattern": "pattern1", "maxModelLen": 9007199254740993}]' }, "gke-tpu-inference:models[0].maxModelLen = 9007199254740992 is not a whole number JavaScript holds exactly; allowed: 1 to 9007199254740991 (tokens)"],
-        ["Kubernetes' own namespace", { servingNamespace: "kube-system" }, 'gke-tpu-inference:servingNamespace = "kube-system" is a namespace Kubernetes or the platform owns; allowed: a namespace of this stack\'s own, not default, kube-system, kube-public, kube-node-lease, gmp-system, gmp-public, cert-manager, lws-system, kserve'],
-        ["the default namespace", { gatewayNamespace: "default" }, expect.stringContaining('gke-tpu-inference:gatewayNamespace = "default" is a namespace Kubernetes or the platform owns') as unknown as string],
-        ["a kube- namespace", { gatewayNamespace: "kube-gateway" }, expect.stringContaining('gke-tpu-inference:gatewayNamespace = "kube-gateway" is a namespace Kubernetes or the platform owns') as unknown as string],
-        ["the platform's namespace", { servingNamespace: "kserve" }, expect.stringContaining('gke-tpu-inference:servingNamespace = "kserve" is a namespace Kubernetes or the platform owns') as unknown as string],
-        ["a machine type that is not one", { systemMachineType: "e2 standard 4" }, 'gke-tpu-inference:systemMachineType = "e2 standard 4" is not a Compute Engine machine type name; allowed: a type such as e2-standard-4, n2-highmem-8 or custom-4-16384'],
-        ["a TPU machine type for the system pool", { systemMachineType: "ct6e-standard-4t" }, "gke-tpu-inference:systemMachineType = \"ct6e-standard-4t\" is a TPU machine type, whose taint keeps the platform's pods off it; allowed: a CPU machine type such as e2-standard-4"],
-        ["an image whose digest is malformed", { models: '[{"name": "qwen", "pattern": "pattern1", "image": "vllm/vllm-tpu@sha256:abc123"}]' }, 'gke-tpu-inference:models[0].image = "vllm/vllm-tpu@sha256:abc123" has a malformed digest; allowed: an image with a tag other than latest, or a digest (@sha256: and 64 hex digits)'],
+        [
+            "a loopback range",
+            { nodeCidr: "127.0.0.0/24" },
+            'gke-tpu-inference:nodeCidr = "127.0.0.0/24" overlaps 127.0.0.0/8, loopback (RFC 1122), which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range',
+        ],
+        [
+            "a link-local range",
+            { podCidr: "169.254.0.0/16" },
+            'gke-tpu-inference:podCidr = "169.254.0.0/16" overlaps 169.254.0.0/16, link-local (RFC 3927), which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range',
+        ],
+        [
+            "a multicast range",
+            { serviceCidr: "224.0.0.0/20" },
+            'gke-tpu-inference:serviceCidr = "224.0.0.0/20" overlaps 224.0.0.0/4, multicast (RFC 5771), which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range',
+        ],
+        [
+            "the current network",
+            { nodeCidr: "0.0.0.0/20" },
+            'gke-tpu-inference:nodeCidr = "0.0.0.0/20" overlaps 0.0.0.0/8, the current network (RFC 1122), which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range',
+        ],
+        [
+            "Private Google Access's addresses",
+            { nodeCidr: "199.36.153.0/24" },
+            'gke-tpu-inference:nodeCidr = "199.36.153.0/24" overlaps 199.36.153.4/30, Private Google Access\'s virtual IPs, which GCP refuses for subnets; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range',
+        ],
+        [
+            "Docker's bridge",
+            { serviceCidr: "172.17.0.0/20" },
+            'gke-tpu-inference:serviceCidr = "172.17.0.0/20" overlaps 172.17.0.0/16, Docker\'s default bridge, which GKE nodes use; allowed: an IPv4 CIDR block like 10.0.0.0/20 in a private range',
+        ],
+        [
+            "a public range",
+            { nodeCidr: "8.8.0.0/20" },
+            expect.stringContaining(
+                'gke-tpu-inference:nodeCidr = "8.8.0.0/20" is a public range; allowed: a private range within 10.0.0.0/8',
+            ) as unknown as string,
+        ],
+        [
+            "a subnet smaller than GCP allows",
+            { nodeCidr: "10.0.0.0/30" },
+            'gke-tpu-inference:nodeCidr = "10.0.0.0/30" is too small for nodes; allowed: a prefix from /8 to /29',
+        ],
+        [
+            "a Pod range smaller than one node's",
+            { podCidr: "10.4.0.0/25" },
+            'gke-tpu-inference:podCidr = "10.4.0.0/25" is too small for Pods; allowed: a prefix from /9 to /24',
+        ],
+        [
+            "a Pod range larger than GKE takes",
+            { podCidr: "10.0.0.0/8", nodeCidr: "172.20.0.0/20", serviceCidr: "172.21.0.0/20", proxyOnlyCidr: "172.22.0.0/23" },
+            'gke-tpu-inference:podCidr = "10.0.0.0/8" is too large for Pods; allowed: a prefix from /9 to /24',
+        ],
+        [
+            "a Service range smaller than GKE takes",
+            { serviceCidr: "10.8.0.0/29" },
+            'gke-tpu-inference:serviceCidr = "10.8.0.0/29" is too small for Services; allowed: a prefix from /16 to /28',
+        ],
+        [
+            "a control plane range outside RFC 1918",
+            { masterCidr: "100.64.0.0/28" },
+            'gke-tpu-inference:masterCidr = "100.64.0.0/28" is not a /28 in the RFC 1918 ranges; allowed: a private /28 such as 172.16.0.0/28',
+        ],
+        [
+            "more nodes than GKE puts in a pool zone",
+            { tpuMaxNodes: "1001" },
+            'gke-tpu-inference:tpuMaxNodes = "1001" is not a whole number from 0 to 1000; allowed: 0 to 1000 (GKE\'s nodes per node pool zone)',
+        ],
+        [
+            "a number JavaScript cannot hold",
+            { systemMaxNodes: "9007199254740993" },
+            'gke-tpu-inference:systemMaxNodes = "9007199254740993" is not a whole number JavaScript holds exactly; allowed: 1 to 1000 (GKE\'s nodes per node pool zone)',
+        ],
+        [
+            "a context length JavaScript cannot hold",
+            { models: '[{"name": "qwen", "pattern": "pattern1", "maxModelLen": 9007199254740993}]' },
+            "gke-tpu-inference:models[0].maxModelLen = 9007199254740992 is not a whole number JavaScript holds exactly; allowed: 1 to 9007199254740991 (tokens)",
+        ],
+        [
+            "Kubernetes' own namespace",
+            { servingNamespace: "kube-system" },
+            'gke-tpu-inference:servingNamespace = "kube-system" is a namespace Kubernetes or the platform owns; allowed: a namespace of this stack\'s own, not default, kube-system, kube-public, kube-node-lease, gmp-system, gmp-public, cert-manager, lws-system, kserve',
+        ],
+        [
+            "the default namespace",
+            { gatewayNamespace: "default" },
+            expect.stringContaining(
+                'gke-tpu-inference:gatewayNamespace = "default" is a namespace Kubernetes or the platform owns',
+            ) as unknown as string,
+        ],
+        [
+            "a kube- namespace",
+            { gatewayNamespace: "kube-gateway" },
+            expect.stringContaining(
+                'gke-tpu-inference:gatewayNamespace = "kube-gateway" is a namespace Kubernetes or the platform owns',
+            ) as unknown as string,
+        ],
+        [
+            "the platform's namespace",
+            { servingNamespace: "kserve" },
+            expect.stringContaining(
+                'gke-tpu-inference:servingNamespace = "kserve" is a namespace Kubernetes or the platform owns',
+            ) as unknown as string,
+        ],
+        [
+            "a machine type that is not one",
+            { systemMachineType: "e2 standard 4" },
+            'gke-tpu-inference:systemMachineType = "e2 standard 4" is not a Compute Engine machine type name; allowed: a type such as e2-standard-4, n2-highmem-8 or custom-4-16384',
+        ],
+        [
+            "a TPU machine type for the system pool",
+            { systemMachineType: "ct6e-standard-4t" },
+            'gke-tpu-inference:systemMachineType = "ct6e-standard-4t" is a TPU machine type, whose taint keeps the platform\'s pods off it; allowed: a CPU machine type such as e2-standard-4',
+        ],
+        [
+            "an image whose digest is malformed",
+            { models: '[{"name": "qwen", "pattern": "pattern1", "image": "vllm/vllm-tpu@sha256:abc123"}]' },
+            'gke-tpu-inference:models[0].image = "vllm/vllm-tpu@sha256:abc123" has a malformed digest; allowed: an image with a tag other than latest, or a digest (@sha256: and 64 hex digits)',
+        ],
     ])("%s", (_, values, message) => {
         expect(problemsOf(values)).toEqual([message]);
     });
@@ -489,7 +655,10 @@ describe("values the cloud or the cluster would refuse", () => {
         ["an E2 shared-core custom type", { systemMachineType: "e2-custom-small-4096" }],
         ["a machine type with a suffix", { systemMachineType: "c3-standard-4-lssd" }],
         ["a shared-core type", { systemMachineType: "e2-medium" }],
-        ["an image pinned by digest alone", { models: `[{"name": "qwen", "pattern": "pattern1", "image": "docker.io/vllm/vllm-tpu@sha256:${"a".repeat(64)}"}]` }],
+        [
+            "an image pinned by digest alone",
+            { models: `[{"name": "qwen", "pattern": "pattern1", "image": "docker.io/vllm/vllm-tpu@sha256:${"a".repeat(64)}"}]` },
+        ],
         ["an empty model list", { models: "[]" }],
     ])("valid and unusual: %s", (_, values) => {
         expect(() => parse(values)).not.toThrow();

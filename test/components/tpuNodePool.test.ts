@@ -19,7 +19,13 @@ async function poolFor(config: Record<string, string>) {
             tpu: settings.tpu,
             serviceAccountEmail: SERVICE_ACCOUNT,
             paused: settings.paused,
-            dependsOn: [new gcp.projects.IAMMember("node-role", { project: "acme-inference", role: "roles/container.defaultNodeServiceAccount", member: `serviceAccount:${SERVICE_ACCOUNT}` })],
+            dependsOn: [
+                new gcp.projects.IAMMember("node-role", {
+                    project: "acme-inference",
+                    role: "roles/container.defaultNodeServiceAccount",
+                    member: `serviceAccount:${SERVICE_ACCOUNT}`,
+                }),
+            ],
         });
     });
     return { resource: graph.get("gcp:container/nodePool:NodePool", "tpu-pool"), pool: pool!, graph };

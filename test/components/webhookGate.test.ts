@@ -12,7 +12,14 @@ describe("WebhookGate", () => {
             new WebhookGate("widgets", {
                 provider,
                 namespace: "widgets-system",
-                probes: [{ apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "probe", namespace: "widgets-system" }, spec: { size: 1 } }],
+                probes: [
+                    {
+                        apiVersion: "example.com/v1",
+                        kind: "Widget",
+                        metadata: { name: "probe", namespace: "widgets-system" },
+                        spec: { size: 1 },
+                    },
+                ],
                 resources: [{ apiGroup: "example.com", resources: ["widgets"] }],
                 version: "v1.2.3",
                 dependsOn: [chart],
@@ -40,7 +47,11 @@ describe("WebhookGate", () => {
                                 image: "registry.k8s.io/kubectl:v1.34.1",
                                 command: ["kubectl", "create", "--dry-run=server", "--output=name", "--filename=/probes/"],
                                 env: [{ name: "HOME", value: "/tmp" }],
-                                securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } },
+                                securityContext: {
+                                    allowPrivilegeEscalation: false,
+                                    readOnlyRootFilesystem: true,
+                                    capabilities: { drop: ["ALL"] },
+                                },
                                 resources: { requests: { cpu: "10m", memory: "32Mi" }, limits: { memory: "128Mi" } },
                                 volumeMounts: [
                                     { name: "probes", mountPath: "/probes", readOnly: true },
@@ -76,6 +87,11 @@ describe("WebhookGate", () => {
         );
         const data = graph.get("kubernetes:core/v1:ConfigMap", "widgets-probes").inputs.data as Record<string, string>;
         expect(Object.keys(data)).toEqual(["probe-0.yaml"]);
-        expect(parse(data["probe-0.yaml"])).toEqual({ apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "probe", namespace: "widgets-system" }, spec: { size: 1 } });
+        expect(parse(data["probe-0.yaml"])).toEqual({
+            apiVersion: "example.com/v1",
+            kind: "Widget",
+            metadata: { name: "probe", namespace: "widgets-system" },
+            spec: { size: 1 },
+        });
     });
 });

@@ -27,7 +27,10 @@ describe("the pack's config is validated as the CLI validates it", () => {
             await resolve(config);
         } catch (err) {
             expect(err).toBeInstanceOf(PackConfigError);
-            return (err as Error).message.split("\n").slice(1).map((line) => line.trim());
+            return (err as Error).message
+                .split("\n")
+                .slice(1)
+                .map((line) => line.trim());
         }
         throw new Error("the config was accepted");
     };
@@ -39,16 +42,29 @@ describe("the pack's config is validated as the CLI validates it", () => {
         expect(info.policies).toHaveLength(23);
         expect(info.policies.find((policy) => policy.name === "require-long-inference-backend-timeout")).toEqual({
             name: "require-long-inference-backend-timeout",
-            description: "Every InferencePool behind a GKE Gateway must have a GCPBackendPolicy whose timeout covers a long completion, since GCP's default is 30 seconds.",
+            description:
+                "Every InferencePool behind a GKE Gateway must have a GCPBackendPolicy whose timeout covers a long completion, since GCP's default is 30 seconds.",
             enforcementLevel: "advisory",
-            configSchema: { properties: { minimumTimeoutSec: { type: "integer", default: 300, description: "Shortest acceptable backend timeout for inference." } }, required: [] },
+            configSchema: {
+                properties: {
+                    minimumTimeoutSec: { type: "integer", default: 300, description: "Shortest acceptable backend timeout for inference." },
+                },
+                required: [],
+            },
         });
     });
 
     test("defaults fill in, a level string and `all` set levels, and a policy's own level wins over `all`", async () => {
-        const resolved = await resolve({ all: "advisory", "require-private-nodes": "disabled", "require-long-inference-backend-timeout": { minimumTimeoutSec: 900 } });
+        const resolved = await resolve({
+            all: "advisory",
+            "require-private-nodes": "disabled",
+            "require-long-inference-backend-timeout": { minimumTimeoutSec: 900 },
+        });
         expect(resolved["require-private-nodes"]).toEqual({ enforcementLevel: "disabled", properties: {} });
-        expect(resolved["require-long-inference-backend-timeout"]).toEqual({ enforcementLevel: "advisory", properties: { minimumTimeoutSec: 900 } });
+        expect(resolved["require-long-inference-backend-timeout"]).toEqual({
+            enforcementLevel: "advisory",
+            properties: { minimumTimeoutSec: 900 },
+        });
         expect(resolved["require-supported-tpu-zone"].enforcementLevel).toBe("advisory");
         expect(resolved["require-supported-tpu-zone"].properties.supportedZones).toContain("europe-west4-a");
     });
@@ -74,13 +90,18 @@ describe("the pack's config is validated as the CLI validates it", () => {
             "require-private-nodes: 1 is not a valid value; must be a string (an enforcement level) or an object",
             "all: null is not a valid value; must be a string (an enforcement level) or an object",
         ]);
-        await expect(resolve([] as never)).rejects.toThrow("invalid policy pack config for gke-tpu-inference@v0.1.0: [] is not an object of policy names");
+        await expect(resolve([] as never)).rejects.toThrow(
+            "invalid policy pack config for gke-tpu-inference@v0.1.0: [] is not an object of policy names",
+        );
     });
 
     test("npm run preview:offline exits 2 on an invalid pack config, before any verdict", () => {
         const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pack-config-")), "policy-config.json");
         fs.writeFileSync(file, JSON.stringify({ "require-shielded-nodes": "mandatry" }));
-        const run = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--policy-config", file], { cwd: ROOT, encoding: "utf8" });
+        const run = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--policy-config", file], {
+            cwd: ROOT,
+            encoding: "utf8",
+        });
         expect(run.status).toBe(2);
         expect(run.stdout).toBe("");
         expect(run.stderr).toBe(
@@ -91,11 +112,19 @@ describe("the pack's config is validated as the CLI validates it", () => {
 
 describe("values as the engine sends them", () => {
     test("a secret reaches the policies as its plain value, and the report never repeats it", async () => {
-        const findings = await verdict(pack(), () =>
-            new k8s.apps.v1.Deployment("w", {
-                metadata: { name: "w", namespace: "models" },
-                spec: { selector: { matchLabels: { app: "w" } }, template: { metadata: { labels: { app: "w" } }, spec: { containers: [{ name: "c", image: pulumiSecret("registry.example.com/private/tool:latest") }] } } },
-            }),
+        const findings = await verdict(
+            pack(),
+            () =>
+                new k8s.apps.v1.Deployment("w", {
+                    metadata: { name: "w", namespace: "models" },
+                    spec: {
+                        selector: { matchLabels: { app: "w" } },
+                        template: {
+                            metadata: { labels: { app: "w" } },
+                            spec: { containers: [{ name: "c", image: pulumiSecret("registry.example.com/private/tool:latest") }] },
+                        },
+                    },
+                }),
         );
         expect(findings.map((finding) => finding.message)).toEqual([
             "Every container image must be pinned to a version tag or a digest, never `latest` or no tag, so that a registry push cannot change what runs.\nw spec.template.spec.containers[0] (c) runs image [secret], which is not pinned to a version tag or digest.",
@@ -114,11 +143,16 @@ describe("values as the engine sends them", () => {
                 apiVersion: "gateway.networking.k8s.io/v1",
                 kind: "HTTPRoute",
                 metadata: { name: "completions", namespace: "models" },
-                spec: { parentRefs: [{ name: "inference", namespace: "gateway" }], rules: [{ backendRefs: [{ name: "vllm", port: 8000 }], timeouts: { request: "300s" } }] },
+                spec: {
+                    parentRefs: [{ name: "inference", namespace: "gateway" }],
+                    rules: [{ backendRefs: [{ name: "vllm", port: 8000 }], timeouts: { request: "300s" } }],
+                },
             });
         });
         // pulumi v3.248.0 provider_plugin.go Create: a preview whose provider config is unknown returns no properties.
-        const unconfigured = graph.resources.map((resource) => (resource.type.startsWith("kubernetes:") ? { ...resource, wire: { ...resource.wire, outputs: {} } } : resource));
+        const unconfigured = graph.resources.map((resource) =>
+            resource.type.startsWith("kubernetes:") ? { ...resource, wire: { ...resource.wire, outputs: {} } } : resource,
+        );
         expect(summary(await judgeResources(pack(), unconfigured))).toEqual(["mandatory disallow-httproute-timeouts-on-gke @route"]);
     });
 
@@ -134,17 +168,26 @@ describe("values as the engine sends them", () => {
                 apiVersion: "gateway.networking.k8s.io/v1",
                 kind: "HTTPRoute",
                 metadata: { name: "odd", namespace: "models" },
-                spec: { parentRefs: [{ name: "inference", namespace: "gateway" }], rules: { completions: { backendRefs: [{ name: "x", port: 80 }] } } },
+                spec: {
+                    parentRefs: [{ name: "inference", namespace: "gateway" }],
+                    rules: { completions: { backendRefs: [{ name: "x", port: 80 }] } },
+                },
             });
             new k8s.apiextensions.CustomResource("good", {
                 apiVersion: "gateway.networking.k8s.io/v1",
                 kind: "HTTPRoute",
                 metadata: { name: "good", namespace: "models" },
-                spec: { parentRefs: [{ name: "inference", namespace: "gateway" }], rules: [{ backendRefs: [{ name: "x", port: 80 }], timeouts: { request: "10s" } }] },
+                spec: {
+                    parentRefs: [{ name: "inference", namespace: "gateway" }],
+                    rules: [{ backendRefs: [{ name: "x", port: 80 }], timeouts: { request: "10s" } }],
+                },
             });
             new k8s.core.v1.Pod("latest", { metadata: { name: "latest" }, spec: { containers: [{ name: "c", image: "busybox" }] } });
         });
-        expect(summary(findings)).toEqual(["mandatory disallow-httproute-timeouts-on-gke @good", "mandatory disallow-unpinned-images @latest"]);
+        expect(summary(findings)).toEqual([
+            "mandatory disallow-httproute-timeouts-on-gke @good",
+            "mandatory disallow-unpinned-images @latest",
+        ]);
 
         const odd = await verdict(pack(), () => {
             new k8s.apiextensions.CustomResource("odd", {
@@ -180,9 +223,14 @@ describe("a policy that throws on an odd object, through the policy SDK", () => 
     };
 
     test("unguarded, the SDK fails the whole Analyze call; guarded as the pack guards every policy, it is one violation against that resource", async () => {
-        const unguarded = await packOf("index.ts", `import { PolicyPack } from "@pulumi/policy";\nnew PolicyPack("throwing-pack", { policies: [${policySource}] });\n`);
+        const unguarded = await packOf(
+            "index.ts",
+            `import { PolicyPack } from "@pulumi/policy";\nnew PolicyPack("throwing-pack", { policies: [${policySource}] });\n`,
+        );
         try {
-            await expect(verdict(unguarded, oddRoute)).rejects.toThrow(/^analyze: 2 UNKNOWN: Error validating resource with policy 'reads-rules' from policy pack 'throwing-pack@v0\.0\.1':\nTypeError: args\.props\.spec\.rules\.forEach is not a function/);
+            await expect(verdict(unguarded, oddRoute)).rejects.toThrow(
+                /^analyze: 2 UNKNOWN: Error validating resource with policy 'reads-rules' from policy pack 'throwing-pack@v0\.0\.1':\nTypeError: args\.props\.spec\.rules\.forEach is not a function/,
+            );
         } finally {
             unguarded.close();
         }
@@ -219,7 +267,19 @@ function renderedChartObjects(run: OfflineRun, gateway: string): RecordedResourc
         metadata: { name },
         spec: {
             selector: { matchLabels: { "control-plane": name } },
-            template: { metadata: { labels: { "control-plane": name } }, spec: { containers: [{ name: "manager", image, ports, env: [{ name: "POD_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } }] }] } },
+            template: {
+                metadata: { labels: { "control-plane": name } },
+                spec: {
+                    containers: [
+                        {
+                            name: "manager",
+                            image,
+                            ports,
+                            env: [{ name: "POD_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } }],
+                        },
+                    ],
+                },
+            },
         },
     });
     const httpsService = (name: string, port: number, targetPort: string) => ({
@@ -230,12 +290,24 @@ function renderedChartObjects(run: OfflineRun, gateway: string): RecordedResourc
     });
     const rendered: Record<string, Array<Record<string, unknown>>> = {
         "oci://registry.k8s.io/lws/charts/lws": [
-            { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "leaderworkersets.leaderworkerset.x-k8s.io" } },
+            {
+                apiVersion: "apiextensions.k8s.io/v1",
+                kind: "CustomResourceDefinition",
+                metadata: { name: "leaderworkersets.leaderworkerset.x-k8s.io" },
+            },
             controller("lws-controller-manager", "registry.k8s.io/lws/lws:v0.10.0", [{ name: "webhook-server", containerPort: 9443 }]),
         ],
         "oci://ghcr.io/kserve/charts/kserve-llmisvc-crd": [
-            { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "llminferenceservices.serving.kserve.io" } },
-            { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "llminferenceserviceconfigs.serving.kserve.io" } },
+            {
+                apiVersion: "apiextensions.k8s.io/v1",
+                kind: "CustomResourceDefinition",
+                metadata: { name: "llminferenceservices.serving.kserve.io" },
+            },
+            {
+                apiVersion: "apiextensions.k8s.io/v1",
+                kind: "CustomResourceDefinition",
+                metadata: { name: "llminferenceserviceconfigs.serving.kserve.io" },
+            },
         ],
         "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources": [
             controller("llmisvc-controller-manager", "docker.io/kserve/llmisvc-controller:v0.20.0", [
@@ -249,12 +321,17 @@ function renderedChartObjects(run: OfflineRun, gateway: string): RecordedResourc
                 kind: "ConfigMap",
                 metadata: { name: "inferenceservice-config" },
                 data: {
-                    credentials: JSON.stringify({ storageSpecSecretName: "storage-config", gcs: { gcsCredentialFileName: "gcloud-application-credentials.json" } }),
+                    credentials: JSON.stringify({
+                        storageSpecSecretName: "storage-config",
+                        gcs: { gcsCredentialFileName: "gcloud-application-credentials.json" },
+                    }),
                     ingress: JSON.stringify({ enableGatewayApi: true, kserveIngressGateway: gateway }),
                 },
             },
         ],
-        "oci://quay.io/jetstack/charts/cert-manager": [controller("cert-manager", "quay.io/jetstack/cert-manager-controller:v1.21.1", [{ name: "http-metrics", containerPort: 9402 }])],
+        "oci://quay.io/jetstack/charts/cert-manager": [
+            controller("cert-manager", "quay.io/jetstack/cert-manager-controller:v1.21.1", [{ name: "http-metrics", containerPort: 9402 }]),
+        ],
     };
     return run.unrendered.flatMap((chart) => {
         const component = run.resources.find((resource) => resource.urn === chart.urn)!;
@@ -290,7 +367,9 @@ describe.each(["dev", "prod"])("the shipped %s stack, with its charts' objects r
     test("the model service waits for what installs LeaderWorkerSet and KServe: without its dependencies it is caught", async () => {
         const service = resources.find((resource) => resource.type === "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService")!;
         const detached = resources.map((resource) => (resource === service ? { ...resource, dependencies: [] } : resource));
-        expect(summary(await judgeResources(pack(), detached, {}, stack))).toEqual([`mandatory require-lws-and-kserve-before-model-services @${service.name}`]);
+        expect(summary(await judgeResources(pack(), detached, {}, stack))).toEqual([
+            `mandatory require-lws-and-kserve-before-model-services @${service.name}`,
+        ]);
     });
 
     test("a namespace without the timeout-free route override falls back to the chart's template and is caught", async () => {
@@ -299,7 +378,9 @@ describe.each(["dev", "prod"])("the shipped %s stack, with its charts' objects r
         expect(findings.map((finding) => [finding.policy, finding.message.split("\n")[1]])).toEqual([
             [
                 "disallow-httproute-timeouts-on-gke",
-                expect.stringMatching(/^LLMInferenceService llm-inference\/[\w-]+ gets its HTTPRoute from kserve\/kserve-config-llm-router-route, which writes timeouts on rules .+ that its GKE Gateway rejects; add a timeout-free kserve-config-llm-router-route to namespace llm-inference\.$/),
+                expect.stringMatching(
+                    /^LLMInferenceService llm-inference\/[\w-]+ gets its HTTPRoute from kserve\/kserve-config-llm-router-route, which writes timeouts on rules .+ that its GKE Gateway rejects; add a timeout-free kserve-config-llm-router-route to namespace llm-inference\.$/,
+                ),
             ],
         ]);
     });

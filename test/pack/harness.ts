@@ -32,7 +32,12 @@ export interface Finding {
 }
 
 /** What the pack reports over `resources` (with pack `config`), stack-wide findings against "stack". */
-export async function judgeResources(pack: PolicyPackProcess, resources: RecordedResource[], config: PackConfig = {}, stack = "test"): Promise<Finding[]> {
+export async function judgeResources(
+    pack: PolicyPackProcess,
+    resources: RecordedResource[],
+    config: PackConfig = {},
+    stack = "test",
+): Promise<Finding[]> {
     const { violations } = await judge(pack, resources, config, { project: PROJECT, stack });
     return violations.map((violation) => ({
         level: violation.enforcementLevel,

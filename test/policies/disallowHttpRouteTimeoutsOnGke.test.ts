@@ -37,15 +37,23 @@ describe("disallow-httproute-timeouts-on-gke", () => {
         const timeouts = { request: "0s", backendRequest: "0s" };
         const withTimeouts = { rules: [{ name: "v1-completions-path", timeouts }] };
         // KServe's own template has timeouts, but the service's namespace overrides it: nothing to report.
-        expect(await check(policy, [gateway(), routeConfig(withTimeouts, "kserve"), routeConfig(routerRouteSpec()), llmService()])).toEqual([]);
+        expect(await check(policy, [gateway(), routeConfig(withTimeouts, "kserve"), routeConfig(routerRouteSpec()), llmService()])).toEqual(
+            [],
+        );
         // The namespace has no override: the service falls back to KServe's template with timeouts.
-        expect((await check(policy, [gateway(), routeConfig(withTimeouts, "kserve"), llmService()])).map((violation) => violation.message)).toEqual([
+        expect(
+            (await check(policy, [gateway(), routeConfig(withTimeouts, "kserve"), llmService()])).map((violation) => violation.message),
+        ).toEqual([
             "LLMInferenceService models/qwen gets its HTTPRoute from kserve/kserve-config-llm-router-route, which writes timeouts on rules v1-completions-path that its GKE Gateway rejects; add a timeout-free kserve-config-llm-router-route to namespace models.",
         ]);
         // The namespace's own override has timeouts.
-        expect((await check(policy, [gateway(), routeConfig(withTimeouts), llmService()])).map((violation) => violation.resource)).toEqual(["qwen"]);
+        expect((await check(policy, [gateway(), routeConfig(withTimeouts), llmService()])).map((violation) => violation.resource)).toEqual([
+            "qwen",
+        ]);
         // A template with timeouts that no service resolves is nobody's route.
-        expect(await check(policy, [gateway(), routeConfig(withTimeouts, "elsewhere"), routeConfig(routerRouteSpec()), llmService()])).toEqual([]);
+        expect(
+            await check(policy, [gateway(), routeConfig(withTimeouts, "elsewhere"), routeConfig(routerRouteSpec()), llmService()]),
+        ).toEqual([]);
         expect((await check(policy, [gateway(), httpRoute({ timeouts })])).map((violation) => violation.message)).toEqual([
             "HTTPRoute route sets timeouts on rules completions but attaches to a GKE Gateway, which rejects it.",
         ]);
@@ -58,7 +66,9 @@ describe("disallow-httproute-timeouts-on-gke", () => {
         });
         const service = llmService();
         (service.inputs.spec as Record<string, unknown>).baseRefs = [{ name: "my-route" }];
-        expect((await check(policy, [gateway(), routeConfig(routerRouteSpec()), custom, service])).map((violation) => violation.message)).toEqual([
+        expect(
+            (await check(policy, [gateway(), routeConfig(routerRouteSpec()), custom, service])).map((violation) => violation.message),
+        ).toEqual([
             "LLMInferenceService models/qwen takes its route from LLMInferenceServiceConfig models/my-route, which writes timeouts on rules all; GKE rejects the HTTPRoute.",
         ]);
     });
@@ -78,8 +88,12 @@ describe("disallow-httproute-timeouts-on-gke", () => {
         (own.inputs.spec as { router: { route: unknown } }).router.route = { http: { spec: routerRouteSpec() } };
         expect(await check(policy, [gateway(), routeConfig(withTimeouts, "kserve"), own])).toEqual([]);
         const parentsOnly = llmService();
-        (parentsOnly.inputs.spec as { router: { route: unknown } }).router.route = { http: { spec: { parentRefs: [{ name: "inference-gateway" }] } } };
-        expect((await check(policy, [gateway(), routeConfig(withTimeouts, "kserve"), parentsOnly])).map((violation) => violation.resource)).toEqual(["qwen"]);
+        (parentsOnly.inputs.spec as { router: { route: unknown } }).router.route = {
+            http: { spec: { parentRefs: [{ name: "inference-gateway" }] } },
+        };
+        expect(
+            (await check(policy, [gateway(), routeConfig(withTimeouts, "kserve"), parentsOnly])).map((violation) => violation.resource),
+        ).toEqual(["qwen"]);
     });
 
     test("not applicable: no GKE Gateway (Istio may take timeouts)", async () => {

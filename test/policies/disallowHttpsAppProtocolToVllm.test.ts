@@ -18,7 +18,8 @@ describe("disallow-https-app-protocol-to-vllm", () => {
             {
                 level: "mandatory",
                 resource: "svc",
-                message: "Service qwen-kserve-workload-svc port 8000 declares appProtocol https in front of vLLM, which serves plain HTTP; GKE's Gateway would speak TLS to it.",
+                message:
+                    "Service qwen-kserve-workload-svc port 8000 declares appProtocol https in front of vLLM, which serves plain HTTP; GKE's Gateway would speak TLS to it.",
             },
         ]);
         expect((await check(policy, [service({ name: "https" })])).map((violation) => violation.message)).toEqual([
@@ -34,17 +35,30 @@ describe("disallow-https-app-protocol-to-vllm", () => {
         const deployment = (args: string[]) =>
             kube("apps/v1", "Deployment", "vllm", {
                 metadata: { name: "vllm", namespace: "models" },
-                spec: { template: { metadata: { labels: { app: "vllm" } }, spec: { containers: [{ name: "server", image: "vllm/vllm-tpu:v0.27.0", command: ["vllm", "serve"], args }] } } },
+                spec: {
+                    template: {
+                        metadata: { labels: { app: "vllm" } },
+                        spec: { containers: [{ name: "server", image: "vllm/vllm-tpu:v0.27.0", command: ["vllm", "serve"], args }] },
+                    },
+                },
             });
-        const plain = kube("v1", "Service", "plain", { metadata: { name: "vllm", namespace: "models" }, spec: { selector: { app: "vllm" }, ports: [{ port: 8000, appProtocol: "HTTPS" }] } });
+        const plain = kube("v1", "Service", "plain", {
+            metadata: { name: "vllm", namespace: "models" },
+            spec: { selector: { app: "vllm" }, ports: [{ port: 8000, appProtocol: "HTTPS" }] },
+        });
         expect((await check(policy, [deployment(["/mnt/models"]), plain])).map((violation) => violation.message)).toEqual([
             "Service vllm port 8000 declares appProtocol HTTPS in front of vLLM, which serves plain HTTP; GKE's Gateway would speak TLS to it.",
         ]);
-        expect(await check(policy, [deployment(["/mnt/models", "--ssl-certfile=/tls/tls.crt", "--ssl-keyfile=/tls/tls.key"]), plain])).toEqual([]);
+        expect(
+            await check(policy, [deployment(["/mnt/models", "--ssl-certfile=/tls/tls.crt", "--ssl-keyfile=/tls/tls.key"]), plain]),
+        ).toEqual([]);
     });
 
     test("preview: an unknown port list is not a violation", async () => {
-        const unknownPorts = kube("v1", "Service", "svc", { metadata: { name: "s" }, spec: { selector: { "app.kubernetes.io/part-of": "llminferenceservice" }, ports: UNKNOWN } });
+        const unknownPorts = kube("v1", "Service", "svc", {
+            metadata: { name: "s" },
+            spec: { selector: { "app.kubernetes.io/part-of": "llminferenceservice" }, ports: UNKNOWN },
+        });
         expect((await check(policy, [unknownPorts]))[0].level).toBe("advisory");
     });
 });

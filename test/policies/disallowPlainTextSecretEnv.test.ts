@@ -8,13 +8,21 @@ function configMap(name: string, data: Record<string, string>, namespace = "mode
 
 describe("disallow-plain-text-secret-env", () => {
     test("passes a token read from a Secret", async () => {
-        const env = [{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: "hf-token", key: "HF_TOKEN" } } }, { name: "HOME", value: "/home" }];
+        const env = [
+            { name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: "hf-token", key: "HF_TOKEN" } } },
+            { name: "HOME", value: "/home" },
+        ];
         expect(await check(policy, [llmService(vllmContainer({ env }))])).toEqual([]);
     });
 
     test("fails a literal token", async () => {
         expect(await check(policy, [llmService(vllmContainer({ env: [{ name: "HF_TOKEN", value: "hf_abc" }] }))])).toEqual([
-            { level: "mandatory", resource: "qwen", message: "qwen spec.template.containers[0] (main) sets HF_TOKEN to a literal value; read it from a Secret with valueFrom.secretKeyRef." },
+            {
+                level: "mandatory",
+                resource: "qwen",
+                message:
+                    "qwen spec.template.containers[0] (main) sets HF_TOKEN to a literal value; read it from a Secret with valueFrom.secretKeyRef.",
+            },
         ]);
         expect(await check(policy, [llmService(vllmContainer({ env: [{ name: "AWS_SECRET_ACCESS_KEY", value: "x" }] }))])).toHaveLength(1);
     });
@@ -25,7 +33,8 @@ describe("disallow-plain-text-secret-env", () => {
             {
                 level: "mandatory",
                 resource: "qwen",
-                message: "qwen spec.template.containers[0] (main) reads HF_TOKEN from ConfigMap settings, where it sits in plain text; read it from a Secret with valueFrom.secretKeyRef.",
+                message:
+                    "qwen spec.template.containers[0] (main) reads HF_TOKEN from ConfigMap settings, where it sits in plain text; read it from a Secret with valueFrom.secretKeyRef.",
             },
         ]);
         const loaded = llmService(vllmContainer({ env: [], envFrom: [{ configMapRef: { name: "settings" } }] }));
@@ -42,11 +51,17 @@ describe("disallow-plain-text-secret-env", () => {
     });
 
     test("a ConfigMap nobody loads into an environment is settings, whatever its keys (KServe's inferenceservice-config has `credentials`)", async () => {
-        expect(await check(policy, [configMap("inferenceservice-config", { credentials: '{"storageSpecSecretName": "storage-config"}' }, "kserve")])).toEqual([]);
+        expect(
+            await check(policy, [
+                configMap("inferenceservice-config", { credentials: '{"storageSpecSecretName": "storage-config"}' }, "kserve"),
+            ]),
+        ).toEqual([]);
     });
 
     test("credentials on a command line, and what is not one: a reference or a file path", async () => {
-        const literal = await check(policy, [llmService(vllmContainer({ command: ["sh", "-c", "HF_TOKEN=hf_abc vllm serve /mnt/models --api-key sk-123"], args: [] }))]);
+        const literal = await check(policy, [
+            llmService(vllmContainer({ command: ["sh", "-c", "HF_TOKEN=hf_abc vllm serve /mnt/models --api-key sk-123"], args: [] })),
+        ]);
         expect(literal.map((violation) => violation.message)).toEqual([
             "qwen spec.template.containers[0] (main) passes HF_TOKEN literally on its command line, where anyone who can read the object sees it; read it from a Secret-backed variable.",
             "qwen spec.template.containers[0] (main) passes --api-key literally on its command line, where anyone who can read the object sees it; read it from a Secret-backed variable.",
@@ -59,7 +74,18 @@ describe("disallow-plain-text-secret-env", () => {
     });
 
     test("not applicable: ordinary variables", async () => {
-        expect(await check(policy, [llmService(vllmContainer({ env: [{ name: "VLLM_LOGGING_LEVEL", value: "INFO" }, { name: "TOKENIZERS_PARALLELISM", value: "false" }] }))])).toEqual([]);
+        expect(
+            await check(policy, [
+                llmService(
+                    vllmContainer({
+                        env: [
+                            { name: "VLLM_LOGGING_LEVEL", value: "INFO" },
+                            { name: "TOKENIZERS_PARALLELISM", value: "false" },
+                        ],
+                    }),
+                ),
+            ]),
+        ).toEqual([]);
     });
 
     test("preview: an unknown env list is not a violation", async () => {

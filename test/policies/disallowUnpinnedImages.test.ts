@@ -10,7 +10,12 @@ describe("disallow-unpinned-images", () => {
 
     test("fails latest and untagged images, in any container of any workload", async () => {
         expect(await check(policy, [llmService(vllmContainer({ image: "vllm/vllm-tpu:latest" }))])).toEqual([
-            { level: "mandatory", resource: "qwen", message: "qwen spec.template.containers[0] (main) runs image vllm/vllm-tpu:latest, which is not pinned to a version tag or digest." },
+            {
+                level: "mandatory",
+                resource: "qwen",
+                message:
+                    "qwen spec.template.containers[0] (main) runs image vllm/vllm-tpu:latest, which is not pinned to a version tag or digest.",
+            },
         ]);
         const deployment = kube("apps/v1", "Deployment", "epp", {
             metadata: { name: "epp" },
@@ -22,7 +27,12 @@ describe("disallow-unpinned-images", () => {
     });
 
     test("not applicable: KServe templates and resources without containers", async () => {
-        expect(await check(policy, [llmService(vllmContainer({ image: "{{ .Spec.Image }}" })), kube("v1", "Namespace", "ns", { metadata: { name: "ns" } })])).toEqual([]);
+        expect(
+            await check(policy, [
+                llmService(vllmContainer({ image: "{{ .Spec.Image }}" })),
+                kube("v1", "Namespace", "ns", { metadata: { name: "ns" } }),
+            ]),
+        ).toEqual([]);
     });
 
     test("preview: an unknown image is not a violation", async () => {

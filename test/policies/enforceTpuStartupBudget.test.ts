@@ -8,7 +8,10 @@ describe("enforce-tpu-startup-budget", () => {
     });
 
     test("warns when liveness can act within a minute", async () => {
-        const hasty = vllmContainer({ startupProbe: undefined, livenessProbe: { httpGet: { path: "/health", port: 8000 }, initialDelaySeconds: 30, periodSeconds: 10, failureThreshold: 3 } });
+        const hasty = vllmContainer({
+            startupProbe: undefined,
+            livenessProbe: { httpGet: { path: "/health", port: 8000 }, initialDelaySeconds: 30, periodSeconds: 10, failureThreshold: 3 },
+        });
         expect(await check(policy, [llmService(hasty)])).toEqual([
             {
                 level: "advisory",
@@ -20,7 +23,9 @@ describe("enforce-tpu-startup-budget", () => {
     });
 
     test("a short startup probe counts as the budget; the minimum comes from pack config", async () => {
-        const short = vllmContainer({ startupProbe: { httpGet: { path: "/health", port: 8000 }, periodSeconds: 10, failureThreshold: 30 } });
+        const short = vllmContainer({
+            startupProbe: { httpGet: { path: "/health", port: 8000 }, periodSeconds: 10, failureThreshold: 30 },
+        });
         expect((await check(policy, [llmService(short)]))[0].message).toContain("after 300 s, before the 600 s");
         expect(await check(policy, [llmService(short)], { [policy.name]: { minimumStartupSeconds: 300 } })).toEqual([]);
     });
@@ -32,6 +37,8 @@ describe("enforce-tpu-startup-budget", () => {
 
     test("preview: an unknown probe is not a violation", async () => {
         expect((await check(policy, [llmService(vllmContainer({ startupProbe: UNKNOWN }))]))[0].level).toBe("advisory");
-        expect((await check(policy, [llmService(vllmContainer({ startupProbe: UNKNOWN }))]))[0].message).toContain("can't be known during preview");
+        expect((await check(policy, [llmService(vllmContainer({ startupProbe: UNKNOWN }))]))[0].message).toContain(
+            "can't be known during preview",
+        );
     });
 });

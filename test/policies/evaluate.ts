@@ -41,7 +41,9 @@ function isStackPolicy(policy: ResourceValidationPolicy | StackValidationPolicy)
 /** The policy's config: schema defaults, overlaid with the pack config's properties. */
 function configFor(policy: ResourceValidationPolicy | StackValidationPolicy, config: PackConfig): Record<string, unknown> {
     const defaults = Object.fromEntries(
-        Object.entries(policy.configSchema?.properties ?? {}).flatMap(([key, schema]) => ("default" in schema ? [[key, schema.default]] : [])),
+        Object.entries(policy.configSchema?.properties ?? {}).flatMap(([key, schema]) =>
+            "default" in schema ? [[key, schema.default]] : [],
+        ),
     );
     const properties = Object.entries(config[policy.name] ?? {}).filter(([key]) => key !== "enforcementLevel");
     return { ...defaults, ...Object.fromEntries(properties) };
@@ -58,12 +60,22 @@ function sdkProps(wire: Record<string, unknown>): Record<string, unknown> {
  * Runs every policy of `pack` over `resources` in the SDK's order: `Analyze` (every policy with a validateResource,
  * for each resource), then `AnalyzeStack` (every policy with a validateStack). The stack resource is not analyzed.
  */
-export async function evaluatePolicies(pack: PackToEvaluate, resources: readonly RecordedResource[], config: PackConfig = {}): Promise<PolicyViolation[]> {
+export async function evaluatePolicies(
+    pack: PackToEvaluate,
+    resources: readonly RecordedResource[],
+    config: PackConfig = {},
+): Promise<PolicyViolation[]> {
     const analyzed = resources.filter((resource) => resource.type !== "pulumi:pulumi:Stack");
     const violations: PolicyViolation[] = [];
-    const enabled = pack.policies.filter((policy) => (config[policy.name]?.enforcementLevel ?? policy.enforcementLevel ?? "advisory") !== "disabled");
+    const enabled = pack.policies.filter(
+        (policy) => (config[policy.name]?.enforcementLevel ?? policy.enforcementLevel ?? "advisory") !== "disabled",
+    );
 
-    const run = async (policy: ResourceValidationPolicy | StackValidationPolicy, urn: string | undefined, validate: (report: (message: string, urn?: string) => void) => unknown) => {
+    const run = async (
+        policy: ResourceValidationPolicy | StackValidationPolicy,
+        urn: string | undefined,
+        validate: (report: (message: string, urn?: string) => void) => unknown,
+    ) => {
         const enforcementLevel = config[policy.name]?.enforcementLevel ?? policy.enforcementLevel ?? "advisory";
         const violation = (level: EnforcementLevel, message: string, reportedUrn: string): PolicyViolation => ({
             policyPack: pack.name,
@@ -80,7 +92,13 @@ export async function evaluatePolicies(pack: PackToEvaluate, resources: readonly
         } catch (err) {
             if (err instanceof UnknownValueError) {
                 // As the SDK does: an advisory note that the policy could not run, never a violation.
-                violations.push(violation("advisory", `can't run policy '${policy.name}' from policy pack '${pack.name}@v${pack.version}' during preview: ${err.message}`, urn ?? ""));
+                violations.push(
+                    violation(
+                        "advisory",
+                        `can't run policy '${policy.name}' from policy pack '${pack.name}@v${pack.version}' during preview: ${err.message}`,
+                        urn ?? "",
+                    ),
+                );
             } else if (!(err instanceof NotApplicable)) {
                 throw err;
             }
@@ -89,7 +107,12 @@ export async function evaluatePolicies(pack: PackToEvaluate, resources: readonly
 
     for (const resource of analyzed) {
         for (const policy of enabled) {
-            const validations = !("validateResource" in policy) || policy.validateResource === undefined ? [] : Array.isArray(policy.validateResource) ? policy.validateResource : [policy.validateResource];
+            const validations =
+                !("validateResource" in policy) || policy.validateResource === undefined
+                    ? []
+                    : Array.isArray(policy.validateResource)
+                      ? policy.validateResource
+                      : [policy.validateResource];
             for (const validation of validations) {
                 await run(policy, resource.urn, (report) =>
                     validation(
@@ -136,7 +159,15 @@ export async function evaluatePolicies(pack: PackToEvaluate, resources: readonly
     }
     for (const policy of enabled.filter(isStackPolicy)) {
         await run(policy, undefined, (report) =>
-            policy.validateStack({ resources: [...stackResources.values()], getConfig: <T>() => configFor(policy, config) as T, stackTags: new Map(), notApplicable }, report),
+            policy.validateStack(
+                {
+                    resources: [...stackResources.values()],
+                    getConfig: <T>() => configFor(policy, config) as T,
+                    stackTags: new Map(),
+                    notApplicable,
+                },
+                report,
+            ),
         );
     }
     return violations;

@@ -25,7 +25,10 @@ export function vllmContainer(overrides: Record<string, unknown> = {}): Record<s
 }
 
 /** An LLMInferenceService on a 2x2 v6e slice attached to `gatewayName`, with `main` as its vLLM container. */
-export function llmService(main: Record<string, unknown> = vllmContainer(), options: { gatewayName?: string; topology?: string; dependencies?: RecordedResource[]; name?: string } = {}) {
+export function llmService(
+    main: Record<string, unknown> = vllmContainer(),
+    options: { gatewayName?: string; topology?: string; dependencies?: RecordedResource[]; name?: string } = {},
+) {
     const name = options.name ?? "qwen";
     return kube(
         "serving.kserve.io/v1alpha2",
@@ -38,10 +41,15 @@ export function llmService(main: Record<string, unknown> = vllmContainer(), opti
                 router: {
                     route: {},
                     gateway: { refs: [{ name: options.gatewayName ?? "inference-gateway", namespace: "gateway" }] },
-                    scheduler: { template: { containers: [{ name: "main", image: "ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0" }] } },
+                    scheduler: {
+                        template: { containers: [{ name: "main", image: "ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0" }] },
+                    },
                 },
                 template: {
-                    nodeSelector: { "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": options.topology ?? "2x2" },
+                    nodeSelector: {
+                        "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice",
+                        "cloud.google.com/gke-tpu-topology": options.topology ?? "2x2",
+                    },
                     tolerations: [{ key: "google.com/tpu", operator: "Equal", value: "present", effect: "NoSchedule" }],
                     containers: [main],
                 },
@@ -89,7 +97,11 @@ export function cluster(props: Record<string, unknown> = {}, stack?: string): Re
 }
 
 /** A GKE policy (HealthCheckPolicy, GCPBackendPolicy) on the InferencePool of service `service`. */
-export function poolPolicy(kind: "HealthCheckPolicy" | "GCPBackendPolicy", spec: Record<string, unknown>, service = "qwen"): RecordedResource {
+export function poolPolicy(
+    kind: "HealthCheckPolicy" | "GCPBackendPolicy",
+    spec: Record<string, unknown>,
+    service = "qwen",
+): RecordedResource {
     return kube("networking.gke.io/v1", kind, `${service}-${kind}`, {
         metadata: { name: `${service}-inference-pool`, namespace: "models" },
         spec: { ...spec, targetRef: { group: "inference.networking.k8s.io", kind: "InferencePool", name: `${service}-inference-pool` } },
@@ -97,4 +109,6 @@ export function poolPolicy(kind: "HealthCheckPolicy" | "GCPBackendPolicy", spec:
 }
 
 /** The health check this project ships. */
-export const HTTP_HEALTH = { default: { config: { type: "HTTP", httpHealthCheck: { portSpecification: "USE_FIXED_PORT", port: 8000, requestPath: "/health" } } } };
+export const HTTP_HEALTH = {
+    default: { config: { type: "HTTP", httpHealthCheck: { portSpecification: "USE_FIXED_PORT", port: 8000, requestPath: "/health" } } },
+};

@@ -27,7 +27,13 @@ export function resource(
 }
 
 /** A Kubernetes object recorded under its `kubernetes:<apiVersion>:<kind>` type token. */
-export function kube(apiVersion: string, kind: string, name: string, body: Record<string, unknown>, extra?: Parameters<typeof resource>[3]): RecordedResource {
+export function kube(
+    apiVersion: string,
+    kind: string,
+    name: string,
+    body: Record<string, unknown>,
+    extra?: Parameters<typeof resource>[3],
+): RecordedResource {
     const typeVersion = apiVersion.includes("/") ? apiVersion : `core/${apiVersion}`;
     return resource(`kubernetes:${typeVersion}:${kind}`, name, { apiVersion, kind, ...body }, extra);
 }
@@ -39,5 +45,9 @@ export async function check(
     config: PackConfig = {},
 ): Promise<Array<{ level: PolicyViolation["enforcementLevel"]; message: string; resource: string }>> {
     const violations = await evaluatePolicies({ name: "test-pack", version: "0.0.1", policies: [policy] }, resources, config);
-    return violations.map((violation) => ({ level: violation.enforcementLevel, message: violation.message, resource: violation.urn.split("::").pop() ?? "" }));
+    return violations.map((violation) => ({
+        level: violation.enforcementLevel,
+        message: violation.message,
+        resource: violation.urn.split("::").pop() ?? "",
+    }));
 }

@@ -13,7 +13,12 @@ describe("the policy pack", () => {
             const exportName = file.replace(/\.ts$/, "");
             const exported = (require(path.join(POLICY_DIR, file)) as Record<string, { name: string }>)[exportName];
             // The pack lists each policy guarded: the same policy, its validations wrapped.
-            expect(policies.find((policy) => policy.name === exported.name)).toEqual(expect.objectContaining({ ...exported, ...("validateStack" in exported ? { validateStack: expect.any(Function) } : { validateResource: expect.any(Array) }) }));
+            expect(policies.find((policy) => policy.name === exported.name)).toEqual(
+                expect.objectContaining({
+                    ...exported,
+                    ...("validateStack" in exported ? { validateStack: expect.any(Function) } : { validateResource: expect.any(Array) }),
+                }),
+            );
             const kebab = exportName.replace(/([A-Z])/g, "-$1").toLowerCase();
             expect(exported.name.replace(/-/g, "")).toBe(kebab.replace(/-/g, ""));
         }
@@ -21,7 +26,10 @@ describe("the policy pack", () => {
 
     test("every policy has a sentence of description, a severity, a level and remediation steps", () => {
         for (const policy of policies) {
-            expect({ name: policy.name, description: /^[A-Z].+\.$/.test(policy.description) }).toEqual({ name: policy.name, description: true });
+            expect({ name: policy.name, description: /^[A-Z].+\.$/.test(policy.description) }).toEqual({
+                name: policy.name,
+                description: true,
+            });
             expect(["low", "medium", "high", "critical"]).toContain(policy.severity);
             expect(["mandatory", "advisory"]).toContain(policy.enforcementLevel);
             expect(policy.remediationSteps?.length).toBeGreaterThan(20);
@@ -30,7 +38,12 @@ describe("the policy pack", () => {
 
     test("every policy documents the lesson it encodes", () => {
         for (const file of POLICY_FILES) {
-            expect({ file, cites: /\/\*\*[\s\S]*?(Seed|Seeds|seed manifests|DESIGN lesson|Security baseline)[\s\S]*?\*\/\s*export const/.test(fs.readFileSync(path.join(POLICY_DIR, file), "utf8")) }).toEqual({
+            expect({
+                file,
+                cites: /\/\*\*[\s\S]*?(Seed|Seeds|seed manifests|DESIGN lesson|Security baseline)[\s\S]*?\*\/\s*export const/.test(
+                    fs.readFileSync(path.join(POLICY_DIR, file), "utf8"),
+                ),
+            }).toEqual({
                 file,
                 cites: true,
             });
@@ -41,7 +54,10 @@ describe("the policy pack", () => {
         const schemaOf = (name: string) => policies.find((policy) => policy.name === name)?.configSchema?.properties;
         expect(Object.keys(schemaOf("require-supported-tpu-zone")!)).toEqual(["supportedZones"]);
         expect(Object.keys(schemaOf("require-regional-gateway-class-for-inference")!)).toEqual(["allowedGatewayClasses"]);
-        expect(schemaOf("require-fixed-endpoint-picker-image")!.minimumVersions.default).toEqual({ "llm-d-router-endpoint-picker": "0.9.0", "llm-d-inference-scheduler": "0.7.0" });
+        expect(schemaOf("require-fixed-endpoint-picker-image")!.minimumVersions.default).toEqual({
+            "llm-d-router-endpoint-picker": "0.9.0",
+            "llm-d-inference-scheduler": "0.7.0",
+        });
     });
 
     test("name and version come from the pack's own files", () => {

@@ -12,11 +12,16 @@ describe("require-all-tpu-chips", () => {
 
     test("fails part of the VM, and requests that differ from limits", async () => {
         expect(await check(policy, [llmService(vllmContainer({ resources: tpu("2", "2") }))])).toEqual([
-            { level: "mandatory", resource: "qwen", message: "qwen spec.template.containers[0] (main) requests 2 google.com/tpu on a 2x2 VM, which has 4 chips; request all of them." },
+            {
+                level: "mandatory",
+                resource: "qwen",
+                message:
+                    "qwen spec.template.containers[0] (main) requests 2 google.com/tpu on a 2x2 VM, which has 4 chips; request all of them.",
+            },
         ]);
-        expect((await check(policy, [llmService(vllmContainer({ resources: tpu("4", "8") }))])).map((violation) => violation.message)).toEqual([
-            "qwen spec.template.containers[0] (main) requests 4 and limits 8 google.com/tpu; they must be equal.",
-        ]);
+        expect(
+            (await check(policy, [llmService(vllmContainer({ resources: tpu("4", "8") }))])).map((violation) => violation.message),
+        ).toEqual(["qwen spec.template.containers[0] (main) requests 4 and limits 8 google.com/tpu; they must be equal."]);
     });
 
     test("a limit alone is a request of the same count (Kubernetes copies it), and a topology chosen by node affinity counts", async () => {
@@ -27,7 +32,9 @@ describe("require-all-tpu-chips", () => {
         template.affinity = {
             nodeAffinity: {
                 requiredDuringSchedulingIgnoredDuringExecution: {
-                    nodeSelectorTerms: [{ matchExpressions: [{ key: "cloud.google.com/gke-tpu-topology", operator: "In", values: ["2x4"] }] }],
+                    nodeSelectorTerms: [
+                        { matchExpressions: [{ key: "cloud.google.com/gke-tpu-topology", operator: "In", values: ["2x4"] }] },
+                    ],
                 },
             },
         };
@@ -41,6 +48,14 @@ describe("require-all-tpu-chips", () => {
     });
 
     test("preview: unknown resources are not a violation", async () => {
-        expect((await check(policy, [llmService(vllmContainer({ resources: { requests: { "google.com/tpu": UNKNOWN }, limits: { "google.com/tpu": "4" } } }))]))[0].level).toBe("advisory");
+        expect(
+            (
+                await check(policy, [
+                    llmService(
+                        vllmContainer({ resources: { requests: { "google.com/tpu": UNKNOWN }, limits: { "google.com/tpu": "4" } } }),
+                    ),
+                ])
+            )[0].level,
+        ).toBe("advisory");
     });
 });

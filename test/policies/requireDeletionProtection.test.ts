@@ -12,7 +12,9 @@ describe("require-deletion-protection", () => {
         expect(await check(policy, [cluster({ deletionProtection: false }, "prod")])).toEqual([
             { level: "mandatory", resource: "gke", message: "Cluster gke turns deletion protection off in stack prod; only dev may." },
         ]);
-        expect(await check(policy, [cluster({ deletionProtection: false }, "sandbox")], { [policy.name]: { exemptStacks: ["sandbox"] } })).toEqual([]);
+        expect(
+            await check(policy, [cluster({ deletionProtection: false }, "sandbox")], { [policy.name]: { exemptStacks: ["sandbox"] } }),
+        ).toEqual([]);
     });
 
     test("not applicable: node pools", async () => {

@@ -12,13 +12,16 @@ describe("require-http-health-check-policy", () => {
             {
                 level: "mandatory",
                 resource: "qwen",
-                message: 'InferencePool models/qwen-inference-pool is routed through a GKE Gateway but no HealthCheckPolicy targets it; GKE checks "/" and marks vLLM unhealthy.',
+                message:
+                    'InferencePool models/qwen-inference-pool is routed through a GKE Gateway but no HealthCheckPolicy targets it; GKE checks "/" and marks vLLM unhealthy.',
             },
         ]);
     });
 
     test("fails HTTPS checks and checks of /", async () => {
-        const https = poolPolicy("HealthCheckPolicy", { default: { config: { type: "HTTPS", httpsHealthCheck: { requestPath: "/health" } } } });
+        const https = poolPolicy("HealthCheckPolicy", {
+            default: { config: { type: "HTTPS", httpsHealthCheck: { requestPath: "/health" } } },
+        });
         expect((await check(policy, [gateway(), llmService(), https])).map((violation) => violation.message)).toEqual([
             'HealthCheckPolicy qwen-inference-pool checks InferencePool models/qwen-inference-pool with type "HTTPS"; vLLM serves plain HTTP, so use type HTTP.',
         ]);
@@ -40,8 +43,14 @@ describe("require-http-health-check-policy", () => {
                 ],
             },
         });
-        const vllmService = kube("v1", "Service", "qwen-http", { metadata: { name: "qwen-http", namespace: "models" }, spec: { selector: { app: "qwen" }, ports: [{ port: 8000 }] } });
-        const docs = kube("v1", "Service", "docs", { metadata: { name: "docs", namespace: "models" }, spec: { selector: { app: "docs" }, ports: [{ port: 80 }] } });
+        const vllmService = kube("v1", "Service", "qwen-http", {
+            metadata: { name: "qwen-http", namespace: "models" },
+            spec: { selector: { app: "qwen" }, ports: [{ port: 8000 }] },
+        });
+        const docs = kube("v1", "Service", "docs", {
+            metadata: { name: "docs", namespace: "models" },
+            spec: { selector: { app: "docs" }, ports: [{ port: 80 }] },
+        });
         const vllm = kube("apps/v1", "Deployment", "qwen", {
             metadata: { name: "qwen", namespace: "models" },
             spec: { template: { metadata: { labels: { app: "qwen" } }, spec: { containers: [vllmContainer()] } } },
@@ -53,7 +62,9 @@ describe("require-http-health-check-policy", () => {
     });
 
     test("a health check on another path than /health fails, whatever the case of its type", async () => {
-        const ready = poolPolicy("HealthCheckPolicy", { default: { config: { type: "http", httpHealthCheck: { port: 8000, requestPath: "/v1/models" } } } });
+        const ready = poolPolicy("HealthCheckPolicy", {
+            default: { config: { type: "http", httpHealthCheck: { port: 8000, requestPath: "/v1/models" } } },
+        });
         expect((await check(policy, [gateway(), llmService(), ready])).map((violation) => violation.message)).toEqual([
             'HealthCheckPolicy qwen-inference-pool checks "/v1/models" on InferencePool models/qwen-inference-pool; vLLM answers health checks on /health.',
         ]);

@@ -11,14 +11,29 @@ describe("require-http-probes-for-vllm", () => {
 
     test("fails an HTTPS probe on an HTTP vLLM", async () => {
         expect(await check(policy, [llmService(vllmContainer({ readinessProbe: httpsReadiness }))])).toEqual([
-            { level: "mandatory", resource: "qwen", message: "qwen spec.template.containers[0] (main) readinessProbe uses scheme HTTPS, but vLLM serves plain HTTP." },
+            {
+                level: "mandatory",
+                resource: "qwen",
+                message: "qwen spec.template.containers[0] (main) readinessProbe uses scheme HTTPS, but vLLM serves plain HTTP.",
+            },
         ]);
     });
 
     test("not applicable: vLLM serving TLS, KServe's templated schemes, and the scheduler", async () => {
-        const tls = vllmContainer({ readinessProbe: httpsReadiness, args: ["--ssl-certfile", "/tls/tls.crt", "--ssl-keyfile", "/tls/tls.key"] });
+        const tls = vllmContainer({
+            readinessProbe: httpsReadiness,
+            args: ["--ssl-certfile", "/tls/tls.crt", "--ssl-keyfile", "/tls/tls.key"],
+        });
         expect(await check(policy, [llmService(tls)])).toEqual([]);
-        expect(await check(policy, [llmService(vllmContainer({ readinessProbe: { httpGet: { scheme: "{{ if .GlobalConfig.EnableTLS }}HTTPS{{else}}HTTP{{- end }}" } } }))])).toEqual([]);
+        expect(
+            await check(policy, [
+                llmService(
+                    vllmContainer({
+                        readinessProbe: { httpGet: { scheme: "{{ if .GlobalConfig.EnableTLS }}HTTPS{{else}}HTTP{{- end }}" } },
+                    }),
+                ),
+            ]),
+        ).toEqual([]);
     });
 
     test("preview: an unknown probe is not a violation", async () => {

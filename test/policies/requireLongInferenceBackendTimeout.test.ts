@@ -4,7 +4,9 @@ import { UNKNOWN, check } from "./harness";
 
 describe("require-long-inference-backend-timeout", () => {
     test("passes a 600 s backend timeout", async () => {
-        expect(await check(policy, [gateway(), llmService(), poolPolicy("GCPBackendPolicy", { default: { timeoutSec: 600 } })])).toEqual([]);
+        expect(await check(policy, [gateway(), llmService(), poolPolicy("GCPBackendPolicy", { default: { timeoutSec: 600 } })])).toEqual(
+            [],
+        );
     });
 
     test("warns about a missing policy and a short timeout", async () => {
@@ -12,21 +14,29 @@ describe("require-long-inference-backend-timeout", () => {
             {
                 level: "advisory",
                 resource: "qwen",
-                message: "InferencePool models/qwen-inference-pool has no GCPBackendPolicy, so GCP cuts requests off after 30 s; set timeoutSec to at least 300.",
+                message:
+                    "InferencePool models/qwen-inference-pool has no GCPBackendPolicy, so GCP cuts requests off after 30 s; set timeoutSec to at least 300.",
             },
         ]);
-        expect((await check(policy, [gateway(), llmService(), poolPolicy("GCPBackendPolicy", { default: { timeoutSec: 60 } })])).map((violation) => violation.message)).toEqual([
+        expect(
+            (await check(policy, [gateway(), llmService(), poolPolicy("GCPBackendPolicy", { default: { timeoutSec: 60 } })])).map(
+                (violation) => violation.message,
+            ),
+        ).toEqual([
             "GCPBackendPolicy qwen-inference-pool gives InferencePool models/qwen-inference-pool a timeout of 60 s; inference needs at least 300.",
         ]);
     });
 
     test("the minimum comes from pack config, and the level can be raised", async () => {
         const config = { [policy.name]: { minimumTimeoutSec: 900, enforcementLevel: "mandatory" as const } };
-        expect(await check(policy, [gateway(), llmService(), poolPolicy("GCPBackendPolicy", { default: { timeoutSec: 600 } })], config)).toEqual([
+        expect(
+            await check(policy, [gateway(), llmService(), poolPolicy("GCPBackendPolicy", { default: { timeoutSec: 600 } })], config),
+        ).toEqual([
             {
                 level: "mandatory",
                 resource: "qwen-GCPBackendPolicy",
-                message: "GCPBackendPolicy qwen-inference-pool gives InferencePool models/qwen-inference-pool a timeout of 600 s; inference needs at least 900.",
+                message:
+                    "GCPBackendPolicy qwen-inference-pool gives InferencePool models/qwen-inference-pool a timeout of 600 s; inference needs at least 900.",
             },
         ]);
     });
@@ -36,6 +46,9 @@ describe("require-long-inference-backend-timeout", () => {
     });
 
     test("preview: an unknown timeout is not a violation", async () => {
-        expect((await check(policy, [gateway(), llmService(), poolPolicy("GCPBackendPolicy", { default: { timeoutSec: UNKNOWN } })]))[0].message).toContain("can't be known during preview");
+        expect(
+            (await check(policy, [gateway(), llmService(), poolPolicy("GCPBackendPolicy", { default: { timeoutSec: UNKNOWN } })]))[0]
+                .message,
+        ).toContain("can't be known during preview");
     });
 });

@@ -1,7 +1,11 @@
 import { requirePinnedChartVersions as policy } from "../../policies/requirePinnedChartVersions";
 import { UNKNOWN, check, resource } from "./harness";
 
-const chart = (version: unknown) => resource("kubernetes:helm.sh/v4:Chart", "cert-manager", { chart: "oci://quay.io/jetstack/charts/cert-manager", ...(version !== undefined ? { version } : {}) });
+const chart = (version: unknown) =>
+    resource("kubernetes:helm.sh/v4:Chart", "cert-manager", {
+        chart: "oci://quay.io/jetstack/charts/cert-manager",
+        ...(version !== undefined ? { version } : {}),
+    });
 
 describe("require-pinned-chart-versions", () => {
     test("passes an exact version", async () => {
@@ -10,7 +14,11 @@ describe("require-pinned-chart-versions", () => {
 
     test("fails a missing version and a range", async () => {
         expect(await check(policy, [chart(undefined)])).toEqual([
-            { level: "mandatory", resource: "cert-manager", message: "Helm chart cert-manager (oci://quay.io/jetstack/charts/cert-manager) has version null; pin an exact release." },
+            {
+                level: "mandatory",
+                resource: "cert-manager",
+                message: "Helm chart cert-manager (oci://quay.io/jetstack/charts/cert-manager) has version null; pin an exact release.",
+            },
         ]);
         expect((await check(policy, [chart("^1.21")])).map((violation) => violation.message)).toEqual([
             'Helm chart cert-manager (oci://quay.io/jetstack/charts/cert-manager) has version "^1.21"; pin an exact release.',

@@ -9,7 +9,11 @@ describe("require-private-nodes", () => {
 
     test("fails public nodes", async () => {
         expect(await check(policy, [cluster({ privateClusterConfig: undefined })])).toEqual([
-            { level: "mandatory", resource: "gke", message: "Cluster gke does not use private nodes (privateClusterConfig.enablePrivateNodes)." },
+            {
+                level: "mandatory",
+                resource: "gke",
+                message: "Cluster gke does not use private nodes (privateClusterConfig.enablePrivateNodes).",
+            },
         ]);
     });
 

@@ -5,7 +5,10 @@ import { UNKNOWN, check, kube } from "./harness";
 function route(gatewayName: string) {
     return kube("gateway.networking.k8s.io/v1", "HTTPRoute", "route", {
         metadata: { name: "route", namespace: "models" },
-        spec: { parentRefs: [{ name: gatewayName, namespace: "gateway" }], rules: [{ backendRefs: [{ group: "inference.networking.k8s.io", kind: "InferencePool", name: "pool" }] }] },
+        spec: {
+            parentRefs: [{ name: gatewayName, namespace: "gateway" }],
+            rules: [{ backendRefs: [{ group: "inference.networking.k8s.io", kind: "InferencePool", name: "pool" }] }],
+        },
     });
 }
 
@@ -21,7 +24,9 @@ describe("require-regional-gateway-class-for-inference", () => {
             message:
                 'Gateway gateway/global uses GatewayClass "gke-l7-global-external-managed" but routes to an InferencePool; only gke-l7-regional-external-managed, gke-l7-rilb serve InferencePool backends.',
         };
-        expect(await check(policy, [gateway("gke-l7-global-external-managed", "global"), llmService(undefined, { gatewayName: "global" })])).toEqual([expected]);
+        expect(
+            await check(policy, [gateway("gke-l7-global-external-managed", "global"), llmService(undefined, { gatewayName: "global" })]),
+        ).toEqual([expected]);
         expect(await check(policy, [gateway("gke-l7-global-external-managed", "global"), route("global")])).toEqual([expected]);
     });
 
@@ -45,7 +50,8 @@ describe("require-regional-gateway-class-for-inference", () => {
             {
                 level: "advisory",
                 resource: "",
-                message: "can't run policy 'require-regional-gateway-class-for-inference' from policy pack 'test-pack@v0.0.1' during preview: string value at .spec.gatewayClassName can't be known during preview",
+                message:
+                    "can't run policy 'require-regional-gateway-class-for-inference' from policy pack 'test-pack@v0.0.1' during preview: string value at .spec.gatewayClassName can't be known during preview",
             },
         ]);
     });

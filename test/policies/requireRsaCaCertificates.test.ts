@@ -1,7 +1,8 @@
 import { requireRsaCaCertificates as policy } from "../../policies/requireRsaCaCertificates";
 import { UNKNOWN, check, kube } from "./harness";
 
-const certificate = (spec: Record<string, unknown>) => kube("cert-manager.io/v1", "Certificate", "ca", { metadata: { name: "ca", namespace: "cert-manager" }, spec });
+const certificate = (spec: Record<string, unknown>) =>
+    kube("cert-manager.io/v1", "Certificate", "ca", { metadata: { name: "ca", namespace: "cert-manager" }, spec });
 
 describe("require-rsa-ca-certificates", () => {
     test("passes RSA, and cert-manager's default algorithm", async () => {

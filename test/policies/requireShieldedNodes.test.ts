@@ -8,9 +8,15 @@ describe("require-shielded-nodes", () => {
     });
 
     test("fails a cluster turning them off and a pool without Secure Boot", async () => {
-        expect(await check(policy, [cluster({ enableShieldedNodes: false }), tpuPool({ nodeConfig: { machineType: "ct6e-standard-4t" } })])).toEqual([
+        expect(
+            await check(policy, [cluster({ enableShieldedNodes: false }), tpuPool({ nodeConfig: { machineType: "ct6e-standard-4t" } })]),
+        ).toEqual([
             { level: "mandatory", resource: "gke", message: "Cluster gke turns Shielded GKE nodes off (enableShieldedNodes false)." },
-            { level: "mandatory", resource: "tpu", message: "Node pool tpu does not enable Secure Boot (nodeConfig.shieldedInstanceConfig.enableSecureBoot)." },
+            {
+                level: "mandatory",
+                resource: "tpu",
+                message: "Node pool tpu does not enable Secure Boot (nodeConfig.shieldedInstanceConfig.enableSecureBoot).",
+            },
         ]);
     });
 

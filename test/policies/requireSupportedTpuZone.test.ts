@@ -25,14 +25,27 @@ describe("require-supported-tpu-zone", () => {
     });
 
     test("takes the zone list from pack config", async () => {
-        expect(await check(policy, [tpuPool({ nodeLocations: ["asia-northeast1-b"] })], { [policy.name]: { supportedZones: ["asia-northeast1-b"] } })).toEqual([]);
+        expect(
+            await check(policy, [tpuPool({ nodeLocations: ["asia-northeast1-b"] })], {
+                [policy.name]: { supportedZones: ["asia-northeast1-b"] },
+            }),
+        ).toEqual([]);
     });
 
     test("not applicable: CPU pools", async () => {
-        expect(await check(policy, [resource("gcp:container/nodePool:NodePool", "cpu", { nodeLocations: ["us-central1-a"], nodeConfig: { machineType: "e2-standard-4" } })])).toEqual([]);
+        expect(
+            await check(policy, [
+                resource("gcp:container/nodePool:NodePool", "cpu", {
+                    nodeLocations: ["us-central1-a"],
+                    nodeConfig: { machineType: "e2-standard-4" },
+                }),
+            ]),
+        ).toEqual([]);
     });
 
     test("preview: unknown node locations are not a violation", async () => {
-        expect((await check(policy, [tpuPool({ nodeLocations: UNKNOWN })]))[0]).toEqual(expect.objectContaining({ level: "advisory", message: expect.stringContaining("can't be known during preview") }));
+        expect((await check(policy, [tpuPool({ nodeLocations: UNKNOWN })]))[0]).toEqual(
+            expect.objectContaining({ level: "advisory", message: expect.stringContaining("can't be known during preview") }),
+        );
     });
 });

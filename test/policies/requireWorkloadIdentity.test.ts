@@ -8,9 +8,22 @@ describe("require-workload-identity", () => {
     });
 
     test("fails the cluster and the pool separately", async () => {
-        expect(await check(policy, [cluster({ workloadIdentityConfig: undefined }), tpuPool({ nodeConfig: { machineType: "ct6e-standard-4t" } })])).toEqual([
-            { level: "mandatory", resource: "gke", message: "Cluster gke does not enable Workload Identity (workloadIdentityConfig.workloadPool)." },
-            { level: "mandatory", resource: "tpu", message: "Node pool tpu does not run the GKE metadata server (nodeConfig.workloadMetadataConfig.mode GKE_METADATA)." },
+        expect(
+            await check(policy, [
+                cluster({ workloadIdentityConfig: undefined }),
+                tpuPool({ nodeConfig: { machineType: "ct6e-standard-4t" } }),
+            ]),
+        ).toEqual([
+            {
+                level: "mandatory",
+                resource: "gke",
+                message: "Cluster gke does not enable Workload Identity (workloadIdentityConfig.workloadPool).",
+            },
+            {
+                level: "mandatory",
+                resource: "tpu",
+                message: "Node pool tpu does not run the GKE metadata server (nodeConfig.workloadMetadataConfig.mode GKE_METADATA).",
+            },
         ]);
     });
 

@@ -6,22 +6,35 @@ import { clusterState } from "../fakeCluster";
 import { memoryReader } from "../memoryCluster";
 
 const GATEWAY = { namespace: "inference-gateway", name: "inference-gateway" };
-const find = (objects: KubeObject[], kind: string, name: string) => objects.find((object) => object.kind === kind && object.metadata?.name === name)!;
+const find = (objects: KubeObject[], kind: string, name: string) =>
+    objects.find((object) => object.kind === kind && object.metadata?.name === name)!;
 const route = (...overlays: string[]) => find(clusterState(...overlays), "HTTPRoute", "qwen2-3b-kserve-route");
 
 describe("the recorded cluster states", () => {
-    test.each([["healthy"], ["route-not-migrated"], ["route-rejected-timeouts"], ["policy-not-attached"]])("%s: every object is valid against its CRD", (state) => {
-        const validator = new CrdValidator();
-        for (const object of clusterState(...(state === "healthy" ? [] : [state]))) {
-            expect({ object: `${object.kind} ${object.metadata?.name}`, errors: validator.errors(object) }).toEqual({ object: `${object.kind} ${object.metadata?.name}`, errors: [] });
-        }
-    });
+    test.each([["healthy"], ["route-not-migrated"], ["route-rejected-timeouts"], ["policy-not-attached"]])(
+        "%s: every object is valid against its CRD",
+        (state) => {
+            const validator = new CrdValidator();
+            for (const object of clusterState(...(state === "healthy" ? [] : [state]))) {
+                expect({ object: `${object.kind} ${object.metadata?.name}`, errors: validator.errors(object) }).toEqual({
+                    object: `${object.kind} ${object.metadata?.name}`,
+                    errors: [],
+                });
+            }
+        },
+    );
 });
 
 describe("cluster checks over recorded objects", () => {
     test("the healthy route is on the v1 InferencePool group, migrated, accepted with its references resolved", () => {
-        expect(inferencePoolMigration(route())).toEqual({ ok: true, detail: "InferencePool backends on inference.networking.k8s.io; serving.kserve.io/inference-pool-migrated=v1" });
-        expect(acceptedByGateway(route(), GATEWAY)).toEqual({ ok: true, detail: "Accepted=True (Accepted), ResolvedRefs=True (ResolvedRefs)" });
+        expect(inferencePoolMigration(route())).toEqual({
+            ok: true,
+            detail: "InferencePool backends on inference.networking.k8s.io; serving.kserve.io/inference-pool-migrated=v1",
+        });
+        expect(acceptedByGateway(route(), GATEWAY)).toEqual({
+            ok: true,
+            detail: "Accepted=True (Accepted), ResolvedRefs=True (ResolvedRefs)",
+        });
     });
 
     test("KServe's first route is still on the x-k8s.io group, and the Gateway says why it must move", () => {
@@ -46,18 +59,43 @@ describe("cluster checks over recorded objects", () => {
 
     test("a route without status from our Gateway, or status from another one, is not accepted yet", () => {
         const other = { ...route(), status: { parents: [{ parentRef: { name: "other", namespace: "elsewhere" }, conditions: [] }] } };
-        expect(acceptedByGateway(other, GATEWAY)).toEqual({ ok: false, detail: "no status from Gateway inference-gateway/inference-gateway yet" });
+        expect(acceptedByGateway(other, GATEWAY)).toEqual({
+            ok: false,
+            detail: "no status from Gateway inference-gateway/inference-gateway yet",
+        });
     });
 
     test("GKE policies: attached, not yet processed, refused, or missing", () => {
         const attached = find(clusterState(), "HealthCheckPolicy", "qwen2-3b-inference-pool");
-        expect(gkePolicyAttached(attached, "HealthCheckPolicy x")).toEqual({ ok: true, detail: "HealthCheckPolicy x: Attached=True (Attached: Policy attached)" });
-        expect(gkePolicyAttached(find(clusterState("policy-not-attached"), "HealthCheckPolicy", "qwen2-3b-inference-pool"), "HealthCheckPolicy x")).toEqual({
+        expect(gkePolicyAttached(attached, "HealthCheckPolicy x")).toEqual({
+            ok: true,
+            detail: "HealthCheckPolicy x: Attached=True (Attached: Policy attached)",
+        });
+        expect(
+            gkePolicyAttached(
+                find(clusterState("policy-not-attached"), "HealthCheckPolicy", "qwen2-3b-inference-pool"),
+                "HealthCheckPolicy x",
+            ),
+        ).toEqual({
             ok: false,
             detail: "HealthCheckPolicy x: no Attached condition yet",
         });
-        const refused = { ...attached, status: { ancestors: [{ conditions: [{ type: "Attached", status: "False", reason: "TargetNotFound", message: "Service qwen2-3b-http not found" }] }] } };
-        expect(gkePolicyAttached(refused, "HealthCheckPolicy x")).toEqual({ ok: false, detail: "HealthCheckPolicy x: Attached=False (TargetNotFound: Service qwen2-3b-http not found)" });
+        const refused = {
+            ...attached,
+            status: {
+                ancestors: [
+                    {
+                        conditions: [
+                            { type: "Attached", status: "False", reason: "TargetNotFound", message: "Service qwen2-3b-http not found" },
+                        ],
+                    },
+                ],
+            },
+        };
+        expect(gkePolicyAttached(refused, "HealthCheckPolicy x")).toEqual({
+            ok: false,
+            detail: "HealthCheckPolicy x: Attached=False (TargetNotFound: Service qwen2-3b-http not found)",
+        });
         expect(gkePolicyAttached(undefined, "GCPBackendPolicy y")).toEqual({ ok: false, detail: "GCPBackendPolicy y does not exist" });
     });
 });
@@ -66,7 +104,9 @@ describe("the smoke test's cluster checks over recorded states", () => {
     const options = { attempts: 1, intervalMs: 0, requestTimeoutMs: 2000 };
     const targets = { servingNamespace: "llm-inference", gateway: GATEWAY };
     const failing = async (...overlays: string[]) =>
-        (await runClusterChecks(memoryReader(clusterState(...overlays)), ["qwen2-3b"], targets, options)).filter((result) => !result.ok).map((result) => result.check);
+        (await runClusterChecks(memoryReader(clusterState(...overlays)), ["qwen2-3b"], targets, options))
+            .filter((result) => !result.ok)
+            .map((result) => result.check);
 
     test("a healthy service passes all four", async () => {
         const results = await runClusterChecks(memoryReader(clusterState()), ["qwen2-3b"], targets, options);

@@ -12,7 +12,11 @@ const DIR = fs.mkdtempSync(path.join(os.tmpdir(), "diff-"));
 /** Runs the offline preview of the prod stack with `args` and returns its report (and the process). */
 function prodReport(file: string, ...args: string[]) {
     const json = path.join(DIR, file);
-    const run = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--stack", "prod", "--json", json, ...args], { cwd: ROOT, encoding: "utf8" });
+    const run = spawnSync(
+        process.execPath,
+        ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--stack", "prod", "--json", json, ...args],
+        { cwd: ROOT, encoding: "utf8" },
+    );
     return { run, json, report: JSON.parse(fs.readFileSync(json, "utf8")) as PreviewReport };
 }
 
@@ -60,15 +64,29 @@ describe("the pull-request diff from real before/after reports", () => {
     });
 
     test("npm run preview:offline --against --markdown: the summary a pull request shows", () => {
-        const head = prodReport("head.json", "--config", "tpuMaxNodes=4", "--config", 'models=[{"name":"qwen2-3b-cache","pattern":"pattern3","replicas":4}]', "--against", path.join(DIR, "base.json"), "--markdown", path.join(DIR, "head.md"));
+        const head = prodReport(
+            "head.json",
+            "--config",
+            "tpuMaxNodes=4",
+            "--config",
+            'models=[{"name":"qwen2-3b-cache","pattern":"pattern3","replicas":4}]',
+            "--against",
+            path.join(DIR, "base.json"),
+            "--markdown",
+            path.join(DIR, "head.md"),
+        );
         expect(head.run.status).toBe(0);
         const markdown = fs.readFileSync(path.join(DIR, "head.md"), "utf8");
         expect(markdown).toBe(renderMarkdown(head.report, diffReports(base.report, head.report)));
-        expect(markdown).toContain("### Offline preview of stack `prod`\n\n**+0 to create, ~2 to update, -0 to delete** (82 resources after)\n");
+        expect(markdown).toContain(
+            "### Offline preview of stack `prod`\n\n**+0 to create, ~2 to update, -0 to delete** (82 resources after)\n",
+        );
         expect(markdown).toContain("| ~ | `gcp:container:NodePool` | tpu-inference-tpu-pool |");
         expect(markdown).toContain("```diff\n- inputs.autoscaling.maxNodeCount: 3\n+ inputs.autoscaling.maxNodeCount: 4\n```");
         expect(markdown).toContain("```diff\n- inputs.spec.replicas: 3\n+ inputs.spec.replicas: 4\n```");
-        expect(markdown).toContain("#### Policies\n\n✅ no violations over what was previewed (the objects of 4 components not checked offline, listed above)\n");
+        expect(markdown).toContain(
+            "#### Policies\n\n✅ no violations over what was previewed (the objects of 4 components not checked offline, listed above)\n",
+        );
     });
 
     test("without a base, the summary states the plan", () => {

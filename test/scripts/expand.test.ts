@@ -38,13 +38,34 @@ const clusterRole = { apiVersion: "rbac.authorization.k8s.io/v1", kind: "Cluster
 
 describe("expanding yaml/v2 config groups and files as the Kubernetes provider registers them", () => {
     test("types, names (the prefix, the namespace), parent, the default namespace for namespaced kinds only, and the Namespace and CRD edges", async () => {
-        const { children, expansion } = await expand(() => new k8s.yaml.v2.ConfigGroup("group", { objs: [widget, configMap], yaml: stringify({ apiVersion: "v1", kind: "List", items: [namespace, crd, clusterRole] }) }));
+        const { children, expansion } = await expand(
+            () =>
+                new k8s.yaml.v2.ConfigGroup("group", {
+                    objs: [widget, configMap],
+                    yaml: stringify({ apiVersion: "v1", kind: "List", items: [namespace, crd, clusterRole] }),
+                }),
+        );
         expect(children).toEqual([
-            { resource: "kubernetes:example.com/v1:Widget group:models/w", parent: "group", namespace: "models", dependencies: ["group:models", "group:widgets.example.com"] },
+            {
+                resource: "kubernetes:example.com/v1:Widget group:models/w",
+                parent: "group",
+                namespace: "models",
+                dependencies: ["group:models", "group:widgets.example.com"],
+            },
             { resource: "kubernetes:core/v1:ConfigMap group:default/settings", parent: "group", namespace: "default", dependencies: [] },
             { resource: "kubernetes:core/v1:Namespace group:models", parent: "group", namespace: undefined, dependencies: [] },
-            { resource: "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition group:widgets.example.com", parent: "group", namespace: undefined, dependencies: [] },
-            { resource: "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole group:reader", parent: "group", namespace: undefined, dependencies: [] },
+            {
+                resource: "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition group:widgets.example.com",
+                parent: "group",
+                namespace: undefined,
+                dependencies: [],
+            },
+            {
+                resource: "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole group:reader",
+                parent: "group",
+                namespace: undefined,
+                dependencies: [],
+            },
         ]);
         expect(expansion.unrendered).toEqual([]);
         expect(expansion.unread).toEqual([]);
@@ -80,8 +101,14 @@ describe("expanding yaml/v2 config groups and files as the Kubernetes provider r
             fs.mkdirSync(path.join(dir, "apps", app), { recursive: true });
             fs.writeFileSync(path.join(dir, "apps", app, "deployment.yaml"), stringify({ ...configMap, metadata: { name: app } }));
         }
-        const { children, expansion } = await expand(() => new k8s.yaml.v2.ConfigGroup("apps", { files: ["apps/*/deployment.yaml", "nowhere/*.yaml"] }), dir);
-        expect(children.map((child) => child.resource)).toEqual(["kubernetes:core/v1:ConfigMap apps:default/a", "kubernetes:core/v1:ConfigMap apps:default/b"]);
+        const { children, expansion } = await expand(
+            () => new k8s.yaml.v2.ConfigGroup("apps", { files: ["apps/*/deployment.yaml", "nowhere/*.yaml"] }),
+            dir,
+        );
+        expect(children.map((child) => child.resource)).toEqual([
+            "kubernetes:core/v1:ConfigMap apps:default/a",
+            "kubernetes:core/v1:ConfigMap apps:default/b",
+        ]);
         expect(expansion.unread).toEqual([]);
     });
 
@@ -99,7 +126,12 @@ describe("expanding yaml/v2 config groups and files as the Kubernetes provider r
 
 describe("charts", () => {
     const runtimeConfigs = (enabled: boolean) => () =>
-        new k8s.helm.v4.Chart("configs", { chart: CHARTS.kserveRuntimeConfigs.chart, version: CHARTS.kserveRuntimeConfigs.version, namespace: "kserve", values: { kserve: { llmisvcConfigs: { enabled } } } });
+        new k8s.helm.v4.Chart("configs", {
+            chart: CHARTS.kserveRuntimeConfigs.chart,
+            version: CHARTS.kserveRuntimeConfigs.version,
+            namespace: "kserve",
+            values: { kserve: { llmisvcConfigs: { enabled } } },
+        });
 
     test("the pinned KServe runtime-configs chart registers its verbatim LLMInferenceServiceConfigs in the release namespace", async () => {
         const { children, expansion } = await expand(runtimeConfigs(true));
@@ -129,8 +161,16 @@ describe("charts", () => {
 
     test("what it cannot see of a verbatim chart is named: values from files, templates its values turn on", async () => {
         const { expansion } = await expand(() => {
-            new k8s.helm.v4.Chart("from-files", { chart: CHARTS.kserveRuntimeConfigs.chart, version: CHARTS.kserveRuntimeConfigs.version, valueYamlFiles: [new pulumi.asset.FileAsset("values.yaml")] });
-            new k8s.helm.v4.Chart("runtimes", { chart: CHARTS.kserveRuntimeConfigs.chart, version: CHARTS.kserveRuntimeConfigs.version, values: { kserve: { servingruntime: { enabled: true } } } });
+            new k8s.helm.v4.Chart("from-files", {
+                chart: CHARTS.kserveRuntimeConfigs.chart,
+                version: CHARTS.kserveRuntimeConfigs.version,
+                valueYamlFiles: [new pulumi.asset.FileAsset("values.yaml")],
+            });
+            new k8s.helm.v4.Chart("runtimes", {
+                chart: CHARTS.kserveRuntimeConfigs.chart,
+                version: CHARTS.kserveRuntimeConfigs.version,
+                values: { kserve: { servingruntime: { enabled: true } } },
+            });
         });
         expect(expansion.unrendered.map((chart) => [chart.name, chart.reason]).sort()).toEqual([
             ["from-files", "its values come partly from valueYamlFiles, which the offline preview does not read"],
@@ -141,16 +181,40 @@ describe("charts", () => {
     test("every other chart, a v3 chart and a kustomization are named as not rendered", async () => {
         const { children, expansion } = await expand(() => {
             new k8s.helm.v4.Chart("lws", { chart: "oci://registry.k8s.io/lws/charts/lws", version: "0.7.0" });
-            new k8s.helm.v4.Chart("other-configs", { chart: CHARTS.kserveRuntimeConfigs.chart, version: "v0.19.0", values: { kserve: { llmisvcConfigs: { enabled: true } } } });
+            new k8s.helm.v4.Chart("other-configs", {
+                chart: CHARTS.kserveRuntimeConfigs.chart,
+                version: "v0.19.0",
+                values: { kserve: { llmisvcConfigs: { enabled: true } } },
+            });
             new k8s.helm.v3.Chart("v3", { chart: "nginx", fetchOpts: { repo: "https://example.com/charts" } });
             new k8s.kustomize.v2.Directory("kustomized", { directory: "overlays/prod" });
         });
         expect(children).toEqual([]);
         expect(expansion.unrendered.map((chart) => [chart.type, chart.name, chart.chart ?? null, chart.reason]).sort()).toEqual([
-            ["kubernetes:helm.sh/v3:Chart", "v3", null, "Helm charts are rendered by the Kubernetes provider, which the offline preview does not run"],
-            ["kubernetes:helm.sh/v4:Chart", "lws", "oci://registry.k8s.io/lws/charts/lws", "Helm charts are rendered by the Kubernetes provider, which the offline preview does not run"],
-            ["kubernetes:helm.sh/v4:Chart", "other-configs", CHARTS.kserveRuntimeConfigs.chart, "Helm charts are rendered by the Kubernetes provider, which the offline preview does not run"],
-            ["kubernetes:kustomize/v2:Directory", "kustomized", null, "kustomizations are rendered by the Kubernetes provider, which the offline preview does not run"],
+            [
+                "kubernetes:helm.sh/v3:Chart",
+                "v3",
+                null,
+                "Helm charts are rendered by the Kubernetes provider, which the offline preview does not run",
+            ],
+            [
+                "kubernetes:helm.sh/v4:Chart",
+                "lws",
+                "oci://registry.k8s.io/lws/charts/lws",
+                "Helm charts are rendered by the Kubernetes provider, which the offline preview does not run",
+            ],
+            [
+                "kubernetes:helm.sh/v4:Chart",
+                "other-configs",
+                CHARTS.kserveRuntimeConfigs.chart,
+                "Helm charts are rendered by the Kubernetes provider, which the offline preview does not run",
+            ],
+            [
+                "kubernetes:kustomize/v2:Directory",
+                "kustomized",
+                null,
+                "kustomizations are rendered by the Kubernetes provider, which the offline preview does not run",
+            ],
         ]);
     });
 });

@@ -45,7 +45,14 @@ describe("loadProject", () => {
 
     test("project defaults, stack values and overrides layer like the CLI; structured values arrive as JSON", () => {
         const dir = project({
-            "Pulumi.yaml": ["name: p", "runtime: {name: nodejs, options: {typescript: true}}", "config:", "  a: one", "  b: {type: integer, default: 2}", "  aws:region: {value: eu-west-1}"].join("\n"),
+            "Pulumi.yaml": [
+                "name: p",
+                "runtime: {name: nodejs, options: {typescript: true}}",
+                "config:",
+                "  a: one",
+                "  b: {type: integer, default: 2}",
+                "  aws:region: {value: eu-west-1}",
+            ].join("\n"),
             "Pulumi.s.yaml": ["config:", "  p:b: 3", "  c: {secure: AAAA}", "  d: [1, {secure: BBBB}]", "  e: true"].join("\n"),
         });
         const run = loadProject(dir, "s", ["a=override", "other:key=x=y"]);
@@ -68,7 +75,11 @@ describe("loadProject", () => {
         fs.mkdirSync(path.join(dir, "src"));
         fs.writeFileSync(path.join(dir, "src", "index.ts"), "export {};\n");
         expect(loadProject(dir, "dev", [], [], true).main).toBe(path.join(dir, "src", "index.ts"));
-        const withPackage = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n", "package.json": '{"main": "program.ts"}', "program.ts": "export {};\n" });
+        const withPackage = project({
+            "Pulumi.yaml": "name: p\nruntime: nodejs\n",
+            "package.json": '{"main": "program.ts"}',
+            "program.ts": "export {};\n",
+        });
         expect(loadProject(withPackage, "dev", [], [], true).main).toBe(path.join(withPackage, "program.ts"));
     });
 
@@ -76,12 +87,20 @@ describe("loadProject", () => {
         expect(() => loadProject(project({ "Pulumi.yaml": "name: p\nruntime: python\n" }), "dev", [])).toThrow(
             /Pulumi\.yaml: runtime is "python"; the offline preview runs nodejs \(TypeScript\) programs only$/,
         );
-        expect(() => loadProject(project({ "Pulumi.yaml": "runtime: nodejs\n" }), "dev", [])).toThrow(/Pulumi\.yaml: missing project name$/);
-        expect(() => loadProject(project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n" }), "dev", ["novalue"], [], true)).toThrow('--config "novalue" is not key=value');
+        expect(() => loadProject(project({ "Pulumi.yaml": "runtime: nodejs\n" }), "dev", [])).toThrow(
+            /Pulumi\.yaml: missing project name$/,
+        );
+        expect(() => loadProject(project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n" }), "dev", ["novalue"], [], true)).toThrow(
+            '--config "novalue" is not key=value',
+        );
     });
 
     test("a stack without its file is an error naming the stacks there, unless it is meant to be bare", () => {
-        const dir = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n", "Pulumi.dev.yaml": "config: {}\n", "Pulumi.prod.yaml": "config: {}\n" });
+        const dir = project({
+            "Pulumi.yaml": "name: p\nruntime: nodejs\n",
+            "Pulumi.dev.yaml": "config: {}\n",
+            "Pulumi.prod.yaml": "config: {}\n",
+        });
         expect(() => loadProject(dir, "staging", [])).toThrow(
             `stack "staging" has no Pulumi.staging.yaml in ${dir}; stacks here: dev, prod (--bare-stack previews it on project defaults and --config alone)`,
         );
@@ -96,13 +115,35 @@ describe("loadProject", () => {
     test("YAML merge keys are resolved as the Pulumi CLI resolves them", () => {
         const dir = project({
             "Pulumi.yaml": "name: p\nruntime: nodejs\n",
-            "Pulumi.dev.yaml": ["base: &base", "  image: vllm/vllm-tpu:v0.27.0", "  maxModelLen: 2048", "config:", "  p:models:", "    - <<: *base", "      name: qwen", "    - <<: *base", "      name: qwen-long", "      maxModelLen: 8192"].join("\n"),
+            "Pulumi.dev.yaml": [
+                "base: &base",
+                "  image: vllm/vllm-tpu:v0.27.0",
+                "  maxModelLen: 2048",
+                "config:",
+                "  p:models:",
+                "    - <<: *base",
+                "      name: qwen",
+                "    - <<: *base",
+                "      name: qwen-long",
+                "      maxModelLen: 8192",
+            ].join("\n"),
         });
         // The anchor's own top-level key is not a stack file key, so it is reported; the merge is still read.
         expect(() => loadProject(dir, "dev", [])).toThrow('Pulumi.dev.yaml: "base" is not a stack file key');
         const anchored = project({
             "Pulumi.yaml": "name: p\nruntime: nodejs\n",
-            "Pulumi.dev.yaml": ["config:", "  p:defaults: &base", "    image: vllm/vllm-tpu:v0.27.0", "    maxModelLen: 2048", "  p:models:", "    - <<: *base", "      name: qwen", "    - <<: *base", "      name: qwen-long", "      maxModelLen: 8192"].join("\n"),
+            "Pulumi.dev.yaml": [
+                "config:",
+                "  p:defaults: &base",
+                "    image: vllm/vllm-tpu:v0.27.0",
+                "    maxModelLen: 2048",
+                "  p:models:",
+                "    - <<: *base",
+                "      name: qwen",
+                "    - <<: *base",
+                "      name: qwen-long",
+                "      maxModelLen: 8192",
+            ].join("\n"),
         });
         expect(JSON.parse(loadProject(anchored, "dev", []).config["p:models"])).toEqual([
             { image: "vllm/vllm-tpu:v0.27.0", maxModelLen: 2048, name: "qwen" },
@@ -121,7 +162,9 @@ describe("loadProject", () => {
                 "  required: {type: string}",
                 "  token: {type: string, secret: true}",
             ].join("\n"),
-            "Pulumi.dev.yaml": ["confg:", "  p:count: 3", "config:", "  p:count: three", "  p:models: [1, 2]", "  p:token: plain"].join("\n"),
+            "Pulumi.dev.yaml": ["confg:", "  p:count: 3", "config:", "  p:count: three", "  p:models: [1, 2]", "  p:token: plain"].join(
+                "\n",
+            ),
         });
         let message = "";
         try {
@@ -137,7 +180,10 @@ describe("loadProject", () => {
             "Stack 'dev' with configuration key 'token' must be encrypted as it's secret",
         ]);
         // A structured key set with --config is JSON, like `pulumi config set --json`.
-        const typed = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\nconfig:\n  models: {type: array, items: {type: object}, default: []}\n", "Pulumi.dev.yaml": "config: {}\n" });
+        const typed = project({
+            "Pulumi.yaml": "name: p\nruntime: nodejs\nconfig:\n  models: {type: array, items: {type: object}, default: []}\n",
+            "Pulumi.dev.yaml": "config: {}\n",
+        });
         expect(loadProject(typed, "dev", ['models=[{"name": "qwen"}]']).config["p:models"]).toBe('[{"name":"qwen"}]');
     });
 });

@@ -13,7 +13,10 @@ const WRONG_PROGRAM = path.join(ROOT, "test", "fixtures", "wrong-program");
 
 /** Runs `npm run preview:offline -- ARGS` the way a user does (same node, same hook). */
 function preview(...args: string[]) {
-    const result = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", ...args], { cwd: ROOT, encoding: "utf8" });
+    const result = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", ...args], {
+        cwd: ROOT,
+        encoding: "utf8",
+    });
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -49,11 +52,15 @@ describe("npm run preview:offline (dev stack)", () => {
         expect(run.stdout).toContain("Previewing update (dev) offline");
         expect(run.stdout).toMatch(/ \+ {3}pulumi:pulumi:Stack +gke-tpu-inference-dev +create/);
         expect(run.stdout).toMatch(/ \+ {3}│ {2}├─ gcp:container:NodePool +tpu-inference-system +create/);
-        expect(run.stdout).toMatch(/ \+ {3}│ {2}└─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +serving-router-route +create/);
+        expect(run.stdout).toMatch(
+            / \+ {3}│ {2}└─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +serving-router-route +create/,
+        );
         expect(run.stdout).toMatch(/ \+ {6}└─ gcp:container:NodePool +tpu-inference-tpu-pool +create/);
         expect(run.stdout).toContain("    + 81 to create");
         // The runtime-configs chart's verbatim objects are its children; the charts nothing can render offline are marked.
-        expect(run.stdout).toMatch(/ \+ {3}│ {2}│ {2}├─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +kserve-configs:kserve\/kserve-config-llm-router-route +create/);
+        expect(run.stdout).toMatch(
+            / \+ {3}│ {2}│ {2}├─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +kserve-configs:kserve\/kserve-config-llm-router-route +create/,
+        );
         expect(run.stdout).toMatch(/ \+ {3}│ {2}├─ kubernetes:helm.sh\/v4:Chart +kserve-crd {2}\[objects not rendered offline\] +create/);
         expect(run.stdout).toContain(
             [
@@ -82,7 +89,13 @@ describe("npm run preview:offline (dev stack)", () => {
                 "gcp:project": "offline-preview-project",
                 "gke-tpu-inference:deletionProtection": "false",
                 "gke-tpu-inference:models": JSON.stringify([
-                    { name: "qwen2-3b", pattern: "pattern1", modelUri: "hf://Qwen/Qwen2.5-3B-Instruct", modelName: "Qwen/Qwen2.5-3B-Instruct", replicas: 1 },
+                    {
+                        name: "qwen2-3b",
+                        pattern: "pattern1",
+                        modelUri: "hf://Qwen/Qwen2.5-3B-Instruct",
+                        modelName: "Qwen/Qwen2.5-3B-Instruct",
+                        replicas: 1,
+                    },
                 ]),
                 "gke-tpu-inference:zone": "europe-west4-a",
                 "gke-tpu-inference:masterAuthorizedNetworks": "[]",
@@ -100,26 +113,39 @@ describe("npm run preview:offline (dev stack)", () => {
             }),
         );
         expect(cluster.newState.inputs).toEqual(
-            expect.objectContaining({ gatewayApiConfig: { channel: "CHANNEL_STANDARD" }, deletionProtection: false, location: "europe-west4" }),
+            expect.objectContaining({
+                gatewayApiConfig: { channel: "CHANNEL_STANDARD" },
+                deletionProtection: false,
+                location: "europe-west4",
+            }),
         );
         const tpuPool = step(report, "gcp:container/nodePool:NodePool", "tpu-inference-tpu-pool");
-        expect(tpuPool.newState.inputs).toEqual(expect.objectContaining({ nodeLocations: ["europe-west4-a"], autoscaling: { minNodeCount: 0, maxNodeCount: 3 } }));
+        expect(tpuPool.newState.inputs).toEqual(
+            expect.objectContaining({ nodeLocations: ["europe-west4-a"], autoscaling: { minNodeCount: 0, maxNodeCount: 3 } }),
+        );
         const provider = step(report, "pulumi:providers:kubernetes", "tpu-inference-k8s");
         expect(provider.newState.dependencies).toEqual([
             "urn:pulumi:dev::gke-tpu-inference::gke-tpu-inference:cluster:GkeCluster$gcp:container/cluster:Cluster::tpu-inference-cluster",
             "urn:pulumi:dev::gke-tpu-inference::gke-tpu-inference:cluster:GkeCluster$gcp:container/nodePool:NodePool::tpu-inference-system",
         ]);
-        expect(report.outputs.kubeconfigCommand).toBe("gcloud container clusters get-credentials tpu-inference-dev --region europe-west4 --project offline-preview-project");
+        expect(report.outputs.kubeconfigCommand).toBe(
+            "gcloud container clusters get-credentials tpu-inference-dev --region europe-west4 --project offline-preview-project",
+        );
         expect(report.invokes.map((invoke) => invoke.token)).toEqual([
             "gcp:compute/getMachineTypes:getMachineTypes",
             "gcp:container/getEngineVersions:getEngineVersions",
             ...Array(6).fill("gcp:projects/getProjectService:getProjectService"),
         ]);
-        expect(report.invokes[1]).toEqual({ token: "gcp:container/getEngineVersions:getEngineVersions", args: { location: "europe-west4", project: "offline-preview-project" } });
+        expect(report.invokes[1]).toEqual({
+            token: "gcp:container/getEngineVersions:getEngineVersions",
+            args: { location: "europe-west4", project: "offline-preview-project" },
+        });
     });
 
     test("the policy pack passes the shipped stack", () => {
-        expect(run.stdout).toContain("Policies:\n    ✅ gke-tpu-inference@v0.1.0  (over what was previewed; the objects of 4 components not checked offline, listed above)\n");
+        expect(run.stdout).toContain(
+            "Policies:\n    ✅ gke-tpu-inference@v0.1.0  (over what was previewed; the objects of 4 components not checked offline, listed above)\n",
+        );
         expect(report.policyViolations).toEqual([]);
     });
 
@@ -139,7 +165,8 @@ describe("npm run preview:offline (prod stack: pattern 3)", () => {
         expect(run.stdout).not.toContain("hf_do_not_print");
         const report: PreviewReport = JSON.parse(text);
         expect(report.config["gke-tpu-inference:hfToken"]).toBe("[secret]");
-        const spec = step(report, "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen2-3b-cache-llmisvc").newState.inputs.spec as {
+        const spec = step(report, "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen2-3b-cache-llmisvc").newState.inputs
+            .spec as {
             replicas: number;
             router: { scheduler: { config?: unknown } };
             template: { containers: Array<{ args: string[] }> };
@@ -162,7 +189,9 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
 
     test("exits 1 because mandatory policies fail, and prints them like pulumi preview", () => {
         expect(run.status).toBe(1);
-        expect(run.stdout).toContain("Policies:\n    ❌ gke-tpu-inference@v0.1.0  (over what was previewed; the objects of 1 component not checked offline, listed above)\n");
+        expect(run.stdout).toContain(
+            "Policies:\n    ❌ gke-tpu-inference@v0.1.0  (over what was previewed; the objects of 1 component not checked offline, listed above)\n",
+        );
         expect(run.stdout).toContain(
             [
                 "        - [mandatory]  require-regional-gateway-class-for-inference  (kubernetes:gateway.networking.k8s.io/v1:Gateway: gateway)",
@@ -175,8 +204,14 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
     test("each lesson is reported by its policy, against the resource that breaks it", () => {
         const byPolicy: Record<string, string[]> = {};
         for (const violation of report.policyViolations) {
-            const name = report.steps.find((candidate) => candidate.urn === violation.urn)?.urn.split("::").pop() ?? "stack";
-            byPolicy[`${violation.enforcementLevel} ${violation.policyName}`] = [...new Set([...(byPolicy[`${violation.enforcementLevel} ${violation.policyName}`] ?? []), name])].sort();
+            const name =
+                report.steps
+                    .find((candidate) => candidate.urn === violation.urn)
+                    ?.urn.split("::")
+                    .pop() ?? "stack";
+            byPolicy[`${violation.enforcementLevel} ${violation.policyName}`] = [
+                ...new Set([...(byPolicy[`${violation.enforcementLevel} ${violation.policyName}`] ?? []), name]),
+            ].sort();
         }
         expect(byPolicy).toEqual({
             "mandatory require-regional-gateway-class-for-inference": ["gateway"],
@@ -217,11 +252,22 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
 
     test("pack config can turn a policy off or down, as pulumi --policy-pack-config does", () => {
         const config = path.join(tempDir(), "policy-config.json");
-        const everyMandatory = [...new Set(report.policyViolations.filter((violation) => violation.enforcementLevel === "mandatory").map((violation) => violation.policyName))];
-        fs.writeFileSync(config, JSON.stringify(Object.fromEntries(everyMandatory.map((name) => [name, { enforcementLevel: "advisory" }]))));
+        const everyMandatory = [
+            ...new Set(
+                report.policyViolations
+                    .filter((violation) => violation.enforcementLevel === "mandatory")
+                    .map((violation) => violation.policyName),
+            ),
+        ];
+        fs.writeFileSync(
+            config,
+            JSON.stringify(Object.fromEntries(everyMandatory.map((name) => [name, { enforcementLevel: "advisory" }]))),
+        );
         const relaxed = preview("--dir", WRONG_PROGRAM, "--stack", "staging", "--bare-stack", "--policy-config", config);
         expect(relaxed.status).toBe(0);
-        expect(relaxed.stdout).toContain("    ⚠️ gke-tpu-inference@v0.1.0  (over what was previewed; the objects of 1 component not checked offline, listed above)\n");
+        expect(relaxed.stdout).toContain(
+            "    ⚠️ gke-tpu-inference@v0.1.0  (over what was previewed; the objects of 1 component not checked offline, listed above)\n",
+        );
     });
 });
 
@@ -233,8 +279,14 @@ describe("npm run preview:offline with overrides and errors", () => {
         expect(run.stdout).not.toContain("placeholder");
         const report: PreviewReport = JSON.parse(fs.readFileSync(json, "utf8"));
         expect(report.config["gke-tpu-inference:tpuMachineType"]).toBe("ct6e-standard-8t");
-        expect(report.outputs.tpuNodeSelector).toEqual({ "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": "2x4" });
-        const nodeConfig = step(report, "gcp:container/nodePool:NodePool", "tpu-inference-tpu-pool").newState.inputs.nodeConfig as Record<string, unknown>;
+        expect(report.outputs.tpuNodeSelector).toEqual({
+            "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice",
+            "cloud.google.com/gke-tpu-topology": "2x4",
+        });
+        const nodeConfig = step(report, "gcp:container/nodePool:NodePool", "tpu-inference-tpu-pool").newState.inputs.nodeConfig as Record<
+            string,
+            unknown
+        >;
         expect(nodeConfig.machineType).toBe("ct6e-standard-8t");
     });
 
@@ -250,8 +302,16 @@ describe("npm run preview:offline with overrides and errors", () => {
 
     test.each<[string, string[], string]>([
         ["an unknown option", ["--stak", "dev"], "error: Unknown option '--stak'; npm run preview:offline -- --help lists the options\n"],
-        ["a timeout that is not a number", ["--program-timeout", "soon"], 'error: --program-timeout "soon" is not a number of seconds above 0\n'],
-        ["a stack without its file", ["--stack", "staging"], `error: stack "staging" has no Pulumi.staging.yaml in ${ROOT}; stacks here: dev, prod (--bare-stack previews it on project defaults and --config alone)\n`],
+        [
+            "a timeout that is not a number",
+            ["--program-timeout", "soon"],
+            'error: --program-timeout "soon" is not a number of seconds above 0\n',
+        ],
+        [
+            "a stack without its file",
+            ["--stack", "staging"],
+            `error: stack "staging" has no Pulumi.staging.yaml in ${ROOT}; stacks here: dev, prod (--bare-stack previews it on project defaults and --config alone)\n`,
+        ],
     ])("%s: one line, exit 2", (_, args, stderr) => {
         const run = preview(...args);
         expect(run.status).toBe(2);
@@ -283,7 +343,17 @@ describe("npm run preview:offline --dir (any Pulumi TypeScript program)", () => 
         expect(run.stdout).toContain("    + 3 to create");
         expect(fs.readdirSync(out).sort()).toEqual([".preview-offline.json", "configmap-demo-greeting.yaml", "namespace-demo.yaml"]);
         expect(fs.readFileSync(path.join(out, "configmap-demo-greeting.yaml"), "utf8")).toBe(
-            ["apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: greeting", "  namespace: demo", "data:", "  greeting: hello", '  replicas: "1"', ""].join("\n"),
+            [
+                "apiVersion: v1",
+                "kind: ConfigMap",
+                "metadata:",
+                "  name: greeting",
+                "  namespace: demo",
+                "data:",
+                "  greeting: hello",
+                '  replicas: "1"',
+                "",
+            ].join("\n"),
         );
     });
 
@@ -321,16 +391,38 @@ describe("npm run preview:offline reports a failing program as a failure", () =>
     const FAILING = path.join(ROOT, "test", "fixtures", "failing-program");
     const failing = (mode: string, ...args: string[]) => {
         const dir = tempDir();
-        const run = preview("--dir", FAILING, "--bare-stack", "--program-timeout", "3", "-c", `mode=${mode}`, "--json", path.join(dir, "report.json"), "--out", path.join(dir, "out"), ...args);
+        const run = preview(
+            "--dir",
+            FAILING,
+            "--bare-stack",
+            "--program-timeout",
+            "3",
+            "-c",
+            `mode=${mode}`,
+            "--json",
+            path.join(dir, "report.json"),
+            "--out",
+            path.join(dir, "out"),
+            ...args,
+        );
         return { ...run, wrote: fs.readdirSync(dir) };
     };
 
     test.each<[string, RegExp]>([
         ["throw", /^error: Error: the program gave up\n {4}at /],
         ["apply", /^error: Error: an apply gave up\n {4}at /],
-        ["log-error", /^error: \[runtime\] a quota check failed\nerror: the program logged an error, which fails a real run: a quota check failed\n$/],
-        ["never", /^error: the program did not finish within 3 s: random:index\/randomString:RandomString waits never registered, each waiting on an input or dependsOn that never resolves \(an Output that never resolves, or resources that wait for each other\)\n$/],
-        ["cycle", /^error: the program did not finish within 3 s: random:index\/randomString:RandomString a, random:index\/randomString:RandomString b never registered, each waiting/],
+        [
+            "log-error",
+            /^error: \[runtime\] a quota check failed\nerror: the program logged an error, which fails a real run: a quota check failed\n$/,
+        ],
+        [
+            "never",
+            /^error: the program did not finish within 3 s: random:index\/randomString:RandomString waits never registered, each waiting on an input or dependsOn that never resolves \(an Output that never resolves, or resources that wait for each other\)\n$/,
+        ],
+        [
+            "cycle",
+            /^error: the program did not finish within 3 s: random:index\/randomString:RandomString a, random:index\/randomString:RandomString b never registered, each waiting/,
+        ],
     ])("%s: exit 2 with the message, and no tree, verdict or report", (mode, stderr) => {
         const run = failing(mode);
         expect(run.status).toBe(2);
@@ -354,7 +446,9 @@ describe("npm run preview:offline's other inputs and outputs", () => {
         fs.writeFileSync(notReport, JSON.stringify({ steps: [{ op: "create" }] }));
         const refused = preview("--against", notReport);
         expect(refused.status).toBe(2);
-        expect(refused.stderr).toBe(`error: --against ${notReport} is not a report of npm run preview:offline --json or of pulumi preview --json: steps[0].urn is missing\n`);
+        expect(refused.stderr).toBe(
+            `error: --against ${notReport} is not a report of npm run preview:offline --json or of pulumi preview --json: steps[0].urn is missing\n`,
+        );
 
         // What `pulumi preview --json` prints: steps with old and new states, the stack's outputs in its own step, no policy violations.
         const real = path.join(dir, "pulumi-preview.json");
@@ -364,8 +458,22 @@ describe("npm run preview:offline's other inputs and outputs", () => {
             JSON.stringify({
                 config: {},
                 steps: [
-                    { op: "same", urn: stackUrn, newState: { type: "pulumi:pulumi:Stack", urn: stackUrn, custom: false, inputs: {}, outputs: { gatewayClass: "gke-l7-rilb" } } },
-                    { op: "delete", urn: `${stackUrn}-gone`, oldState: { type: "random:index/randomString:RandomString", urn: `${stackUrn}-gone`, custom: true, inputs: {} } },
+                    {
+                        op: "same",
+                        urn: stackUrn,
+                        newState: {
+                            type: "pulumi:pulumi:Stack",
+                            urn: stackUrn,
+                            custom: false,
+                            inputs: {},
+                            outputs: { gatewayClass: "gke-l7-rilb" },
+                        },
+                    },
+                    {
+                        op: "delete",
+                        urn: `${stackUrn}-gone`,
+                        oldState: { type: "random:index/randomString:RandomString", urn: `${stackUrn}-gone`, custom: true, inputs: {} },
+                    },
                 ],
                 duration: 1000,
                 changeSummary: { same: 1, delete: 1 },
@@ -375,7 +483,7 @@ describe("npm run preview:offline's other inputs and outputs", () => {
         const read = preview("--against", real, "--markdown", markdown);
         expect(read.status).toBe(0);
         const text = fs.readFileSync(markdown, "utf8");
-        expect(text).toContain("- gatewayClass: \"gke-l7-rilb\"\n+ gatewayClass: \"gke-l7-regional-external-managed\"");
+        expect(text).toContain('- gatewayClass: "gke-l7-rilb"\n+ gatewayClass: "gke-l7-regional-external-managed"');
     });
 
     test("--out keeps exactly this run's objects, and refuses a folder it did not write", () => {
@@ -383,7 +491,9 @@ describe("npm run preview:offline's other inputs and outputs", () => {
         fs.writeFileSync(path.join(out, "notes.txt"), "mine");
         const refused = preview("--out", out);
         expect(refused.status).toBe(2);
-        expect(refused.stderr).toBe(`error: --out ${out} is not empty and was not written by npm run preview:offline; allowed: a new or empty folder, or one this command wrote\n`);
+        expect(refused.stderr).toBe(
+            `error: --out ${out} is not empty and was not written by npm run preview:offline; allowed: a new or empty folder, or one this command wrote\n`,
+        );
 
         const ours = path.join(tempDir(), "objects");
         expect(preview("--out", ours, "--config", 'models=[{"name": "first", "pattern": "pattern1"}]').status).toBe(0);
@@ -392,6 +502,8 @@ describe("npm run preview:offline's other inputs and outputs", () => {
         const files = fs.readdirSync(ours);
         expect(files).toContain("llminferenceservice-llm-inference-second.yaml");
         expect(files).not.toContain("llminferenceservice-llm-inference-first.yaml");
-        expect(files.length).toBe((JSON.parse(fs.readFileSync(path.join(ours, ".preview-offline.json"), "utf8")) as { files: string[] }).files.length + 1);
+        expect(files.length).toBe(
+            (JSON.parse(fs.readFileSync(path.join(ours, ".preview-offline.json"), "utf8")) as { files: string[] }).files.length + 1,
+        );
     });
 });

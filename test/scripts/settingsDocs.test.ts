@@ -13,7 +13,11 @@ describe("the settings' declarations are the one source of the README's tables a
     });
 
     test("Pulumi.yaml declares every setting with a type the CLI knows and a default of that type", () => {
-        const config = (parse(fs.readFileSync(path.join(ROOT, "Pulumi.yaml"), "utf8")) as { config: Record<string, { type: string; items?: { type: string }; default: unknown }> }).config;
+        const config = (
+            parse(fs.readFileSync(path.join(ROOT, "Pulumi.yaml"), "utf8")) as {
+                config: Record<string, { type: string; items?: { type: string }; default: unknown }>;
+            }
+        ).config;
         expect(Object.keys(config)).toEqual(Object.keys(SETTINGS));
         for (const [key, declaration] of Object.entries(config)) {
             expect({ key, valid: hasConfigType(declaration.type, declaration.items, declaration.default) }).toEqual({ key, valid: true });
@@ -22,7 +26,9 @@ describe("the settings' declarations are the one source of the README's tables a
 
     test("the program reads Pulumi.yaml's defaults, as the CLI hands them over, as its own defaults", () => {
         const project = loadProject(ROOT, "defaults", [], [], true);
-        const fromCli = parseSettings("gke-tpu-inference", (key) => project.config[`gke-tpu-inference:${key}`], "acme-inference", { keys: Object.keys(project.config) });
+        const fromCli = parseSettings("gke-tpu-inference", (key) => project.config[`gke-tpu-inference:${key}`], "acme-inference", {
+            keys: Object.keys(project.config),
+        });
         expect(fromCli).toEqual(parseSettings("gke-tpu-inference", () => undefined, "acme-inference"));
     });
 });

@@ -37,7 +37,11 @@ async function fakeVllm(behaviour: Behaviour): Promise<{ baseUrl: string; reques
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
-    return { baseUrl: `http://127.0.0.1:${port}/llm-inference/qwen`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+    return {
+        baseUrl: `http://127.0.0.1:${port}/llm-inference/qwen`,
+        requests,
+        close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
 }
 
 describe("smoke test against a local server playing vLLM", () => {
@@ -107,7 +111,9 @@ describe("smoke test against a local server playing vLLM", () => {
         const closed = await fakeVllm("healthy");
         await closed.close();
         const results = await runSmoke({ gone: { baseUrl: closed.baseUrl, modelName: MODEL } }, { ...FAST, attempts: 2 });
-        expect(results).toEqual([{ service: "gone", check: "/health", ok: false, attempts: 2, detail: expect.stringContaining("ECONNREFUSED") }]);
+        expect(results).toEqual([
+            { service: "gone", check: "/health", ok: false, attempts: 2, detail: expect.stringContaining("ECONNREFUSED") },
+        ]);
     });
 
     test("npm run smoke with an outputs file: exit 0 on success, 1 on failure, 2 on bad input", async () => {
@@ -119,9 +125,13 @@ describe("smoke test against a local server playing vLLM", () => {
             fs.writeFileSync(file, JSON.stringify(outputs));
             // spawn, not spawnSync: the fake servers answer from this process's event loop.
             return new Promise<{ status: number | null; stdout: string }>((resolve) => {
-                const child = spawn(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/smoke.ts", "--outputs", file, "--attempts", "2", "--interval", "0"], {
-                    cwd: path.resolve(__dirname, "..", ".."),
-                });
+                const child = spawn(
+                    process.execPath,
+                    ["-r", "./scripts/ts-hook.js", "scripts/smoke.ts", "--outputs", file, "--attempts", "2", "--interval", "0"],
+                    {
+                        cwd: path.resolve(__dirname, "..", ".."),
+                    },
+                );
                 let stdout = "";
                 child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
                 child.on("close", (status: number | null) => resolve({ status, stdout }));
@@ -140,7 +150,10 @@ describe("smoke test against a local server playing vLLM", () => {
             await healthy.close();
             await failing.close();
         }
-        const usage = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/smoke.ts"], { cwd: path.resolve(__dirname, "..", ".."), encoding: "utf8" });
+        const usage = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/smoke.ts"], {
+            cwd: path.resolve(__dirname, "..", ".."),
+            encoding: "utf8",
+        });
         expect(usage.status).toBe(2);
         expect(usage.stderr).toContain("usage: npm run smoke -- --stack NAME");
     });
@@ -163,7 +176,19 @@ describe("smoke test against a local server playing vLLM", () => {
                 return await new Promise<{ status: number | null; stdout: string; requests: string[] }>((resolve) => {
                     const child = spawn(
                         process.execPath,
-                        ["-r", "./scripts/ts-hook.js", "scripts/smoke.ts", "--outputs", outputs, "--context", "gke_acme_europe-west4_tpu-inference-dev", "--attempts", "1", "--interval", "0"],
+                        [
+                            "-r",
+                            "./scripts/ts-hook.js",
+                            "scripts/smoke.ts",
+                            "--outputs",
+                            outputs,
+                            "--context",
+                            "gke_acme_europe-west4_tpu-inference-dev",
+                            "--attempts",
+                            "1",
+                            "--interval",
+                            "0",
+                        ],
                         { cwd: path.resolve(__dirname, "..", ".."), env: { ...process.env, KUBECONFIG: cluster.kubeconfigFile } },
                     );
                     let stdout = "";
@@ -176,14 +201,18 @@ describe("smoke test against a local server playing vLLM", () => {
         };
         try {
             const healthy = await run();
-            expect(healthy.stdout).toMatch(/ok +qwen2-3b +HTTPRoute on inference\.networking\.k8s\.io +InferencePool backends on inference\.networking\.k8s\.io; serving\.kserve\.io\/inference-pool-migrated=v1 \(1 try\)/);
+            expect(healthy.stdout).toMatch(
+                /ok +qwen2-3b +HTTPRoute on inference\.networking\.k8s\.io +InferencePool backends on inference\.networking\.k8s\.io; serving\.kserve\.io\/inference-pool-migrated=v1 \(1 try\)/,
+            );
             expect(healthy.stdout.trim().split("\n").at(-1)).toBe("smoke: 7 passed, 0 failed");
             expect(healthy.status).toBe(0);
             expect(healthy.requests.length).toBeGreaterThan(0);
             expect(healthy.requests.every((request) => request.startsWith("GET "))).toBe(true);
             const rejected = await run("route-rejected-timeouts");
             expect(rejected.stdout).toContain("FAIL  qwen2-3b  HTTPRoute accepted");
-            expect(rejected.stdout).toContain("Accepted=False (UnsupportedValue: Error GWCER104: HTTPRoute is misconfigured, err: Timeouts are not supported.)");
+            expect(rejected.stdout).toContain(
+                "Accepted=False (UnsupportedValue: Error GWCER104: HTTPRoute is misconfigured, err: Timeouts are not supported.)",
+            );
             expect(rejected.status).toBe(1);
         } finally {
             await vllm.close();
@@ -200,7 +229,9 @@ describe("smoke test against a local server playing vLLM", () => {
     });
 
     test("reads the models output and rejects a stack without one", () => {
-        expect(servicesFromOutputs({ models: { a: { baseUrl: "http://x/ns/a", modelName: "m" } } })).toEqual({ a: { baseUrl: "http://x/ns/a", modelName: "m" } });
+        expect(servicesFromOutputs({ models: { a: { baseUrl: "http://x/ns/a", modelName: "m" } } })).toEqual({
+            a: { baseUrl: "http://x/ns/a", modelName: "m" },
+        });
         expect(() => servicesFromOutputs({ clusterName: "c" })).toThrow("the stack has no model services in its `models` output");
         expect(() => servicesFromOutputs({ models: { a: { baseUrl: "http://x" } } })).toThrow("models.a lacks baseUrl or modelName");
     });

@@ -1,10 +1,16 @@
 import { commandWords, shellWords, startsVllmServer, vllmFlags } from "@gke-tpu-inference/facts";
 
-const flags = (command: unknown, args: unknown) => vllmFlags(commandWords(command, args)).map(({ flag, value }) => (value === undefined ? flag : `${flag}=${value}`));
+const flags = (command: unknown, args: unknown) =>
+    vllmFlags(commandWords(command, args)).map(({ flag, value }) => (value === undefined ? flag : `${flag}=${value}`));
 
 describe("vLLM command lines, as vLLM's parser reads them", () => {
     test("--flag value, --flag=value, underscores and short aliases all name the same flag", () => {
-        expect(flags(["vllm", "serve"], ["/mnt/models", "--tensor-parallel-size", "4", "--max_model_len=2048", "-tp", "8", "-q", "fp8", "--enable-prefix-caching"])).toEqual([
+        expect(
+            flags(
+                ["vllm", "serve"],
+                ["/mnt/models", "--tensor-parallel-size", "4", "--max_model_len=2048", "-tp", "8", "-q", "fp8", "--enable-prefix-caching"],
+            ),
+        ).toEqual([
             "--tensor-parallel-size=4",
             "--max-model-len=2048",
             "--tensor-parallel-size=8",
@@ -14,7 +20,10 @@ describe("vLLM command lines, as vLLM's parser reads them", () => {
     });
 
     test("one string holding a flag and its value is split like the shell splits it", () => {
-        expect(flags([], ["--prefix-cache-block-size 16", "--served-model-name 'my model'"])).toEqual(["--prefix-cache-block-size=16", "--served-model-name=my model"]);
+        expect(flags([], ["--prefix-cache-block-size 16", "--served-model-name 'my model'"])).toEqual([
+            "--prefix-cache-block-size=16",
+            "--served-model-name=my model",
+        ]);
     });
 
     test("flags inside sh -c scripts count, with continuations, quotes and comments handled as sh does", () => {
