@@ -95,8 +95,8 @@ function releaseChannelCheck(settings: Settings, namespace: string): LiveCheck {
     );
 }
 
-function machineTypeCheck(settings: Settings, namespace: string): LiveCheck {
-    const { machineType } = settings.tpu;
+/** Whether the TPU zone offers `machineType` today: GCP lists the machine types each zone has. */
+function machineTypeCheck(settings: Settings, namespace: string, key: string, machineType: string, allowed: string): LiveCheck {
     const args = { project: settings.project, zone: settings.zone, filter: `name = "${machineType}"` };
     return liveCheck(
         "compute",
@@ -106,8 +106,8 @@ function machineTypeCheck(settings: Settings, namespace: string): LiveCheck {
             result.machineTypes.some((offered) => offered.name === machineType)
                 ? []
                 : [
-                      `${namespace}:zone = ${JSON.stringify(settings.zone)} does not offer ${namespace}:tpuMachineType = ${JSON.stringify(machineType)} today (GCP lists no such machine type there); ` +
-                          `allowed: a zone that offers it, among those where GKE runs TPU v6e node pools: ${GKE_TPU_V6E_ZONES.join(", ")}`,
+                      `${namespace}:zone = ${JSON.stringify(settings.zone)} does not offer ${namespace}:${key} = ${JSON.stringify(machineType)} today (GCP lists no such machine type there); ` +
+                          `allowed: ${allowed}`,
                   ],
     );
 }
@@ -155,7 +155,24 @@ export async function readLiveFacts(settings: Settings, namespace: string, manag
         );
     }
 
-    const checks = [releaseChannelCheck(settings, namespace), machineTypeCheck(settings, namespace)];
+    const checks = [
+        releaseChannelCheck(settings, namespace),
+        machineTypeCheck(
+            settings,
+            namespace,
+            "tpuMachineType",
+            settings.tpu.machineType,
+            `a zone that offers it, among those where GKE runs TPU v6e node pools: ${GKE_TPU_V6E_ZONES.join(", ")}`,
+        ),
+        // The system pool spreads over the region's zones; the TPU zone is one of them, and a typo is missing from all.
+        machineTypeCheck(
+            settings,
+            namespace,
+            "systemMachineType",
+            settings.systemPool.machineType,
+            "a machine type the region's zones offer, such as e2-standard-4",
+        ),
+    ];
     const deferred = checks.filter((check) => !enabled.has(check.api));
     const results = await Promise.all(checks.filter((check) => enabled.has(check.api)).map((check) => check.run()));
     passOrThrow([...problems, ...results.flat()], undefined);

@@ -205,7 +205,7 @@ describe("the program (index.ts)", () => {
         );
     });
 
-    test("reads the live facts it checks: API states, the region's GKE versions, the zone's machine type", () => {
+    test("reads the live facts it checks: API states, the region's GKE versions, the zone's machine types", () => {
         expect(graph.recording.invokes.map((invoke) => `${invoke.token} ${JSON.stringify(invoke.args)}`).sort()).toEqual(
             [
                 ...["cloudresourcemanager", "compute", "container", "iam", "monitoring", "networkservices"].map(
@@ -213,6 +213,7 @@ describe("the program (index.ts)", () => {
                 ),
                 `${INVOKE_TOKENS.engineVersions} {"location":"europe-west4","project":"acme-inference"}`,
                 `${INVOKE_TOKENS.machineTypes} {"filter":"name = \\"ct6e-standard-4t\\"","project":"acme-inference","zone":"europe-west4-a"}`,
+                `${INVOKE_TOKENS.machineTypes} {"filter":"name = \\"e2-standard-4\\"","project":"acme-inference","zone":"europe-west4-a"}`,
             ].sort(),
         );
     });
@@ -300,13 +301,33 @@ describe("live facts read at preview", () => {
         );
     });
 
+    /** An answer of getMachineTypes from a zone that lists exactly `names`. */
+    const zoneOffering =
+        (...names: string[]) =>
+        (args: Record<string, unknown>) => ({
+            machineTypes: names.filter((name) => String(args.filter) === `name = "${name}"`).map((name) => ({ name })),
+        });
+
     test("a zone that does not offer the TPU machine type stops the program with the zone, the machine type and the catalog's zones", async () => {
         const message = await failure(() =>
-            runProgram({ zone: "us-east5-a" }, { invokes: { [INVOKE_TOKENS.machineTypes]: () => ({ machineTypes: [] }) } }),
+            runProgram({ zone: "us-east5-a" }, { invokes: { [INVOKE_TOKENS.machineTypes]: zoneOffering("e2-standard-4") } }),
         );
         expect(message).toBe(
             'gke-tpu-inference:zone = "us-east5-a" does not offer gke-tpu-inference:tpuMachineType = "ct6e-standard-4t" today (GCP lists no such machine type there); ' +
                 "allowed: a zone that offers it, among those where GKE runs TPU v6e node pools: europe-west4-a, us-central1-b, us-east1-d, us-east5-a, us-east5-b, us-south1-a, us-south1-b",
+        );
+    });
+
+    test("a system machine type GCP does not list there (a typo that looks like a type) stops the program", async () => {
+        const message = await failure(() =>
+            runProgram(
+                { systemMachineType: "e2-standrd-4" },
+                { invokes: { [INVOKE_TOKENS.machineTypes]: zoneOffering("ct6e-standard-4t", "e2-standard-4") } },
+            ),
+        );
+        expect(message).toBe(
+            'gke-tpu-inference:zone = "europe-west4-a" does not offer gke-tpu-inference:systemMachineType = "e2-standrd-4" today (GCP lists no such machine type there); ' +
+                "allowed: a machine type the region's zones offer, such as e2-standard-4",
         );
     });
 

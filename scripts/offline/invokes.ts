@@ -6,6 +6,7 @@
  */
 import { GKE_TPU_V6E_ZONES, GKE_VERSION, RELEASE_CHANNELS, TPU_V6E_MACHINE_TYPES } from "@gke-tpu-inference/facts";
 import { compareGkeVersions, parseGkeVersion } from "../../components/preflight";
+import { MACHINE_TYPE } from "../../components/settings";
 import { parseObjects } from "./expand";
 
 /** An answer to one invoke: the function's result for its arguments. */
@@ -82,16 +83,17 @@ export function defaultInvokeAnswers(project: string): Record<string, InvokeAnsw
         [INVOKE_TOKENS.machineTypes]: (args) => {
             const zone = String(args.zone);
             const wanted = filteredName(args.filter);
-            const offered = GKE_TPU_V6E_ZONES.includes(zone) ? Object.entries(TPU_V6E_MACHINE_TYPES) : [];
+            // TPU types where the catalog says; any well-formed CPU type, whose list the offline preview cannot know (a real preview asks GCP).
+            const cpu = wanted !== undefined && MACHINE_TYPE.test(wanted) && !wanted.startsWith("ct") ? [wanted] : [];
+            const offered = [...(GKE_TPU_V6E_ZONES.includes(zone) ? Object.keys(TPU_V6E_MACHINE_TYPES) : []), ...cpu];
             return {
                 id: `projects/${args.project ?? project}/zones/${zone}/machineTypes`,
                 project: args.project ?? project,
                 zone,
                 filter: args.filter,
                 machineTypes: offered
-                    .filter(([name]) => wanted === undefined || name === wanted)
-                    // Only what the catalog knows; the program reads the names.
-                    .map(([name]) => ({
+                    .filter((name) => wanted === undefined || name === wanted)
+                    .map((name) => ({
                         name,
                         deprecateds: [],
                         selfLink: `https://www.googleapis.com/compute/v1/projects/${args.project ?? project}/zones/${zone}/machineTypes/${name}`,

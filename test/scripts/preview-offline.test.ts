@@ -133,10 +133,11 @@ describe("npm run preview:offline (dev stack)", () => {
         );
         expect(report.invokes.map((invoke) => invoke.token)).toEqual([
             "gcp:compute/getMachineTypes:getMachineTypes",
+            "gcp:compute/getMachineTypes:getMachineTypes",
             "gcp:container/getEngineVersions:getEngineVersions",
             ...Array(6).fill("gcp:projects/getProjectService:getProjectService"),
         ]);
-        expect(report.invokes[1]).toEqual({
+        expect(report.invokes[2]).toEqual({
             token: "gcp:container/getEngineVersions:getEngineVersions",
             args: { location: "europe-west4", project: "offline-preview-project" },
         });
