@@ -1,28 +1,13 @@
-import { spawnSync } from "child_process";
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 import { parse } from "yaml";
 import { PreviewReport } from "../../scripts/offline/report";
 import { SECURE_PLACEHOLDER } from "../../scripts/offline/project";
 import { SETTINGS } from "../../components/settings";
+import { ROOT, preview, tempDir } from "./previewCli";
 
-const ROOT = path.resolve(__dirname, "..", "..");
 const FIXTURE = path.join(ROOT, "test", "fixtures", "kubernetes-program");
 const WRONG_PROGRAM = path.join(ROOT, "test", "fixtures", "wrong-program");
-
-/** Runs `npm run preview:offline -- ARGS` the way a user does (same node, same hook). */
-function preview(...args: string[]) {
-    const result = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", ...args], {
-        cwd: ROOT,
-        encoding: "utf8",
-    });
-    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function tempDir(): string {
-    return fs.mkdtempSync(path.join(os.tmpdir(), "preview-offline-"));
-}
 
 function step(report: PreviewReport, type: string, name: string) {
     const found = report.steps.find((candidate) => candidate.newState.type === type && candidate.urn.endsWith(`::${name}`));
@@ -385,126 +370,5 @@ describe("npm run preview:offline --dir (any Pulumi TypeScript program)", () => 
             stringData: "[secret]",
         });
         expect(fs.readFileSync(json, "utf8")).not.toContain(SECURE_PLACEHOLDER);
-    });
-});
-
-describe("npm run preview:offline reports a failing program as a failure", () => {
-    const FAILING = path.join(ROOT, "test", "fixtures", "failing-program");
-    const failing = (mode: string, ...args: string[]) => {
-        const dir = tempDir();
-        const run = preview(
-            "--dir",
-            FAILING,
-            "--bare-stack",
-            "--program-timeout",
-            "3",
-            "-c",
-            `mode=${mode}`,
-            "--json",
-            path.join(dir, "report.json"),
-            "--out",
-            path.join(dir, "out"),
-            ...args,
-        );
-        return { ...run, wrote: fs.readdirSync(dir) };
-    };
-
-    test.each<[string, RegExp]>([
-        ["throw", /^error: Error: the program gave up\n {4}at /],
-        ["apply", /^error: Error: an apply gave up\n {4}at /],
-        [
-            "log-error",
-            /^error: \[runtime\] a quota check failed\nerror: the program logged an error, which fails a real run: a quota check failed\n$/,
-        ],
-        [
-            "never",
-            /^error: the program did not finish within 3 s: random:index\/randomString:RandomString waits never registered, each waiting on an input or dependsOn that never resolves \(an Output that never resolves, or resources that wait for each other\)\n$/,
-        ],
-        [
-            "cycle",
-            /^error: the program did not finish within 3 s: random:index\/randomString:RandomString a, random:index\/randomString:RandomString b never registered, each waiting/,
-        ],
-    ])("%s: exit 2 with the message, and no tree, verdict or report", (mode, stderr) => {
-        const run = failing(mode);
-        expect(run.status).toBe(2);
-        expect(run.stderr).toMatch(stderr);
-        expect(run.stdout).not.toContain("Previewing");
-        expect(run.stdout).not.toContain("Policies:");
-        expect(run.wrote).toEqual([]);
-    });
-
-    test("the same program without a failure previews", () => {
-        const run = failing("none");
-        expect(run.status).toBe(0);
-        expect(run.wrote.sort()).toEqual(["out", "report.json"]);
-    });
-});
-
-describe("npm run preview:offline's other inputs and outputs", () => {
-    test("--against a file that is no report names what is missing; a real pulumi preview --json is read", () => {
-        const dir = tempDir();
-        const notReport = path.join(dir, "not-report.json");
-        fs.writeFileSync(notReport, JSON.stringify({ steps: [{ op: "create" }] }));
-        const refused = preview("--against", notReport);
-        expect(refused.status).toBe(2);
-        expect(refused.stderr).toBe(
-            `error: --against ${notReport} is not a report of npm run preview:offline --json or of pulumi preview --json: steps[0].urn is missing\n`,
-        );
-
-        // What `pulumi preview --json` prints: steps with old and new states, the stack's outputs in its own step, no policy violations.
-        const real = path.join(dir, "pulumi-preview.json");
-        const stackUrn = "urn:pulumi:dev::gke-tpu-inference::pulumi:pulumi:Stack::gke-tpu-inference-dev";
-        fs.writeFileSync(
-            real,
-            JSON.stringify({
-                config: {},
-                steps: [
-                    {
-                        op: "same",
-                        urn: stackUrn,
-                        newState: {
-                            type: "pulumi:pulumi:Stack",
-                            urn: stackUrn,
-                            custom: false,
-                            inputs: {},
-                            outputs: { gatewayClass: "gke-l7-rilb" },
-                        },
-                    },
-                    {
-                        op: "delete",
-                        urn: `${stackUrn}-gone`,
-                        oldState: { type: "random:index/randomString:RandomString", urn: `${stackUrn}-gone`, custom: true, inputs: {} },
-                    },
-                ],
-                duration: 1000,
-                changeSummary: { same: 1, delete: 1 },
-            }),
-        );
-        const markdown = path.join(dir, "diff.md");
-        const read = preview("--against", real, "--markdown", markdown);
-        expect(read.status).toBe(0);
-        const text = fs.readFileSync(markdown, "utf8");
-        expect(text).toContain('- gatewayClass: "gke-l7-rilb"\n+ gatewayClass: "gke-l7-regional-external-managed"');
-    });
-
-    test("--out keeps exactly this run's objects, and refuses a folder it did not write", () => {
-        const out = tempDir();
-        fs.writeFileSync(path.join(out, "notes.txt"), "mine");
-        const refused = preview("--out", out);
-        expect(refused.status).toBe(2);
-        expect(refused.stderr).toBe(
-            `error: --out ${out} is not empty and was not written by npm run preview:offline; allowed: a new or empty folder, or one this command wrote\n`,
-        );
-
-        const ours = path.join(tempDir(), "objects");
-        expect(preview("--out", ours, "--config", 'models=[{"name": "first", "pattern": "pattern1"}]').status).toBe(0);
-        expect(fs.readdirSync(ours)).toContain("llminferenceservice-llm-inference-first.yaml");
-        expect(preview("--out", ours, "--config", 'models=[{"name": "second", "pattern": "pattern1"}]').status).toBe(0);
-        const files = fs.readdirSync(ours);
-        expect(files).toContain("llminferenceservice-llm-inference-second.yaml");
-        expect(files).not.toContain("llminferenceservice-llm-inference-first.yaml");
-        expect(files.length).toBe(
-            (JSON.parse(fs.readFileSync(path.join(ours, ".preview-offline.json"), "utf8")) as { files: string[] }).files.length + 1,
-        );
     });
 });
