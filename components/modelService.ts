@@ -43,9 +43,6 @@ export interface ModelServiceArgs {
 /** GCP's backend timeout defaults to 30 s; a long completion streams for minutes. */
 export const INFERENCE_BACKEND_TIMEOUT_SECONDS = 600;
 
-/** The Prometheus label carrying the service's name on every series scraped from its pods. */
-export const MODEL_SERVICE_LABEL = "model_service";
-
 /** How long `pulumi up` waits for the service to be Ready: TPU node scale-up from zero, then the startup budget. */
 const READY_TIMEOUT_SECONDS = 30 * 60 + STARTUP_BUDGET_SECONDS;
 
@@ -143,7 +140,7 @@ export class ModelService extends pulumi.ComponentResource {
                     spec: {
                         selector: { matchLabels },
                         endpoints: [{ port, path: "/metrics", interval: "15s" }],
-                        targetLabels: { fromPod: [{ from: "app.kubernetes.io/name", to: MODEL_SERVICE_LABEL }] },
+                        targetLabels: { fromPod: [{ from: "app.kubernetes.io/name", to: METRICS.serviceLabel }] },
                     },
                 },
                 childOpts,

@@ -1,7 +1,6 @@
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
 import { METRICS } from "@gke-tpu-inference/facts";
-import { MODEL_SERVICE_LABEL } from "./modelService";
 import { ModelServiceSettings } from "./settings";
 
 /** Arguments of {@link InferenceObservability}. */
@@ -17,7 +16,7 @@ export interface InferenceObservabilityArgs {
     dependsOn?: pulumi.Input<pulumi.Resource>[];
 }
 
-const by = `by (${MODEL_SERVICE_LABEL})`;
+const by = `by (${METRICS.serviceLabel})`;
 const { vllm, epp } = METRICS;
 
 /** The dashboard's charts: PromQL over what Managed Prometheus scrapes from vLLM and the EPP. */
@@ -25,7 +24,7 @@ export const DASHBOARD_CHARTS: ReadonlyArray<{ title: string; query: string }> =
     { title: "Requests per second", query: `sum ${by} (rate(${vllm.requestSuccess}[5m]))` },
     {
         title: "Time to first token, p95 (s)",
-        query: `histogram_quantile(0.95, sum by (${MODEL_SERVICE_LABEL}, le) (rate(${vllm.timeToFirstTokenBucket}[5m])))`,
+        query: `histogram_quantile(0.95, sum by (${METRICS.serviceLabel}, le) (rate(${vllm.timeToFirstTokenBucket}[5m])))`,
     },
     { title: "Generated tokens per second", query: `sum ${by} (rate(${vllm.generationTokens}[5m]))` },
     { title: "Queue depth (waiting requests)", query: `sum ${by} (${vllm.requestsWaiting})` },
@@ -36,7 +35,7 @@ export const DASHBOARD_CHARTS: ReadonlyArray<{ title: string; query: string }> =
     },
     {
         title: "EPP scheduling decisions per endpoint",
-        query: `sum by (${MODEL_SERVICE_LABEL}, ${epp.endpointLabel}, status) (rate(${epp.schedulerAttempts}[5m]))`,
+        query: `sum by (${METRICS.serviceLabel}, ${epp.endpointLabel}, status) (rate(${epp.schedulerAttempts}[5m]))`,
     },
 ];
 
@@ -46,7 +45,7 @@ export const DASHBOARD_CHARTS: ReadonlyArray<{ title: string; query: string }> =
  * cannot reach a TLS EPP without ALPN h2).
  */
 export function zeroPrefixHitQuery(service: string, window: string): string {
-    const selector = `{${MODEL_SERVICE_LABEL}="${service}"}`;
+    const selector = `{${METRICS.serviceLabel}="${service}"}`;
     return `(sum ${by} (rate(${vllm.prefixCacheHits}${selector}[${window}])) == 0) and (sum ${by} (rate(${vllm.promptTokens}${selector}[${window}])) > 0)`;
 }
 

@@ -127,7 +127,7 @@ export function prefixCacheEndpointPickerConfig() {
         plugins: [
             { type: "single-profile-handler" },
             { type: "decode-filter" },
-            { type: "prefix-cache-scorer" },
+            { type: PREFIX_CACHE_ROUTING.scorer },
             { type: "load-aware-scorer" },
             { type: "max-score-picker" },
             {
@@ -145,7 +145,7 @@ export function prefixCacheEndpointPickerConfig() {
                 name: "default",
                 plugins: [
                     { pluginRef: "decode-filter" },
-                    { pluginRef: "prefix-cache-scorer", weight: PREFIX_CACHE_ROUTING.prefixCacheScorerWeight },
+                    { pluginRef: PREFIX_CACHE_ROUTING.scorer, weight: PREFIX_CACHE_ROUTING.prefixCacheScorerWeight },
                     { pluginRef: "load-aware-scorer", weight: PREFIX_CACHE_ROUTING.loadAwareScorerWeight },
                     { pluginRef: "max-score-picker" },
                 ],

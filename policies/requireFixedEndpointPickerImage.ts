@@ -1,6 +1,6 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
 import { EPP_MINIMUM_VERSIONS } from "@gke-tpu-inference/facts";
-import { imageRepository, imageTag, parseVersion, versionAtLeast } from "@gke-tpu-inference/facts";
+import { endpointPickerAlpn } from "@gke-tpu-inference/facts";
 import { containersOf } from "./support";
 
 /**
@@ -30,20 +30,10 @@ export const requireFixedEndpointPickerImage: ResourceValidationPolicy = {
             if (typeof container.image !== "string") {
                 continue;
             }
-            const repository = imageRepository(container.image).split("/").pop()!;
-            const minimum = minimums[repository];
-            if (minimum === undefined) {
-                continue;
-            }
-            const tag = imageTag(container.image);
-            if (tag === undefined && container.image.includes("@sha256:")) {
-                // Pinned by digest alone: its version cannot be read here, and a digest cannot move.
-                continue;
-            }
-            const version = tag !== undefined ? parseVersion(tag) : undefined;
-            if (version === undefined || !versionAtLeast(version, parseVersion(minimum)!)) {
+            const verdict = endpointPickerAlpn(container.image, minimums);
+            if (verdict?.fixed === false) {
                 reportViolation(
-                    `${args.name} ${path} runs ${container.image}; ${repository} before v${minimum} serves TLS gRPC without ALPN h2, so the Gateway's ext_proc cannot reach it.`,
+                    `${args.name} ${path} runs ${container.image}; ${verdict.repository} before v${verdict.minimum} serves TLS gRPC without ALPN h2, so the Gateway's ext_proc cannot reach it.`,
                 );
             }
         }

@@ -10,13 +10,12 @@
  * be loading, or GKE still programming its route). Prints one line per check and exits 0 when
  * all pass, 1 when any fails, 2 on a usage or input error.
  */
-import { execFileSync } from "child_process";
-import * as fs from "fs";
 import { parseArgs } from "util";
 import { INFERENCE_POOL_KIND, KSERVE_CHILDREN } from "@gke-tpu-inference/facts";
 import { HTTP_SERVICE_SUFFIX } from "../components/routerRoute";
 import { Finding, acceptedByGateway, gkePolicyAttached, inferencePoolMigration } from "./cluster/checks";
 import type { ObjectReader } from "./cluster/kube";
+import { readStackOutputs } from "./cluster/stackOutputs";
 
 /** What the smoke test needs of one entry of the stack's `models` output. */
 export interface ServiceEndpoint {
@@ -280,14 +279,7 @@ async function main(argv: string[]): Promise<number> {
     let targets: StackTargets;
     let reader: ObjectReader | undefined;
     try {
-        const outputsJson =
-            values.outputs !== undefined
-                ? fs.readFileSync(values.outputs, "utf8")
-                : execFileSync("pulumi", ["stack", "output", "--json", "--stack", values.stack!], {
-                      encoding: "utf8",
-                      stdio: ["ignore", "pipe", "inherit"],
-                  });
-        targets = targetsFromOutputs(JSON.parse(outputsJson));
+        targets = targetsFromOutputs(readStackOutputs({ stack: values.stack, file: values.outputs }));
         if (!values["http-only"] && targets.cluster) {
             // Loaded here, where it runs: the Kubernetes client is an ES module (see cluster/kube.ts).
             const { ClusterReader } = await import("./cluster/kube");

@@ -1,6 +1,6 @@
 /**
  * A loopback stand-in for the Kubernetes API server that serves recorded objects (test/fixtures/cluster),
- * enough of it for @kubernetes/client-node: API discovery, GET of one object and LIST of a kind. It
+ * enough of it for @kubernetes/client-node: API discovery, GET of one object, LIST of a kind and a pod's log. It
  * records every request, so a test can show that a reader only reads. The client runs in the CLI under
  * test (a child process), given the kubeconfig this writes.
  */
@@ -10,10 +10,35 @@ import { AddressInfo } from "net";
 import * as path from "path";
 import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../scripts/cluster/kube";
+import { isKubernetesObject, recordedLog } from "./memoryCluster";
 
 const FIXTURES = path.join(__dirname, "fixtures", "cluster");
 
-/** The objects of a recorded state: `healthy.yaml`, with each overlay file's objects replacing those of the same kind and name. */
+/** Overlay annotations: `absent` removes the object of that kind and name; `merge` merges the document into it (RFC 7386). */
+const OVERLAY = { absent: "test.gke-tpu-inference/absent", merge: "test.gke-tpu-inference/merge" } as const;
+
+/** RFC 7386 JSON merge patch: objects merge, anything else replaces, null removes. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+    if (patch === null || typeof patch !== "object" || Array.isArray(patch)) {
+        return patch;
+    }
+    const out: Record<string, unknown> =
+        target !== null && typeof target === "object" && !Array.isArray(target) ? { ...(target as object) } : {};
+    for (const [key, value] of Object.entries(patch)) {
+        if (value === null) {
+            delete out[key];
+        } else {
+            out[key] = mergePatch(out[key], value);
+        }
+    }
+    return out;
+}
+
+/**
+ * The objects of a recorded state: `healthy.yaml`, changed by each overlay file's documents in turn. A document replaces the
+ * object of the same kind, namespace and name (or adds it); one annotated `absent` removes it; one annotated `merge` is merged
+ * into it, so an overlay holds only what differs.
+ */
 export function clusterState(...overlays: string[]): KubeObject[] {
     const read = (name: string) =>
         parseAllDocuments(fs.readFileSync(path.join(FIXTURES, `${name}.yaml`), "utf8"))
@@ -23,7 +48,17 @@ export function clusterState(...overlays: string[]): KubeObject[] {
     const objects = new Map(read("healthy").map((object) => [key(object), object]));
     for (const overlay of overlays) {
         for (const object of read(overlay)) {
-            objects.set(key(object), object);
+            const annotations = object.metadata?.annotations ?? {};
+            if (annotations[OVERLAY.absent] === "true") {
+                objects.delete(key(object));
+            } else if (annotations[OVERLAY.merge] === "true") {
+                const others = Object.fromEntries(Object.entries(annotations).filter(([name]) => name !== OVERLAY.merge));
+                const metadata = Object.fromEntries(Object.entries(object.metadata!).filter(([name]) => name !== "annotations"));
+                const patch = { ...object, metadata: Object.keys(others).length > 0 ? { ...metadata, annotations: others } : metadata };
+                objects.set(key(object), mergePatch(objects.get(key(object)), patch) as KubeObject);
+            } else {
+                objects.set(key(object), object);
+            }
         }
     }
     return [...objects.values()];
@@ -48,7 +83,7 @@ export interface FakeCluster {
 export async function fakeCluster(objects: KubeObject[], dir: string, context = "fake"): Promise<FakeCluster> {
     const requests: string[] = [];
     const byGroupVersion = new Map<string, KubeObject[]>();
-    for (const object of objects) {
+    for (const object of objects.filter(isKubernetesObject)) {
         byGroupVersion.set(object.apiVersion!, [...(byGroupVersion.get(object.apiVersion!) ?? []), object]);
     }
     const send = (res: http.ServerResponse, status: number, body: unknown) =>
@@ -70,6 +105,30 @@ export async function fakeCluster(objects: KubeObject[], dir: string, context = 
             return;
         }
         const url = new URL(req.url ?? "/", "http://fake");
+        const logPath = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/log$/.exec(url.pathname);
+        if (logPath) {
+            const log = recordedLog(objects, {
+                namespace: logPath[1],
+                pod: logPath[2],
+                container: url.searchParams.get("container") ?? "",
+                previous: url.searchParams.get("previous") === "true",
+                tailLines: Number(url.searchParams.get("tailLines") ?? Number.MAX_SAFE_INTEGER),
+            });
+            if (log === undefined) {
+                // What the API server answers for a container without that log.
+                send(res, 400, {
+                    kind: "Status",
+                    apiVersion: "v1",
+                    status: "Failure",
+                    reason: "BadRequest",
+                    code: 400,
+                    message: `no log for ${logPath[2]}`,
+                });
+            } else {
+                res.writeHead(200, { "Content-Type": "text/plain" }).end(log);
+            }
+            return;
+        }
         const match = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))(?:\/namespaces\/([^/]+))?(?:\/([^/]+)(?:\/([^/]+))?)?$/.exec(url.pathname);
         if (!match) {
             notFound(res, url.pathname);

@@ -350,6 +350,40 @@ export const KSERVE_CHILDREN = {
     maxServiceNameLength: 38,
 } as const;
 
+/**
+ * CRDs the platform needs, by `metadata.name` with the kind and version they serve, and who installs each: GKE (Gateway API, its
+ * policies, and the v1 InferencePool from {@link GKE_VERSION.floor}) or one of this stack's charts. Source: each upstream CRD in
+ * shared/crds (see its SOURCES.txt); the test checks every name against them.
+ */
+export const PLATFORM_CRDS: ReadonlyArray<{ name: string; kind: string; version: string; installedBy: string }> = [
+    { name: "gatewayclasses.gateway.networking.k8s.io", kind: "GatewayClass", version: "v1", installedBy: "GKE (Gateway API)" },
+    { name: "gateways.gateway.networking.k8s.io", kind: "Gateway", version: "v1", installedBy: "GKE (Gateway API)" },
+    { name: "httproutes.gateway.networking.k8s.io", kind: "HTTPRoute", version: "v1", installedBy: "GKE (Gateway API)" },
+    { name: "healthcheckpolicies.networking.gke.io", kind: "HealthCheckPolicy", version: "v1", installedBy: "GKE (Gateway API)" },
+    { name: "gcpbackendpolicies.networking.gke.io", kind: "GCPBackendPolicy", version: "v1", installedBy: "GKE (Gateway API)" },
+    {
+        name: "inferencepools.inference.networking.k8s.io",
+        kind: "InferencePool",
+        version: "v1",
+        installedBy: `GKE ${GKE_VERSION.floor} or later`,
+    },
+    { name: "leaderworkersets.leaderworkerset.x-k8s.io", kind: "LeaderWorkerSet", version: "v1", installedBy: "the LeaderWorkerSet chart" },
+    {
+        name: "llminferenceservices.serving.kserve.io",
+        kind: "LLMInferenceService",
+        version: "v1alpha2",
+        installedBy: "the kserve-llmisvc-crd chart",
+    },
+    {
+        name: "llminferenceserviceconfigs.serving.kserve.io",
+        kind: "LLMInferenceServiceConfig",
+        version: "v1alpha2",
+        installedBy: "the kserve-llmisvc-crd chart",
+    },
+    { name: "certificates.cert-manager.io", kind: "Certificate", version: "v1", installedBy: "the cert-manager chart" },
+    { name: "clusterissuers.cert-manager.io", kind: "ClusterIssuer", version: "v1", installedBy: "the cert-manager chart" },
+];
+
 /** The API group and kind of an InferencePool, as a Gateway API backend or policy target names it. Source: {@link SOURCES.gkeInferenceGateway}. */
 export const INFERENCE_POOL_KIND = { group: "inference.networking.k8s.io", kind: "InferencePool" } as const;
 
@@ -361,6 +395,8 @@ export const EPP_CONFIG_API_VERSION = "llm-d.ai/v1alpha1";
 
 /** Prefix-cache-aware routing as the field report found it in production. Source: {@link SOURCES.seed003Weights}. */
 export const PREFIX_CACHE_ROUTING = {
+    /** The EPP plugin that scores endpoints by the prefix they hold. Source: {@link SOURCES.eppConfig}. */
+    scorer: "prefix-cache-scorer",
     prefixCacheScorerWeight: 2.0,
     loadAwareScorerWeight: 1.0,
     queueDepthThreshold: 5,
@@ -410,6 +446,8 @@ export const KSERVE_STOP_ANNOTATION = "serving.kserve.io/stop";
 
 /** Prometheus series the dashboard and alerts read. Source: {@link SOURCES.vllmMetrics}. */
 export const METRICS = {
+    /** The label this stack's PodMonitorings copy each pod's `app.kubernetes.io/name` into: the model service a series is from. */
+    serviceLabel: "model_service",
     vllm: {
         requestSuccess: "vllm:request_success_total",
         timeToFirstTokenBucket: "vllm:time_to_first_token_seconds_bucket",

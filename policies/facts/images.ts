@@ -62,3 +62,25 @@ export function versionAtLeast(a: number[], b: number[]): boolean {
     }
     return true;
 }
+
+/**
+ * How an endpoint picker image stands against the first release with ALPN `h2` on its TLS gRPC server: `fixed` true or false,
+ * or undefined when only a digest pins it (its version cannot be read, and a digest cannot move). Undefined for images of
+ * repositories `minimums` (first fixed version by the repository's last path segment) does not name.
+ */
+export function endpointPickerAlpn(
+    image: string,
+    minimums: Readonly<Record<string, string>>,
+): { repository: string; minimum: string; fixed?: boolean } | undefined {
+    const repository = imageRepository(image).split("/").pop()!;
+    const minimum = minimums[repository];
+    if (minimum === undefined) {
+        return undefined;
+    }
+    const tag = imageTag(image);
+    if (tag === undefined && image.includes("@sha256:")) {
+        return { repository, minimum };
+    }
+    const version = tag !== undefined ? parseVersion(tag) : undefined;
+    return { repository, minimum, fixed: version !== undefined && versionAtLeast(version, parseVersion(minimum)!) };
+}

@@ -16,12 +16,24 @@ export interface ObjectRef {
     name: string;
 }
 
-/** What the checks need of a cluster: one object, or every object of a kind. */
+/** Which log of a pod's container to read: the running one, or the one before its last restart. */
+export interface LogRef {
+    namespace: string;
+    pod: string;
+    container: string;
+    previous: boolean;
+    /** Lines from the end. */
+    tailLines: number;
+}
+
+/** What the checks need of a cluster: one object, every object of a kind, or the end of a container's log. */
 export interface ObjectReader {
     /** The object, or undefined when it does not exist (or its kind is not served). */
     get(ref: ObjectRef): Promise<KubeObject | undefined>;
     /** Every object of a kind (in `namespace`, or cluster-wide); empty when the kind is not served. */
     list(apiVersion: string, kind: string, namespace?: string): Promise<KubeObject[]>;
+    /** The log's last lines, or undefined when there is none (no such pod, container or previous run). */
+    podLog(ref: LogRef): Promise<string | undefined>;
 }
 
 /**
@@ -30,9 +42,11 @@ export interface ObjectReader {
  */
 export class ClusterReader implements ObjectReader {
     private readonly api: k8s.KubernetesObjectApi;
+    private readonly core: k8s.CoreV1Api;
 
     constructor(readonly kubeconfig: k8s.KubeConfig) {
         this.api = k8s.KubernetesObjectApi.makeApiClient(kubeconfig);
+        this.core = kubeconfig.makeApiClient(k8s.CoreV1Api);
     }
 
     /** The cluster of the default kubeconfig, or of `context` in it. */
@@ -76,6 +90,24 @@ export class ClusterReader implements ObjectReader {
         } catch (err) {
             if (isNotFound(err)) {
                 return [];
+            }
+            throw err;
+        }
+    }
+
+    async podLog(ref: LogRef): Promise<string | undefined> {
+        try {
+            return await this.core.readNamespacedPodLog({
+                name: ref.pod,
+                namespace: ref.namespace,
+                container: ref.container,
+                previous: ref.previous,
+                tailLines: ref.tailLines,
+            });
+        } catch (err) {
+            // The API answers 400 when the container has no previous run or has not started.
+            if (isNotFound(err) || (err as { code?: unknown }).code === 400) {
+                return undefined;
             }
             throw err;
         }

@@ -1,7 +1,6 @@
 import { acceptedByGateway, gkePolicyAttached, inferencePoolMigration } from "../../scripts/cluster/checks";
 import type { KubeObject } from "../../scripts/cluster/kube";
 import { runClusterChecks } from "../../scripts/smoke";
-import { CrdValidator } from "../crds";
 import { clusterState } from "../fakeCluster";
 import { memoryReader } from "../memoryCluster";
 
@@ -9,21 +8,6 @@ const GATEWAY = { namespace: "inference-gateway", name: "inference-gateway" };
 const find = (objects: KubeObject[], kind: string, name: string) =>
     objects.find((object) => object.kind === kind && object.metadata?.name === name)!;
 const route = (...overlays: string[]) => find(clusterState(...overlays), "HTTPRoute", "qwen2-3b-kserve-route");
-
-describe("the recorded cluster states", () => {
-    test.each([["healthy"], ["route-not-migrated"], ["route-rejected-timeouts"], ["policy-not-attached"]])(
-        "%s: every object is valid against its CRD",
-        (state) => {
-            const validator = new CrdValidator();
-            for (const object of clusterState(...(state === "healthy" ? [] : [state]))) {
-                expect({ object: `${object.kind} ${object.metadata?.name}`, errors: validator.errors(object) }).toEqual({
-                    object: `${object.kind} ${object.metadata?.name}`,
-                    errors: [],
-                });
-            }
-        },
-    );
-});
 
 describe("cluster checks over recorded objects", () => {
     test("the healthy route is on the v1 InferencePool group, migrated, accepted with its references resolved", () => {

@@ -1,0 +1,200 @@
+/**
+ * What `npm run doctor` checks, put together: the platform once, then every model service it finds. The stack's outputs,
+ * when given, say where to look (serving namespace, Gateway, CA issuer, services and their patterns, the TPU pool's
+ * maximum); without them, every LLMInferenceService the reader can list is checked and its Gateway read from its route.
+ */
+import { KSERVE, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING } from "@gke-tpu-inference/facts";
+import type { KubeObject, ObjectReader } from "../cluster/kube";
+import { MetricsSource, prefixCacheCheck } from "./metrics";
+import { GatewayRef, certificateChecks, controllerChecks, crdChecks, gatewayChecks } from "./platform";
+import { PodContext, endpointPickerChecks, workloadChecks } from "./pods";
+import { Diagnosis, objectName } from "./report";
+import { appProtocolChecks, gatewayHealth, isStopped, routeChecks, serviceReady } from "./services";
+
+/** Where to look, from the stack's outputs or the command line. */
+export interface DoctorTargets {
+    /** Namespaces holding model services; every namespace when absent. */
+    namespaces?: string[];
+    /** The stack's Gateway; read from each service's route when absent. */
+    gateway?: GatewayRef;
+    /** The stack's CA ClusterIssuer. */
+    caIssuer?: string;
+    /** The stack's model services by name, with their pattern and URL through the Gateway; every service found when absent. */
+    services?: Record<string, { pattern?: string; baseUrl?: string }>;
+    /** The TPU pool's maximum node count. */
+    tpuMaxNodes?: number;
+}
+
+/** What `pulumi stack output --json` says about where the stack's objects are. */
+export function targetsFromOutputs(outputs: unknown): DoctorTargets {
+    const { servingNamespace, gateway, caIssuerName, models, tpuPoolAutoscaling } = (outputs ?? {}) as {
+        servingNamespace?: unknown;
+        gateway?: { namespace?: unknown; name?: unknown };
+        caIssuerName?: unknown;
+        models?: Record<string, { pattern?: unknown; baseUrl?: unknown }>;
+        tpuPoolAutoscaling?: { maxNodes?: unknown };
+    };
+    return {
+        ...(typeof servingNamespace === "string" ? { namespaces: [servingNamespace] } : {}),
+        ...(typeof gateway?.namespace === "string" && typeof gateway.name === "string"
+            ? { gateway: { namespace: gateway.namespace, name: gateway.name } }
+            : {}),
+        ...(typeof caIssuerName === "string" ? { caIssuer: caIssuerName } : {}),
+        ...(models && typeof models === "object"
+            ? {
+                  services: Object.fromEntries(
+                      Object.entries(models).map(([name, model]) => [
+                          name,
+                          {
+                              ...(typeof model?.pattern === "string" ? { pattern: model.pattern } : {}),
+                              ...(typeof model?.baseUrl === "string" ? { baseUrl: model.baseUrl } : {}),
+                          },
+                      ]),
+                  ),
+              }
+            : {}),
+        ...(typeof tpuPoolAutoscaling?.maxNodes === "number" ? { tpuMaxNodes: tpuPoolAutoscaling.maxNodes } : {}),
+    };
+}
+
+/** Options beyond the targets. */
+export interface DoctorOptions {
+    /** Where prefix-cache metrics come from; the metrics check is skipped without it. */
+    metrics?: MetricsSource;
+}
+
+/** The Gateway a service's route attaches to: the stack's, else the route's (or the service's) first parent, else KServe's default. */
+function gatewayOf(service: KubeObject, route: KubeObject | undefined, targets: DoctorTargets): GatewayRef {
+    if (targets.gateway) {
+        return targets.gateway;
+    }
+    type ParentRef = { name?: string; namespace?: string };
+    const fromRoute = (route?.spec as { parentRefs?: ParentRef[] } | undefined)?.parentRefs?.[0];
+    const fromService = (service.spec as { router?: { gateway?: { refs?: ParentRef[] } } } | undefined)?.router?.gateway?.refs?.[0];
+    const parent = fromRoute ?? fromService;
+    if (parent?.name) {
+        return { namespace: parent.namespace ?? service.metadata!.namespace!, name: parent.name };
+    }
+    const [namespace, name] = KSERVE.defaultGateway.chartDefault.split("/");
+    return { namespace, name };
+}
+
+/** Whether a service routes by prefix: its pattern in the outputs, else its scheduler's config names the prefix-cache scorer. */
+function routesByPrefix(service: KubeObject, targets: DoctorTargets): boolean {
+    const pattern = targets.services?.[service.metadata!.name!]?.pattern;
+    return pattern !== undefined ? pattern === "pattern3" : JSON.stringify(service.spec ?? {}).includes(PREFIX_CACHE_ROUTING.scorer);
+}
+
+const matches = (labels: Record<string, string>) => (pod: KubeObject) =>
+    Object.entries(labels).every(([key, value]) => pod.metadata?.labels?.[key] === value);
+
+/** Every check of one namespace's model services. */
+async function namespaceChecks(
+    reader: ObjectReader,
+    namespace: string | undefined,
+    services: KubeObject[],
+    targets: DoctorTargets,
+    options: DoctorOptions,
+    nodes: KubeObject[],
+): Promise<{ results: Diagnosis[]; gateways: GatewayRef[] }> {
+    const [pods, events] = await Promise.all([reader.list("v1", "Pod", namespace), reader.list("v1", "Event", namespace)]);
+    const context: PodContext = { reader, events: events as PodContext["events"], nodes, tpuMaxNodes: targets.tpuMaxNodes };
+    const gateways: GatewayRef[] = [];
+    const perService = await Promise.all(
+        services.map(async (service) => {
+            const name = service.metadata!.name!;
+            const serviceNamespace = service.metadata!.namespace!;
+            const inNamespace = pods.filter((pod) => pod.metadata?.namespace === serviceNamespace);
+            const workload = inNamespace.filter(matches(KSERVE_CHILDREN.workloadLabels(name)));
+            const pickers = inNamespace.filter(matches(KSERVE_CHILDREN.schedulerLabels(name)));
+            const route = await reader.get({
+                apiVersion: "gateway.networking.k8s.io/v1",
+                kind: "HTTPRoute",
+                namespace: serviceNamespace,
+                name: `${name}${KSERVE_CHILDREN.routeSuffix}`,
+            });
+            const gateway = gatewayOf(service, route, targets);
+            gateways.push(gateway);
+            const hasScheduler = (service.spec as { router?: { scheduler?: unknown } } | undefined)?.router?.scheduler !== undefined;
+            const stopped = isStopped(service);
+            const baseUrl = targets.services?.[name]?.baseUrl;
+            const results: Diagnosis[] = [
+                serviceReady(service),
+                ...(await routeChecks(reader, serviceNamespace, name, gateway)),
+                ...(await appProtocolChecks(reader, serviceNamespace, name, workload)),
+                ...(await workloadChecks(name, serviceNamespace, workload, stopped, context)),
+                ...(hasScheduler && !stopped ? endpointPickerChecks(name, serviceNamespace, pickers) : []),
+            ];
+            // Only where the stack's outputs give the URL: a Gateway's address alone may not be reachable from here.
+            if (baseUrl !== undefined && !stopped) {
+                results.push(await gatewayHealth(baseUrl, serviceNamespace, name));
+            }
+            if (routesByPrefix(service, targets)) {
+                results.push(
+                    options.metrics
+                        ? await prefixCacheCheck(options.metrics, serviceNamespace, name)
+                        : {
+                              status: "SKIPPED",
+                              check: "prefix-cache hits while prompts arrive",
+                              object: objectName("LLMInferenceService", name, serviceNamespace),
+                              evidence: "no --metrics given",
+                          },
+                );
+            }
+            return results;
+        }),
+    );
+    return { results: perService.flat(), gateways };
+}
+
+/** Runs every check; read-only. */
+export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, options: DoctorOptions = {}): Promise<Diagnosis[]> {
+    const namespaces = targets.namespaces ?? [undefined];
+    const [nodes, found] = await Promise.all([
+        reader.list("v1", "Node"),
+        Promise.all(namespaces.map((namespace) => reader.list(KSERVE.apiVersion, "LLMInferenceService", namespace))),
+    ]);
+    const wanted = targets.services ? Object.keys(targets.services) : undefined;
+    const nothingFound: Diagnosis[] =
+        wanted === undefined && found.flat().length === 0
+            ? [
+                  {
+                      status: "SKIPPED",
+                      check: "model services",
+                      object: `LLMInferenceServices in ${targets.namespaces?.join(", ") ?? "every namespace"}`,
+                      evidence: "none found",
+                  },
+              ]
+            : [];
+    const missing: Diagnosis[] = (wanted ?? [])
+        .filter((name) => !found.flat().some((service) => service.metadata?.name === name))
+        .map((name) => ({
+            status: "FAIL",
+            check: "service exists",
+            object: objectName("LLMInferenceService", name, targets.namespaces?.join(",")),
+            evidence: "not found",
+            fix: "run `pulumi up`; `kubectl get llminferenceservice -A` lists what exists",
+        }));
+    const perNamespace = await Promise.all(
+        namespaces.map((namespace, index) =>
+            namespaceChecks(
+                reader,
+                namespace,
+                found[index].filter((service) => wanted === undefined || wanted.includes(service.metadata!.name!)),
+                targets,
+                options,
+                nodes,
+            ),
+        ),
+    );
+    const gateways = targets.gateway
+        ? [targets.gateway]
+        : [...new Map(perNamespace.flatMap((part) => part.gateways).map((ref) => [`${ref.namespace}/${ref.name}`, ref])).values()];
+    const platform = await Promise.all([
+        gatewayChecks(reader, gateways),
+        crdChecks(reader),
+        controllerChecks(reader),
+        certificateChecks(reader, targets.caIssuer),
+    ]);
+    return [...platform.flat(), ...nothingFound, ...missing, ...perNamespace.flatMap((part) => part.results)];
+}

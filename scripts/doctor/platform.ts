@@ -1,0 +1,199 @@
+/**
+ * The platform's checks: Gateway API on, the Gateway regional, Programmed and addressed; the CRDs and controllers
+ * KServe, LeaderWorkerSet and cert-manager bring, Available; cert-manager's issuers and the CA Ready, the CA's key RSA.
+ */
+import { CHARTS, GATEWAY_CLASSES, GKE_GATEWAY_CLASS_PREFIX, PLATFORM_CRDS } from "@gke-tpu-inference/facts";
+import { describeCondition, findCondition } from "../cluster/checks";
+import type { KubeObject, ObjectReader } from "../cluster/kube";
+import type { LessonId } from "./lessons";
+import { Diagnosis, objectName } from "./report";
+
+/** A Gateway, by namespace and name. */
+export interface GatewayRef {
+    namespace: string;
+    name: string;
+}
+
+/** A condition's state in `kubectl describe` words, or that it is not reported. */
+function conditionEvidence(object: KubeObject, type: string): { ok: boolean; evidence: string } {
+    const condition = findCondition((object.status as { conditions?: unknown } | undefined)?.conditions, type);
+    return condition
+        ? { ok: condition.status === "True", evidence: describeCondition(condition) }
+        : { ok: false, evidence: `no ${type} condition yet` };
+}
+
+/** OK or FAIL on one condition of an object. */
+function conditionCheck(object: KubeObject, type: string, check: string, lesson?: LessonId, fix?: string): Diagnosis {
+    const { ok, evidence } = conditionEvidence(object, type);
+    return {
+        status: ok ? "OK" : "FAIL",
+        check,
+        object: objectName(object.kind!, object.metadata!.name!, object.metadata?.namespace),
+        evidence,
+        ...(ok ? {} : { lesson, fix }),
+    };
+}
+
+/** GatewayClasses exist (GKE's Gateway API controller is on); the Gateway's class is regional, Programmed, with an address. */
+export async function gatewayChecks(reader: ObjectReader, gateways: GatewayRef[]): Promise<Diagnosis[]> {
+    const classes = await reader.list("gateway.networking.k8s.io/v1", "GatewayClass");
+    const names = classes.map((gatewayClass) => gatewayClass.metadata!.name!).sort();
+    const results: Diagnosis[] = [
+        names.length > 0
+            ? { status: "OK", check: "Gateway API enabled", object: "GatewayClasses", evidence: names.join(", ") }
+            : {
+                  status: "FAIL",
+                  check: "Gateway API enabled",
+                  object: "GatewayClasses",
+                  evidence: "the cluster has no GatewayClass",
+                  lesson: "gatewayApiDisabled",
+              },
+    ];
+    for (const ref of gateways) {
+        const object = objectName("Gateway", ref.name, ref.namespace);
+        const gateway = await reader.get({ apiVersion: "gateway.networking.k8s.io/v1", kind: "Gateway", ...ref });
+        if (!gateway) {
+            results.push({ status: "FAIL", check: "Gateway exists", object, evidence: "not found", fix: "run `pulumi up`" });
+            continue;
+        }
+        const className = String((gateway.spec as { gatewayClassName?: unknown } | undefined)?.gatewayClassName ?? "");
+        const regional: readonly string[] = GATEWAY_CLASSES.regional;
+        results.push(
+            regional.includes(className)
+                ? { status: "OK", check: "GatewayClass regional", object, evidence: `class ${className}` }
+                : className.startsWith(GKE_GATEWAY_CLASS_PREFIX)
+                  ? { status: "FAIL", check: "GatewayClass regional", object, evidence: `class ${className}`, lesson: "globalGatewayClass" }
+                  : {
+                        status: "WARN",
+                        check: "GatewayClass regional",
+                        object,
+                        evidence: `class ${className} is not GKE's`,
+                        fix: "its implementation must support InferencePool backends",
+                    },
+        );
+        const programmed = conditionCheck(
+            gateway,
+            "Programmed",
+            "Gateway programmed",
+            undefined,
+            "kubectl describe gateway: its events say why",
+        );
+        results.push(
+            names.includes(className) || programmed.status === "OK"
+                ? programmed
+                : {
+                      ...programmed,
+                      evidence: `${programmed.evidence}; the cluster has no GatewayClass ${className}`,
+                      lesson: "gatewayApiDisabled",
+                      fix: undefined,
+                  },
+        );
+        const addresses = ((gateway.status as { addresses?: Array<{ value?: string }> } | undefined)?.addresses ?? []).map(
+            (address) => address.value,
+        );
+        results.push(
+            addresses.length > 0
+                ? { status: "OK", check: "Gateway address", object, evidence: addresses.join(", ") }
+                : {
+                      status: "FAIL",
+                      check: "Gateway address",
+                      object,
+                      evidence: "no address yet",
+                      fix: "the load balancer is not provisioned: kubectl describe gateway",
+                  },
+        );
+    }
+    return results;
+}
+
+/** Every CRD the platform needs is installed and Established. */
+export async function crdChecks(reader: ObjectReader): Promise<Diagnosis[]> {
+    return Promise.all(
+        PLATFORM_CRDS.map(async (crd): Promise<Diagnosis> => {
+            const object = objectName("CustomResourceDefinition", crd.name);
+            const found = await reader.get({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: crd.name });
+            const group = crd.name.slice(crd.name.indexOf(".") + 1);
+            const lesson: LessonId | undefined =
+                crd.kind === "LeaderWorkerSet" ? "lwsMissing" : crd.kind === "InferencePool" ? "inferencePoolGroup" : undefined;
+            if (!found) {
+                return {
+                    status: "FAIL",
+                    check: "CRD installed",
+                    object,
+                    evidence: `no matches for kind ${crd.kind} in version ${group}/${crd.version} (installed by ${crd.installedBy})`,
+                    lesson,
+                    ...(lesson ? {} : { fix: `install it: ${crd.installedBy} (\`pulumi up\`)` }),
+                };
+            }
+            const served = ((found.spec as { versions?: Array<{ name?: string; served?: boolean }> } | undefined)?.versions ?? []).some(
+                (version) => version.name === crd.version && version.served === true,
+            );
+            const established = conditionCheck(found, "Established", "CRD installed", lesson);
+            return served || established.status !== "OK"
+                ? established
+                : { ...established, status: "FAIL", evidence: `does not serve ${crd.version}`, fix: `upgrade it: ${crd.installedBy}` };
+        }),
+    );
+}
+
+/** The controllers of cert-manager, LeaderWorkerSet and KServe: every Deployment in their namespaces Available. */
+export async function controllerChecks(reader: ObjectReader): Promise<Diagnosis[]> {
+    const namespaces = [...new Set(Object.values(CHARTS).map((chart) => chart.namespace))];
+    const results = await Promise.all(
+        namespaces.map(async (namespace): Promise<Diagnosis[]> => {
+            const deployments = await reader.list("apps/v1", "Deployment", namespace);
+            if (deployments.length === 0) {
+                return [
+                    {
+                        status: "FAIL",
+                        check: "controllers available",
+                        object: `Deployments in ${namespace}`,
+                        evidence: "none",
+                        lesson: "platformControllers",
+                    },
+                ];
+            }
+            return deployments.map((deployment) =>
+                conditionCheck(
+                    deployment,
+                    "Available",
+                    "controller available",
+                    "platformControllers",
+                    `kubectl -n ${namespace} describe deployment ${deployment.metadata!.name}: its conditions and pods say why`,
+                ),
+            );
+        }),
+    );
+    return results.flat();
+}
+
+/** cert-manager's ClusterIssuers Ready (the stack's CA issuer among them), its CA certificates Ready with an RSA key. */
+export async function certificateChecks(reader: ObjectReader, caIssuer?: string): Promise<Diagnosis[]> {
+    const issuers = await reader.list("cert-manager.io/v1", "ClusterIssuer");
+    const results = issuers.map((issuer) => conditionCheck(issuer, "Ready", "issuer ready", undefined, "kubectl describe clusterissuer"));
+    if (caIssuer !== undefined && !issuers.some((issuer) => issuer.metadata?.name === caIssuer)) {
+        results.push({
+            status: "FAIL",
+            check: "issuer ready",
+            object: objectName("ClusterIssuer", caIssuer),
+            evidence: "not found",
+            fix: "run `pulumi up`",
+        });
+    }
+    const authorities = (await reader.list("cert-manager.io/v1", "Certificate", CHARTS.certManager.namespace)).filter(
+        (certificate) => (certificate.spec as { isCA?: unknown } | undefined)?.isCA === true,
+    );
+    for (const certificate of authorities) {
+        results.push(conditionCheck(certificate, "Ready", "CA certificate ready", undefined, "kubectl describe certificate"));
+        // cert-manager generates an RSA key when the certificate names no algorithm.
+        const algorithm = (certificate.spec as { privateKey?: { algorithm?: string; size?: number } }).privateKey?.algorithm ?? "RSA";
+        results.push({
+            status: algorithm === "RSA" ? "OK" : "FAIL",
+            check: "CA key RSA",
+            object: objectName("Certificate", certificate.metadata!.name!, certificate.metadata?.namespace),
+            evidence: `privateKey.algorithm ${algorithm}`,
+            ...(algorithm === "RSA" ? {} : { lesson: "rsaCa" as const }),
+        });
+    }
+    return results;
+}

@@ -1,0 +1,477 @@
+import { spawn } from "child_process";
+import * as fs from "fs";
+import * as http from "http";
+import { AddressInfo } from "net";
+import * as os from "os";
+import * as path from "path";
+import { PLATFORM_CRDS } from "@gke-tpu-inference/facts";
+import type { KubeObject } from "../../scripts/cluster/kube";
+import { DoctorTargets, runDoctor, targetsFromOutputs } from "../../scripts/doctor/diagnose";
+import { LESSONS } from "../../scripts/doctor/lessons";
+import { prefixCacheCheck, sumSamples } from "../../scripts/doctor/metrics";
+import { Diagnosis, expand, formatDiagnoses } from "../../scripts/doctor/report";
+import { CrdValidator } from "../crds";
+import { clusterState, fakeCluster } from "../fakeCluster";
+import { isKubernetesObject, memoryReader } from "../memoryCluster";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const STATES = path.join(ROOT, "test", "fixtures", "cluster", "doctor");
+/** States of the vLLM pod, recorded with KServe's view of a workload that is not available. */
+const POD_STATES = [
+    "pending-selector",
+    "pool-at-max",
+    "stockout",
+    "scaling-up",
+    "crashloop-unknown-flag",
+    "tpu-out-of-memory",
+    "hf-unauthorized",
+    "oom-killed",
+    "image-pull",
+    "startup-probe-restarts",
+    "pod-starting",
+];
+const overlaysOf = (state: string) => [...(POD_STATES.includes(state) ? ["doctor/workload-not-ready"] : []), `doctor/${state}`];
+const POD = "Pod llm-inference/qwen2-3b-kserve-6c8f9d7b54-x2x4p";
+const EPP = "Pod llm-inference/qwen2-3b-kserve-router-scheduler-7b5d6f8c9-q8w2n";
+const SERVICE = "LLMInferenceService llm-inference/qwen2-3b";
+const NOT_AVAILABLE: Finding = ["FAIL", SERVICE, "service ready", undefined];
+
+/** Status, object, check and lesson of a diagnosis. */
+type Finding = [Diagnosis["status"], string, string, string | undefined];
+const finding = (diagnosis: Diagnosis): Finding => [diagnosis.status, diagnosis.object, diagnosis.check, diagnosis.lesson];
+const notOk = async (targets: DoctorTargets, ...overlays: string[]) =>
+    (await runDoctor(memoryReader(clusterState(...overlays)), targets)).filter((diagnosis) => diagnosis.status !== "OK").map(finding);
+
+describe("the recorded cluster states", () => {
+    // The doctor's states, and the smoke test's (one folder up).
+    const states = [
+        ...fs.readdirSync(STATES).map((file) => file.replace(/\.yaml$/, "")),
+        ...["route-not-migrated", "route-rejected-timeouts", "policy-not-attached"].map((state) => `../${state}`),
+    ];
+    const builtIn = ["v1", "apps/v1", "apiextensions.k8s.io/v1"];
+    // One validator for every state: it compiles each kind's schema once.
+    const validator = new CrdValidator();
+
+    test.each([["healthy"], ...states.map((state) => [state])])("%s: every custom resource is valid against its CRD", (state) => {
+        for (const object of clusterState(...(state === "healthy" ? [] : overlaysOf(state))).filter(isKubernetesObject)) {
+            const name = `${object.apiVersion} ${object.kind} ${object.metadata?.name}`;
+            expect({ name, errors: builtIn.includes(object.apiVersion!) ? [] : validator.errors(object) }).toEqual({ name, errors: [] });
+        }
+    });
+
+    test("every CRD the platform needs is one upstream ships, by name and served version", () => {
+        const upstream = validator.kinds;
+        for (const crd of PLATFORM_CRDS) {
+            const group = crd.name.slice(crd.name.indexOf(".") + 1);
+            expect(upstream).toContain(`${group}/${crd.version}:${crd.kind}`);
+        }
+    });
+});
+
+describe("npm run doctor over recorded states", () => {
+    test("the healthy stack passes every check", async () => {
+        const diagnoses = await runDoctor(memoryReader(clusterState()), {});
+        expect(diagnoses.filter((diagnosis) => diagnosis.status !== "OK")).toEqual([]);
+        expect([...new Set(diagnoses.map((diagnosis) => diagnosis.check))]).toEqual([
+            "Gateway API enabled",
+            "GatewayClass regional",
+            "Gateway programmed",
+            "Gateway address",
+            "CRD installed",
+            "controller available",
+            "issuer ready",
+            "CA certificate ready",
+            "CA key RSA",
+            "service ready",
+            "backends on inference.networking.k8s.io",
+            "accepted by Gateway inference-gateway/inference-gateway",
+            "health check /health over HTTP",
+            "backend timeout >= 300 s",
+            "no HTTPS to vLLM",
+            "pod ready",
+            "EPP ALPN h2 under TLS",
+            "endpoint picker ready",
+        ]);
+        expect(diagnoses).toHaveLength(35);
+    });
+
+    const cases: Array<[string, Finding[]]> = [
+        [
+            "gateway-api-disabled",
+            [
+                ["FAIL", "GatewayClasses", "Gateway API enabled", "gatewayApiDisabled"],
+                ["FAIL", "Gateway inference-gateway/inference-gateway", "Gateway programmed", "gatewayApiDisabled"],
+                ["FAIL", "Gateway inference-gateway/inference-gateway", "Gateway address", undefined],
+            ],
+        ],
+        ["global-gateway-class", [["FAIL", "Gateway inference-gateway/inference-gateway", "GatewayClass regional", "globalGatewayClass"]]],
+        [
+            "health-check-root",
+            [["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "health check /health over HTTP", "healthChecks"]],
+        ],
+        ["health-check-missing", [["FAIL", "Service llm-inference/qwen2-3b-http", "health check /health over HTTP", "healthChecks"]]],
+        [
+            "backend-policy-missing",
+            [["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "backend timeout >= 300 s", "backendTimeout"]],
+        ],
+        ["https-app-protocol", [["FAIL", "Service llm-inference/qwen2-3b-kserve-workload-svc", "no HTTPS to vLLM", "httpsAppProtocol"]]],
+        [
+            "lws-missing",
+            [
+                ["FAIL", "CustomResourceDefinition leaderworkersets.leaderworkerset.x-k8s.io", "CRD installed", "lwsMissing"],
+                ["FAIL", "Deployments in lws-system", "controllers available", "platformControllers"],
+                ["FAIL", SERVICE, "service ready", "lwsMissing"],
+                ["FAIL", "Pods of LLMInferenceService llm-inference/qwen2-3b", "pod ready", undefined],
+            ],
+        ],
+        [
+            "controller-unavailable",
+            [["FAIL", "Deployment kserve/llmisvc-controller-manager", "controller available", "platformControllers"]],
+        ],
+        ["ca-ecdsa", [["FAIL", "Certificate cert-manager/tpu-inference-ca", "CA key RSA", "rsaCa"]]],
+        ["issuer-not-ready", [["FAIL", "ClusterIssuer tpu-inference-ca-issuer", "issuer ready", undefined]]],
+        ["pending-selector", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", "tpuSelector"]]],
+        ["pool-at-max", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", undefined]]],
+        ["stockout", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", "capacity"]]],
+        ["scaling-up", [NOT_AVAILABLE, ["WARN", POD, "pod scheduled", undefined]]],
+        ["crashloop-unknown-flag", [NOT_AVAILABLE, ["FAIL", POD, "container running", "vllmFlag"]]],
+        ["tpu-out-of-memory", [NOT_AVAILABLE, ["FAIL", POD, "container running", undefined]]],
+        ["hf-unauthorized", [NOT_AVAILABLE, ["FAIL", POD, "container running", undefined]]],
+        ["oom-killed", [NOT_AVAILABLE, ["FAIL", POD, "container running", undefined]]],
+        ["image-pull", [NOT_AVAILABLE, ["FAIL", POD, "image pulled", undefined]]],
+        ["startup-probe-restarts", [NOT_AVAILABLE, ["FAIL", POD, "container running", "startupBudget"]]],
+        ["pod-starting", [NOT_AVAILABLE, ["WARN", POD, "pod ready", undefined]]],
+        ["epp-without-alpn", [["FAIL", EPP, "EPP ALPN h2 under TLS", "eppAlpn"]]],
+        ["epp-not-ready", [["FAIL", EPP, "endpoint picker ready", undefined]]],
+        ["service-stopped", [["SKIPPED", "Pods of LLMInferenceService llm-inference/qwen2-3b", "pod ready", undefined]]],
+        [
+            "../route-rejected-timeouts",
+            [
+                [
+                    "FAIL",
+                    "HTTPRoute llm-inference/qwen2-3b-kserve-route",
+                    "accepted by Gateway inference-gateway/inference-gateway",
+                    "routeTimeouts",
+                ],
+            ],
+        ],
+        [
+            "../route-not-migrated",
+            [
+                ["FAIL", "HTTPRoute llm-inference/qwen2-3b-kserve-route", "backends on inference.networking.k8s.io", "inferencePoolGroup"],
+                [
+                    "FAIL",
+                    "HTTPRoute llm-inference/qwen2-3b-kserve-route",
+                    "accepted by Gateway inference-gateway/inference-gateway",
+                    "inferencePoolGroup",
+                ],
+            ],
+        ],
+        [
+            "../policy-not-attached",
+            [["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "health check /health over HTTP", "healthChecks"]],
+        ],
+    ];
+
+    test("every recorded failure state is tested", () => {
+        expect(
+            cases
+                .map(([state]) => state)
+                .filter((state) => !state.startsWith(".."))
+                .sort(),
+        ).toEqual(
+            fs
+                .readdirSync(STATES)
+                .map((file) => file.replace(/\.yaml$/, ""))
+                .filter((state) => state !== "workload-not-ready")
+                .sort(),
+        );
+    });
+
+    test.each(cases)("%s fails exactly its checks, naming the lesson", async (state, expected) => {
+        expect(await notOk({}, ...overlaysOf(state))).toEqual(expected);
+    });
+
+    test("the evidence quotes what the cluster said, and the line carries the lesson and the fix", async () => {
+        const line = async (state: string, check: string) => {
+            const diagnoses = await runDoctor(memoryReader(clusterState(...overlaysOf(state))), {});
+            return formatDiagnoses(diagnoses.filter((diagnosis) => diagnosis.check === check && diagnosis.status !== "OK")).split("\n")[0];
+        };
+        expect(await line("crashloop-unknown-flag", "container running")).toBe(
+            `FAIL    ${POD}: container running: main: 4 restarts, last Error (exit 2); vLLM rejected a flag: error: unrecognized arguments: --prefix-cache-block-size=16` +
+                ` | lesson (seed 003 #12): ${LESSONS.vllmFlag.title} | fix: ${LESSONS.vllmFlag.fix}`,
+        );
+        expect(await line("../route-rejected-timeouts", "accepted by Gateway inference-gateway/inference-gateway")).toContain(
+            "Accepted=False (UnsupportedValue: Error GWCER104: HTTPRoute is misconfigured, err: Timeouts are not supported.)",
+        );
+        expect(await line("lws-missing", "service ready")).toContain(
+            'WorkloadsReady=False (ReconcileError: no matches for kind "LeaderWorkerSet" in version "leaderworkerset.x-k8s.io/v1")',
+        );
+        expect(await line("startup-probe-restarts", "container running")).toContain(
+            "main: 3 restarts, last Error (exit 137); Killing: Container main failed startup probe, will be restarted; startup budget 120 s",
+        );
+        expect(await line("pool-at-max", "pod scheduled")).toContain("fix: the TPU pool is at its maximum: raise tpuMaxNodes");
+        expect(await line("tpu-out-of-memory", "container running")).toContain(
+            "the model does not fit the TPU's memory: jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Error allocating device buffer",
+        );
+        expect(await line("pending-selector", "pod scheduled")).toContain(
+            "the pod selects cloud.google.com/gke-tpu-accelerator=tpu-v6e, cloud.google.com/gke-tpu-topology=2x2",
+        );
+    });
+
+    test("a pod selecting labels no TPU node carries fails before the autoscaler says so", async () => {
+        const objects = clusterState("doctor/workload-not-ready").map((object) =>
+            object.kind === "Pod" && object.metadata?.name === POD.split("/")[1]
+                ? ({
+                      ...object,
+                      spec: {
+                          ...(object.spec as object),
+                          nodeName: undefined,
+                          nodeSelector: {
+                              "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice",
+                              "cloud.google.com/gke-tpu-topology": "4x4",
+                          },
+                      },
+                      status: { phase: "Pending", conditions: [{ type: "PodScheduled", status: "False", reason: "Unschedulable" }] },
+                  } as KubeObject)
+                : object,
+        );
+        const [diagnosis] = (await runDoctor(memoryReader(objects), {})).filter((candidate) => candidate.check === "pod scheduled");
+        expect(diagnosis).toMatchObject({
+            status: "FAIL",
+            lesson: "tpuSelector",
+            evidence:
+                "the pod selects cloud.google.com/gke-tpu-accelerator=tpu-v6e-slice, cloud.google.com/gke-tpu-topology=4x4; TPU nodes carry tpu-v6e-slice/2x2",
+        });
+    });
+
+    test("the stack's outputs narrow the namespaces, name the CA issuer and a service that is gone", async () => {
+        const targets = targetsFromOutputs({
+            servingNamespace: "llm-inference",
+            gateway: { namespace: "inference-gateway", name: "inference-gateway" },
+            caIssuerName: "tpu-inference-ca-issuer-renamed",
+            tpuPoolAutoscaling: { minNodes: 0, maxNodes: 1, paused: false },
+            models: { "qwen2-3b": { pattern: "pattern1" }, "phi-3": { pattern: "pattern1" } },
+        });
+        expect(targets).toEqual({
+            namespaces: ["llm-inference"],
+            gateway: { namespace: "inference-gateway", name: "inference-gateway" },
+            caIssuer: "tpu-inference-ca-issuer-renamed",
+            services: { "qwen2-3b": { pattern: "pattern1" }, "phi-3": { pattern: "pattern1" } },
+            tpuMaxNodes: 1,
+        });
+        expect(await notOk(targets)).toEqual([
+            ["FAIL", "ClusterIssuer tpu-inference-ca-issuer-renamed", "issuer ready", undefined],
+            ["FAIL", "LLMInferenceService llm-inference/phi-3", "service exists", undefined],
+        ]);
+        const atMax = await runDoctor(memoryReader(clusterState(...overlaysOf("pool-at-max"))), targets);
+        expect(atMax.find((diagnosis) => diagnosis.check === "pod scheduled")?.fix).toBe(
+            "the TPU pool is at its maximum of 1 nodes: raise tpuMaxNodes, or lower the replicas",
+        );
+    });
+
+    test("a namespace without model services says so", async () => {
+        expect(await notOk({ namespaces: ["empty"] })).toEqual([["SKIPPED", "LLMInferenceServices in empty", "model services", undefined]]);
+    });
+
+    test("--json spells the lesson out and gives the fix only where something is wrong", () => {
+        expect(expand({ status: "FAIL", check: "c", object: "o", evidence: "e", lesson: "eppAlpn" })).toEqual({
+            status: "FAIL",
+            check: "c",
+            object: "o",
+            evidence: "e",
+            lesson: { id: "eppAlpn", source: "seed 000", title: LESSONS.eppAlpn.title },
+            fix: LESSONS.eppAlpn.fix,
+        });
+        expect(expand({ status: "OK", check: "c", object: "o", evidence: "e" })).toEqual({
+            status: "OK",
+            check: "c",
+            object: "o",
+            evidence: "e",
+        });
+    });
+});
+
+/** A loopback HTTP server answering every request with `respond`, and the requests it saw. */
+async function loopback(respond: (url: URL) => { status: number; body: string }) {
+    const seen: Array<{ url: string; authorization?: string }> = [];
+    const server = http.createServer((req, res) => {
+        const url = new URL(req.url ?? "/", "http://loopback");
+        seen.push({ url: req.url ?? "", authorization: req.headers.authorization });
+        const { status, body } = respond(url);
+        res.writeHead(status).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const close = () =>
+        new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            // fetch keeps connections alive; close them rather than wait for their idle timeout.
+            server.closeAllConnections();
+        });
+    return { url: `http://127.0.0.1:${port}`, seen, close };
+}
+
+describe("prefix-cache hits from metrics (seed 000's symptom)", () => {
+    const promResult = (value: string) =>
+        JSON.stringify({ status: "success", data: { resultType: "vector", result: [{ metric: {}, value: [1763630000, value] }] } });
+
+    test("a query API: hits while prompts arrive pass, zero hits fail, no prompts skip; the token goes in the header", async () => {
+        const answers: Record<string, string> = {};
+        const api = await loopback((url) => {
+            const query = url.searchParams.get("query") ?? "";
+            return { status: 200, body: promResult(query.includes("hits") ? answers.hits : answers.queries) };
+        });
+        try {
+            const source = { url: `${api.url}/v1/projects/demo/location/global/prometheus`, token: "ya29.secret", window: "15m" };
+            Object.assign(answers, { queries: "12800", hits: "0" });
+            expect(await prefixCacheCheck(source, "llm-inference", "qwen2-3b")).toEqual({
+                status: "FAIL",
+                check: "prefix-cache hits while prompts arrive",
+                object: SERVICE,
+                evidence: "0 hits of 12800 prefix-cache queries over the last 15m",
+                lesson: "prefixCacheZero",
+            });
+            Object.assign(answers, { queries: "12800", hits: "9216" });
+            expect((await prefixCacheCheck(source, "llm-inference", "qwen2-3b")).status).toBe("OK");
+            Object.assign(answers, { queries: "0", hits: "0" });
+            expect((await prefixCacheCheck(source, "llm-inference", "qwen2-3b")).status).toBe("SKIPPED");
+            expect(decodeURIComponent(api.seen[0].url)).toBe(
+                '/v1/projects/demo/location/global/prometheus/api/v1/query?query=sum(increase(vllm:prefix_cache_queries_total{namespace="llm-inference",model_service="qwen2-3b"}[15m]))',
+            );
+            expect(api.seen.every((request) => request.authorization === "Bearer ya29.secret")).toBe(true);
+        } finally {
+            await api.close();
+        }
+    });
+
+    test("a vLLM pod's /metrics page: counters summed across label sets; an unreadable endpoint fails without echoing the token", async () => {
+        const page = [
+            "# HELP vllm:prefix_cache_queries_total Prefix cache queries, in terms of number of queried tokens.",
+            "# TYPE vllm:prefix_cache_queries_total counter",
+            'vllm:prefix_cache_queries_total{engine="0",model_name="Qwen/Qwen2.5-3B-Instruct"} 4096.0',
+            'vllm:prefix_cache_queries_total{engine="1",model_name="Qwen/Qwen2.5-3B-Instruct"} 1024.0',
+            'vllm:prefix_cache_hits_total{engine="0",model_name="Qwen/Qwen2.5-3B-Instruct"} 0.0',
+            "vllm:prefix_cache_hits_total_created 1763630000.0",
+        ].join("\n");
+        expect(sumSamples(page, "vllm:prefix_cache_queries_total")).toBe(5120);
+        expect(sumSamples(page, "vllm:prefix_cache_hits_total")).toBe(0);
+        const pod = await loopback((url) =>
+            url.pathname === "/metrics" ? { status: 200, body: page } : { status: 401, body: "unauthorized" },
+        );
+        try {
+            expect(await prefixCacheCheck({ url: `${pod.url}/metrics`, window: "15m" }, "llm-inference", "qwen2-3b")).toMatchObject({
+                status: "FAIL",
+                evidence: "0 hits of 5120 prefix-cache queries since the pod started",
+                lesson: "prefixCacheZero",
+            });
+            const denied = await prefixCacheCheck(
+                { url: `${pod.url}/api`, token: "ya29.secret", window: "15m" },
+                "llm-inference",
+                "qwen2-3b",
+            );
+            expect(denied.status).toBe("FAIL");
+            expect(denied.evidence).toBe(`metrics unreadable: HTTP 401 from ${pod.url}: unauthorized`);
+        } finally {
+            await pod.close();
+        }
+    });
+});
+
+describe("the doctor CLI against a loopback API server", () => {
+    const CONTEXT = "gke_acme_europe-west4_tpu-inference-dev";
+    let dir: string;
+    beforeAll(() => {
+        dir = fs.mkdtempSync(path.join(os.tmpdir(), "doctor-"));
+    });
+
+    /** Runs `npm run doctor` (as its script) against a fake cluster of `objects`. */
+    async function doctor(objects: KubeObject[], args: string[]) {
+        const cluster = await fakeCluster(objects, dir, CONTEXT);
+        try {
+            return await new Promise<{ status: number | null; stdout: string; stderr: string; requests: string[] }>((resolve) => {
+                const child = spawn(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/doctor.ts", ...args], {
+                    cwd: ROOT,
+                    env: { ...process.env, KUBECONFIG: cluster.kubeconfigFile },
+                });
+                let stdout = "";
+                let stderr = "";
+                child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+                child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+                child.on("close", (status: number | null) => resolve({ status, stdout, stderr, requests: cluster.requests }));
+            });
+        } finally {
+            await cluster.close();
+        }
+    }
+
+    test("a healthy stack: every check OK through the real client, /health through the Gateway, read-only, exit 0; --json the same", async () => {
+        const gateway = await loopback((url) =>
+            url.pathname === "/llm-inference/qwen2-3b/health" ? { status: 200, body: "" } : { status: 404, body: "" },
+        );
+        const outputs = path.join(dir, "outputs.json");
+        fs.writeFileSync(
+            outputs,
+            JSON.stringify({
+                servingNamespace: "llm-inference",
+                gateway: { namespace: "inference-gateway", name: "inference-gateway" },
+                caIssuerName: "tpu-inference-ca-issuer",
+                models: {
+                    "qwen2-3b": {
+                        pattern: "pattern1",
+                        baseUrl: `${gateway.url}/llm-inference/qwen2-3b`,
+                        modelName: "Qwen/Qwen2.5-3B-Instruct",
+                    },
+                },
+            }),
+        );
+        const json = path.join(dir, "doctor.json");
+        try {
+            const run = await doctor(clusterState(), ["--outputs", outputs, "--context", CONTEXT, "--json", json]);
+            expect(run.stderr).toBe("");
+            expect(run.stdout.trim().split("\n").at(-1)).toBe("doctor: 36 ok, 0 warnings, 0 failed, 0 skipped");
+            expect(run.stdout).toContain(
+                `OK      ${SERVICE}: /health through the Gateway: GET ${gateway.url}/llm-inference/qwen2-3b/health: HTTP 200`,
+            );
+            expect(run.status).toBe(0);
+            expect(run.requests.every((request) => request.startsWith("GET "))).toBe(true);
+            const written = JSON.parse(fs.readFileSync(json, "utf8")) as { diagnoses: Array<{ status: string }> };
+            expect(written.diagnoses).toHaveLength(36);
+            expect(written.diagnoses.every((diagnosis) => diagnosis.status === "OK")).toBe(true);
+        } finally {
+            await gateway.close();
+        }
+    });
+
+    test("a crash-looping vLLM and a TLS-speaking Gateway: the log read through the pod's log subresource, the lessons named, exit 1", async () => {
+        const gateway = await loopback(() => ({
+            status: 503,
+            body: "upstream connect error or disconnect/reset before headers. reset reason: remote connection failure, transport failure reason: TLS_error:|268435703:SSL routines:OPENSSL_internal:WRONG_VERSION_NUMBER:TLS_error_end",
+        }));
+        const outputs = path.join(dir, "outputs-tls.json");
+        fs.writeFileSync(outputs, JSON.stringify({ models: { "qwen2-3b": { baseUrl: `${gateway.url}/llm-inference/qwen2-3b` } } }));
+        try {
+            const run = await doctor(clusterState(...overlaysOf("crashloop-unknown-flag")), ["--outputs", outputs]);
+            expect(run.status).toBe(1);
+            expect(run.stdout).toContain(
+                "vLLM rejected a flag: error: unrecognized arguments: --prefix-cache-block-size=16 | lesson (seed 003 #12)",
+            );
+            expect(run.stdout).toContain(`HTTP 503: upstream connect error or disconnect/reset before headers.`);
+            expect(run.stdout).toMatch(/WRONG_VERSION_NUMBER:TLS_error_end \| lesson \(seeds 001, 003 #6\/#15\)/);
+            expect(run.requests).toContain(
+                "GET /api/v1/namespaces/llm-inference/pods/qwen2-3b-kserve-6c8f9d7b54-x2x4p/log?container=main&previous=true&tailLines=40",
+            );
+        } finally {
+            await gateway.close();
+        }
+    });
+
+    test("option errors are one line and exit 2; an unknown context names the ones there are", async () => {
+        const unknown = await doctor(clusterState(), ["--context", "nope"]);
+        expect(unknown.status).toBe(2);
+        expect(unknown.stderr).toBe(`error: kubeconfig has no context "nope"; it has ${CONTEXT}\n`);
+        const both = await doctor(clusterState(), ["--stack", "dev", "--outputs", "x.json", "--metrics", "not a url"]);
+        expect(both.status).toBe(2);
+        expect(both.stderr.split("\n")[0]).toBe("error: give --stack or --outputs, not both");
+    });
+});
