@@ -58,7 +58,11 @@ async function main(argv: string[]): Promise<number> {
         return usageError("give --stack or --outputs, not both");
     }
     if (values.metrics !== undefined && !URL.canParse(values.metrics)) {
-        return usageError(`--metrics ${JSON.stringify(values.metrics)} is not a URL`);
+        return usageError("--metrics is not a URL");
+    }
+    if (values.metrics !== undefined && (new URL(values.metrics).username || new URL(values.metrics).password)) {
+        // Never echoed: the URL carries a credential.
+        return usageError(`--metrics must not carry credentials; put a bearer token in ${METRICS_TOKEN_ENV}`);
     }
     if (!/^\d+[smhd]$/.test(values["metrics-window"])) {
         return usageError(`--metrics-window ${JSON.stringify(values["metrics-window"])} is not a Prometheus duration such as 15m`);

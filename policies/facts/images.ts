@@ -71,7 +71,7 @@ export function versionAtLeast(a: number[], b: number[]): boolean {
 export function endpointPickerAlpn(
     image: string,
     minimums: Readonly<Record<string, string>>,
-): { repository: string; minimum: string; fixed?: boolean } | undefined {
+): { repository: string; minimum: string; fixed?: boolean; version?: number[] } | undefined {
     const repository = imageRepository(image).split("/").pop()!;
     const minimum = minimums[repository];
     if (minimum === undefined) {
@@ -82,5 +82,5 @@ export function endpointPickerAlpn(
         return { repository, minimum };
     }
     const version = tag !== undefined ? parseVersion(tag) : undefined;
-    return { repository, minimum, fixed: version !== undefined && versionAtLeast(version, parseVersion(minimum)!) };
+    return { repository, minimum, version, fixed: version !== undefined && versionAtLeast(version, parseVersion(minimum)!) };
 }

@@ -61,6 +61,8 @@ export function targetsFromOutputs(outputs: unknown): DoctorTargets {
 export interface DoctorOptions {
     /** Where prefix-cache metrics come from; the metrics check is skipped without it. */
     metrics?: MetricsSource;
+    /** The time to judge startup budgets against; now by default. */
+    now?: Date;
 }
 
 /** The Gateway a service's route attaches to: the stack's, else the route's (or the service's) first parent, else KServe's default. */
@@ -98,7 +100,13 @@ async function namespaceChecks(
     nodes: KubeObject[],
 ): Promise<{ results: Diagnosis[]; gateways: GatewayRef[] }> {
     const [pods, events] = await Promise.all([reader.list("v1", "Pod", namespace), reader.list("v1", "Event", namespace)]);
-    const context: PodContext = { reader, events: events as PodContext["events"], nodes, tpuMaxNodes: targets.tpuMaxNodes };
+    const context: PodContext = {
+        reader,
+        events: events as PodContext["events"],
+        nodes,
+        tpuMaxNodes: targets.tpuMaxNodes,
+        now: options.now ?? new Date(),
+    };
     const gateways: GatewayRef[] = [];
     const perService = await Promise.all(
         services.map(async (service) => {
@@ -113,20 +121,24 @@ async function namespaceChecks(
                 namespace: serviceNamespace,
                 name: `${name}${KSERVE_CHILDREN.routeSuffix}`,
             });
+            // A service without a route is reached only inside the cluster: no route, Gateway or Gateway policies to check.
+            const routed = (service.spec as { router?: { route?: unknown } } | undefined)?.router?.route !== undefined;
             const gateway = gatewayOf(service, route, targets);
-            gateways.push(gateway);
+            if (routed) {
+                gateways.push(gateway);
+            }
             const hasScheduler = (service.spec as { router?: { scheduler?: unknown } } | undefined)?.router?.scheduler !== undefined;
             const stopped = isStopped(service);
             const baseUrl = targets.services?.[name]?.baseUrl;
             const results: Diagnosis[] = [
                 serviceReady(service),
-                ...(await routeChecks(reader, serviceNamespace, name, gateway)),
+                ...(routed ? await routeChecks(reader, serviceNamespace, name, gateway) : []),
                 ...(await appProtocolChecks(reader, serviceNamespace, name, workload)),
                 ...(await workloadChecks(name, serviceNamespace, workload, stopped, context)),
                 ...(hasScheduler && !stopped ? endpointPickerChecks(name, serviceNamespace, pickers) : []),
             ];
             // Only where the stack's outputs give the URL: a Gateway's address alone may not be reachable from here.
-            if (baseUrl !== undefined && !stopped) {
+            if (baseUrl !== undefined && routed && !stopped) {
                 results.push(await gatewayHealth(baseUrl, serviceNamespace, name));
             }
             if (routesByPrefix(service, targets)) {
@@ -147,11 +159,29 @@ async function namespaceChecks(
     return { results: perService.flat(), gateways };
 }
 
+/** What the API server answers when the kubeconfig's user may not read something. */
+function isForbidden(err: unknown): boolean {
+    return (err as { code?: unknown }).code === 403;
+}
+
+/** The checks of one part, or one SKIPPED line when the user may not read what they need (the rest still runs). */
+async function readable(part: string, checks: () => Promise<Diagnosis[]>): Promise<Diagnosis[]> {
+    try {
+        return await checks();
+    } catch (err) {
+        if (!isForbidden(err)) {
+            throw err;
+        }
+        const message = String((err as { body?: { message?: unknown } }).body?.message ?? (err as Error).message).split("\n")[0];
+        return [{ status: "SKIPPED", check: part, object: "the kubeconfig's user", evidence: `forbidden: ${message}` }];
+    }
+}
+
 /** Runs every check; read-only. */
 export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, options: DoctorOptions = {}): Promise<Diagnosis[]> {
     const namespaces = targets.namespaces ?? [undefined];
     const [nodes, found] = await Promise.all([
-        reader.list("v1", "Node"),
+        reader.list("v1", "Node").catch((err: unknown) => (isForbidden(err) ? [] : Promise.reject(err))),
         Promise.all(namespaces.map((namespace) => reader.list(KSERVE.apiVersion, "LLMInferenceService", namespace))),
     ]);
     const wanted = targets.services ? Object.keys(targets.services) : undefined;
@@ -191,10 +221,10 @@ export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, op
         ? [targets.gateway]
         : [...new Map(perNamespace.flatMap((part) => part.gateways).map((ref) => [`${ref.namespace}/${ref.name}`, ref])).values()];
     const platform = await Promise.all([
-        gatewayChecks(reader, gateways),
-        crdChecks(reader),
-        controllerChecks(reader),
-        certificateChecks(reader, targets.caIssuer),
+        readable("Gateway checks", () => gatewayChecks(reader, gateways)),
+        readable("CRD checks", () => crdChecks(reader)),
+        readable("controller checks", () => controllerChecks(reader)),
+        readable("cert-manager checks", () => certificateChecks(reader, targets.caIssuer)),
     ]);
     return [...platform.flat(), ...nothingFound, ...missing, ...perNamespace.flatMap((part) => part.results)];
 }

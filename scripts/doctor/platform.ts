@@ -22,13 +22,13 @@ function conditionEvidence(object: KubeObject, type: string): { ok: boolean; evi
         : { ok: false, evidence: `no ${type} condition yet` };
 }
 
-/** OK or FAIL on one condition of an object. */
-function conditionCheck(object: KubeObject, type: string, check: string, lesson?: LessonId, fix?: string): Diagnosis {
+/** OK or FAIL on one condition of an object of `kind` (list items from the API server carry no kind). */
+function conditionCheck(kind: string, object: KubeObject, type: string, check: string, lesson?: LessonId, fix?: string): Diagnosis {
     const { ok, evidence } = conditionEvidence(object, type);
     return {
         status: ok ? "OK" : "FAIL",
         check,
-        object: objectName(object.kind!, object.metadata!.name!, object.metadata?.namespace),
+        object: objectName(kind, object.metadata!.name!, object.metadata?.namespace),
         evidence,
         ...(ok ? {} : { lesson, fix }),
     };
@@ -72,6 +72,7 @@ export async function gatewayChecks(reader: ObjectReader, gateways: GatewayRef[]
                     },
         );
         const programmed = conditionCheck(
+            "Gateway",
             gateway,
             "Programmed",
             "Gateway programmed",
@@ -128,7 +129,7 @@ export async function crdChecks(reader: ObjectReader): Promise<Diagnosis[]> {
             const served = ((found.spec as { versions?: Array<{ name?: string; served?: boolean }> } | undefined)?.versions ?? []).some(
                 (version) => version.name === crd.version && version.served === true,
             );
-            const established = conditionCheck(found, "Established", "CRD installed", lesson);
+            const established = conditionCheck("CustomResourceDefinition", found, "Established", "CRD installed", lesson);
             return served || established.status !== "OK"
                 ? established
                 : { ...established, status: "FAIL", evidence: `does not serve ${crd.version}`, fix: `upgrade it: ${crd.installedBy}` };
@@ -155,6 +156,7 @@ export async function controllerChecks(reader: ObjectReader): Promise<Diagnosis[
             }
             return deployments.map((deployment) =>
                 conditionCheck(
+                    "Deployment",
                     deployment,
                     "Available",
                     "controller available",
@@ -169,9 +171,21 @@ export async function controllerChecks(reader: ObjectReader): Promise<Diagnosis[
 
 /** cert-manager's ClusterIssuers Ready (the stack's CA issuer among them), its CA certificates Ready with an RSA key. */
 export async function certificateChecks(reader: ObjectReader, caIssuer?: string): Promise<Diagnosis[]> {
-    const issuers = await reader.list("cert-manager.io/v1", "ClusterIssuer");
-    const results = issuers.map((issuer) => conditionCheck(issuer, "Ready", "issuer ready", undefined, "kubectl describe clusterissuer"));
-    if (caIssuer !== undefined && !issuers.some((issuer) => issuer.metadata?.name === caIssuer)) {
+    // With the stack's CA issuer known, other teams' issuers are none of this stack's business.
+    const issuers = (await reader.list("cert-manager.io/v1", "ClusterIssuer")).filter(
+        (issuer) => caIssuer === undefined || issuer.metadata?.name === caIssuer,
+    );
+    const results = issuers.map((issuer) =>
+        conditionCheck(
+            "ClusterIssuer",
+            issuer,
+            "Ready",
+            "issuer ready",
+            undefined,
+            "kubectl describe clusterissuer: its conditions say why",
+        ),
+    );
+    if (caIssuer !== undefined && issuers.length === 0) {
         results.push({
             status: "FAIL",
             check: "issuer ready",
@@ -184,7 +198,9 @@ export async function certificateChecks(reader: ObjectReader, caIssuer?: string)
         (certificate) => (certificate.spec as { isCA?: unknown } | undefined)?.isCA === true,
     );
     for (const certificate of authorities) {
-        results.push(conditionCheck(certificate, "Ready", "CA certificate ready", undefined, "kubectl describe certificate"));
+        results.push(
+            conditionCheck("Certificate", certificate, "Ready", "CA certificate ready", undefined, "kubectl describe certificate"),
+        );
         // cert-manager generates an RSA key when the certificate names no algorithm.
         const algorithm = (certificate.spec as { privateKey?: { algorithm?: string; size?: number } }).privateKey?.algorithm ?? "RSA";
         results.push({

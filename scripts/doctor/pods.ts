@@ -73,6 +73,8 @@ export interface PodContext {
     nodes: KubeObject[];
     /** The TPU pool's maximum node count, when the stack's outputs say. */
     tpuMaxNodes?: number;
+    /** The time to judge startup budgets against. */
+    now: Date;
 }
 
 /** Why a pod is Pending. */
@@ -93,35 +95,17 @@ function pendingDiagnosis(pod: KubeObject, object: string, events: Event[], cont
         };
     }
     const selector = ((pod.spec as PodSpec).nodeSelector ?? {}) as Record<string, string>;
-    const tpuNodes = context.nodes.filter((node) => node.metadata?.labels?.[TPU_NODE.acceleratorLabel] !== undefined);
-    const matching = tpuNodes.filter((node) => Object.entries(selector).every(([key, value]) => node.metadata?.labels?.[key] === value));
     const wanted = [TPU_NODE.acceleratorLabel, TPU_NODE.topologyLabel]
         .map((label) => `${label}=${selector[label] ?? "(unset)"}`)
         .join(", ");
-    const seen = [
-        ...new Set(
-            tpuNodes.map((node) =>
-                [TPU_NODE.acceleratorLabel, TPU_NODE.topologyLabel].map((label) => node.metadata?.labels?.[label]).join("/"),
-            ),
-        ),
-    ];
-    if (notTriggered && /didn't match Pod's node affinity\/selector/.test(notTriggered.message ?? "")) {
-        return {
-            status: "FAIL",
-            check,
-            object,
-            evidence: `${eventText(notTriggered)}; the pod selects ${wanted}`,
-            lesson: "tpuSelector",
-        };
-    }
-    if (tpuNodes.length > 0 && matching.length === 0) {
-        return {
-            status: "FAIL",
-            check,
-            object,
-            evidence: `the pod selects ${wanted}; TPU nodes carry ${seen.join(", ")}`,
-            lesson: "tpuSelector",
-        };
+    // The autoscaler counts a reason per node group ("2 node(s) didn't match …, 1 in backoff …"): the selector is to blame only
+    // when no node group, the TPU pool included, had any other reason.
+    const reasons = (notTriggered?.message ?? "")
+        .replace(/^pod didn't trigger scale-up: /, "")
+        .split(", ")
+        .filter(Boolean);
+    if (notTriggered && reasons.length > 0 && reasons.every((reason) => /didn't match Pod's node affinity\/selector/.test(reason))) {
+        return { status: "FAIL", check, object, evidence: `${eventText(notTriggered)}; the pod selects ${wanted}`, lesson: "tpuSelector" };
     }
     const triggered = newestEvent(events, ["TriggeredScaleUp"]);
     if (triggered) {
@@ -131,6 +115,27 @@ function pendingDiagnosis(pod: KubeObject, object: string, events: Event[], cont
             object,
             evidence: eventText(triggered),
             fix: "GKE is adding a TPU node; it takes minutes: run doctor again",
+        };
+    }
+    // TPU nodes of the accelerator the pod asks for, none of which it matches (another topology, a label it should not select).
+    const tpuNodes = context.nodes.filter(
+        (node) => node.metadata?.labels?.[TPU_NODE.acceleratorLabel] === (selector[TPU_NODE.acceleratorLabel] ?? TPU_NODE.acceleratorValue),
+    );
+    const matching = tpuNodes.filter((node) => Object.entries(selector).every(([key, value]) => node.metadata?.labels?.[key] === value));
+    if (tpuNodes.length > 0 && matching.length === 0) {
+        const seen = [
+            ...new Set(
+                tpuNodes.map((node) =>
+                    [TPU_NODE.acceleratorLabel, TPU_NODE.topologyLabel].map((label) => node.metadata?.labels?.[label]).join("/"),
+                ),
+            ),
+        ];
+        return {
+            status: "FAIL",
+            check,
+            object,
+            evidence: `the pod selects ${wanted}; TPU nodes carry ${seen.join(", ")}`,
+            lesson: "tpuSelector",
         };
     }
     const failed = newestEvent(events, ["FailedScheduling", "FailedScaleUp"]);
@@ -165,14 +170,14 @@ async function restartDiagnosis(
         };
     }
     const container = ((pod.spec as PodSpec).containers ?? []).find((candidate) => candidate.name === status.name);
+    const budget = startupBudgetSeconds(container?.startupProbe);
     const probeKilled = events.find((event) => event.reason === "Killing" && /failed startup probe/.test(event.message ?? ""));
-    if (probeKilled) {
-        const budget = startupBudgetSeconds(container?.startupProbe);
+    if (budget !== undefined && budget < MINIMUM_TPU_STARTUP_SECONDS) {
         return {
             status: "FAIL",
             check,
             object,
-            evidence: `${status.name}: ${restarts}; ${eventText(probeKilled)}; startup budget ${budget ?? "(no startup probe)"} s`,
+            evidence: `${status.name}: ${restarts}; ${probeKilled ? `${eventText(probeKilled)}; ` : ""}startup budget ${budget} s, below ${MINIMUM_TPU_STARTUP_SECONDS} s`,
             lesson: "startupBudget",
         };
     }
@@ -246,12 +251,24 @@ async function workloadPod(pod: KubeObject, context: PodContext): Promise<Diagno
     const budgets = ((pod.spec as PodSpec).containers ?? []).map((container) => startupBudgetSeconds(container.startupProbe));
     const budget = Math.max(0, ...budgets.map((value) => value ?? 0));
     const started = statuses.map((candidate) => candidate.state?.running?.startedAt).find(Boolean);
+    const elapsed = started ? Math.round((context.now.getTime() - Date.parse(started)) / 1000) : 0;
+    const evidence = `${ready ? describeCondition(ready) : "not Ready"}; running ${elapsed} s of a ${budget} s startup budget`;
+    if (started && elapsed > budget) {
+        const probe = newestEvent(events, ["Unhealthy"]);
+        return {
+            status: "FAIL",
+            check: "pod ready",
+            object,
+            evidence: `${evidence}${probe ? `; ${eventText(probe)}` : ""}`,
+            fix: "its readiness probe never passed: kubectl describe pod shows the probe's answers; the probes must be HTTP on vLLM's port",
+        };
+    }
     return {
         status: "WARN",
         check: "pod ready",
         object,
-        evidence: `${ready ? describeCondition(ready) : "not Ready"}; running since ${started ?? "(not started)"}, startup budget ${budget} s`,
-        fix: `a TPU pod takes minutes to load and compile; run doctor again after the startup budget${budget < MINIMUM_TPU_STARTUP_SECONDS ? ` (which is below ${MINIMUM_TPU_STARTUP_SECONDS} s)` : ""}`,
+        evidence,
+        fix: "a TPU pod takes minutes to load and compile; run doctor again after the startup budget",
     };
 }
 
@@ -321,7 +338,7 @@ export function endpointPickerChecks(service: string, namespace: string, pods: K
                     object,
                     evidence: `${image}: ${verdict.repository} v${verdict.minimum} or later`,
                 }
-              : verdict?.fixed === false
+              : verdict?.fixed === false && verdict.version !== undefined
                 ? {
                       status: "FAIL",
                       check: "EPP ALPN h2 under TLS",

@@ -29,7 +29,7 @@ export function lessonForMessage(message: string): LessonId | undefined {
     return KNOWN_MESSAGES.find((known) => known.pattern.test(message))?.lesson;
 }
 
-type BackendRef = { group?: string; kind?: string; name?: string };
+type BackendRef = { group?: string; kind?: string; name?: string; port?: number };
 type TargetRef = { group?: string; kind?: string; name?: string };
 
 /** The distinct backends a route sends to. */
@@ -136,6 +136,7 @@ function lessonOrFix(evidence: string, fix: string): Pick<Diagnosis, "lesson" | 
 
 /** One backend's HealthCheckPolicy: HTTP, /health, the vLLM port, attached. */
 function healthCheck(backend: BackendRef, namespace: string, policies: KubeObject[]): Diagnosis {
+    const backendPort = backend.port;
     const object = objectName(backend.kind ?? "Service", backend.name ?? "", namespace);
     const check = "health check /health over HTTP";
     if (policies.length === 0) {
@@ -147,11 +148,18 @@ function healthCheck(backend: BackendRef, namespace: string, policies: KubeObjec
             lesson: "healthChecks",
         };
     }
-    const policy = policies[0];
-    const config = (policy.spec as { default?: { config?: { type?: string; httpHealthCheck?: { requestPath?: string; port?: number } } } })
-        .default?.config;
-    const probe = `HealthCheckPolicy ${policy.metadata!.name}: ${config?.type ?? "(no type)"} ${config?.httpHealthCheck?.requestPath ?? "/"} port ${config?.httpHealthCheck?.port ?? "(serving port)"}`;
-    if (config?.type !== "HTTP" || config.httpHealthCheck?.requestPath !== "/health" || config.httpHealthCheck?.port !== VLLM_PORT) {
+    type Config = { type?: string; httpHealthCheck?: { requestPath?: string; port?: number; portSpecification?: string } };
+    const configOf = (policy: KubeObject) => (policy.spec as { default?: { config?: Config } }).default?.config;
+    // vLLM's port, fixed or (for a backend serving on it) the serving port.
+    const probesHealth = (config: Config | undefined) =>
+        config?.type === "HTTP" &&
+        config.httpHealthCheck?.requestPath === "/health" &&
+        (config.httpHealthCheck.port === VLLM_PORT ||
+            (backendPort === VLLM_PORT && config.httpHealthCheck.portSpecification === "USE_SERVING_PORT"));
+    const policy = policies.find((candidate) => probesHealth(configOf(candidate))) ?? policies[0];
+    const config = configOf(policy);
+    const probe = `HealthCheckPolicy ${policy.metadata!.name}: ${config?.type ?? "(no type)"} ${config?.httpHealthCheck?.requestPath ?? "/"} port ${config?.httpHealthCheck?.port ?? config?.httpHealthCheck?.portSpecification ?? "(serving port)"}`;
+    if (!probesHealth(config)) {
         return { status: "FAIL", check, object, evidence: probe, lesson: "healthChecks" };
     }
     const attached = gkePolicyAttached(policy, `HealthCheckPolicy ${policy.metadata!.name}`);

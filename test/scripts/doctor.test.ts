@@ -39,8 +39,10 @@ const NOT_AVAILABLE: Finding = ["FAIL", SERVICE, "service ready", undefined];
 /** Status, object, check and lesson of a diagnosis. */
 type Finding = [Diagnosis["status"], string, string, string | undefined];
 const finding = (diagnosis: Diagnosis): Finding => [diagnosis.status, diagnosis.object, diagnosis.check, diagnosis.lesson];
+/** A few minutes after the recorded pods started, within their startup budget. */
+const NOW = { now: new Date("2026-11-20T10:05:00Z") };
 const notOk = async (targets: DoctorTargets, ...overlays: string[]) =>
-    (await runDoctor(memoryReader(clusterState(...overlays)), targets)).filter((diagnosis) => diagnosis.status !== "OK").map(finding);
+    (await runDoctor(memoryReader(clusterState(...overlays)), targets, NOW)).filter((diagnosis) => diagnosis.status !== "OK").map(finding);
 
 describe("the recorded cluster states", () => {
     // The doctor's states, and the smoke test's (one folder up).
@@ -70,7 +72,7 @@ describe("the recorded cluster states", () => {
 
 describe("npm run doctor over recorded states", () => {
     test("the healthy stack passes every check", async () => {
-        const diagnoses = await runDoctor(memoryReader(clusterState()), {});
+        const diagnoses = await runDoctor(memoryReader(clusterState()), {}, NOW);
         expect(diagnoses.filter((diagnosis) => diagnosis.status !== "OK")).toEqual([]);
         expect([...new Set(diagnoses.map((diagnosis) => diagnosis.check))]).toEqual([
             "Gateway API enabled",
@@ -194,7 +196,7 @@ describe("npm run doctor over recorded states", () => {
 
     test("the evidence quotes what the cluster said, and the line carries the lesson and the fix", async () => {
         const line = async (state: string, check: string) => {
-            const diagnoses = await runDoctor(memoryReader(clusterState(...overlaysOf(state))), {});
+            const diagnoses = await runDoctor(memoryReader(clusterState(...overlaysOf(state))), {}, NOW);
             return formatDiagnoses(diagnoses.filter((diagnosis) => diagnosis.check === check && diagnosis.status !== "OK")).split("\n")[0];
         };
         expect(await line("crashloop-unknown-flag", "container running")).toBe(
@@ -236,7 +238,7 @@ describe("npm run doctor over recorded states", () => {
                   } as KubeObject)
                 : object,
         );
-        const [diagnosis] = (await runDoctor(memoryReader(objects), {})).filter((candidate) => candidate.check === "pod scheduled");
+        const [diagnosis] = (await runDoctor(memoryReader(objects), {}, NOW)).filter((candidate) => candidate.check === "pod scheduled");
         expect(diagnosis).toMatchObject({
             status: "FAIL",
             lesson: "tpuSelector",
@@ -264,10 +266,72 @@ describe("npm run doctor over recorded states", () => {
             ["FAIL", "ClusterIssuer tpu-inference-ca-issuer-renamed", "issuer ready", undefined],
             ["FAIL", "LLMInferenceService llm-inference/phi-3", "service exists", undefined],
         ]);
-        const atMax = await runDoctor(memoryReader(clusterState(...overlaysOf("pool-at-max"))), targets);
+        const atMax = await runDoctor(memoryReader(clusterState(...overlaysOf("pool-at-max"))), targets, NOW);
         expect(atMax.find((diagnosis) => diagnosis.check === "pod scheduled")?.fix).toBe(
             "the TPU pool is at its maximum of 1 nodes: raise tpuMaxNodes, or lower the replicas",
         );
+    });
+
+    test("a pod past its startup budget and still not Ready fails, with the probe's last answer", async () => {
+        const objects = clusterState(...overlaysOf("pod-starting"), "doctor/startup-probe-restarts").map((object) =>
+            object.kind === "Pod" && object.metadata?.name === POD.split("/")[1]
+                ? ({
+                      ...object,
+                      status: {
+                          ...(object.status as object),
+                          containerStatuses: [
+                              { name: "main", ready: false, restartCount: 0, state: { running: { startedAt: "2026-11-20T10:06:00Z" } } },
+                          ],
+                      },
+                  } as KubeObject)
+                : object,
+        );
+        const late = await runDoctor(memoryReader(objects), {}, { now: new Date("2026-11-20T10:08:30Z") });
+        expect(late.find((diagnosis) => diagnosis.object === POD)).toMatchObject({
+            status: "FAIL",
+            check: "pod ready",
+            evidence:
+                'Ready=False (ContainersNotReady: containers with unready status: [main]); running 150 s of a 120 s startup budget; Unhealthy: Startup probe failed: Get "http://10.8.0.12:8000/health": dial tcp 10.8.0.12:8000: connect: connection refused',
+        });
+    });
+
+    test("an EPP image whose tag is no version is a warning, not a verdict", async () => {
+        const objects = clusterState().map((object) =>
+            object.metadata?.name === EPP.split("/")[1]
+                ? ({
+                      ...object,
+                      spec: { containers: [{ name: "main", image: "gcr.io/ecoeng-llmd/llm-d-inference-scheduler:alpn-fix" }] },
+                  } as KubeObject)
+                : object,
+        );
+        expect(
+            (await runDoctor(memoryReader(objects), {}, NOW)).find((diagnosis) => diagnosis.check === "EPP ALPN h2 under TLS"),
+        ).toMatchObject({
+            status: "WARN",
+            evidence: "gcr.io/ecoeng-llmd/llm-d-inference-scheduler:alpn-fix serves TLS; its version cannot be read",
+        });
+    });
+
+    test("a user who may not read a kind gets a SKIPPED line for that part; the rest still runs", async () => {
+        const reader = memoryReader(clusterState());
+        const forbidden = Object.assign(new Error("forbidden"), {
+            code: 403,
+            body: { message: 'customresourcedefinitions.apiextensions.k8s.io is forbidden: User "dev" cannot list' },
+        });
+        const limited = {
+            ...reader,
+            get: async (ref: Parameters<typeof reader.get>[0]) =>
+                ref.kind === "CustomResourceDefinition" ? Promise.reject(forbidden) : reader.get(ref),
+        };
+        const diagnoses = await runDoctor(limited, {}, NOW);
+        expect(diagnoses.filter((diagnosis) => diagnosis.status !== "OK")).toEqual([
+            {
+                status: "SKIPPED",
+                check: "CRD checks",
+                object: "the kubeconfig's user",
+                evidence: 'forbidden: customresourcedefinitions.apiextensions.k8s.io is forbidden: User "dev" cannot list',
+            },
+        ]);
     });
 
     test("a namespace without model services says so", async () => {
@@ -429,14 +493,14 @@ describe("the doctor CLI against a loopback API server", () => {
         try {
             const run = await doctor(clusterState(), ["--outputs", outputs, "--context", CONTEXT, "--json", json]);
             expect(run.stderr).toBe("");
-            expect(run.stdout.trim().split("\n").at(-1)).toBe("doctor: 36 ok, 0 warnings, 0 failed, 0 skipped");
+            expect(run.stdout.trim().split("\n").at(-1)).toBe("doctor: 35 ok, 0 warnings, 0 failed, 0 skipped");
             expect(run.stdout).toContain(
                 `OK      ${SERVICE}: /health through the Gateway: GET ${gateway.url}/llm-inference/qwen2-3b/health: HTTP 200`,
             );
             expect(run.status).toBe(0);
             expect(run.requests.every((request) => request.startsWith("GET "))).toBe(true);
             const written = JSON.parse(fs.readFileSync(json, "utf8")) as { diagnoses: Array<{ status: string }> };
-            expect(written.diagnoses).toHaveLength(36);
+            expect(written.diagnoses).toHaveLength(35);
             expect(written.diagnoses.every((diagnosis) => diagnosis.status === "OK")).toBe(true);
         } finally {
             await gateway.close();
