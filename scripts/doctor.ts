@@ -12,6 +12,7 @@
 import * as fs from "fs";
 import { parseArgs } from "util";
 import type { ObjectReader } from "./cluster/kube";
+import { runCli } from "./cli";
 import { readStackOutputs } from "./cluster/stackOutputs";
 import { DoctorTargets, runDoctor, targetsFromOutputs } from "./doctor/diagnose";
 import { isScrapeUrl } from "./doctor/metrics";
@@ -107,11 +108,5 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
-    main(process.argv.slice(2)).then(
-        (code) => process.exit(code),
-        (err) => {
-            process.stderr.write(`error: ${(err as Error)?.stack ?? String(err)}\n`);
-            process.exit(2);
-        },
-    );
+    runCli(main);
 }

@@ -13,6 +13,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parseArgs } from "util";
+import { runCli } from "./cli";
 import { PackConfig, PackConfigError, PolicyPackProcess } from "./offline/analyzer";
 import { diffReports, readBaseReport, renderMarkdown } from "./offline/diff";
 import { judge } from "./offline/policies";
@@ -193,10 +194,4 @@ async function main(argv: string[]): Promise<number> {
     return violations.some((violation) => violation.enforcementLevel === "mandatory") ? 1 : 0;
 }
 
-main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err) => {
-        process.stderr.write(`error: ${(err as Error)?.stack ?? String(err)}\n`);
-        process.exit(2);
-    },
-);
+runCli(main);

@@ -16,6 +16,7 @@ import { HTTP_SERVICE_SUFFIX } from "../components/routerRoute";
 import { Finding, acceptedByGateway, gkePolicyAttached, inferencePoolMigration } from "./cluster/checks";
 import type { ObjectReader } from "./cluster/kube";
 import { readStackOutputs } from "./cluster/stackOutputs";
+import { runCli } from "./cli";
 
 /** What the smoke test needs of one entry of the stack's `models` output. */
 export interface ServiceEndpoint {
@@ -301,11 +302,5 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
-    main(process.argv.slice(2)).then(
-        (code) => process.exit(code),
-        (err) => {
-            process.stderr.write(`error: ${(err as Error)?.stack ?? String(err)}\n`);
-            process.exit(2);
-        },
-    );
+    runCli(main);
 }
