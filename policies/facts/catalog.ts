@@ -30,6 +30,8 @@ export const SOURCES = {
         "llm-d/llm-d-router v0.10.0 Dockerfile.epp (ENTRYPOINT /app/epp) and pkg/epp/server/options.go; carries the ALPN h2 fix (gateway-api-inference-extension PR #2385)",
     eppConfig:
         "llm-d/llm-d-router v0.10.0 deploy/config/epp-estimate-prefix-cache-config.yaml, apix/config/v1alpha1, pkg/epp/framework/plugins/flowcontrol/saturationdetector/utilization/config.go",
+    kserveConditions:
+        "kserve/kserve v0.20.0 pkg/apis/serving/v1alpha2/llm_inference_service_lifecycle.go:24-44 (Ready rolls up WorkloadsReady and RouterReady, each of its sub-conditions), :318-337 (RouterReady copies the first False sub-condition's reason and message)",
     kserveChildNames:
         "kserve v0.20.0 config/llmisvcconfig/config-llm-scheduler.yaml and config-llm-router-route.yaml (ChildName suffixes, workload pod labels)",
     seed003Flags:
@@ -271,6 +273,11 @@ export const KSERVE = {
     },
     /** The namespace KServe's controller runs in, which holds its well-known configs and its ConfigMap. Source: {@link SOURCES.kserveConfigResolution}. */
     namespace: "kserve",
+    /**
+     * An LLMInferenceService's conditions that only roll others up, with their reason and message; the others name the
+     * part that is not ready. Source: {@link SOURCES.kserveConditions}.
+     */
+    rollUpConditions: ["Ready", "WorkloadsReady", "RouterReady"],
 } as const;
 
 /**

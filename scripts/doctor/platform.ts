@@ -126,13 +126,18 @@ export async function crdChecks(reader: ObjectReader): Promise<Diagnosis[]> {
                     ...(lesson ? {} : { fix: `install it: ${crd.installedBy} (\`pulumi up\`)` }),
                 };
             }
-            const served = ((found.spec as { versions?: Array<{ name?: string; served?: boolean }> } | undefined)?.versions ?? []).some(
-                (version) => version.name === crd.version && version.served === true,
-            );
+            const served = ((found.spec as { versions?: Array<{ name?: string; served?: boolean }> } | undefined)?.versions ?? [])
+                .filter((version) => version.served === true)
+                .map((version) => version.name);
             const established = conditionCheck("CustomResourceDefinition", found, "Established", "CRD installed", lesson);
-            return served || established.status !== "OK"
+            return served.includes(crd.version) || established.status !== "OK"
                 ? established
-                : { ...established, status: "FAIL", evidence: `does not serve ${crd.version}`, fix: `upgrade it: ${crd.installedBy}` };
+                : {
+                      ...established,
+                      status: "FAIL",
+                      evidence: `serves ${served.join(", ") || "no version"}, not ${crd.version}`,
+                      fix: `upgrade it: ${crd.installedBy}`,
+                  };
         }),
     );
 }

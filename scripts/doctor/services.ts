@@ -5,6 +5,7 @@
  */
 import {
     INFERENCE_POOL_KIND,
+    KSERVE,
     KSERVE_STOP_ANNOTATION,
     KSERVE_CHILDREN,
     MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS,
@@ -47,7 +48,7 @@ function targets(policy: KubeObject, backend: BackendRef): boolean {
     return (target?.kind ?? "") === (backend.kind ?? "Service") && target?.name === backend.name;
 }
 
-/** KServe's own verdict on the service: its Ready condition, and the first condition that is not True. */
+/** KServe's own verdict on the service: its Ready condition, and the first part that is not ready (a roll-up when none is). */
 export function serviceReady(service: KubeObject): Diagnosis {
     const object = objectName("LLMInferenceService", service.metadata!.name!, service.metadata?.namespace);
     const conditions = ((service.status as { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> })
@@ -56,7 +57,9 @@ export function serviceReady(service: KubeObject): Diagnosis {
     if (ready?.status === "True") {
         return { status: "OK", check: "service ready", object, evidence: describeCondition(ready) };
     }
-    const cause = conditions.find((condition) => condition.type !== "Ready" && condition.status === "False") ?? ready;
+    const rollUps: readonly string[] = KSERVE.rollUpConditions;
+    const notReady = conditions.filter((condition) => condition.type !== "Ready" && condition.status === "False");
+    const cause = notReady.find((condition) => !rollUps.includes(condition.type)) ?? notReady[0] ?? ready;
     const evidence = cause ? describeCondition(cause) : "no Ready condition yet";
     const lesson = lessonForMessage(evidence);
     return {

@@ -132,6 +132,43 @@ describe("npm run doctor over recorded states", () => {
         ],
         ["ca-ecdsa", [["FAIL", "Certificate cert-manager/tpu-inference-ca", "CA key RSA", "rsaCa"]]],
         ["issuer-not-ready", [["FAIL", "ClusterIssuer tpu-inference-ca-issuer", "issuer ready", undefined]]],
+        [
+            "ca-not-ready",
+            [
+                ["FAIL", "ClusterIssuer tpu-inference-ca-issuer", "issuer ready", undefined],
+                ["FAIL", "Certificate cert-manager/tpu-inference-ca", "CA certificate ready", undefined],
+            ],
+        ],
+        [
+            "gateway-absent",
+            [
+                ["FAIL", "Gateway inference-gateway/inference-gateway", "Gateway exists", undefined],
+                ["FAIL", SERVICE, "service ready", undefined],
+            ],
+        ],
+        ["istio-gateway-class", [["WARN", "Gateway inference-gateway/inference-gateway", "GatewayClass regional", undefined]]],
+        [
+            "route-absent",
+            [
+                ["FAIL", SERVICE, "service ready", undefined],
+                ["FAIL", "HTTPRoute llm-inference/qwen2-3b-kserve-route", "route exists", undefined],
+            ],
+        ],
+        [
+            "crd-version-not-served",
+            [
+                ["FAIL", "CustomResourceDefinition llminferenceservices.serving.kserve.io", "CRD installed", undefined],
+                ["FAIL", "CustomResourceDefinition llminferenceserviceconfigs.serving.kserve.io", "CRD installed", undefined],
+                ["SKIPPED", "LLMInferenceServices in every namespace", "model services", undefined],
+            ],
+        ],
+        [
+            "epp-absent",
+            [
+                ["FAIL", SERVICE, "service ready", undefined],
+                ["FAIL", "Endpoint picker of LLMInferenceService llm-inference/qwen2-3b", "endpoint picker ready", undefined],
+            ],
+        ],
         ["pending-selector", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", "tpuSelector"]]],
         ["pool-at-max", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", undefined]]],
         ["stockout", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", "capacity"]]],
@@ -215,6 +252,16 @@ describe("npm run doctor over recorded states", () => {
         expect(await line("pool-at-max", "pod scheduled")).toContain("fix: the TPU pool is at its maximum: raise tpuMaxNodes");
         expect(await line("tpu-out-of-memory", "container running")).toContain(
             "the model does not fit the TPU's memory: jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Error allocating device buffer",
+        );
+        expect(await line("crd-version-not-served", "CRD installed")).toBe(
+            "FAIL    CustomResourceDefinition llminferenceservices.serving.kserve.io: CRD installed: serves v1alpha1, not v1alpha2" +
+                " | fix: upgrade it: the kserve-llmisvc-crd chart",
+        );
+        expect(await line("epp-absent", "service ready")).toContain(
+            'SchedulerWorkloadReady=False (ProgressDeadlineExceeded: ReplicaSet "qwen2-3b-kserve-router-scheduler-7b5d6f8c9" has timed out progressing.)',
+        );
+        expect(await line("gateway-absent", "service ready")).toContain(
+            "GatewaysReady=False (RefsInvalid: Gateway inference-gateway/inference-gateway does not exist)",
         );
         expect(await line("pending-selector", "pod scheduled")).toContain(
             "the pod selects cloud.google.com/gke-tpu-accelerator=tpu-v6e, cloud.google.com/gke-tpu-topology=2x2",
@@ -376,10 +423,11 @@ async function loopback(respond: (url: URL) => { status: number; body: string })
     return { url: `http://127.0.0.1:${port}`, seen, close };
 }
 
-describe("prefix-cache hits from metrics (seed 000's symptom)", () => {
-    const promResult = (value: string) =>
-        JSON.stringify({ status: "success", data: { resultType: "vector", result: [{ metric: {}, value: [1763630000, value] }] } });
+/** A Prometheus query API's answer to an instant query: one sample of `value`. */
+const promResult = (value: string) =>
+    JSON.stringify({ status: "success", data: { resultType: "vector", result: [{ metric: {}, value: [1763630000, value] }] } });
 
+describe("prefix-cache hits from metrics (seed 000's symptom)", () => {
     test("a query API: hits while prompts arrive pass, zero hits fail, no prompts skip; the token goes in the header", async () => {
         const answers: Record<string, string> = {};
         const api = await loopback((url) => {
@@ -450,13 +498,13 @@ describe("the doctor CLI against a loopback API server", () => {
     });
 
     /** Runs `npm run doctor` (as its script) against a fake cluster of `objects`. */
-    async function doctor(objects: KubeObject[], args: string[]) {
+    async function doctor(objects: KubeObject[], args: string[], env: Record<string, string> = {}) {
         const cluster = await fakeCluster(objects, dir, CONTEXT);
         try {
             return await new Promise<{ status: number | null; stdout: string; stderr: string; requests: string[] }>((resolve) => {
                 const child = spawn(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/doctor.ts", ...args], {
                     cwd: ROOT,
-                    env: { ...process.env, KUBECONFIG: cluster.kubeconfigFile },
+                    env: { ...process.env, ...env, KUBECONFIG: cluster.kubeconfigFile },
                 });
                 let stdout = "";
                 let stderr = "";
@@ -528,6 +576,68 @@ describe("the doctor CLI against a loopback API server", () => {
         } finally {
             await gateway.close();
         }
+    });
+
+    test("--metrics on a Pattern 3 service: zero hits while prompts arrive fail with seed 000's lesson; the token only in the header", async () => {
+        const prometheus = await loopback((url) => ({
+            status: 200,
+            body: promResult((url.searchParams.get("query") ?? "").includes("hits") ? "0" : "12800"),
+        }));
+        const outputs = path.join(dir, "outputs-pattern3.json");
+        fs.writeFileSync(outputs, JSON.stringify({ servingNamespace: "llm-inference", models: { "qwen2-3b": { pattern: "pattern3" } } }));
+        const token = "ya29.doctor-metrics-secret";
+        try {
+            const run = await doctor(
+                clusterState(),
+                [
+                    "--outputs",
+                    outputs,
+                    "--metrics",
+                    `${prometheus.url}/v1/projects/acme/location/global/prometheus`,
+                    "--metrics-window",
+                    "30m",
+                ],
+                { DOCTOR_METRICS_TOKEN: token },
+            );
+            expect(run.status).toBe(1);
+            expect(run.stdout).toContain(
+                `FAIL    ${SERVICE}: prefix-cache hits while prompts arrive: 0 hits of 12800 prefix-cache queries over the last 30m` +
+                    ` | lesson (${LESSONS.prefixCacheZero.source}): ${LESSONS.prefixCacheZero.title}`,
+            );
+            expect(run.stdout.trim().split("\n").at(-1)).toBe("doctor: 35 ok, 0 warnings, 1 failed, 0 skipped");
+            expect(prometheus.seen.map((request) => decodeURIComponent(request.url))).toEqual([
+                expect.stringContaining(
+                    'sum(increase(vllm:prefix_cache_queries_total{namespace="llm-inference",model_service="qwen2-3b"}[30m]))',
+                ),
+                expect.stringContaining(
+                    'sum(increase(vllm:prefix_cache_hits_total{namespace="llm-inference",model_service="qwen2-3b"}[30m]))',
+                ),
+            ]);
+            expect(prometheus.seen.every((request) => request.authorization === `Bearer ${token}`)).toBe(true);
+            expect(run.stdout + run.stderr).not.toContain(token);
+        } finally {
+            await prometheus.close();
+        }
+    });
+
+    test("--metrics usage errors exit 2 before anything is read: one pod's /metrics needs its service, credentials stay out of URLs", async () => {
+        const scrape = await doctor(clusterState(), ["--metrics", "http://127.0.0.1:8000/metrics"]);
+        expect([scrape.status, scrape.stderr.split("\n")[0]]).toEqual([
+            2,
+            "error: a /metrics URL is one vLLM pod's: name its service with --service",
+        ]);
+        expect(scrape.requests).toEqual([]);
+        const credentials = await doctor(clusterState(), ["--metrics", "https://admin:hunter2@prometheus.example/api"]);
+        expect([credentials.status, credentials.stderr.split("\n")[0]]).toEqual([
+            2,
+            "error: --metrics must not carry credentials; put a bearer token in DOCTOR_METRICS_TOKEN",
+        ]);
+        expect(credentials.stderr).not.toContain("hunter2");
+        const window = await doctor(clusterState(), ["--metrics", "http://127.0.0.1:9090", "--metrics-window", "a while"]);
+        expect([window.status, window.stderr.split("\n")[0]]).toEqual([
+            2,
+            'error: --metrics-window "a while" is not a Prometheus duration such as 15m',
+        ]);
     });
 
     test("option errors are one line and exit 2; an unknown context names the ones there are", async () => {
