@@ -10,9 +10,8 @@
  * any check fails, 0 otherwise, 2 on a usage error or an unreachable cluster. Read-only: it never changes the cluster.
  */
 import * as fs from "fs";
-import { parseArgs } from "util";
 import type { ObjectReader } from "./cluster/kube";
-import { runCli } from "./cli";
+import { parseCliArgs, runCli, usageError } from "./cli";
 import { readStackOutputs } from "./cluster/stackOutputs";
 import { DoctorTargets, runDoctor, targetsFromOutputs } from "./doctor/diagnose";
 import { isScrapeUrl } from "./doctor/metrics";
@@ -24,49 +23,41 @@ const USAGE =
 /** The environment variable holding the metrics endpoint's bearer token. */
 export const METRICS_TOKEN_ENV = "DOCTOR_METRICS_TOKEN";
 
-function usageError(message: string): number {
-    process.stderr.write(`error: ${message}\n${USAGE}\n`);
-    return 2;
-}
-
 async function main(argv: string[]): Promise<number> {
-    let values;
-    try {
-        ({ values } = parseArgs({
-            args: argv,
-            options: {
-                stack: { type: "string" },
-                outputs: { type: "string" },
-                context: { type: "string" },
-                namespace: { type: "string", multiple: true },
-                service: { type: "string", multiple: true },
-                json: { type: "string" },
-                metrics: { type: "string" },
-                "metrics-window": { type: "string", default: "15m" },
-                help: { type: "boolean", default: false },
-            },
-            strict: true,
-            allowPositionals: false,
-        }));
-    } catch (err) {
-        return usageError((err as Error).message);
+    const values = parseCliArgs(
+        argv,
+        {
+            stack: { type: "string" },
+            outputs: { type: "string" },
+            context: { type: "string" },
+            namespace: { type: "string", multiple: true },
+            service: { type: "string", multiple: true },
+            json: { type: "string" },
+            metrics: { type: "string" },
+            "metrics-window": { type: "string", default: "15m" },
+            help: { type: "boolean", default: false },
+        },
+        USAGE,
+    );
+    if (!values) {
+        return 2;
     }
     if (values.help) {
         process.stdout.write(`${USAGE}\n`);
         return 0;
     }
     if (values.stack !== undefined && values.outputs !== undefined) {
-        return usageError("give --stack or --outputs, not both");
+        return usageError("give --stack or --outputs, not both", USAGE);
     }
     if (values.metrics !== undefined && !URL.canParse(values.metrics)) {
-        return usageError("--metrics is not a URL");
+        return usageError("--metrics is not a URL", USAGE);
     }
     if (values.metrics !== undefined && (new URL(values.metrics).username || new URL(values.metrics).password)) {
         // Never echoed: the URL carries a credential.
-        return usageError(`--metrics must not carry credentials; put a bearer token in ${METRICS_TOKEN_ENV}`);
+        return usageError(`--metrics must not carry credentials; put a bearer token in ${METRICS_TOKEN_ENV}`, USAGE);
     }
     if (!/^\d+[smhd]$/.test(values["metrics-window"])) {
-        return usageError(`--metrics-window ${JSON.stringify(values["metrics-window"])} is not a Prometheus duration such as 15m`);
+        return usageError(`--metrics-window ${JSON.stringify(values["metrics-window"])} is not a Prometheus duration such as 15m`, USAGE);
     }
     let targets: DoctorTargets = {};
     let reader: ObjectReader;
@@ -91,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
         ? { url: values.metrics, token: process.env[METRICS_TOKEN_ENV] || undefined, window: values["metrics-window"] }
         : undefined;
     if (metrics && isScrapeUrl(metrics.url) && Object.keys(targets.services ?? {}).length !== 1) {
-        return usageError("a /metrics URL is one vLLM pod's: name its service with --service");
+        return usageError("a /metrics URL is one vLLM pod's: name its service with --service", USAGE);
     }
     let diagnoses;
     try {

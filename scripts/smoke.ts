@@ -10,13 +10,12 @@
  * be loading, or GKE still programming its route). Prints one line per check and exits 0 when
  * all pass, 1 when any fails, 2 on a usage or input error.
  */
-import { parseArgs } from "util";
 import { INFERENCE_POOL_KIND, KSERVE_CHILDREN } from "@gke-tpu-inference/facts";
 import { HTTP_SERVICE_SUFFIX } from "../components/routerRoute";
 import { Finding, acceptedByGateway, gkePolicyAttached, inferencePoolMigration } from "./cluster/checks";
 import type { ObjectReader } from "./cluster/kube";
 import { readStackOutputs } from "./cluster/stackOutputs";
-import { runCli } from "./cli";
+import { parseCliArgs, runCli, usageError } from "./cli";
 
 /** What the smoke test needs of one entry of the stack's `models` output. */
 export interface ServiceEndpoint {
@@ -253,29 +252,25 @@ export function targetsFromOutputs(outputs: unknown): StackTargets {
 async function main(argv: string[]): Promise<number> {
     const usage =
         "usage: npm run smoke -- --stack NAME [--outputs FILE] [--context KUBECONTEXT] [--http-only] [--attempts N] [--interval SECONDS]";
-    let values;
-    try {
-        ({ values } = parseArgs({
-            args: argv,
-            options: {
-                stack: { type: "string" },
-                outputs: { type: "string" },
-                context: { type: "string" },
-                "http-only": { type: "boolean", default: false },
-                attempts: { type: "string", default: "30" },
-                interval: { type: "string", default: "10" },
-            },
-            strict: true,
-        }));
-    } catch (err) {
-        process.stderr.write(`error: ${(err as Error).message}\n${usage}\n`);
+    const values = parseCliArgs(
+        argv,
+        {
+            stack: { type: "string" },
+            outputs: { type: "string" },
+            context: { type: "string" },
+            "http-only": { type: "boolean", default: false },
+            attempts: { type: "string", default: "30" },
+            interval: { type: "string", default: "10" },
+        },
+        usage,
+    );
+    if (!values) {
         return 2;
     }
     const attempts = Number(values.attempts);
     const interval = Number(values.interval);
     if (!Number.isInteger(attempts) || attempts < 1 || !(interval >= 0) || (values.stack === undefined && values.outputs === undefined)) {
-        process.stderr.write(`${usage}\n--attempts takes a whole number >= 1, --interval seconds >= 0; give --stack or --outputs\n`);
-        return 2;
+        return usageError("--attempts takes a whole number >= 1, --interval seconds >= 0; give --stack or --outputs", usage);
     }
     let targets: StackTargets;
     let reader: ObjectReader | undefined;

@@ -4,6 +4,7 @@
  * records every request, so a test can show that a reader only reads. The client runs in the CLI under
  * test (a child process), given the kubeconfig this writes.
  */
+import { spawn } from "child_process";
 import * as fs from "fs";
 import * as http from "http";
 import { AddressInfo } from "net";
@@ -185,4 +186,37 @@ export async function fakeCluster(objects: KubeObject[], dir: string, context = 
     const kubeconfigFile = path.join(dir, `kubeconfig-${context}.yaml`);
     fs.writeFileSync(kubeconfigFile, kubeconfigYaml);
     return { kubeconfigFile, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** How a CLI run ended: its exit status, what it printed, and the requests the fake cluster saw. */
+export interface CliRun {
+    status: number | null;
+    stdout: string;
+    stderr: string;
+    requests: string[];
+}
+
+/** Runs `scripts/<script>` with `args` (as its npm script does) against a fake cluster of `objects` named `context`. */
+export async function runCliAgainstCluster(
+    script: string,
+    objects: KubeObject[],
+    args: string[],
+    options: { dir: string; context: string; env?: Record<string, string> },
+): Promise<CliRun> {
+    const cluster = await fakeCluster(objects, options.dir, options.context);
+    try {
+        return await new Promise<CliRun>((resolve) => {
+            const child = spawn(process.execPath, ["-r", "./scripts/ts-hook.js", `scripts/${script}`, ...args], {
+                cwd: path.resolve(__dirname, ".."),
+                env: { ...process.env, ...options.env, KUBECONFIG: cluster.kubeconfigFile },
+            });
+            let stdout = "";
+            let stderr = "";
+            child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+            child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+            child.on("close", (status: number | null) => resolve({ status, stdout, stderr, requests: cluster.requests }));
+        });
+    } finally {
+        await cluster.close();
+    }
 }

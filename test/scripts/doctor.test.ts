@@ -1,4 +1,3 @@
-import { spawn } from "child_process";
 import * as fs from "fs";
 import * as http from "http";
 import { AddressInfo } from "net";
@@ -11,7 +10,7 @@ import { LESSONS } from "../../scripts/doctor/lessons";
 import { prefixCacheCheck, sumSamples } from "../../scripts/doctor/metrics";
 import { Diagnosis, expand, formatDiagnoses } from "../../scripts/doctor/report";
 import { CrdValidator } from "../crds";
-import { clusterState, fakeCluster } from "../fakeCluster";
+import { clusterState, runCliAgainstCluster } from "../fakeCluster";
 import { isKubernetesObject, memoryReader } from "../memoryCluster";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -498,24 +497,8 @@ describe("the doctor CLI against a loopback API server", () => {
     });
 
     /** Runs `npm run doctor` (as its script) against a fake cluster of `objects`. */
-    async function doctor(objects: KubeObject[], args: string[], env: Record<string, string> = {}) {
-        const cluster = await fakeCluster(objects, dir, CONTEXT);
-        try {
-            return await new Promise<{ status: number | null; stdout: string; stderr: string; requests: string[] }>((resolve) => {
-                const child = spawn(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/doctor.ts", ...args], {
-                    cwd: ROOT,
-                    env: { ...process.env, ...env, KUBECONFIG: cluster.kubeconfigFile },
-                });
-                let stdout = "";
-                let stderr = "";
-                child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
-                child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
-                child.on("close", (status: number | null) => resolve({ status, stdout, stderr, requests: cluster.requests }));
-            });
-        } finally {
-            await cluster.close();
-        }
-    }
+    const doctor = (objects: KubeObject[], args: string[], env: Record<string, string> = {}) =>
+        runCliAgainstCluster("doctor.ts", objects, args, { dir, context: CONTEXT, env });
 
     test("a healthy stack: every check OK through the real client, /health through the Gateway, read-only, exit 0; --json the same", async () => {
         const gateway = await loopback((url) =>

@@ -5,7 +5,7 @@ import { AddressInfo } from "net";
 import * as os from "os";
 import * as path from "path";
 import { formatReport, runSmoke, servicesFromOutputs, targetsFromOutputs } from "../../scripts/smoke";
-import { clusterState, fakeCluster } from "../fakeCluster";
+import { clusterState, runCliAgainstCluster } from "../fakeCluster";
 
 const MODEL = "Qwen/Qwen2.5-3B-Instruct";
 const FAST = { attempts: 4, intervalMs: 10, requestTimeoutMs: 2000 };
@@ -161,44 +161,22 @@ describe("smoke test against a local server playing vLLM", () => {
     test("npm run smoke reads the cluster through the kubeconfig's named context, only reading, and fails on a rejected route", async () => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smoke-cluster-"));
         const vllm = await fakeVllm("healthy");
-        const run = async (...overlays: string[]) => {
-            const cluster = await fakeCluster(clusterState(...overlays), dir, "gke_acme_europe-west4_tpu-inference-dev");
-            const outputs = path.join(dir, "outputs.json");
-            fs.writeFileSync(
-                outputs,
-                JSON.stringify({
-                    servingNamespace: "llm-inference",
-                    gateway: { namespace: "inference-gateway", name: "inference-gateway" },
-                    models: { "qwen2-3b": { baseUrl: vllm.baseUrl, modelName: MODEL } },
-                }),
+        const outputs = path.join(dir, "outputs.json");
+        fs.writeFileSync(
+            outputs,
+            JSON.stringify({
+                servingNamespace: "llm-inference",
+                gateway: { namespace: "inference-gateway", name: "inference-gateway" },
+                models: { "qwen2-3b": { baseUrl: vllm.baseUrl, modelName: MODEL } },
+            }),
+        );
+        const run = (...overlays: string[]) =>
+            runCliAgainstCluster(
+                "smoke.ts",
+                clusterState(...overlays),
+                ["--outputs", outputs, "--context", "gke_acme_europe-west4_tpu-inference-dev", "--attempts", "1", "--interval", "0"],
+                { dir, context: "gke_acme_europe-west4_tpu-inference-dev" },
             );
-            try {
-                return await new Promise<{ status: number | null; stdout: string; requests: string[] }>((resolve) => {
-                    const child = spawn(
-                        process.execPath,
-                        [
-                            "-r",
-                            "./scripts/ts-hook.js",
-                            "scripts/smoke.ts",
-                            "--outputs",
-                            outputs,
-                            "--context",
-                            "gke_acme_europe-west4_tpu-inference-dev",
-                            "--attempts",
-                            "1",
-                            "--interval",
-                            "0",
-                        ],
-                        { cwd: path.resolve(__dirname, "..", ".."), env: { ...process.env, KUBECONFIG: cluster.kubeconfigFile } },
-                    );
-                    let stdout = "";
-                    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
-                    child.on("close", (status: number | null) => resolve({ status, stdout, requests: cluster.requests }));
-                });
-            } finally {
-                await cluster.close();
-            }
-        };
         try {
             const healthy = await run();
             expect(healthy.stdout).toMatch(
