@@ -5,7 +5,9 @@ import { estimateTpuHourlyCost } from "./components/cost";
 import { InferenceGateway } from "./components/inferenceGateway";
 import { KServe } from "./components/kserve";
 import { LeaderWorkerSet } from "./components/leaderWorkerSet";
+import * as gcp from "@pulumi/gcp";
 import { ModelService } from "./components/modelService";
+import { ModelStore } from "./components/modelStore";
 import { stackNames } from "./components/names";
 import { Network } from "./components/network";
 import { InferenceObservability } from "./components/observability";
@@ -61,8 +63,14 @@ export = async () => {
         tpu: settings.tpu,
         serviceAccountEmail: cluster.nodeServiceAccountEmail,
         paused: settings.paused,
+        imageStreaming: settings.coldStart.imageStreaming,
         // The machine-type check reads the Compute Engine API; the node account's roles must exist before nodes boot.
-        dependsOn: [...cluster.nodeRoleGrants, ...preflight.prerequisites("compute")],
+        dependsOn: [
+            ...cluster.nodeRoleGrants,
+            ...preflight.prerequisites("compute"),
+            // Image streaming is served by the Container File System API.
+            ...(settings.coldStart.imageStreaming ? preflight.prerequisites("containerFilesystem") : []),
+        ],
     });
 
     // The platform layer: it needs the cluster's provider (hence the system pool), never the TPU pool.
@@ -89,6 +97,19 @@ export = async () => {
         prerequisites: [network.proxyOnlySubnetwork, ...networkServices],
     });
 
+    // Where a model server's start reads from, inside the region: staged weights, the compilation cache, the vLLM image.
+    const store = new ModelStore(name, {
+        project: settings.project,
+        region: settings.region,
+        names,
+        coldStart: settings.coldStart,
+        nodeServiceAccountEmail: cluster.nodeServiceAccountEmail,
+        protect,
+        dependsOn: [...preflight.prerequisites("storage"), ...preflight.prerequisites("artifactRegistry")],
+    });
+    // Workload Identity principals name the project by its number.
+    const projectNumber = gcp.organizations.getProjectOutput({ projectId: settings.project }).number;
+
     // The workloads: the only layer that needs TPU nodes, which GKE's autoscaler adds when their pods ask.
     const modelServices = settings.models.map(
         (model) =>
@@ -102,6 +123,10 @@ export = async () => {
                 hfToken: serving.hfToken,
                 platform: [kserve.configs, serving.routerRouteConfig, leaderWorkerSet.webhooksReady, ...networkServices],
                 paused: settings.paused,
+                coldStart: settings.coldStart,
+                store,
+                identity: { project: settings.project, projectNumber, workloadPool: cluster.workloadPool },
+                topology: settings.tpu.topology,
             }),
     );
 
@@ -130,6 +155,8 @@ export = async () => {
         caIssuerName: certManager.caIssuerName,
         servingNamespace: serving.namespaceName,
         dashboardUrl: observability.dashboardUrl,
+        /** The bucket of staged weights and the compilation cache (see the README's "Cold start"). */
+        modelBucket: store.bucketName,
         /** Per model service: its URL through the Gateway and requests to paste. */
         models: Object.fromEntries(
             settings.models.map((model, index) => [
@@ -140,6 +167,8 @@ export = async () => {
                     replicas: model.replicas,
                     baseUrl: modelServices[index].baseUrl,
                     curl: modelServices[index].curl,
+                    /** Estimated seconds per phase from pod creation to Ready, first start and warm, and the startup budget. */
+                    coldStart: modelServices[index].coldStart,
                 },
             ]),
         ),

@@ -9,10 +9,16 @@ import {
     VLLM_PORT,
     VLLM_SHUTDOWN,
 } from "@gke-tpu-inference/facts";
+import { ColdStartEstimate, estimateColdStart, readyTimeoutSeconds } from "./coldStart";
+import { ModelStore } from "./modelStore";
+import { ModelWeights } from "./modelWeights";
 import { HTTP_SERVICE_SUFFIX } from "./routerRoute";
-import { ModelServiceSettings } from "./settings";
+import { ColdStartSettings, ModelServiceSettings } from "./settings";
 import { TpuScheduling } from "./tpuNodePool";
-import { STARTUP_BUDGET_SECONDS, endpointPickerContainer, prefixCacheEndpointPickerConfig, vllmContainer } from "./vllm";
+import { endpointPickerContainer, prefixCacheEndpointPickerConfig, vllmContainer } from "./vllm";
+
+/** The annotation carrying a model service's estimated first start, which the pack's startup-budget policy holds the probe to. */
+export const COLD_START_ANNOTATION = "gke-tpu-inference/cold-start-seconds";
 
 /** Arguments of {@link ModelService}. */
 export interface ModelServiceArgs {
@@ -38,13 +44,18 @@ export interface ModelServiceArgs {
     platform: pulumi.Input<pulumi.Resource>[];
     /** Stopped: KServe removes the service's pods and keeps its definition; nothing waits for Ready. */
     paused?: boolean;
+    /** Which cold-start parts are on. */
+    coldStart: ColdStartSettings;
+    /** The stack's bucket and image repository. */
+    store: ModelStore;
+    /** GCP project, its number and the cluster's workload pool, for the Workload Identity grants. */
+    identity: { project: string; projectNumber: pulumi.Input<string>; workloadPool: string };
+    /** Slice topology of the TPU pool. */
+    topology: string;
 }
 
 /** GCP's backend timeout defaults to 30 s; a long completion streams for minutes. */
 export const INFERENCE_BACKEND_TIMEOUT_SECONDS = 600;
-
-/** How long `pulumi up` waits for the service to be Ready: TPU node scale-up from zero, then the startup budget. */
-const READY_TIMEOUT_SECONDS = 30 * 60 + STARTUP_BUDGET_SECONDS;
 
 /** A GKE health check against vLLM's /health over plain HTTP on its fixed port, for `targetRef`. */
 function vllmHealthCheckSpec(targetRef: { group: string; kind: string; name: string }) {
@@ -76,6 +87,8 @@ export class ModelService extends pulumi.ComponentResource {
     public readonly baseUrl: pulumi.Output<string>;
     /** Ready-to-paste requests. */
     public readonly curl: pulumi.Output<{ models: string; completions: string }>;
+    /** The estimated first and warm start, per phase, and the startup budget derived from it. */
+    public readonly coldStart: ColdStartEstimate;
 
     constructor(name: string, args: ModelServiceArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:workloads:ModelService", name, {}, opts);
@@ -83,6 +96,26 @@ export class ModelService extends pulumi.ComponentResource {
         const childOpts = { parent: this, provider: args.provider };
         const inferencePool = { ...INFERENCE_POOL_KIND, name: `${model.name}${KSERVE_CHILDREN.inferencePoolSuffix}` };
         const httpServiceName = `${model.name}${HTTP_SERVICE_SUFFIX}`;
+        this.coldStart = estimateColdStart(model, args.coldStart);
+        const image = args.store.imageFor(model.image);
+        const weights = new ModelWeights(
+            `${name}-weights`,
+            {
+                provider: args.provider,
+                ...args.identity,
+                namespace: args.namespace,
+                model,
+                topology: args.topology,
+                coldStart: args.coldStart,
+                bucketName: args.store.bucketName,
+                image,
+                hfTokenSecret: args.hfToken?.secretName,
+            },
+            { parent: this },
+        );
+        // KServe fetches the weights itself unless the server streams them from Cloud Storage.
+        const kserveFetches = weights.weightsUri === undefined;
+        const serviceAccountName = weights.serviceAccountName ?? (kserveFetches ? args.hfToken?.serviceAccountName : undefined);
 
         // The backend of /v1/models, /health and other non-inference paths (see routerRoute.ts): plain HTTP, named by us.
         new k8s.core.v1.Service(
@@ -155,12 +188,20 @@ export class ModelService extends pulumi.ComponentResource {
                 metadata: {
                     name: model.name,
                     namespace: args.namespace,
-                    annotations: args.paused
-                        ? { [KSERVE_STOP_ANNOTATION]: "true" }
-                        : { "pulumi.com/waitFor": "condition=Ready", "pulumi.com/timeoutSeconds": String(READY_TIMEOUT_SECONDS) },
+                    annotations: {
+                        [COLD_START_ANNOTATION]: String(this.coldStart.first.total),
+                        ...(args.paused
+                            ? { [KSERVE_STOP_ANNOTATION]: "true" }
+                            : {
+                                  "pulumi.com/waitFor": "condition=Ready",
+                                  "pulumi.com/timeoutSeconds": String(readyTimeoutSeconds(this.coldStart)),
+                              }),
+                    },
                 },
                 spec: {
-                    model: { uri: model.modelUri, name: model.modelName },
+                    model: { uri: weights.weightsUri ?? model.modelUri, name: model.modelName },
+                    // KServe v0.20 fetches only pvc, oci, hf and s3 URIs: a streamed gs:// model must skip its storage initializer.
+                    ...(kserveFetches ? {} : { storageInitializer: { enabled: false } }),
                     replicas: model.replicas,
                     router: {
                         route: {},
@@ -171,16 +212,26 @@ export class ModelService extends pulumi.ComponentResource {
                         },
                     },
                     template: {
-                        ...(args.hfToken ? { serviceAccountName: args.hfToken.serviceAccountName } : {}),
+                        ...(serviceAccountName !== undefined ? { serviceAccountName } : {}),
                         nodeSelector: scheduling.nodeSelector,
                         tolerations: [scheduling.toleration],
                         // The preStop sleep and vLLM's drain both fit in it (see VLLM_SHUTDOWN).
                         terminationGracePeriodSeconds: VLLM_SHUTDOWN.terminationGracePeriodSeconds,
-                        containers: [vllmContainer(model, scheduling.chipsPerVm, args.hfToken?.secretName)],
+                        containers: [
+                            vllmContainer(model, {
+                                chipsPerVm: scheduling.chipsPerVm,
+                                image,
+                                startupBudgetSeconds: this.coldStart.startupBudgetSeconds,
+                                weightsUri: weights.weightsUri,
+                                compilationCacheUri: weights.cacheUri,
+                                hfTokenSecret: kserveFetches ? args.hfToken?.secretName : undefined,
+                            }),
+                        ],
                     },
                 },
             },
-            { ...childOpts, dependsOn: args.platform },
+            // The weights staged and the grants in place before the server starts; the image pullable through the repository.
+            { ...childOpts, dependsOn: [...args.platform, ...weights.ready, ...args.store.ready] },
         );
 
         this.baseUrl = pulumi.interpolate`http://${args.gatewayAddress}/${args.namespace}/${model.name}`;
@@ -197,6 +248,6 @@ export class ModelService extends pulumi.ComponentResource {
                 completionRequest,
             ]),
         }));
-        this.registerOutputs({ baseUrl: this.baseUrl, curl: this.curl });
+        this.registerOutputs({ baseUrl: this.baseUrl, curl: this.curl, coldStart: this.coldStart });
     }
 }

@@ -15,6 +15,7 @@ import {
     GKE_TPU_V6E_ZONES,
     GKE_VERSION,
     IMAGES,
+    KNOWN_MODELS,
     KSERVE_CHILDREN,
     PROTECTED_NAMESPACES,
     PROXY_ONLY_SUBNET,
@@ -90,7 +91,7 @@ export interface ModelServiceSettings {
     /** DNS label, unique in the stack; also the path prefix through the Gateway. */
     name: string;
     pattern: ServingPattern;
-    /** Where KServe's storage initializer fetches the weights (`hf://org/model`, `gs://…`). */
+    /** Where the weights come from: `hf://org/model` (staged in the stack's bucket, or fetched by KServe), `gs://bucket/path` (streamed), `s3://`, `pvc://`, `oci://` (KServe). */
     modelUri: string;
     /** The name clients send as `model`. */
     modelName: string;
@@ -101,6 +102,19 @@ export interface ModelServiceSettings {
     maxModelLen: number;
     /** Extra vLLM flags, after the ones the builder sets. */
     extraArgs: string[];
+    /** Size of the weights in GB and the model's layers, for the cold-start estimate: from the catalog or the entry. */
+    weightsGb: number;
+    layers: number;
+}
+
+/** What makes a cold start fast, each part on by default (see the README's "Cold start"). */
+export interface ColdStartSettings {
+    /** Copy `hf://` models into the stack's bucket once and stream them from there. */
+    stageWeights: boolean;
+    /** Keep the XLA compilation cache in the stack's bucket. */
+    compilationCache: boolean;
+    /** Pull Docker Hub images through an Artifact Registry remote repository, with image streaming on the TPU pool. */
+    imageStreaming: boolean;
 }
 
 /** Everything the program needs from stack configuration, validated. */
@@ -124,6 +138,7 @@ export interface Settings {
     paused: boolean;
     /** Model services to run; empty leaves the TPU pool idle. */
     models: ModelServiceSettings[];
+    coldStart: ColdStartSettings;
 }
 
 /** Raised for an invalid stack configuration; its message lists every problem, one per line. */
@@ -230,7 +245,18 @@ function sized(what: string, bounds: { smallest: number; largest: number }): (ra
 }
 
 /** Fields of one model service entry, and what each allows. */
-const MODEL_FIELDS = ["name", "pattern", "modelUri", "modelName", "replicas", "image", "maxModelLen", "extraArgs"] as const;
+const MODEL_FIELDS = [
+    "name",
+    "pattern",
+    "modelUri",
+    "modelName",
+    "replicas",
+    "image",
+    "maxModelLen",
+    "extraArgs",
+    "weightsGb",
+    "layers",
+] as const;
 
 /** Flags the service builder derives from settings; setting them again in extraArgs would contradict it. */
 const BUILDER_FLAGS: Readonly<Record<string, string>> = {
@@ -242,6 +268,7 @@ const BUILDER_FLAGS: Readonly<Record<string, string>> = {
     "--enable-prefix-caching": "pattern3 turns it on",
     "--shutdown-timeout": "the builder sizes the drain to the pod's grace period",
     "--disable-access-log-for-endpoints": "the builder already quiets /health, /metrics and /ping",
+    "--load-format": "the builder streams weights from Cloud Storage with runai_streamer",
 };
 
 const MODEL_URI = /^(hf|gs|s3|pvc|oci):\/\/\S+$/;
@@ -260,6 +287,11 @@ const modelSchema = z.strictObject({
         .string({ error: says("is not a non-empty string", "a string") })
         .regex(MODEL_URI, { error: says("is not a model URI", "hf://, gs://, s3://, pvc:// or oci:// followed by a path") })
         .optional(),
+    weightsGb: z
+        .number({ error: says("is not a number", "the size of the model's weights in GB, more than 0") })
+        .positive({ error: says("is not more than 0", "the size of the model's weights in GB, more than 0") })
+        .optional(),
+    layers: wholeNumber(1, 1000, "the model's transformer layers").optional(),
     modelName: z
         .string({ error: says("is not a non-empty string", "a string") })
         .min(1, { error: says("is not a non-empty string", "a string") })
@@ -531,6 +563,30 @@ export const SETTINGS = {
         allowed: "true, false",
         schema: bool(),
     },
+    stageWeights: {
+        type: "boolean",
+        default: true,
+        description:
+            "Copy each hf:// model into the stack's bucket once (a Job per model) and stream it from there; off: KServe's storage initializer downloads it on every start.",
+        allowed: "true, false",
+        schema: bool(),
+    },
+    compilationCache: {
+        type: "boolean",
+        default: true,
+        description:
+            "Keep vLLM's XLA compilation cache in the stack's bucket, per model, topology and image, so a restart compiles nothing it compiled before.",
+        allowed: "true, false",
+        schema: bool(),
+    },
+    imageStreaming: {
+        type: "boolean",
+        default: true,
+        description:
+            "Pull Docker Hub images through an Artifact Registry remote repository in the region, with GKE image streaming on the TPU pool; off for teams with their own registry.",
+        allowed: "true, false",
+        schema: bool(),
+    },
     models: {
         type: "array<object>",
         default: [],
@@ -575,6 +631,19 @@ export const MODEL_SETTINGS: ReadonlyArray<{
     },
     { field: "image", default: IMAGES.vllmTpu, description: "vLLM TPU image.", allowed: "a tag other than latest, or a digest" },
     { field: "maxModelLen", default: "2048", description: "vLLM's --max-model-len.", allowed: "a whole number of tokens, at least 1" },
+    {
+        field: "weightsGb",
+        default: "from the catalog",
+        description:
+            "Size of the model's weights in GB, for the cold-start estimate and the startup budget; required for a model the catalog does not know.",
+        allowed: "a number more than 0",
+    },
+    {
+        field: "layers",
+        default: "from the catalog",
+        description: "The model's transformer layers, for the compilation estimate; required for a model the catalog does not know.",
+        allowed: "a whole number from 1 to 1000",
+    },
     {
         field: "extraArgs",
         default: "[]",
@@ -712,13 +781,22 @@ export const RULES: readonly Rule[] = [
     },
     {
         description:
-            "Model names are unique; pattern3 has at least 2 replicas; model services need a single-host TPU shape; their replicas add up to at most tpuMaxNodes.",
+            "Model names are unique; pattern3 has at least 2 replicas; a model the catalog does not know gives weightsGb and layers; model services need a single-host TPU shape; their replicas add up to at most tpuMaxNodes.",
         reads: ["models", "tpuMachineType", "tpuTopology", "tpuMaxNodes"],
         check: (values, key) => {
             const problems: string[] = [];
             const shape = tpuShape(values);
             const seen = new Set<string>();
             for (const [index, model] of values.models.entries()) {
+                const known = knownModel(model);
+                for (const field of ["weightsGb", "layers"] as const) {
+                    if (known === undefined && model[field] === undefined) {
+                        problems.push(
+                            `${key("models")}[${index}].${field} is not set and the catalog does not know ${JSON.stringify(modelNameOf(model))}; ` +
+                                `allowed: ${field === "weightsGb" ? "the size of its weights in GB" : "its number of transformer layers"} (known models: ${Object.keys(KNOWN_MODELS).join(", ")})`,
+                        );
+                    }
+                }
                 if (seen.has(model.name)) {
                     problems.push(
                         `${key("models")}[${index}].name = ${JSON.stringify(model.name)} is used twice; allowed: a name unique in the stack`,
@@ -758,6 +836,23 @@ export const RULES: readonly Rule[] = [
 /** The TPU shape the values select, when the topology is one of the machine type's. */
 function tpuShape(values: Pick<Values, "tpuMachineType" | "tpuTopology">) {
     return findTpuShape(values.tpuMachineType, values.tpuTopology || TPU_V6E_MACHINE_TYPES[values.tpuMachineType].shapes[0].topology);
+}
+
+/** The URI a model entry's weights come from. */
+function modelUriOf(model: z.output<typeof modelSchema>): string {
+    return model.modelUri ?? DEFAULT_MODEL.uri;
+}
+
+/** The name clients send: the entry's, else the URI's path. */
+function modelNameOf(model: z.output<typeof modelSchema>): string {
+    const modelUri = modelUriOf(model);
+    return model.modelName ?? (modelUri === DEFAULT_MODEL.uri ? DEFAULT_MODEL.name : modelUri.replace(/^[a-z0-9]+:\/\//, ""));
+}
+
+/** The catalog's figures for the model, by its name or its Hugging Face repository. */
+function knownModel(model: z.output<typeof modelSchema>) {
+    const hfRepository = modelUriOf(model).startsWith("hf://") ? modelUriOf(model).slice("hf://".length) : undefined;
+    return KNOWN_MODELS[modelNameOf(model)] ?? (hfRepository !== undefined ? KNOWN_MODELS[hfRepository] : undefined);
 }
 
 function replicasOf(model: z.output<typeof modelSchema>): number {
@@ -936,14 +1031,17 @@ function settingsOf(values: Values, project: string): Settings {
         deletionProtection: values.deletionProtection,
         manageProjectApis: values.manageProjectApis,
         paused: values.paused,
+        coldStart: { stageWeights: values.stageWeights, compilationCache: values.compilationCache, imageStreaming: values.imageStreaming },
         models: values.models.map((model) => {
-            const modelUri = model.modelUri ?? DEFAULT_MODEL.uri;
+            const known = knownModel(model);
             return {
                 name: model.name,
                 pattern: model.pattern as ServingPattern,
-                modelUri,
-                modelName:
-                    model.modelName ?? (modelUri === DEFAULT_MODEL.uri ? DEFAULT_MODEL.name : modelUri.replace(/^[a-z0-9]+:\/\//, "")),
+                modelUri: modelUriOf(model),
+                modelName: modelNameOf(model),
+                // The rule above refused an unknown model without both figures.
+                weightsGb: model.weightsGb ?? known!.weightsGb,
+                layers: model.layers ?? known!.layers,
                 replicas: replicasOf(model),
                 image: model.image ?? IMAGES.vllmTpu,
                 maxModelLen: model.maxModelLen ?? 2048,

@@ -20,6 +20,8 @@ export interface TpuNodePoolArgs {
     serviceAccountEmail: pulumi.Input<string>;
     /** Paused: the autoscaler floor drops to 0 so that idle TPU VMs are released; the pool itself stays. */
     paused?: boolean;
+    /** GKE image streaming: containers start while their image streams from Artifact Registry. */
+    imageStreaming: boolean;
     /**
      * What the pool waits for: the node service account's role grants (nodes log and report metrics from their
      * first boot) and the check that the zone offers the machine type.
@@ -80,6 +82,7 @@ export class TpuNodePool extends pulumi.ComponentResource {
                           }
                         : {}),
                     labels: { "gke-tpu-inference/pool": "tpu" },
+                    ...(args.imageStreaming ? { gcfsConfig: { enabled: true } } : {}),
                 },
             },
             {

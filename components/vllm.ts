@@ -12,6 +12,7 @@ import {
     VLLM_PORT,
     VLLM_QUIET_ENDPOINTS,
     VLLM_SHUTDOWN,
+    VLLM_TPU_LOADING,
 } from "@gke-tpu-inference/facts";
 import { ModelServiceSettings } from "./settings";
 
@@ -20,22 +21,37 @@ function httpProbe(path: string, periodSeconds: number, failureThreshold: number
     return { httpGet: { path, port: VLLM_PORT, scheme: "HTTP" }, periodSeconds, timeoutSeconds: 5, failureThreshold, successThreshold: 1 };
 }
 
-/**
- * How long a replica may take from container start to serving: the storage initializer has
- * already fetched the weights, so this covers loading them and XLA compilation (the field
- * report measured 4–6 minutes end to end), with room for a bigger model.
- */
-export const STARTUP_BUDGET_SECONDS = 15 * 60;
 const STARTUP_PERIOD_SECONDS = 5;
+
+/** Where KServe puts the weights it fetches. */
+export const KSERVE_MODEL_PATH = "/mnt/models";
+
+/** How the vLLM container of one model service is built, besides its settings. */
+export interface VllmContainerOptions {
+    /** TPU chips on one VM: the tensor-parallel size and the chips requested. */
+    chipsPerVm: number;
+    /** The image as the pod pulls it (through the stack's remote repository, or as the settings name it). */
+    image: pulumi.Input<string>;
+    /** How long the startup probe lets the server start, from the model's cold-start estimate. */
+    startupBudgetSeconds: number;
+    /** `gs://…` the server streams its weights from; without it, the path KServe fetched them to. */
+    weightsUri?: pulumi.Input<string>;
+    /** `gs://…` of the persistent compilation cache. */
+    compilationCacheUri?: pulumi.Input<string>;
+    /** The Secret holding HF_TOKEN, when vLLM itself may reach Hugging Face. */
+    hfTokenSecret?: pulumi.Input<string>;
+}
 
 /**
  * vLLM's command line for `model` on a VM with `chipsPerVm` TPU chips: TPU-valid flags only, from settings, plus what
  * KServe's own default command gives that replacing it would drop: draining in-flight requests on shutdown, and no
- * access-log line for every probe, health check and scrape.
+ * access-log line for every probe, health check and scrape. Weights in Cloud Storage are streamed by the Run:ai model
+ * streamer, which the vLLM TPU image carries.
  */
-export function vllmArgs(model: ModelServiceSettings, chipsPerVm: number): string[] {
+export function vllmArgs(model: ModelServiceSettings, chipsPerVm: number, weightsUri?: pulumi.Input<string>): pulumi.Input<string>[] {
     return [
-        "/mnt/models",
+        weightsUri ?? KSERVE_MODEL_PATH,
+        ...(weightsUri !== undefined ? [`--load-format=${VLLM_TPU_LOADING.streamerLoadFormat}`] : []),
         "--served-model-name",
         model.modelName,
         "publishers/{{ .ObjectMeta.Namespace }}/models/{{ .Spec.Model.Name }}",
@@ -55,22 +71,30 @@ export function vllmArgs(model: ModelServiceSettings, chipsPerVm: number): strin
  * GPU-oriented bash wrapper), the probes (all HTTP; no fixed initial delays) and the
  * security context.
  */
-export function vllmContainer(model: ModelServiceSettings, chipsPerVm: number, hfTokenSecret?: pulumi.Input<string>) {
+export function vllmContainer(model: ModelServiceSettings, options: VllmContainerOptions) {
+    const { chipsPerVm } = options;
+    const env = [
+        ...(options.hfTokenSecret !== undefined
+            ? [{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: options.hfTokenSecret, key: "HF_TOKEN" } } }]
+            : []),
+        // tpu-inference hands this to JAX as its persistent compilation cache directory.
+        ...(options.compilationCacheUri !== undefined
+            ? [{ name: VLLM_TPU_LOADING.compilationCacheEnv, value: options.compilationCacheUri }]
+            : []),
+    ];
     return {
         name: "main",
-        image: model.image,
+        image: options.image,
         command: ["vllm", "serve"],
-        args: vllmArgs(model, chipsPerVm),
+        args: vllmArgs(model, chipsPerVm, options.weightsUri),
         ports: [{ containerPort: VLLM_PORT, name: "http", protocol: "TCP" }],
-        ...(hfTokenSecret !== undefined
-            ? { env: [{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: hfTokenSecret, key: "HF_TOKEN" } } }] }
-            : {}),
+        ...(env.length > 0 ? { env } : {}),
         // A TPU replica takes every chip of its VM: GKE schedules TPU VMs whole.
         resources: { requests: { "google.com/tpu": String(chipsPerVm) }, limits: { "google.com/tpu": String(chipsPerVm) } },
         // Stop receiving traffic before SIGTERM; vLLM then drains for --shutdown-timeout within the pod's grace period.
         lifecycle: { preStop: { exec: { command: ["/bin/sleep", String(VLLM_SHUTDOWN.preStopSleepSeconds)] } } },
         // Polled every few seconds, so Ready follows serving closely, for up to the whole startup budget.
-        startupProbe: httpProbe("/health", STARTUP_PERIOD_SECONDS, STARTUP_BUDGET_SECONDS / STARTUP_PERIOD_SECONDS),
+        startupProbe: httpProbe("/health", STARTUP_PERIOD_SECONDS, Math.ceil(options.startupBudgetSeconds / STARTUP_PERIOD_SECONDS)),
         livenessProbe: httpProbe("/health", 10, 6),
         readinessProbe: httpProbe("/v1/models", 5, 3),
         // The upstream vllm-tpu image runs as root and KServe's default template demands runAsNonRoot,

@@ -30,6 +30,18 @@ export const SOURCES = {
         "llm-d/llm-d-router v0.10.0 Dockerfile.epp (ENTRYPOINT /app/epp) and pkg/epp/server/options.go; carries the ALPN h2 fix (gateway-api-inference-extension PR #2385)",
     eppConfig:
         "llm-d/llm-d-router v0.10.0 deploy/config/epp-estimate-prefix-cache-config.yaml, apix/config/v1alpha1, pkg/epp/framework/plugins/flowcontrol/saturationdetector/utilization/config.go",
+    kserveStorage:
+        'kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/workload_storage.go:96-104 (spec.storageInitializer.enabled false skips every download), :131-222 (pvc, oci, hf and s3 only; any other scheme fails with "unsupported schema in model URI")',
+    runaiStreamer:
+        "vllm-project/tpu-inference v0.27.0 requirements.txt:22 (runai-model-streamer[s3,gcs]==0.15.9, with gcsfs and google-cloud-storage; installed in the vllm-tpu image by docker/Dockerfile:80-81), tpu_inference/models/common/model_loader.py:697-700 (load_format runai_streamer), tests/e2e/test_runai_model_streamer_loader.py:61,72 (a gs:// model on TPU)",
+    xlaCache:
+        'vllm-project/tpu-inference v0.27.0 tpu_inference/runner/compilation_manager.py:65-68 (jax_compilation_cache_dir = VLLM_XLA_CACHE_PATH unless VLLM_DISABLE_COMPILE_CACHE); jax-ml/jax docs/persistent_compilation_cache.md "Google Cloud" (a gs:// bucket as the cache directory, in the workload\'s region, the shortest soft-delete policy and an age lifecycle rule: the cache has no eviction) and "How it works" (the key covers the HLO, the jaxlib version, XLA flags and the device topology)',
+    modelCards:
+        "Hugging Face model cards: Qwen/Qwen2.5-3B-Instruct (3.09B parameters, 36 layers), microsoft/Phi-3-mini-4k-instruct (3.8B, 32 layers), meta-llama/Llama-3.1-8B-Instruct (8.03B, 32 layers), meta-llama/Llama-3.1-70B-Instruct (70.6B, 80 layers); weights in bf16, 2 bytes per parameter",
+    artifactRegistryRemote:
+        "https://cloud.google.com/artifact-registry/docs/repositories/remote-repo (a remote repository proxies Docker Hub and caches what it serves: DOCKER_HUB); hashicorp/terraform-provider-google release-7.46.0 resource_artifact_registry_repository (remote_repository_config.docker_repository.public_repository)",
+    imageStreaming:
+        "https://cloud.google.com/kubernetes-engine/docs/how-to/image-streaming (node pool gcfsConfig; images in Artifact Registry; the Container File System API; containers start while the image streams, the whole image is cached on the node in the background)",
     kserveConditions:
         "kserve/kserve v0.20.0 pkg/apis/serving/v1alpha2/llm_inference_service_lifecycle.go:24-44 (Ready rolls up WorkloadsReady and RouterReady, each of its sub-conditions), :318-337 (RouterReady copies the first False sub-condition's reason and message)",
     kserveChildNames:
@@ -509,6 +521,10 @@ export const GCP_NAME_RULES = {
     compute: { description: "Compute Engine resource", maxLength: 63 },
     cluster: { description: "GKE cluster", maxLength: 40 },
     serviceAccount: { description: "service account ID", maxLength: 30 },
+    /** Bucket names are global: room is left for a hyphen and a suffix of {@link COLD_START_STORAGE.bucketSuffixBytes} bytes in hex. */
+    bucket: { description: "Cloud Storage bucket", maxLength: 63 - 9 },
+    /** Artifact Registry repository IDs. */
+    repository: { description: "Artifact Registry repository", maxLength: 63 },
 } as const satisfies Record<string, GcpNameRule>;
 
 /**
@@ -528,7 +544,101 @@ export const PROJECT_APIS = {
     networkServices: "networkservices.googleapis.com",
     /** The dashboard, the alert policies and Managed Service for Prometheus. */
     monitoring: "monitoring.googleapis.com",
+    /** The bucket of staged weights and the compilation cache. */
+    storage: "storage.googleapis.com",
+    /** The remote repository the vLLM image is pulled through. */
+    artifactRegistry: "artifactregistry.googleapis.com",
+    /** Image streaming on the TPU pool. Source: {@link SOURCES.imageStreaming}. */
+    containerFilesystem: "containerfilesystem.googleapis.com",
 } as const;
 
 /** A key of {@link PROJECT_APIS}. */
 export type ProjectApi = keyof typeof PROJECT_APIS;
+
+/** A figure with where it comes from; `assumed` marks one no source gives, which the benchmark says plainly. */
+export interface SourcedFigure {
+    readonly value: number;
+    readonly source: string;
+    readonly assumed?: true;
+}
+
+/**
+ * Models the cold-start estimate knows: the size of their weights in GB (bf16) and their layers. Any other model names
+ * its size in its model entry (`weightsGb`, `layers`). Source: {@link SOURCES.modelCards}.
+ */
+export const KNOWN_MODELS: Readonly<Record<string, { weightsGb: number; layers: number }>> = {
+    "Qwen/Qwen2.5-3B-Instruct": { weightsGb: 6.2, layers: 36 },
+    "microsoft/Phi-3-mini-4k-instruct": { weightsGb: 7.6, layers: 32 },
+    "meta-llama/Llama-3.1-8B-Instruct": { weightsGb: 16.1, layers: 32 },
+    "meta-llama/Llama-3.1-70B-Instruct": { weightsGb: 141.2, layers: 80 },
+};
+
+/**
+ * The field report's cold start of Qwen2.5-3B-Instruct on a v6e 2x2 VM (seed 003 #8): T+21 s storage initializer
+ * image pulled, T+56 s weights downloaded from Hugging Face (35 s), T+86 s main container started (the vLLM image
+ * pulled: 30 s), T+89 s API server up, T+180 s XLA compilation done (91 s), T+250 s Ready (a 240 s fixed probe delay).
+ * Source: {@link SOURCES.seed003Startup}.
+ */
+export const FIELD_REPORT_COLD_START = {
+    model: "Qwen/Qwen2.5-3B-Instruct",
+    readySeconds: 250,
+    initializerPullSeconds: 21,
+    downloadSeconds: 35,
+    imagePullSeconds: 30,
+    serverStartSeconds: 3,
+    compileSeconds: 91,
+} as const;
+
+/** Figures the cold-start estimate uses, each with its source or marked as an assumption. */
+export const COLD_START_FIGURES = {
+    huggingFaceGBps: {
+        value: Number((KNOWN_MODELS[FIELD_REPORT_COLD_START.model].weightsGb / FIELD_REPORT_COLD_START.downloadSeconds).toFixed(3)),
+        source: "seed 003 #8: 6.2 GB of Qwen2.5-3B-Instruct downloaded from Hugging Face in 35 s",
+    },
+    initializerPullSeconds: { value: FIELD_REPORT_COLD_START.initializerPullSeconds, source: "seed 003 #8 (T+21 s)" },
+    imagePullSeconds: { value: FIELD_REPORT_COLD_START.imagePullSeconds, source: "seed 003 #8 (T+56 s to T+86 s)" },
+    serverStartSeconds: { value: FIELD_REPORT_COLD_START.serverStartSeconds, source: "seed 003 #8 (T+86 s to T+89 s)" },
+    compileSecondsPerLayer: {
+        value: Number((FIELD_REPORT_COLD_START.compileSeconds / KNOWN_MODELS[FIELD_REPORT_COLD_START.model].layers).toFixed(3)),
+        source: "seed 003 #8: 91 s for the 36 layers of Qwen2.5-3B-Instruct; compile time growing with the layers is an assumption",
+        assumed: true,
+    },
+    streamedImageStartSeconds: {
+        value: 10,
+        source: "assumption: image streaming starts the container while the image streams (see the image streaming docs); no published figure for this image",
+        assumed: true,
+    },
+    runaiStreamerGBps: {
+        value: 1,
+        source: "assumption: Run:ai model streamer reading Cloud Storage in the VM's region; no published figure for a TPU v6e VM",
+        assumed: true,
+    },
+    cachedCompileFraction: {
+        value: 0.1,
+        source: "assumption: loading compiled programs from the JAX cache takes a tenth of compiling them; no published figure",
+        assumed: true,
+    },
+} as const satisfies Record<string, SourcedFigure>;
+
+/**
+ * Cloud Storage layout of the stack's bucket: weights per source under `weights/`, the compilation cache per model,
+ * topology and image under `xla-cache/`, expired after `cacheLifetimeDays` as JAX advises. Source: {@link SOURCES.xlaCache}.
+ */
+export const COLD_START_STORAGE = {
+    bucketSuffixBytes: 4,
+    weightsPrefix: "weights",
+    cachePrefix: "xla-cache",
+    /** Written by the copy Job once every file of a revision is in the bucket; holds the revision. */
+    markerObject: ".gke-tpu-inference-staged",
+    cacheLifetimeDays: 30,
+    softDeleteSeconds: 7 * 24 * 3600,
+} as const;
+
+/** What the vLLM TPU image reads for the weights and the compilation cache. Sources: {@link SOURCES.runaiStreamer}, {@link SOURCES.xlaCache}. */
+export const VLLM_TPU_LOADING = {
+    streamerLoadFormat: "runai_streamer",
+    compilationCacheEnv: "VLLM_XLA_CACHE_PATH",
+} as const;
+
+/** Docker Hub as an Artifact Registry remote repository names it. Source: {@link SOURCES.artifactRegistryRemote}. */
+export const DOCKER_HUB = { remoteRepository: "DOCKER_HUB" } as const;

@@ -84,3 +84,20 @@ export function endpointPickerAlpn(
     const version = tag !== undefined ? parseVersion(tag) : undefined;
     return { repository, minimum, version, fixed: version !== undefined && versionAtLeast(version, parseVersion(minimum)!) };
 }
+
+/**
+ * The path of a Docker Hub image within Docker Hub (`vllm/vllm-tpu:v0.27.0`), or undefined for another registry's. A
+ * reference without a domain is Docker Hub's, a one-component one in `library/` (distribution/reference normalize.go
+ * splitDockerDomain).
+ */
+export function dockerHubPath(image: string): string | undefined {
+    const slash = image.indexOf("/");
+    const first = slash < 0 ? "" : image.slice(0, slash);
+    if (first === "docker.io" || first === "index.docker.io") {
+        return image.slice(slash + 1);
+    }
+    if (slash >= 0 && (first.includes(".") || first.includes(":") || first === "localhost")) {
+        return undefined;
+    }
+    return slash < 0 ? `library/${image}` : image;
+}

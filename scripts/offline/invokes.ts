@@ -4,6 +4,7 @@
  * API enabled, release channels whose defaults are above the GKE floor, and the TPU v6e machine types
  * offered in exactly the zones the catalog lists. A test or a caller can answer any token differently.
  */
+import { createHash } from "crypto";
 import { GKE_TPU_V6E_ZONES, GKE_VERSION, RELEASE_CHANNELS, TPU_V6E_MACHINE_TYPES } from "@gke-tpu-inference/facts";
 import { compareGkeVersions, parseGkeVersion } from "../../components/preflight";
 import { MACHINE_TYPE } from "../../components/settings";
@@ -31,6 +32,7 @@ export const INVOKE_TOKENS = {
     engineVersions: "gcp:container/getEngineVersions:getEngineVersions",
     machineTypes: "gcp:compute/getMachineTypes:getMachineTypes",
     projectService: "gcp:projects/getProjectService:getProjectService",
+    project: "gcp:organizations/getProject:getProject",
     /** The Kubernetes SDK's v1 ConfigFile and ConfigGroup parse YAML through the provider. */
     yamlDecode: "kubernetes:yaml:decode",
     /** The Kubernetes SDK's v3 Chart has the provider run `helm template`. */
@@ -104,6 +106,12 @@ export function defaultInvokeAnswers(project: string): Record<string, InvokeAnsw
         // Nothing is rendered offline; the chart or kustomization is then reported as not rendered.
         [INVOKE_TOKENS.helmTemplate]: () => ({ result: [] }),
         [INVOKE_TOKENS.kustomizeDirectory]: () => ({ result: [] }),
+        // A project number is twelve digits; this one is derived from the project ID so that it is stable.
+        [INVOKE_TOKENS.project]: (args) => {
+            const projectId = String(args.projectId ?? project);
+            const number = String((parseInt(createHash("sha256").update(projectId).digest("hex").slice(0, 10), 16) % 9e11) + 1e11);
+            return { id: `projects/${projectId}`, projectId, number, name: projectId };
+        },
         [INVOKE_TOKENS.projectService]: (args) => ({
             id: `${args.project ?? project}/${args.service}`,
             project: args.project ?? project,

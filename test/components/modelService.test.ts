@@ -4,7 +4,9 @@ import * as pulumi from "@pulumi/pulumi";
 import * as fs from "fs";
 import { parse } from "yaml";
 import { INFERENCE_BACKEND_TIMEOUT_SECONDS, ModelService } from "../../components/modelService";
-import { ModelServiceSettings, parseSettings } from "../../components/settings";
+import { ModelStore } from "../../components/modelStore";
+import { stackNames } from "../../components/names";
+import { ColdStartSettings, ModelServiceSettings, parseSettings } from "../../components/settings";
 import { TpuScheduling } from "../../components/tpuNodePool";
 import { endpointPickerContainer, prefixCacheEndpointPickerConfig, vllmArgs, vllmContainer } from "../../components/vllm";
 import { Graph, PROJECT, record } from "../harness";
@@ -33,8 +35,31 @@ const HTTP_PROBE = (path: string, periodSeconds: number, failureThreshold: numbe
     successThreshold: 1,
 });
 
+/** Every cold-start part off: KServe fetches the weights, as before the stack staged them. */
+const COLD_START_OFF: ColdStartSettings = { stageWeights: false, compilationCache: false, imageStreaming: false };
+const COLD_START_ON: ColdStartSettings = { stageWeights: true, compilationCache: true, imageStreaming: true };
+
+/** What ModelService needs besides the model, as the stack passes it. */
+function commonArgs(coldStart: ColdStartSettings) {
+    const store = new ModelStore("store", {
+        project: "acme-inference",
+        region: "europe-west4",
+        names: stackNames("tpu-inference", "dev"),
+        coldStart,
+        nodeServiceAccountEmail: "nodes@acme-inference.iam.gserviceaccount.com",
+        protect: false,
+        dependsOn: [],
+    });
+    return {
+        coldStart,
+        store,
+        identity: { project: "acme-inference", projectNumber: "123456789012", workloadPool: "acme-inference.svc.id.goog" },
+        topology: "2x2",
+    };
+}
+
 /** Records one ModelService in namespace `models`; `hfToken` adds the token secret and service account. */
-async function serviceFor(model: ModelServiceSettings, hfToken = false) {
+async function serviceFor(model: ModelServiceSettings, hfToken = false, coldStart = COLD_START_OFF) {
     let outputs: { baseUrl?: string; curl?: { models: string; completions: string } } = {};
     const graph = await record(() => {
         const provider = new k8s.Provider("k8s", { kubeconfig: "{}" });
@@ -48,6 +73,7 @@ async function serviceFor(model: ModelServiceSettings, hfToken = false) {
             gatewayAddress: "198.51.100.20",
             ...(hfToken ? { hfToken: { secretName: pulumi.output("hf-token"), serviceAccountName: pulumi.output("model-server") } } : {}),
             platform: [platform],
+            ...commonArgs(coldStart),
         });
         pulumi.all([service.baseUrl, service.curl]).apply(([baseUrl, curl]) => (outputs = { baseUrl, curl }));
     });
@@ -79,8 +105,8 @@ describe("vLLM TPU container builder", () => {
         ]);
     });
 
-    test("the container: pinned image, all chips requested and limited, a preStop pause before the drain, HTTP probes with a 15-minute startup budget, root allowed", () => {
-        expect(vllmContainer(PATTERN1, 4)).toEqual({
+    test("the container: the image as pulled, all chips requested and limited, a preStop pause before the drain, HTTP probes with the model's startup budget, root allowed", () => {
+        expect(vllmContainer(PATTERN1, { chipsPerVm: 4, image: PATTERN1.image, startupBudgetSeconds: 900 })).toEqual({
             name: "main",
             image: "docker.io/vllm/vllm-tpu:v0.27.0",
             command: ["vllm", "serve"],
@@ -163,7 +189,11 @@ describe("ModelService", () => {
             metadata: {
                 name: "qwen",
                 namespace: "models",
-                annotations: { "pulumi.com/waitFor": "condition=Ready", "pulumi.com/timeoutSeconds": "2700" },
+                annotations: {
+                    "gke-tpu-inference/cold-start-seconds": "180",
+                    "pulumi.com/waitFor": "condition=Ready",
+                    "pulumi.com/timeoutSeconds": "2400",
+                },
             },
             spec: {
                 model: { uri: "hf://Qwen/Qwen2.5-3B-Instruct", name: "Qwen/Qwen2.5-3B-Instruct" },
@@ -177,7 +207,7 @@ describe("ModelService", () => {
                     nodeSelector: SCHEDULING.nodeSelector,
                     tolerations: [SCHEDULING.toleration],
                     terminationGracePeriodSeconds: 60,
-                    containers: [vllmContainer(PATTERN1, 4)],
+                    containers: [vllmContainer(PATTERN1, { chipsPerVm: 4, image: PATTERN1.image, startupBudgetSeconds: 600 })],
                 },
             },
         });
@@ -196,7 +226,9 @@ describe("ModelService", () => {
             nodeSelector: SCHEDULING.nodeSelector,
             tolerations: [SCHEDULING.toleration],
             terminationGracePeriodSeconds: 60,
-            containers: [vllmContainer(PATTERN3, 4, "hf-token")],
+            containers: [
+                vllmContainer(PATTERN3, { chipsPerVm: 4, image: PATTERN3.image, startupBudgetSeconds: 600, hfTokenSecret: "hf-token" }),
+            ],
         });
         const main = (spec.template.containers as Array<{ args: string[]; env: unknown[] }>)[0];
         expect(main.args).toContain("--enable-prefix-caching");
@@ -295,6 +327,99 @@ describe("ModelService", () => {
     });
 });
 
+describe("ModelService with a fast cold start", () => {
+    const BUCKET = "tpu-inference-dev-weights-9ceade23";
+    const PRINCIPAL =
+        "principal://iam.googleapis.com/projects/123456789012/locations/global/workloadIdentityPools/acme-inference.svc.id.goog/subject/ns/models/sa";
+    let staged: Awaited<ReturnType<typeof serviceFor>>;
+    beforeAll(async () => {
+        staged = await serviceFor(PATTERN1, true, COLD_START_ON);
+    });
+
+    test("the server streams the staged weights from the bucket, keeps its compiled programs there, and pulls its image through the remote repository", () => {
+        const spec = staged.llmisvc.inputs.spec as Record<string, Record<string, unknown>>;
+        const weights = `gs://${BUCKET}/weights/Qwen/Qwen2.5-3B-Instruct`;
+        expect(spec.model).toEqual({ uri: weights, name: "Qwen/Qwen2.5-3B-Instruct" });
+        expect(spec.storageInitializer).toEqual({ enabled: false });
+        const [main] = spec.template.containers as Array<Record<string, unknown>>;
+        expect(spec.template.serviceAccountName).toBe("qwen-server");
+        expect((main.args as string[]).slice(0, 2)).toEqual([weights, "--load-format=runai_streamer"]);
+        expect(main.env).toEqual([{ name: "VLLM_XLA_CACHE_PATH", value: `gs://${BUCKET}/xla-cache/Qwen/Qwen2.5-3B-Instruct/2x2/v0.27.0` }]);
+        expect(main.image).toBe("europe-west4-docker.pkg.dev/acme-inference/tpu-inference-dev-images/vllm/vllm-tpu:v0.27.0");
+    });
+
+    test("least privilege: the server reads its weights' prefix and writes only its cache's; the copy Job writes only its model's prefix", () => {
+        const grant = (name: string) => staged.graph.get("gcp:storage/bucketIAMMember:BucketIAMMember", name).inputs;
+        expect(grant("qwen-weights-read-weights")).toEqual({
+            bucket: BUCKET,
+            role: "roles/storage.objectViewer",
+            member: `${PRINCIPAL}/qwen-server`,
+            condition: {
+                title: "read the model's weights",
+                expression: `resource.name.startsWith("projects/_/buckets/${BUCKET}/objects/weights/Qwen/Qwen2.5-3B-Instruct/") || api.getAttribute("storage.googleapis.com/objectListPrefix", "").startsWith("weights/Qwen/Qwen2.5-3B-Instruct/")`,
+            },
+        });
+        expect(grant("qwen-weights-cache")).toMatchObject({
+            role: "roles/storage.objectUser",
+            member: `${PRINCIPAL}/qwen-server`,
+            condition: { expression: expect.stringContaining(`objects/xla-cache/Qwen/Qwen2.5-3B-Instruct/2x2/v0.27.0/")`) },
+        });
+        expect(grant("qwen-weights-write-weights")).toEqual({
+            bucket: BUCKET,
+            role: "roles/storage.objectUser",
+            member: `${PRINCIPAL}/qwen-weights-copy`,
+            condition: {
+                title: "stage the model's weights",
+                expression: `resource.name.startsWith("projects/_/buckets/${BUCKET}/objects/weights/Qwen/Qwen2.5-3B-Instruct/")`,
+            },
+        });
+    });
+
+    test("the copy Job: the token from its Secret, never in the spec; its grant before it runs; the server after the copy and its grants", () => {
+        const job = staged.graph.get("kubernetes:batch/v1:Job", "qwen-weights-copy");
+        const pod = (job.inputs.spec as { template: { spec: Record<string, unknown> } }).template.spec;
+        const [copy] = pod.containers as Array<{ env: Array<Record<string, unknown>>; command: string[] }>;
+        expect(pod.serviceAccountName).toBe("qwen-weights-copy");
+        expect(copy.command.slice(0, 2)).toEqual(["python3", "-c"]);
+        expect(copy.env).toEqual([
+            { name: "HF_REPOSITORY", value: "Qwen/Qwen2.5-3B-Instruct" },
+            { name: "BUCKET", value: BUCKET },
+            { name: "PREFIX", value: "weights/Qwen/Qwen2.5-3B-Instruct" },
+            { name: "MARKER", value: ".gke-tpu-inference-staged" },
+            { name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: "hf-token", key: "HF_TOKEN" } } },
+        ]);
+        // Outputs carry the image (through the repository), the bucket and the account; the grant is the explicit edge.
+        expect(staged.graph.dependencyNames(job)).toEqual([
+            "gcp:artifactregistry/repository:Repository store-images",
+            "gcp:storage/bucket:Bucket store-bucket",
+            "gcp:storage/bucketIAMMember:BucketIAMMember qwen-weights-write-weights",
+            "kubernetes:core/v1:ServiceAccount qwen-weights-copier",
+        ]);
+        expect(staged.graph.dependencyNames(staged.llmisvc)).toEqual([
+            "gcp:artifactregistry/repository:Repository store-images",
+            "gcp:artifactregistry/repositoryIamMember:RepositoryIamMember store-images-reader",
+            "gcp:storage/bucket:Bucket store-bucket",
+            "gcp:storage/bucketIAMMember:BucketIAMMember qwen-weights-cache",
+            "gcp:storage/bucketIAMMember:BucketIAMMember qwen-weights-read-weights",
+            "kubernetes:batch/v1:Job qwen-weights-copy",
+            "kubernetes:core/v1:Namespace platform",
+            "kubernetes:core/v1:ServiceAccount qwen-weights-server",
+        ]);
+    });
+
+    test("the startup budget and Ready timeout follow the estimate, which the pack reads from an annotation", () => {
+        expect(staged.llmisvc.inputs.metadata).toEqual({
+            name: "qwen",
+            namespace: "models",
+            annotations: {
+                "gke-tpu-inference/cold-start-seconds": "110",
+                "pulumi.com/waitFor": "condition=Ready",
+                "pulumi.com/timeoutSeconds": String(30 * 60 + 600),
+            },
+        });
+    });
+});
+
 describe("ModelService day 2", () => {
     test("managed Prometheus scrapes vLLM and the EPP, labelling series with the service", async () => {
         const { graph } = await serviceFor(PATTERN1);
@@ -338,9 +463,14 @@ describe("ModelService day 2", () => {
                 gatewayAddress: "198.51.100.20",
                 platform: [],
                 paused: true,
+                ...commonArgs(COLD_START_OFF),
             });
         });
         const metadata = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen-llmisvc").inputs.metadata;
-        expect(metadata).toEqual({ name: "qwen", namespace: "models", annotations: { "serving.kserve.io/stop": "true" } });
+        expect(metadata).toEqual({
+            name: "qwen",
+            namespace: "models",
+            annotations: { "serving.kserve.io/stop": "true", "gke-tpu-inference/cold-start-seconds": "180" },
+        });
     });
 });

@@ -50,6 +50,7 @@ describe("settings defaults", () => {
             deletionProtection: true,
             manageProjectApis: true,
             paused: false,
+            coldStart: { stageWeights: true, compilationCache: true, imageStreaming: true },
             models: [],
         });
     });
@@ -71,6 +72,8 @@ describe("settings defaults", () => {
                 image: "docker.io/vllm/vllm-tpu:v0.27.0",
                 maxModelLen: 2048,
                 extraArgs: [],
+                weightsGb: 6.2,
+                layers: 36,
             },
             {
                 name: "qwen-cache",
@@ -81,12 +84,52 @@ describe("settings defaults", () => {
                 image: "docker.io/vllm/vllm-tpu:v0.27.0",
                 maxModelLen: 4096,
                 extraArgs: ["--gpu-memory-utilization=0.9"],
+                weightsGb: 6.2,
+                layers: 36,
             },
         ]);
         expect(
-            parse({ models: JSON.stringify([{ name: "llama", pattern: "pattern1", modelUri: "hf://meta-llama/Llama-3.2-1B" }]) }).models[0]
-                .modelName,
-        ).toBe("meta-llama/Llama-3.2-1B");
+            parse({
+                models: JSON.stringify([
+                    { name: "llama", pattern: "pattern1", modelUri: "hf://meta-llama/Llama-3.2-1B", weightsGb: 2.5, layers: 16 },
+                ]),
+            }).models[0],
+        ).toMatchObject({ modelName: "meta-llama/Llama-3.2-1B", weightsGb: 2.5, layers: 16 });
+        // A known model is found by its Hugging Face repository when the entry names it differently.
+        expect(
+            parse({
+                models: JSON.stringify([
+                    { name: "llama", pattern: "pattern1", modelUri: "hf://meta-llama/Llama-3.1-70B-Instruct", modelName: "llama-70b" },
+                ]),
+            }).models[0],
+        ).toMatchObject({ weightsGb: 141.2, layers: 80 });
+    });
+
+    test("a model the catalog does not know must give its size and layers; cold-start parts can be turned off", () => {
+        expect(() =>
+            parse({ models: JSON.stringify([{ name: "mine", pattern: "pattern1", modelUri: "gs://team-models/mine", weightsGb: 0 }]) }),
+        ).toThrow(
+            [
+                "gke-tpu-inference:models[0].weightsGb = 0 is not more than 0; allowed: the size of the model's weights in GB, more than 0",
+            ].join("\n"),
+        );
+        expect(() => parse({ models: JSON.stringify([{ name: "mine", pattern: "pattern1", modelUri: "gs://team-models/mine" }]) })).toThrow(
+            [
+                'gke-tpu-inference:models[0].weightsGb is not set and the catalog does not know "team-models/mine"; allowed: the size of its weights in GB (known models: Qwen/Qwen2.5-3B-Instruct, microsoft/Phi-3-mini-4k-instruct, meta-llama/Llama-3.1-8B-Instruct, meta-llama/Llama-3.1-70B-Instruct)',
+                'gke-tpu-inference:models[0].layers is not set and the catalog does not know "team-models/mine"; allowed: its number of transformer layers (known models: Qwen/Qwen2.5-3B-Instruct, microsoft/Phi-3-mini-4k-instruct, meta-llama/Llama-3.1-8B-Instruct, meta-llama/Llama-3.1-70B-Instruct)',
+            ].join("\n"),
+        );
+        expect(() => parse({ models: JSON.stringify([{ name: "mine", pattern: "pattern1", layers: 12.5 }]) })).toThrow(
+            "gke-tpu-inference:models[0].layers = 12.5 is not a whole number; allowed: 1 to 1000 (the model's transformer layers)",
+        );
+        expect(parse({ stageWeights: "false", compilationCache: "false", imageStreaming: "false" }).coldStart).toEqual({
+            stageWeights: false,
+            compilationCache: false,
+            imageStreaming: false,
+        });
+        expect(() => parse({ imageStreaming: "yes" })).toThrow(
+            'gke-tpu-inference:imageStreaming = "yes" is not a boolean; allowed: true, false',
+        );
     });
 
     test("a multi-host topology takes its hosts as the pool's maximum", () => {
@@ -311,7 +354,7 @@ describe("settings validation names the key, the value and what is allowed", () 
         [
             "unknown model service field",
             { models: '[{"name": "qwen", "pattern": "pattern1", "gpu": 1}]' },
-            "gke-tpu-inference:models[0].gpu is not a model service setting; allowed: name, pattern, modelUri, modelName, replicas, image, maxModelLen, extraArgs",
+            "gke-tpu-inference:models[0].gpu is not a model service setting; allowed: name, pattern, modelUri, modelName, replicas, image, maxModelLen, extraArgs, weightsGb, layers",
         ],
         [
             "model service name that is not a DNS label",
@@ -362,23 +405,23 @@ describe("settings validation names the key, the value and what is allowed", () 
             "a flag vLLM rejects (copied from GPU write-ups)",
             { models: '[{"name": "qwen", "pattern": "pattern3", "extraArgs": ["--prefix-cache-block-size=16"]}]' },
             'gke-tpu-inference:models[0].extraArgs = ["--prefix-cache-block-size=16"] contains "--prefix-cache-block-size=16": not a vLLM flag on any platform (vLLM sizes prefix-cache blocks with --block-size); vLLM exits with "unrecognized arguments"; ' +
-                "allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints",
+                "allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints, --load-format",
         ],
         [
             "a flag the builder sets",
             { models: '[{"name": "qwen", "pattern": "pattern1", "extraArgs": ["--tensor-parallel-size=8"]}]' },
-            'gke-tpu-inference:models[0].extraArgs = ["--tensor-parallel-size=8"] contains "--tensor-parallel-size=8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints',
+            'gke-tpu-inference:models[0].extraArgs = ["--tensor-parallel-size=8"] contains "--tensor-parallel-size=8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints, --load-format',
         ],
         [
             "a rejected flag spelled with underscores, its value in the same string",
             { models: '[{"name": "qwen", "pattern": "pattern3", "extraArgs": ["--prefix_cache_block_size 16"]}]' },
             'gke-tpu-inference:models[0].extraArgs = ["--prefix_cache_block_size 16"] contains "--prefix_cache_block_size 16": not a vLLM flag on any platform (vLLM sizes prefix-cache blocks with --block-size); vLLM exits with "unrecognized arguments"; ' +
-                "allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints",
+                "allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints, --load-format",
         ],
         [
             "a builder flag by its short alias",
             { models: '[{"name": "qwen", "pattern": "pattern1", "extraArgs": ["-tp", "8"]}]' },
-            'gke-tpu-inference:models[0].extraArgs = ["-tp","8"] contains "-tp 8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints',
+            'gke-tpu-inference:models[0].extraArgs = ["-tp","8"] contains "-tp 8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints, --load-format',
         ],
         [
             "a model URI without a scheme",
@@ -453,7 +496,7 @@ describe("every problem of a stack in one run", () => {
             'gke-tpu-inference:models[0].name = "Qwen" is not a DNS-1123 label of at most 38 characters; allowed: lowercase letters, digits and hyphens, starting and ending with a letter or digit (KServe derives longer names from it)',
             'gke-tpu-inference:models[0].pattern = "pattern2" is not a serving pattern; allowed: pattern1, pattern3',
             "gke-tpu-inference:models[0].replicas = 0 is not a whole number from 1 to 1000; allowed: 1 to 1000 (one TPU VM each, within GKE's nodes per node pool zone)",
-            "gke-tpu-inference:models[0].gpus is not a model service setting; allowed: name, pattern, modelUri, modelName, replicas, image, maxModelLen, extraArgs",
+            "gke-tpu-inference:models[0].gpus is not a model service setting; allowed: name, pattern, modelUri, modelName, replicas, image, maxModelLen, extraArgs, weightsGb, layers",
         ]);
     });
 });

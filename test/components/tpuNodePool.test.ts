@@ -19,6 +19,7 @@ async function poolFor(config: Record<string, string>) {
             tpu: settings.tpu,
             serviceAccountEmail: SERVICE_ACCOUNT,
             paused: settings.paused,
+            imageStreaming: settings.coldStart.imageStreaming,
             dependsOn: [
                 new gcp.projects.IAMMember("node-role", {
                     project: "acme-inference",
@@ -55,8 +56,10 @@ describe("TpuNodePool", () => {
                 machineType: "ct6e-standard-4t",
                 spot: false,
                 labels: { "gke-tpu-inference/pool": "tpu" },
+                gcfsConfig: { enabled: true },
             },
         });
+        expect((await poolFor({ imageStreaming: "false" })).resource.inputs.nodeConfig).not.toHaveProperty("gcfsConfig");
         expect(resource.options).toEqual({
             ignoreChanges: ["initialNodeCount"],
             customTimeouts: { create: "90m", update: "90m", delete: "60m" },

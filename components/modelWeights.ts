@@ -1,0 +1,217 @@
+import * as gcp from "@pulumi/gcp";
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { COLD_START_STORAGE, imageTag } from "@gke-tpu-inference/facts";
+import { copyTimeoutSeconds, streamsWeights } from "./coldStart";
+import { ColdStartSettings, ModelServiceSettings } from "./settings";
+
+/** Arguments of {@link ModelWeights}. */
+export interface ModelWeightsArgs {
+    /** Provider of the target cluster. */
+    provider: k8s.Provider;
+    /** GCP project of the stack. */
+    project: string;
+    /** The project's number: Workload Identity principals name the pool by it. */
+    projectNumber: pulumi.Input<string>;
+    /** The cluster's workload pool, `PROJECT.svc.id.goog`. */
+    workloadPool: string;
+    /** The serving namespace. */
+    namespace: pulumi.Input<string>;
+    /** The model service, validated. */
+    model: ModelServiceSettings;
+    /** Slice topology of the TPU pool: compiled programs differ per topology. */
+    topology: string;
+    coldStart: ColdStartSettings;
+    /** The stack's bucket (present when weights are staged or the compilation cache is kept). */
+    bucketName?: pulumi.Input<string>;
+    /** The vLLM image as the pods pull it; the copy Job runs it too (it carries huggingface_hub and the Cloud Storage client). */
+    image: pulumi.Input<string>;
+    /** The Secret holding HF_TOKEN, for gated models. */
+    hfTokenSecret?: pulumi.Input<string>;
+}
+
+/** `gs://bucket/path` split into bucket and object prefix (no trailing slash). */
+export function parseGsUri(uri: string): { bucket: string; prefix: string } {
+    const [bucket, ...path] = uri.slice("gs://".length).split("/");
+    return { bucket, prefix: path.filter((part) => part !== "").join("/") };
+}
+
+/**
+ * An IAM condition limiting a Cloud Storage role to objects under `prefix` of `bucket`; with `listing`, also to list
+ * requests for that prefix (list is checked on the bucket, where only the request's prefix tells them apart).
+ */
+export function prefixCondition(bucket: string, prefix: string, listing: boolean): string {
+    const objects = `resource.name.startsWith("projects/_/buckets/${bucket}/objects/${prefix}/")`;
+    return listing ? `${objects} || api.getAttribute("storage.googleapis.com/objectListPrefix", "").startsWith("${prefix}/")` : objects;
+}
+
+/** The Python the copy Job runs: skip when the marker names the repository's current revision; else copy every file, then write the marker. */
+export const COPY_SCRIPT = `
+import os, sys, tempfile
+from google.cloud import storage
+from huggingface_hub import HfApi, hf_hub_download
+repo, prefix = os.environ["HF_REPOSITORY"], os.environ["PREFIX"]
+bucket = storage.Client().bucket(os.environ["BUCKET"])
+marker = bucket.blob(prefix + "/" + os.environ["MARKER"])
+api = HfApi()
+revision = api.model_info(repo).sha
+if marker.exists() and marker.download_as_text().strip() == revision:
+    print(f"{repo}@{revision} is already staged in gs://{bucket.name}/{prefix}")
+    sys.exit(0)
+for name in api.list_repo_files(repo, revision=revision):
+    with tempfile.TemporaryDirectory() as scratch:
+        local = hf_hub_download(repo, name, revision=revision, local_dir=scratch)
+        bucket.blob(prefix + "/" + name).upload_from_filename(local)
+    print(f"copied {name}")
+marker.upload_from_string(revision)
+print(f"{repo}@{revision} staged in gs://{bucket.name}/{prefix}")
+`.trim();
+
+/**
+ * Where one model service reads its weights and keeps its compiled programs, with least privilege through Workload
+ * Identity: a Kubernetes service account for the server that may read its weights' prefix and read and write its
+ * compilation cache's prefix, and, for a staged `hf://` model, a Job (with an account that may write only that
+ * model's prefix) that copies the repository into the bucket once, skipped when a marker names the same revision.
+ */
+export class ModelWeights extends pulumi.ComponentResource {
+    /** The server's Kubernetes service account, when it reads Cloud Storage. */
+    public readonly serviceAccountName?: pulumi.Output<string>;
+    /** `gs://…` the server streams the weights from, when it does. */
+    public readonly weightsUri?: pulumi.Output<string>;
+    /** `gs://…` of the compilation cache, when it is kept. */
+    public readonly cacheUri?: pulumi.Output<string>;
+    /** What the server waits for: the weights staged and its grants in place. */
+    public readonly ready: pulumi.Resource[] = [];
+
+    constructor(name: string, args: ModelWeightsArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("gke-tpu-inference:workloads:ModelWeights", name, {}, opts);
+        const { model, coldStart } = args;
+        const childOpts = { parent: this, provider: args.provider };
+        const streams = streamsWeights(model, coldStart);
+        const staged = streams && model.modelUri.startsWith("hf://");
+        if (!streams && !coldStart.compilationCache) {
+            this.registerOutputs({});
+            return;
+        }
+        const bucketName = pulumi.output(args.bucketName!);
+        const principal = (account: pulumi.Input<string>) =>
+            pulumi.interpolate`principal://iam.googleapis.com/projects/${args.projectNumber}/locations/global/workloadIdentityPools/${args.workloadPool}/subject/ns/${args.namespace}/sa/${account}`;
+        const grant = (
+            suffix: string,
+            role: string,
+            bucket: pulumi.Input<string>,
+            member: pulumi.Input<string>,
+            condition: pulumi.Input<string>,
+            title: string,
+        ) =>
+            new gcp.storage.BucketIAMMember(
+                `${name}-${suffix}`,
+                { bucket, role, member, condition: { title, expression: condition } },
+                { parent: this },
+            );
+
+        const server = new k8s.core.v1.ServiceAccount(
+            `${name}-server`,
+            { metadata: { name: `${model.name}-server`, namespace: args.namespace } },
+            childOpts,
+        );
+        this.serviceAccountName = server.metadata.name;
+
+        if (streams) {
+            const hfRepository = model.modelUri.slice("hf://".length);
+            const source = staged
+                ? bucketName.apply((bucket) => ({ bucket, prefix: `${COLD_START_STORAGE.weightsPrefix}/${hfRepository}` }))
+                : pulumi.output(parseGsUri(model.modelUri));
+            this.weightsUri = source.apply(({ bucket, prefix }) => `gs://${bucket}/${prefix}`);
+            this.ready.push(
+                grant(
+                    "read-weights",
+                    "roles/storage.objectViewer",
+                    source.bucket,
+                    principal(server.metadata.name),
+                    source.apply(({ bucket, prefix }) => prefixCondition(bucket, prefix, true)),
+                    "read the model's weights",
+                ),
+            );
+            if (staged) {
+                const copier = new k8s.core.v1.ServiceAccount(
+                    `${name}-copier`,
+                    { metadata: { name: `${model.name}-weights-copy`, namespace: args.namespace } },
+                    childOpts,
+                );
+                const copyGrant = grant(
+                    "write-weights",
+                    "roles/storage.objectUser",
+                    source.bucket,
+                    principal(copier.metadata.name),
+                    source.apply(({ bucket, prefix }) => prefixCondition(bucket, prefix, false)),
+                    "stage the model's weights",
+                );
+                const job = new k8s.batch.v1.Job(
+                    `${name}-copy`,
+                    {
+                        metadata: {
+                            name: `${model.name}-weights-copy`,
+                            namespace: args.namespace,
+                            // Pulumi waits for the Job to complete, as long as a download at the field report's throughput may take.
+                            annotations: { "pulumi.com/timeoutSeconds": String(copyTimeoutSeconds(model)) },
+                        },
+                        spec: {
+                            backoffLimit: 3,
+                            template: {
+                                spec: {
+                                    serviceAccountName: copier.metadata.name,
+                                    restartPolicy: "Never",
+                                    containers: [
+                                        {
+                                            name: "copy",
+                                            image: args.image,
+                                            command: ["python3", "-c", COPY_SCRIPT],
+                                            env: [
+                                                { name: "HF_REPOSITORY", value: hfRepository },
+                                                { name: "BUCKET", value: source.bucket },
+                                                { name: "PREFIX", value: source.prefix },
+                                                { name: "MARKER", value: COLD_START_STORAGE.markerObject },
+                                                // The token stays in its Secret: the Job spec names it only.
+                                                ...(args.hfTokenSecret !== undefined
+                                                    ? [
+                                                          {
+                                                              name: "HF_TOKEN",
+                                                              valueFrom: { secretKeyRef: { name: args.hfTokenSecret, key: "HF_TOKEN" } },
+                                                          },
+                                                      ]
+                                                    : []),
+                                            ],
+                                            // One file at a time passes through local scratch space: the largest shard, not the model.
+                                            resources: { requests: { cpu: "1", memory: "2Gi", "ephemeral-storage": "20Gi" } },
+                                        },
+                                    ],
+                                },
+                            },
+                        },
+                    },
+                    // The Job writes with its grant; a changed Job (immutable) is replaced under the same name.
+                    { ...childOpts, dependsOn: [copyGrant], deleteBeforeReplace: true },
+                );
+                this.ready.push(job);
+            }
+        }
+
+        if (coldStart.compilationCache) {
+            const tag = imageTag(model.image) ?? "untagged";
+            const prefix = `${COLD_START_STORAGE.cachePrefix}/${model.modelName}/${args.topology}/${tag}`;
+            this.cacheUri = pulumi.interpolate`gs://${bucketName}/${prefix}`;
+            this.ready.push(
+                grant(
+                    "cache",
+                    "roles/storage.objectUser",
+                    bucketName,
+                    principal(server.metadata.name),
+                    bucketName.apply((bucket) => prefixCondition(bucket, prefix, true)),
+                    "keep the compilation cache",
+                ),
+            );
+        }
+        this.registerOutputs({ serviceAccountName: this.serviceAccountName, weightsUri: this.weightsUri, cacheUri: this.cacheUri });
+    }
+}
