@@ -103,6 +103,7 @@ export = async () => {
         region: settings.region,
         names,
         coldStart: settings.coldStart,
+        models: settings.models,
         nodeServiceAccountEmail: cluster.nodeServiceAccountEmail,
         protect,
         dependsOn: [...preflight.prerequisites("storage"), ...preflight.prerequisites("artifactRegistry")],

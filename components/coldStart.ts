@@ -3,7 +3,7 @@
  * ({@link COLD_START_FIGURES}), and the startup budget and timeouts that follow from it. Pure: the program, the
  * outputs and `npm run bench:coldstart` all read the same numbers.
  */
-import { COLD_START_FIGURES, MINIMUM_TPU_STARTUP_SECONDS } from "@gke-tpu-inference/facts";
+import { COLD_START_FIGURES, MINIMUM_TPU_STARTUP_SECONDS, dockerHubPath, isArtifactRegistryImage } from "@gke-tpu-inference/facts";
 import { ColdStartSettings, ModelServiceSettings } from "./settings";
 
 /** Seconds per phase of one start, and their sum. */
@@ -29,9 +29,22 @@ export interface ColdStartEstimate {
     startupBudgetSeconds: number;
 }
 
+/** Whether the stack copies the model's `hf://` repository into its bucket. */
+export function stagesWeights(model: Pick<ModelServiceSettings, "modelUri">, coldStart: Pick<ColdStartSettings, "stageWeights">): boolean {
+    return coldStart.stageWeights && model.modelUri.startsWith("hf://");
+}
+
 /** Whether the server streams its weights from Cloud Storage (staged `hf://` models and `gs://` URIs) rather than KServe fetching them. */
 export function streamsWeights(model: Pick<ModelServiceSettings, "modelUri">, coldStart: Pick<ColdStartSettings, "stageWeights">): boolean {
-    return model.modelUri.startsWith("gs://") || (coldStart.stageWeights && model.modelUri.startsWith("hf://"));
+    return model.modelUri.startsWith("gs://") || stagesWeights(model, coldStart);
+}
+
+/**
+ * Whether the TPU nodes stream the server's image: image streaming on, and the image in Artifact Registry, either pulled
+ * through the stack's remote repository (a Docker Hub image) or already there.
+ */
+export function streamsImage(model: Pick<ModelServiceSettings, "image">, coldStart: Pick<ColdStartSettings, "imageStreaming">): boolean {
+    return coldStart.imageStreaming && (dockerHubPath(model.image) !== undefined || isArtifactRegistryImage(model.image));
 }
 
 function phases(parts: Omit<ColdStartPhases, "total">): ColdStartPhases {
@@ -46,11 +59,11 @@ function phases(parts: Omit<ColdStartPhases, "total">): ColdStartPhases {
 
 /** The estimate for `model` with the stack's cold-start settings. */
 export function estimateColdStart(
-    model: Pick<ModelServiceSettings, "modelUri" | "weightsGb" | "layers">,
+    model: Pick<ModelServiceSettings, "modelUri" | "image" | "weightsGb" | "layers">,
     coldStart: ColdStartSettings,
 ): ColdStartEstimate {
     const figures = COLD_START_FIGURES;
-    const imagePull = coldStart.imageStreaming ? figures.streamedImageStartSeconds.value : figures.imagePullSeconds.value;
+    const imagePull = streamsImage(model, coldStart) ? figures.streamedImageStartSeconds.value : figures.imagePullSeconds.value;
     const weights = streamsWeights(model, coldStart)
         ? model.weightsGb / figures.runaiStreamerGBps.value
         : figures.initializerPullSeconds.value + model.weightsGb / figures.huggingFaceGBps.value;

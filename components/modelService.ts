@@ -35,7 +35,7 @@ export interface ModelServiceArgs {
     /** The Gateway's address, for the service's URL and curl examples. */
     gatewayAddress: pulumi.Input<string>;
     /** The Hugging Face token: a Secret with key HF_TOKEN and a ServiceAccount listing it (KServe's storage initializer reads it from there). */
-    hfToken?: { secretName: pulumi.Input<string>; serviceAccountName: pulumi.Input<string> };
+    hfToken?: { secretName: pulumi.Input<string> };
     /**
      * What KServe needs before this service can reconcile: its webhooks answering and its well-known configs, LeaderWorkerSet's
      * webhooks answering, the namespace's route template (without it the first HTTPRoute would carry `timeouts`) and the
@@ -109,13 +109,13 @@ export class ModelService extends pulumi.ComponentResource {
                 coldStart: args.coldStart,
                 bucketName: args.store.bucketName,
                 image,
+                imagePullable: args.store.imagePullable,
                 hfTokenSecret: args.hfToken?.secretName,
             },
             { parent: this },
         );
         // KServe fetches the weights itself unless the server streams them from Cloud Storage.
         const kserveFetches = weights.weightsUri === undefined;
-        const serviceAccountName = weights.serviceAccountName ?? (kserveFetches ? args.hfToken?.serviceAccountName : undefined);
 
         // The backend of /v1/models, /health and other non-inference paths (see routerRoute.ts): plain HTTP, named by us.
         new k8s.core.v1.Service(
@@ -212,7 +212,7 @@ export class ModelService extends pulumi.ComponentResource {
                         },
                     },
                     template: {
-                        ...(serviceAccountName !== undefined ? { serviceAccountName } : {}),
+                        serviceAccountName: weights.serviceAccountName,
                         nodeSelector: scheduling.nodeSelector,
                         tolerations: [scheduling.toleration],
                         // The preStop sleep and vLLM's drain both fit in it (see VLLM_SHUTDOWN).
@@ -231,7 +231,7 @@ export class ModelService extends pulumi.ComponentResource {
                 },
             },
             // The weights staged and the grants in place before the server starts; the image pullable through the repository.
-            { ...childOpts, dependsOn: [...args.platform, ...weights.ready, ...args.store.ready] },
+            { ...childOpts, dependsOn: [...args.platform, ...weights.ready, ...args.store.imagePullable] },
         );
 
         this.baseUrl = pulumi.interpolate`http://${args.gatewayAddress}/${args.namespace}/${model.name}`;

@@ -2,8 +2,9 @@ import { createHash } from "crypto";
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
 import { COLD_START_STORAGE, DOCKER_HUB, GCP_NAME_RULES, dockerHubPath } from "@gke-tpu-inference/facts";
+import { stagesWeights } from "./coldStart";
 import { StackNames } from "./names";
-import { ColdStartSettings } from "./settings";
+import { ColdStartSettings, ModelServiceSettings } from "./settings";
 
 /** Arguments of {@link ModelStore}. */
 export interface ModelStoreArgs {
@@ -13,8 +14,10 @@ export interface ModelStoreArgs {
     region: string;
     /** Per-stack names. */
     names: StackNames;
-    /** Which parts are on: the bucket exists when weights are staged or the compilation cache is kept; the repository with image streaming. */
+    /** Which parts are on. */
     coldStart: ColdStartSettings;
+    /** The stack's model services: the bucket exists when one has its weights staged or keeps its compilation cache, the repository when one pulls from Docker Hub. */
+    models: ModelServiceSettings[];
     /** The node service account, which pulls images through the repository. */
     nodeServiceAccountEmail: pulumi.Input<string>;
     /** Deletion protection: on, a bucket with objects is not deleted with the stack. */
@@ -33,14 +36,14 @@ export class ModelStore extends pulumi.ComponentResource {
     public readonly bucketName?: pulumi.Output<string>;
     /** `REGION-docker.pkg.dev/PROJECT/REPOSITORY`, when Docker Hub images are pulled through the remote repository. */
     public readonly registryPrefix?: pulumi.Output<string>;
-    /** What a model server waits for: the node account allowed to pull through the repository. */
-    public readonly ready: pulumi.Resource[] = [];
+    /** What pulling through the repository needs: the node account's read grant on it. */
+    public readonly imagePullable: pulumi.Resource[] = [];
 
     constructor(name: string, args: ModelStoreArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:storage:ModelStore", name, {}, opts);
-        const { coldStart } = args;
+        const { coldStart, models } = args;
 
-        if (coldStart.stageWeights || coldStart.compilationCache) {
+        if (models.some((model) => stagesWeights(model, coldStart)) || (coldStart.compilationCache && models.length > 0)) {
             // Bucket names are global: a suffix from the project and the stack keeps two projects' stacks apart, and, unlike a
             // random one, is known at preview, so the policy pack and the pull request's diff see every URI the servers get.
             const suffix = createHash("sha256")
@@ -74,7 +77,7 @@ export class ModelStore extends pulumi.ComponentResource {
             this.bucketName = bucket.name;
         }
 
-        if (coldStart.imageStreaming) {
+        if (coldStart.imageStreaming && models.some((model) => dockerHubPath(model.image) !== undefined)) {
             const repository = new gcp.artifactregistry.Repository(
                 `${name}-images`,
                 {
@@ -91,7 +94,7 @@ export class ModelStore extends pulumi.ComponentResource {
                 },
                 { parent: this, dependsOn: args.dependsOn },
             );
-            this.ready.push(
+            this.imagePullable.push(
                 new gcp.artifactregistry.RepositoryIamMember(
                     `${name}-images-reader`,
                     {

@@ -2,7 +2,7 @@ import * as gcp from "@pulumi/gcp";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { COLD_START_STORAGE, imageTag } from "@gke-tpu-inference/facts";
-import { copyTimeoutSeconds, streamsWeights } from "./coldStart";
+import { copyTimeoutSeconds, stagesWeights, streamsWeights } from "./coldStart";
 import { ColdStartSettings, ModelServiceSettings } from "./settings";
 
 /** Arguments of {@link ModelWeights}. */
@@ -26,6 +26,8 @@ export interface ModelWeightsArgs {
     bucketName?: pulumi.Input<string>;
     /** The vLLM image as the pods pull it; the copy Job runs it too (it carries huggingface_hub and the Cloud Storage client). */
     image: pulumi.Input<string>;
+    /** What pulling `image` needs in place (the node account's read grant on the remote repository). */
+    imagePullable: pulumi.Resource[];
     /** The Secret holding HF_TOKEN, for gated models. */
     hfTokenSecret?: pulumi.Input<string>;
 }
@@ -68,15 +70,16 @@ print(f"{repo}@{revision} staged in gs://{bucket.name}/{prefix}")
 `.trim();
 
 /**
- * Where one model service reads its weights and keeps its compiled programs, with least privilege through Workload
- * Identity: a Kubernetes service account for the server that may read its weights' prefix and read and write its
- * compilation cache's prefix, and, for a staged `hf://` model, a Job (with an account that may write only that
- * model's prefix) that copies the repository into the bucket once, skipped when a marker names the same revision.
+ * Where one model service reads its weights and keeps its compiled programs, with least privilege: the server's own
+ * Kubernetes service account, which through Workload Identity may read its weights' prefix and read and write its
+ * compilation cache's prefix (or, when KServe downloads the weights, lists the token Secret for KServe's storage
+ * initializer); and, for a staged `hf://` model, a Job (with an account that may write only that model's prefix) that
+ * copies the repository into the bucket once, skipped when a marker names the same revision.
  */
 export class ModelWeights extends pulumi.ComponentResource {
-    /** The server's Kubernetes service account, when it reads Cloud Storage. */
-    public readonly serviceAccountName?: pulumi.Output<string>;
-    /** `gs://…` the server streams the weights from, when it does. */
+    /** The server's Kubernetes service account. */
+    public readonly serviceAccountName: pulumi.Output<string>;
+    /** `gs://…` the server streams the weights from, when it does; otherwise KServe downloads them. */
     public readonly weightsUri?: pulumi.Output<string>;
     /** `gs://…` of the compilation cache, when it is kept. */
     public readonly cacheUri?: pulumi.Output<string>;
@@ -88,11 +91,19 @@ export class ModelWeights extends pulumi.ComponentResource {
         const { model, coldStart } = args;
         const childOpts = { parent: this, provider: args.provider };
         const streams = streamsWeights(model, coldStart);
-        const staged = streams && model.modelUri.startsWith("hf://");
-        if (!streams && !coldStart.compilationCache) {
-            this.registerOutputs({});
-            return;
-        }
+        const staged = stagesWeights(model, coldStart);
+
+        const server = new k8s.core.v1.ServiceAccount(
+            `${name}-server`,
+            {
+                metadata: { name: `${model.name}-server`, namespace: args.namespace },
+                // KServe gives its storage initializer the HF_TOKEN of every Secret the pod's service account lists.
+                ...(!streams && args.hfTokenSecret !== undefined ? { secrets: [{ name: args.hfTokenSecret }] } : {}),
+            },
+            childOpts,
+        );
+        this.serviceAccountName = server.metadata.name;
+
         const bucketName = pulumi.output(args.bucketName!);
         const principal = (account: pulumi.Input<string>) =>
             pulumi.interpolate`principal://iam.googleapis.com/projects/${args.projectNumber}/locations/global/workloadIdentityPools/${args.workloadPool}/subject/ns/${args.namespace}/sa/${account}`;
@@ -109,13 +120,6 @@ export class ModelWeights extends pulumi.ComponentResource {
                 { bucket, role, member, condition: { title, expression: condition } },
                 { parent: this },
             );
-
-        const server = new k8s.core.v1.ServiceAccount(
-            `${name}-server`,
-            { metadata: { name: `${model.name}-server`, namespace: args.namespace } },
-            childOpts,
-        );
-        this.serviceAccountName = server.metadata.name;
 
         if (streams) {
             const hfRepository = model.modelUri.slice("hf://".length);
@@ -190,8 +194,8 @@ export class ModelWeights extends pulumi.ComponentResource {
                             },
                         },
                     },
-                    // The Job writes with its grant; a changed Job (immutable) is replaced under the same name.
-                    { ...childOpts, dependsOn: [copyGrant], deleteBeforeReplace: true },
+                    // The Job writes with its grant and pulls with the node account's; a changed Job (immutable) is replaced under the same name.
+                    { ...childOpts, dependsOn: [copyGrant, ...args.imagePullable], deleteBeforeReplace: true },
                 );
                 this.ready.push(job);
             }

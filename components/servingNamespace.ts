@@ -18,9 +18,8 @@ export interface ServingNamespaceArgs {
     hfToken?: pulumi.Input<string>;
 }
 
-/** Names of the token Secret and of the ServiceAccount that lists it. */
+/** Name of the token Secret. */
 const HF_TOKEN_SECRET = "hf-token";
-const MODEL_SERVICE_ACCOUNT = "model-server";
 
 /**
  * The namespace LLMInferenceServices run in. It carries the label the Gateway admits routes
@@ -32,7 +31,7 @@ export class ServingNamespace extends pulumi.ComponentResource {
     /** The namespace's route template; model services wait for it so that their first HTTPRoute is already right. */
     public readonly routerRouteConfig: k8s.apiextensions.CustomResource;
     /** Where model services find the Hugging Face token, when one is configured. */
-    public readonly hfToken?: { secretName: pulumi.Output<string>; serviceAccountName: pulumi.Output<string> };
+    public readonly hfToken?: { secretName: pulumi.Output<string> };
 
     constructor(name: string, args: ServingNamespaceArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:platform:ServingNamespace", name, {}, opts);
@@ -65,16 +64,7 @@ export class ServingNamespace extends pulumi.ComponentResource {
                 },
                 childOpts,
             );
-            // KServe gives the storage initializer the HF_TOKEN of every Secret its pod's ServiceAccount lists.
-            const serviceAccount = new k8s.core.v1.ServiceAccount(
-                `${name}-model-server`,
-                {
-                    metadata: { name: MODEL_SERVICE_ACCOUNT, namespace: namespace.metadata.name },
-                    secrets: [{ name: secret.metadata.name }],
-                },
-                childOpts,
-            );
-            this.hfToken = { secretName: secret.metadata.name, serviceAccountName: serviceAccount.metadata.name };
+            this.hfToken = { secretName: secret.metadata.name };
         }
 
         this.namespaceName = namespace.metadata.name;

@@ -79,6 +79,9 @@ describe("the program (index.ts)", () => {
                 "gcp:projects/service:Service tpu-inference-iam",
                 "gcp:projects/service:Service tpu-inference-monitoring",
                 "gcp:projects/service:Service tpu-inference-networkservices",
+                "gcp:projects/service:Service tpu-inference-storage",
+                "gcp:projects/service:Service tpu-inference-artifactregistry",
+                "gcp:projects/service:Service tpu-inference-containerfilesystem",
                 "gcp:serviceaccount/account:Account tpu-inference-nodes",
                 "gke-tpu-inference:cluster:GkeCluster tpu-inference",
                 "gke-tpu-inference:gateway:InferenceGateway inference",
@@ -89,6 +92,8 @@ describe("the program (index.ts)", () => {
                 "gke-tpu-inference:platform:LeaderWorkerSet lws",
                 "gke-tpu-inference:platform:ServingNamespace serving",
                 "gke-tpu-inference:project:ProjectApis tpu-inference",
+                // Without model services: no bucket and no repository.
+                "gke-tpu-inference:storage:ModelStore tpu-inference",
                 "gke-tpu-inference:tpu:TpuNodePool tpu-inference-tpu",
                 "kubernetes:cert-manager.io/v1:Certificate tpu-inference-ca",
                 "kubernetes:cert-manager.io/v1:ClusterIssuer tpu-inference-ca-issuer",
@@ -116,7 +121,17 @@ describe("the program (index.ts)", () => {
 
     test("enables every API it calls, never disabling one on destroy", () => {
         expect(graph.ofType("gcp:projects/service:Service").map((service) => service.inputs)).toEqual(
-            ["compute", "container", "iam", "cloudresourcemanager", "networkservices", "monitoring"].map((api) => ({
+            [
+                "compute",
+                "container",
+                "iam",
+                "cloudresourcemanager",
+                "networkservices",
+                "monitoring",
+                "storage",
+                "artifactregistry",
+                "containerfilesystem",
+            ].map((api) => ({
                 project: "acme-inference",
                 service: `${api}.googleapis.com`,
                 disableOnDestroy: false,
@@ -135,7 +150,7 @@ describe("the program (index.ts)", () => {
         expect(provider.dependencies).not.toContain(tpuPool.urn);
     });
 
-    test("each GCP resource waits for the API it calls; the TPU pool also for the node account's role", () => {
+    test("each GCP resource waits for the API it calls; the TPU pool also for the node account's role and image streaming's API", () => {
         expect(graph.dependencyNames(graph.get("gcp:container/cluster:Cluster", "tpu-inference-cluster"))).toEqual([
             "gcp:compute/network:Network tpu-inference-vpc",
             "gcp:compute/subnetwork:Subnetwork tpu-inference-node-subnet",
@@ -146,6 +161,7 @@ describe("the program (index.ts)", () => {
             "gcp:container/cluster:Cluster tpu-inference-cluster",
             "gcp:projects/iAMMember:IAMMember tpu-inference-nodes-container-defaultnodeserviceaccount",
             "gcp:projects/service:Service tpu-inference-compute",
+            "gcp:projects/service:Service tpu-inference-containerfilesystem",
             "gcp:serviceaccount/account:Account tpu-inference-nodes",
         ]);
         expect(graph.dependencyNames(graph.get("gcp:compute/network:Network", "tpu-inference-vpc"))).toEqual([
@@ -208,10 +224,20 @@ describe("the program (index.ts)", () => {
     test("reads the live facts it checks: API states, the region's GKE versions, the zone's machine types", () => {
         expect(graph.recording.invokes.map((invoke) => `${invoke.token} ${JSON.stringify(invoke.args)}`).sort()).toEqual(
             [
-                ...["cloudresourcemanager", "compute", "container", "iam", "monitoring", "networkservices"].map(
-                    (api) => `${INVOKE_TOKENS.projectService} {"project":"acme-inference","service":"${api}.googleapis.com"}`,
-                ),
+                ...[
+                    "artifactregistry",
+                    "cloudresourcemanager",
+                    "compute",
+                    "container",
+                    "containerfilesystem",
+                    "iam",
+                    "monitoring",
+                    "networkservices",
+                    "storage",
+                ].map((api) => `${INVOKE_TOKENS.projectService} {"project":"acme-inference","service":"${api}.googleapis.com"}`),
                 `${INVOKE_TOKENS.engineVersions} {"location":"europe-west4","project":"acme-inference"}`,
+                // The project's number, which Workload Identity principals name.
+                `${INVOKE_TOKENS.project} {"projectId":"acme-inference"}`,
                 `${INVOKE_TOKENS.machineTypes} {"filter":"name = \\"ct6e-standard-4t\\"","project":"acme-inference","zone":"europe-west4-a"}`,
                 `${INVOKE_TOKENS.machineTypes} {"filter":"name = \\"e2-standard-4\\"","project":"acme-inference","zone":"europe-west4-a"}`,
             ].sort(),
@@ -402,14 +428,19 @@ describe("the program's workloads", () => {
         graph = await runProgram({ models: DEV_MODELS, hfToken: "hf_test_token" }, { secretKeys: ["hfToken"] });
     });
 
-    test("each model service waits for KServe's and LeaderWorkerSet's webhooks, KServe's configs, the route template and Network Services, never for the TPU pool", () => {
+    test("each model service waits for KServe's and LeaderWorkerSet's webhooks, KServe's configs, the route template, Network Services and its staged weights, never for the TPU pool", () => {
         const llmisvc = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen2-3b-llmisvc");
         expect(graph.dependencyNames(llmisvc)).toEqual([
+            "gcp:artifactregistry/repository:Repository tpu-inference-images",
+            "gcp:artifactregistry/repositoryIamMember:RepositoryIamMember tpu-inference-images-reader",
             "gcp:projects/service:Service tpu-inference-networkservices",
+            "gcp:storage/bucket:Bucket tpu-inference-bucket",
+            "gcp:storage/bucketIAMMember:BucketIAMMember qwen2-3b-weights-cache",
+            "gcp:storage/bucketIAMMember:BucketIAMMember qwen2-3b-weights-read-weights",
             "kubernetes:batch/v1:Job lws-webhooks-probe",
+            "kubernetes:batch/v1:Job qwen2-3b-weights-copy",
             "kubernetes:core/v1:Namespace serving-ns",
-            "kubernetes:core/v1:Secret serving-hf-token",
-            "kubernetes:core/v1:ServiceAccount serving-model-server",
+            "kubernetes:core/v1:ServiceAccount qwen2-3b-weights-server",
             "kubernetes:helm.sh/v4:Chart kserve-configs",
             "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig serving-router-route",
         ]);
@@ -477,6 +508,12 @@ describe("the program's workloads", () => {
                     completions:
                         `curl -sS http://${MOCK_GATEWAY_ADDRESS}/llm-inference/qwen2-3b/v1/completions -H 'Content-Type: application/json' ` +
                         `-d '{"model":"Qwen/Qwen2.5-3B-Instruct","prompt":"Say hello","max_tokens":32}'`,
+                },
+                // Weights streamed from the bucket, the image streamed, compiled programs loaded from the cache when warm.
+                coldStart: {
+                    first: { imagePull: 10, weights: 6, serverStart: 3, compile: 91, total: 110 },
+                    warm: { imagePull: 10, weights: 6, serverStart: 3, compile: 9, total: 28 },
+                    startupBudgetSeconds: 600,
                 },
             },
         });

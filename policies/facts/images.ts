@@ -101,3 +101,8 @@ export function dockerHubPath(image: string): string | undefined {
     }
     return slash < 0 ? `library/${image}` : image;
 }
+
+/** Whether `image` is in Artifact Registry (`LOCATION-docker.pkg.dev/…`), where GKE image streaming reads it from. */
+export function isArtifactRegistryImage(image: string): boolean {
+    return /^[a-z0-9-]+-docker\.pkg\.dev\//.test(image);
+}

@@ -40,12 +40,13 @@ const COLD_START_OFF: ColdStartSettings = { stageWeights: false, compilationCach
 const COLD_START_ON: ColdStartSettings = { stageWeights: true, compilationCache: true, imageStreaming: true };
 
 /** What ModelService needs besides the model, as the stack passes it. */
-function commonArgs(coldStart: ColdStartSettings) {
+function commonArgs(coldStart: ColdStartSettings, models: ModelServiceSettings[]) {
     const store = new ModelStore("store", {
         project: "acme-inference",
         region: "europe-west4",
         names: stackNames("tpu-inference", "dev"),
         coldStart,
+        models,
         nodeServiceAccountEmail: "nodes@acme-inference.iam.gserviceaccount.com",
         protect: false,
         dependsOn: [],
@@ -71,9 +72,9 @@ async function serviceFor(model: ModelServiceSettings, hfToken = false, coldStar
             scheduling: SCHEDULING,
             gateway: { name: "inference-gateway", namespace: "inference-gateway" },
             gatewayAddress: "198.51.100.20",
-            ...(hfToken ? { hfToken: { secretName: pulumi.output("hf-token"), serviceAccountName: pulumi.output("model-server") } } : {}),
+            ...(hfToken ? { hfToken: { secretName: pulumi.output("hf-token") } } : {}),
             platform: [platform],
-            ...commonArgs(coldStart),
+            ...commonArgs(coldStart, [model]),
         });
         pulumi.all([service.baseUrl, service.curl]).apply(([baseUrl, curl]) => (outputs = { baseUrl, curl }));
     });
@@ -204,6 +205,7 @@ describe("ModelService", () => {
                     scheduler: { template: { containers: [endpointPickerContainer()] } },
                 },
                 template: {
+                    serviceAccountName: "qwen-server",
                     nodeSelector: SCHEDULING.nodeSelector,
                     tolerations: [SCHEDULING.toleration],
                     terminationGracePeriodSeconds: 60,
@@ -211,10 +213,13 @@ describe("ModelService", () => {
                 },
             },
         });
-        expect(pattern1.graph.dependencyNames(pattern1.llmisvc)).toEqual(["kubernetes:core/v1:Namespace platform"]);
+        expect(pattern1.graph.dependencyNames(pattern1.llmisvc)).toEqual([
+            "kubernetes:core/v1:Namespace platform",
+            "kubernetes:core/v1:ServiceAccount qwen-weights-server",
+        ]);
     });
 
-    test("pattern 3: replicas, prefix caching and the inline EndpointPickerConfig; the token reaches vLLM and the storage initializer", () => {
+    test("pattern 3: replicas, prefix caching and the inline EndpointPickerConfig; the token reaches vLLM and, through the server's own account, the storage initializer", () => {
         const spec = pattern3.llmisvc.inputs.spec as Record<string, Record<string, unknown>>;
         expect(spec.replicas).toBe(2);
         expect(spec.router.scheduler).toEqual({
@@ -222,7 +227,7 @@ describe("ModelService", () => {
             config: { inline: prefixCacheEndpointPickerConfig() },
         });
         expect(spec.template).toEqual({
-            serviceAccountName: "model-server",
+            serviceAccountName: "qwen-cache-server",
             nodeSelector: SCHEDULING.nodeSelector,
             tolerations: [SCHEDULING.toleration],
             terminationGracePeriodSeconds: 60,
@@ -233,6 +238,13 @@ describe("ModelService", () => {
         const main = (spec.template.containers as Array<{ args: string[]; env: unknown[] }>)[0];
         expect(main.args).toContain("--enable-prefix-caching");
         expect(main.env).toEqual([{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: "hf-token", key: "HF_TOKEN" } } }]);
+        // KServe gives its storage initializer the HF_TOKEN of the Secrets the pod's account lists.
+        expect(pattern3.graph.get("kubernetes:core/v1:ServiceAccount", "qwen-cache-weights-server").inputs).toEqual({
+            apiVersion: "v1",
+            kind: "ServiceAccount",
+            metadata: { name: "qwen-cache-server", namespace: "models" },
+            secrets: [{ name: "hf-token" }],
+        });
     });
 
     test("an owned plain-HTTP Service selects the workload pods for the non-inference paths", () => {
@@ -388,9 +400,10 @@ describe("ModelService with a fast cold start", () => {
             { name: "MARKER", value: ".gke-tpu-inference-staged" },
             { name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: "hf-token", key: "HF_TOKEN" } } },
         ]);
-        // Outputs carry the image (through the repository), the bucket and the account; the grant is the explicit edge.
+        // Outputs carry the image (through the repository), the bucket and the account; the grants are the explicit edges.
         expect(staged.graph.dependencyNames(job)).toEqual([
             "gcp:artifactregistry/repository:Repository store-images",
+            "gcp:artifactregistry/repositoryIamMember:RepositoryIamMember store-images-reader",
             "gcp:storage/bucket:Bucket store-bucket",
             "gcp:storage/bucketIAMMember:BucketIAMMember qwen-weights-write-weights",
             "kubernetes:core/v1:ServiceAccount qwen-weights-copier",
@@ -463,7 +476,7 @@ describe("ModelService day 2", () => {
                 gatewayAddress: "198.51.100.20",
                 platform: [],
                 paused: true,
-                ...commonArgs(COLD_START_OFF),
+                ...commonArgs(COLD_START_OFF, [PATTERN1]),
             });
         });
         const metadata = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen-llmisvc").inputs.metadata;

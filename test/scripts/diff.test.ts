@@ -48,7 +48,7 @@ describe("the pull-request diff from real before/after reports", () => {
             [
                 "qwen2-3b-cache-llmisvc",
                 [
-                    { path: "inputs.metadata.annotations.pulumi.com/timeoutSeconds", before: "2700" },
+                    { path: "inputs.metadata.annotations.pulumi.com/timeoutSeconds", before: "2400" },
                     { path: "inputs.metadata.annotations.pulumi.com/waitFor", before: "condition=Ready" },
                     { path: "inputs.metadata.annotations.serving.kserve.io/stop", after: "true" },
                 ],
@@ -79,7 +79,7 @@ describe("the pull-request diff from real before/after reports", () => {
         const markdown = fs.readFileSync(path.join(DIR, "head.md"), "utf8");
         expect(markdown).toBe(renderMarkdown(head.report, diffReports(base.report, head.report)));
         expect(markdown).toContain(
-            "### Offline preview of stack `prod`\n\n**+0 to create, ~2 to update, -0 to delete** (82 resources after)\n",
+            "### Offline preview of stack `prod`\n\n**+0 to create, ~2 to update, -0 to delete** (96 resources after)\n",
         );
         expect(markdown).toContain("| ~ | `gcp:container:NodePool` | tpu-inference-tpu-pool |");
         expect(markdown).toContain("```diff\n- inputs.autoscaling.maxNodeCount: 3\n+ inputs.autoscaling.maxNodeCount: 4\n```");
@@ -94,7 +94,7 @@ describe("the pull-request diff from real before/after reports", () => {
             [
                 "### Offline preview of stack `prod`",
                 "",
-                "**+82 to create**",
+                "**+96 to create**",
                 "",
                 "**Not checked offline:** the objects of `tpu-inference-chart` (oci://quay.io/jetstack/charts/cert-manager), " +
                     "`kserve-controller` (oci://ghcr.io/kserve/charts/kserve-llmisvc-resources), `kserve-crd` (oci://ghcr.io/kserve/charts/kserve-llmisvc-crd), " +
