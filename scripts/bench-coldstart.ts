@@ -1,0 +1,132 @@
+/**
+ * `npm run bench:coldstart`
+ *
+ * Prints, for every model service of every shipped stack (Pulumi.<stack>.yaml) and for a 70B-class example, the
+ * estimated time from pod creation to Ready: the first start, a warm start (a restart, scale-out or resume), and the
+ * same model with every cold-start part off, against the field report's measured baseline. These are estimates from
+ * the catalog's cited figures (some marked as assumptions, listed under the table), not measurements.
+ */
+import * as path from "path";
+import { COLD_START_FIGURES, FIELD_REPORT_COLD_START, KNOWN_MODELS } from "@gke-tpu-inference/facts";
+import { ColdStartEstimate, estimateColdStart } from "../components/coldStart";
+import { ColdStartSettings, ModelServiceSettings, parseSettings } from "../components/settings";
+import { shippedStacks } from "./affected-stacks";
+import { runCli } from "./cli";
+import { loadProject } from "./offline/project";
+import { PLACEHOLDER_PROJECT } from "./offline/run";
+
+/** One row of the table: a model service as a stack runs it. */
+export interface BenchmarkRow {
+    /** The stack, or `example` for the 70B-class model no stack ships. */
+    stack: string;
+    service: string;
+    modelName: string;
+    weightsGb: number;
+    estimate: ColdStartEstimate;
+    /** The same model with staging, the compilation cache and image streaming all off: KServe downloads from Hugging Face. */
+    allOff: ColdStartEstimate;
+}
+
+const ALL_OFF: ColdStartSettings = { stageWeights: false, compilationCache: false, imageStreaming: false };
+
+/** The 70B-class example: a known model served from Hugging Face with the defaults. */
+export const LARGE_MODEL_EXAMPLE = "meta-llama/Llama-3.1-70B-Instruct";
+
+function row(stack: string, model: ModelServiceSettings, coldStart: ColdStartSettings): BenchmarkRow {
+    return {
+        stack,
+        service: model.name,
+        modelName: model.modelName,
+        weightsGb: model.weightsGb,
+        estimate: estimateColdStart(model, coldStart),
+        allOff: estimateColdStart(model, ALL_OFF),
+    };
+}
+
+/** The rows for the stacks shipped in `dir`, then the 70B-class example with the project's defaults. */
+export function benchmarkRows(dir: string): BenchmarkRow[] {
+    const rows: BenchmarkRow[] = [];
+    for (const stack of shippedStacks(dir).sort()) {
+        const project = loadProject(dir, stack, []);
+        const settings = parseSettings(
+            project.projectName,
+            (key) => project.config[`${project.projectName}:${key}`],
+            project.config["gcp:project"] ?? PLACEHOLDER_PROJECT,
+        );
+        rows.push(...settings.models.map((model) => row(stack, model, settings.coldStart)));
+    }
+    const example = parseSettings(
+        "bench",
+        (key) =>
+            key === "models"
+                ? JSON.stringify([{ name: "llama-70b", pattern: "pattern1", modelUri: `hf://${LARGE_MODEL_EXAMPLE}` }])
+                : undefined,
+        PLACEHOLDER_PROJECT,
+    );
+    rows.push(row("example", example.models[0], example.coldStart));
+    return rows;
+}
+
+/** `a / b / c / d = total` for one start: image, weights, server start, compilation. */
+function phases(estimate: ColdStartEstimate["first"]): string {
+    return `${estimate.imagePull} / ${estimate.weights} / ${estimate.serverStart} / ${estimate.compile} = ${estimate.total}`;
+}
+
+/** The table, the baseline, and every figure behind it with its source, assumptions marked. */
+export function formatBenchmark(rows: readonly BenchmarkRow[]): string {
+    const header = [
+        "stack",
+        "service",
+        "model",
+        "weights GB",
+        "first start s (image / weights / server / compile = total)",
+        "warm start s",
+        "all parts off s",
+        "startup budget s",
+    ];
+    const body = rows.map((entry) => [
+        entry.stack,
+        entry.service,
+        entry.modelName,
+        String(entry.weightsGb),
+        phases(entry.estimate.first),
+        phases(entry.estimate.warm),
+        String(entry.allOff.first.total),
+        String(entry.estimate.startupBudgetSeconds),
+    ]);
+    const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column].length)));
+    const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(" | ")} |`;
+    const figures = Object.entries(COLD_START_FIGURES).map(
+        ([name, figure]) => `  ${"assumed" in figure ? "assumption" : "sourced   "}  ${name} = ${figure.value}: ${figure.source}`,
+    );
+    const baseline = KNOWN_MODELS[FIELD_REPORT_COLD_START.model];
+    return [
+        "Estimated pod-to-Ready time per model service (seconds). These are estimates from the cited figures below, not measurements.",
+        `Baseline: the field report measured ${FIELD_REPORT_COLD_START.readySeconds} s for ${FIELD_REPORT_COLD_START.model} ` +
+            `(${baseline.weightsGb} GB, seed 003 #8), KServe downloading from Hugging Face and a fixed 240 s probe delay.`,
+        "",
+        line(header),
+        line(widths.map((width) => "-".repeat(width))),
+        ...body.map(line),
+        "",
+        "Warm: the weights already in the stack's bucket and the compilation cache filled. All parts off: KServe's storage initializer downloads",
+        "from Hugging Face, the image is pulled whole and every start compiles. TPU node provisioning comes before all of these and is not included.",
+        "",
+        "Figures:",
+        ...figures,
+        "",
+    ].join("\n");
+}
+
+async function main(argv: string[]): Promise<number> {
+    if (argv.length > 0) {
+        process.stderr.write("error: npm run bench:coldstart takes no arguments\nusage: npm run bench:coldstart\n");
+        return 2;
+    }
+    process.stdout.write(formatBenchmark(benchmarkRows(path.resolve(__dirname, ".."))));
+    return 0;
+}
+
+if (require.main === module) {
+    runCli(main);
+}
