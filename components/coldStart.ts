@@ -3,7 +3,7 @@
  * ({@link COLD_START_FIGURES}), and the startup budget and timeouts that follow from it. Pure: the program, the
  * outputs and `npm run bench:coldstart` all read the same numbers.
  */
-import { COLD_START_FIGURES, MINIMUM_TPU_STARTUP_SECONDS, dockerHubPath, isArtifactRegistryImage } from "@gke-tpu-inference/facts";
+import { COLD_START_FIGURES, dockerHubPath, isArtifactRegistryImage, tpuStartupBudgetSeconds } from "@gke-tpu-inference/facts";
 import { ColdStartSettings, ModelServiceSettings } from "./settings";
 
 /** Seconds per phase of one start, and their sum. */
@@ -75,8 +75,7 @@ export function estimateColdStart(
         serverStart: figures.serverStartSeconds.value,
         compile: coldStart.compilationCache ? compile * figures.cachedCompileFraction.value : compile,
     });
-    const startupBudgetSeconds = Math.max(MINIMUM_TPU_STARTUP_SECONDS, Math.ceil((2 * first.total) / 60) * 60);
-    return { first, warm, startupBudgetSeconds };
+    return { first, warm, startupBudgetSeconds: tpuStartupBudgetSeconds(first.total) };
 }
 
 /** How long `pulumi up` waits for a model service to be Ready: TPU capacity found and nodes booted, then the startup budget. */

@@ -1,6 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import {
+    COLD_START_ANNOTATION,
     INFERENCE_POOL_KIND,
     KSERVE,
     KSERVE_CHILDREN,
@@ -16,9 +17,6 @@ import { HTTP_SERVICE_SUFFIX } from "./routerRoute";
 import { ColdStartSettings, ModelServiceSettings } from "./settings";
 import { TpuScheduling } from "./tpuNodePool";
 import { endpointPickerContainer, prefixCacheEndpointPickerConfig, vllmContainer } from "./vllm";
-
-/** The annotation carrying a model service's estimated first start, which the pack's startup-budget policy holds the probe to. */
-export const COLD_START_ANNOTATION = "gke-tpu-inference/cold-start-seconds";
 
 /** Arguments of {@link ModelService}. */
 export interface ModelServiceArgs {

@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { MINIMUM_TPU_STARTUP_SECONDS } from "@gke-tpu-inference/facts";
+import { COLD_START_ANNOTATION, MINIMUM_TPU_STARTUP_SECONDS, tpuStartupBudgetSeconds } from "@gke-tpu-inference/facts";
 import { Props, containersOf, usesTpu } from "./support";
 
 /** Seconds a probe tolerates failure before it acts: initial delay plus period times failure threshold (Kubernetes defaults 0, 10, 3). */
@@ -8,39 +8,51 @@ function probeWindowSeconds(probe: Props): number {
 }
 
 /**
- * Seed 003, issue #8: a TPU pod needs 4–6 minutes to download its model and compile XLA
- * graphs before it serves; a liveness probe that fires earlier restarts it in a loop.
+ * Seed 003, issue #8: a TPU pod needs minutes to load its model and compile XLA graphs before it serves; a liveness
+ * probe that fires earlier restarts it in a loop. How many minutes depends on the model: a resource that carries its
+ * estimated first start (the stack's annotation) needs twice that, a resource without it the configured minimum.
  */
 export const enforceTpuStartupBudget: ResourceValidationPolicy = {
     name: "enforce-tpu-startup-budget",
     description:
-        "A TPU container with a liveness probe must give it a startup budget long enough for model download and XLA compilation before liveness can restart it.",
+        "A TPU container with a liveness probe must give it a startup budget long enough for loading the model and XLA compilation before liveness can restart it: twice the estimated first start where the resource carries one, at least the configured minimum.",
     enforcementLevel: "advisory",
     severity: "medium",
-    remediationSteps:
-        "Add a startupProbe on the same endpoint with a short period and periodSeconds x failureThreshold of at least 600 s, instead of a long fixed initialDelaySeconds.",
+    remediationSteps: `Add a startupProbe on the same endpoint with a short period and periodSeconds x failureThreshold of at least twice the ${COLD_START_ANNOTATION} annotation (and at least 600 s), instead of a long fixed initialDelaySeconds.`,
     configSchema: {
         properties: {
             minimumStartupSeconds: {
                 type: "integer",
                 default: MINIMUM_TPU_STARTUP_SECONDS,
-                description: "Startup budget a TPU pod needs before liveness may act.",
+                description: "Startup budget a TPU pod needs before liveness may act, whatever its estimate.",
             },
         },
     },
     validateResource: (args, reportViolation) => {
         const minimum = args.getConfig<{ minimumStartupSeconds?: number }>().minimumStartupSeconds ?? MINIMUM_TPU_STARTUP_SECONDS;
-        for (const { path, container } of containersOf(args.type, args.props)) {
-            if (!usesTpu(container) || container.livenessProbe === undefined) {
+        const annotation: unknown = args.props.metadata?.annotations?.[COLD_START_ANNOTATION];
+        const estimate = annotation === undefined ? undefined : Number(annotation);
+        const tpuContainers = containersOf(args.type, args.props).filter(({ container }) => usesTpu(container));
+        if (estimate !== undefined && !(Number.isFinite(estimate) && estimate > 0) && tpuContainers.length > 0) {
+            reportViolation(`${args.name}: ${COLD_START_ANNOTATION} is ${JSON.stringify(annotation)}, not a number of seconds above 0.`);
+            return;
+        }
+        const required = estimate !== undefined ? tpuStartupBudgetSeconds(estimate, minimum) : minimum;
+        const why =
+            estimate !== undefined
+                ? `the ${required} s its estimated first start of ${estimate} s calls for (${COLD_START_ANNOTATION}, twice the estimate)`
+                : `the ${required} s a TPU pod needs to load its model and compile`;
+        for (const { path, container } of tpuContainers) {
+            if (container.livenessProbe === undefined) {
                 continue;
             }
             const budget =
                 container.startupProbe !== undefined
                     ? probeWindowSeconds(container.startupProbe)
                     : probeWindowSeconds(container.livenessProbe);
-            if (budget < minimum) {
+            if (budget < required) {
                 reportViolation(
-                    `${args.name} ${path}: liveness may restart the TPU container after ${budget} s, before the ${minimum} s a TPU pod needs to load its model and compile; add a startupProbe that allows ${minimum} s.`,
+                    `${args.name} ${path}: liveness may restart the TPU container after ${budget} s, before ${why}; add a startupProbe that allows ${required} s.`,
                 );
             }
         }

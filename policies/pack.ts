@@ -22,6 +22,7 @@ import { requireHttpHealthCheckPolicy } from "./requireHttpHealthCheckPolicy";
 import { requireHttpProbesForVllm } from "./requireHttpProbesForVllm";
 import { requireLongInferenceBackendTimeout } from "./requireLongInferenceBackendTimeout";
 import { requireLwsAndKServeBeforeModelServices } from "./requireLwsAndKServeBeforeModelServices";
+import { requirePersistentXlaCache } from "./requirePersistentXlaCache";
 import { requirePinnedChartVersions } from "./requirePinnedChartVersions";
 import { requirePrivateNodes } from "./requirePrivateNodes";
 import { requireRegionalGatewayClassForInference } from "./requireRegionalGatewayClassForInference";
@@ -101,6 +102,7 @@ export const policies: Array<ResourceValidationPolicy | StackValidationPolicy> =
     disallowHttpsAppProtocolToVllm, // 7
     requireLwsAndKServeBeforeModelServices, // 8
     enforceTpuStartupBudget, // 9
+    requirePersistentXlaCache, // 9
     disallowGpuOnlyVllmFlags, // 10
     disallowUnpinnedImages, // 12
     requirePinnedChartVersions, // 12

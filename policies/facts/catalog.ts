@@ -436,6 +436,20 @@ export const EPP_MINIMUM_VERSIONS: Readonly<Record<string, string>> = {
 /** The shortest startup budget a TPU vLLM pod needs before liveness may act. Source: {@link SOURCES.seed003Startup}. */
 export const MINIMUM_TPU_STARTUP_SECONDS = 600;
 
+/**
+ * The annotation on a model server's resource (the stack puts it on each LLMInferenceService) carrying its estimated
+ * first start in seconds, from which the program sizes the startup probe and the pack checks it.
+ */
+export const COLD_START_ANNOTATION = "gke-tpu-inference/cold-start-seconds";
+
+/**
+ * The startup budget a TPU server whose first start is estimated at `firstStartSeconds` needs before liveness may act:
+ * twice the estimate (the estimate's own figures are partly assumptions), in whole minutes, never below `minimum`.
+ */
+export function tpuStartupBudgetSeconds(firstStartSeconds: number, minimum: number = MINIMUM_TPU_STARTUP_SECONDS): number {
+    return Math.max(minimum, Math.ceil((2 * firstStartSeconds) / 60) * 60);
+}
+
 /** GCP's default backend timeout is 30 s; inference backends need at least this. */
 export const MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS = 300;
 
@@ -637,7 +651,10 @@ export const COLD_START_STORAGE = {
 /** What the vLLM TPU image reads for the weights and the compilation cache. Sources: {@link SOURCES.runaiStreamer}, {@link SOURCES.xlaCache}. */
 export const VLLM_TPU_LOADING = {
     streamerLoadFormat: "runai_streamer",
+    /** The JAX compilation cache's directory; unset, vLLM's default under the container's home, gone with the container. */
     compilationCacheEnv: "VLLM_XLA_CACHE_PATH",
+    /** A non-zero integer turns the compilation cache off. */
+    disableCacheEnv: "VLLM_DISABLE_COMPILE_CACHE",
 } as const;
 
 /** Docker Hub as an Artifact Registry remote repository names it. Source: {@link SOURCES.artifactRegistryRemote}. */

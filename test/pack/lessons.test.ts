@@ -21,14 +21,20 @@ const TPU_SELECTOR = { "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", 
 const TPU_TOLERATIONS = [{ key: "google.com/tpu", operator: "Exists", effect: "NoSchedule" }];
 const HEALTH = { httpGet: { path: "/health", port: 8000 } };
 
-/** A vLLM server container on a 2x2 TPU v6e VM that breaks no lesson. */
-function vllm(overrides: Obj = {}): Obj {
+/** A persistent XLA compilation cache, which every vLLM TPU server here keeps whatever other variables it sets. */
+const XLA_CACHE_ENV = { name: "VLLM_XLA_CACHE_PATH", value: "gs://acme-models/xla-cache/qwen/2x2/v0.27.0" };
+
+/** A vLLM server container on a 2x2 TPU v6e VM that breaks no lesson; an `env` override comes after the cache's variable. */
+function vllm({
+    env = [{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: "hf-token", key: "HF_TOKEN" } } }],
+    ...overrides
+}: Obj = {}): Obj {
     return {
         name: "main",
         image: IMAGES.vllmTpu,
         command: ["vllm", "serve"],
         args: ["Qwen/Qwen2.5-3B-Instruct", "--port=8000", "--tensor-parallel-size=4"],
-        env: [{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: "hf-token", key: "HF_TOKEN" } } }],
+        env: [XLA_CACHE_ENV, ...(env as Obj[])],
         ports: [{ name: "http", containerPort: 8000 }],
         resources: { requests: { "google.com/tpu": "4" }, limits: { "google.com/tpu": "4" } },
         startupProbe: { ...HEALTH, periodSeconds: 5, failureThreshold: 180 },
@@ -976,6 +982,36 @@ describe("services on KServe's default Gateway, objects without a namespace, sid
         expect(summary(await verdict(pack(), pod({ name: "http", port: 8000, targetPort: 8000, appProtocol: "HTTPS" })))).toEqual([
             "mandatory disallow-https-app-protocol-to-vllm @svc",
         ]);
+    });
+});
+
+describe("the XLA compilation cache outlives the pod", () => {
+    /** A Deployment whose vLLM container keeps its cache at `cachePath`, /cache mounted from `volume`. */
+    const cachedAt = (cachePath: string | undefined, volume: Obj) => () =>
+        new k8s.apps.v1.Deployment("w", {
+            metadata: meta(),
+            spec: {
+                selector: { matchLabels: LABELS },
+                template: template({
+                    ...tpuPod([
+                        {
+                            ...vllm({ env: [] }),
+                            env: cachePath === undefined ? [] : [{ name: "VLLM_XLA_CACHE_PATH", value: cachePath }],
+                            volumeMounts: [{ name: "cache", mountPath: "/cache" }],
+                        },
+                    ]),
+                    volumes: [{ name: "cache", ...volume }],
+                }) as never,
+            },
+        });
+
+    test.each<[string, () => unknown, string[]]>([
+        ["unset: vLLM's default in the container", cachedAt(undefined, { emptyDir: {} }), ["advisory require-persistent-xla-cache @w"]],
+        ["on an emptyDir", cachedAt("/cache/xla", { emptyDir: {} }), ["advisory require-persistent-xla-cache @w"]],
+        ["on a persistent volume", cachedAt("/cache/xla", { persistentVolumeClaim: { claimName: "xla" } }), []],
+        ["in Cloud Storage", cachedAt("gs://acme-models/xla-cache", { emptyDir: {} }), []],
+    ])("%s", async (_, program, expected) => {
+        expect(summary(await verdict(pack(), program))).toEqual(expected);
     });
 });
 

@@ -210,6 +210,7 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
             "mandatory disallow-https-app-protocol-to-vllm": ["workload-svc"],
             "mandatory require-lws-and-kserve-before-model-services": ["qwen"],
             "advisory enforce-tpu-startup-budget": ["qwen"],
+            "advisory require-persistent-xla-cache": ["qwen"],
             "mandatory disallow-gpu-only-vllm-flags": ["qwen"],
             "mandatory disallow-unpinned-images": ["qwen"],
             "mandatory require-pinned-chart-versions": ["lws"],
