@@ -113,7 +113,7 @@ export interface ColdStartSettings {
     stageWeights: boolean;
     /** Keep the XLA compilation cache in the stack's bucket. */
     compilationCache: boolean;
-    /** Pull Docker Hub images through an Artifact Registry remote repository, with image streaming on the TPU pool. */
+    /** Image streaming on the TPU pool, and Docker Hub images pulled through an Artifact Registry remote repository. */
     imageStreaming: boolean;
 }
 
@@ -583,7 +583,7 @@ export const SETTINGS = {
         type: "boolean",
         default: true,
         description:
-            "Pull Docker Hub images through an Artifact Registry remote repository in the region, with GKE image streaming on the TPU pool; off for teams with their own registry.",
+            "GKE image streaming on the TPU pool (it streams images in Artifact Registry), and Docker Hub images pulled through a remote repository in the region; off for teams with their own registry mirror.",
         allowed: "true, false",
         schema: bool(),
     },
