@@ -100,7 +100,7 @@ export class ModelStore extends pulumi.ComponentResource {
                     {
                         project: args.project,
                         location: args.region,
-                        repository: repository.name,
+                        repository: repository.repositoryId,
                         role: "roles/artifactregistry.reader",
                         member: pulumi.interpolate`serviceAccount:${args.nodeServiceAccountEmail}`,
                     },
