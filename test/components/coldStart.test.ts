@@ -8,18 +8,11 @@ import {
     streamsWeights,
 } from "../../components/coldStart";
 import { ColdStartSettings } from "../../components/settings";
+import { start } from "../coldStart";
 
 const ON: ColdStartSettings = { stageWeights: true, compilationCache: true, imageStreaming: true };
 const OFF: ColdStartSettings = { stageWeights: false, compilationCache: false, imageStreaming: false };
 const QWEN = { modelUri: "hf://Qwen/Qwen2.5-3B-Instruct", image: "docker.io/vllm/vllm-tpu:v0.27.0", weightsGb: 6.2, layers: 36 };
-
-const start = (imagePull: number, weights: number, serverStart: number, compile: number) => ({
-    imagePull,
-    weights,
-    serverStart,
-    compile,
-    total: imagePull + weights + serverStart + compile,
-});
 
 describe("where a start reads from", () => {
     test.each([

@@ -5,10 +5,10 @@ import * as fs from "fs";
 import { parse } from "yaml";
 import { INFERENCE_BACKEND_TIMEOUT_SECONDS, ModelService } from "../../components/modelService";
 import { ModelStore } from "../../components/modelStore";
-import { stackNames } from "../../components/names";
 import { ColdStartSettings, ModelServiceSettings, parseSettings } from "../../components/settings";
 import { TpuScheduling } from "../../components/tpuNodePool";
 import { endpointPickerContainer, prefixCacheEndpointPickerConfig, vllmArgs, vllmContainer } from "../../components/vllm";
+import { STORE_ARGS } from "../coldStart";
 import { Graph, PROJECT, record } from "../harness";
 import { sharedPath } from "../shared";
 
@@ -41,16 +41,7 @@ const COLD_START_ON: ColdStartSettings = { stageWeights: true, compilationCache:
 
 /** What ModelService needs besides the model, as the stack passes it. */
 function commonArgs(coldStart: ColdStartSettings, models: ModelServiceSettings[]) {
-    const store = new ModelStore("store", {
-        project: "acme-inference",
-        region: "europe-west4",
-        names: stackNames("tpu-inference", "dev"),
-        coldStart,
-        models,
-        nodeServiceAccountEmail: "nodes@acme-inference.iam.gserviceaccount.com",
-        protect: false,
-        dependsOn: [],
-    });
+    const store = new ModelStore("store", { ...STORE_ARGS, coldStart, models, protect: false });
     return {
         coldStart,
         store,

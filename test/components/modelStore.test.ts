@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ModelStore } from "../../components/modelStore";
-import { stackNames } from "../../components/names";
 import { ColdStartSettings, ModelServiceSettings, parseSettings } from "../../components/settings";
+import { STORE_ARGS } from "../coldStart";
 import { PROJECT, record } from "../harness";
 
 const ON: ColdStartSettings = { stageWeights: true, compilationCache: true, imageStreaming: true };
@@ -14,16 +14,7 @@ function modelsFrom(models: unknown[]): ModelServiceSettings[] {
 async function storeFor(models: ModelServiceSettings[], coldStart = ON, protect = false, images: string[] = []) {
     const references: string[] = [];
     const graph = await record(() => {
-        const store = new ModelStore("store", {
-            project: "acme-inference",
-            region: "europe-west4",
-            names: stackNames("tpu-inference", "dev"),
-            coldStart,
-            models,
-            nodeServiceAccountEmail: "nodes@acme-inference.iam.gserviceaccount.com",
-            protect,
-            dependsOn: [],
-        });
+        const store = new ModelStore("store", { ...STORE_ARGS, coldStart, models, protect });
         pulumi.all(images.map((image) => store.imageFor(image))).apply((resolved) => references.push(...resolved));
     });
     return { graph, references };

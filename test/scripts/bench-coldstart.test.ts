@@ -4,17 +4,9 @@ import * as os from "os";
 import * as path from "path";
 import { COLD_START_FIGURES } from "@gke-tpu-inference/facts";
 import { LARGE_MODEL_EXAMPLE, benchmarkRows, formatBenchmark } from "../../scripts/bench-coldstart";
+import { start } from "../coldStart";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-
-/** A start as `image / weights / server / compile = total`. */
-const start = (imagePull: number, weights: number, serverStart: number, compile: number) => ({
-    imagePull,
-    weights,
-    serverStart,
-    compile,
-    total: imagePull + weights + serverStart + compile,
-});
 
 describe("npm run bench:coldstart", () => {
     test("one row per model service of each shipped stack, then the 70B-class example, each against every part off", () => {
