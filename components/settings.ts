@@ -619,7 +619,8 @@ export const MODEL_SETTINGS: ReadonlyArray<{
     {
         field: "modelUri",
         default: DEFAULT_MODEL.uri,
-        description: "Where KServe's storage initializer fetches the weights.",
+        description:
+            "Where the weights come from: hf:// is staged in the stack's bucket and streamed (or, with stageWeights off, fetched by KServe), gs:// is streamed, s3://, pvc:// and oci:// are fetched by KServe.",
         allowed: "hf://, gs://, s3://, pvc:// or oci:// followed by a path",
     },
     { field: "modelName", default: "the URI's path", description: "The name clients send as `model`.", allowed: "a non-empty string" },
