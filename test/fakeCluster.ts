@@ -220,3 +220,16 @@ export async function runCliAgainstCluster(
         await cluster.close();
     }
 }
+
+/** Writes, as `pulumi stack output --json` gives them, the outputs of a stack on the recorded cluster's namespaces and Gateway, with `extra`. */
+export function writeStackOutputs(file: string, extra: Record<string, unknown>): string {
+    fs.writeFileSync(
+        file,
+        JSON.stringify({
+            servingNamespace: "llm-inference",
+            gateway: { namespace: "inference-gateway", name: "inference-gateway" },
+            ...extra,
+        }),
+    );
+    return file;
+}

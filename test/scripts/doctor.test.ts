@@ -10,7 +10,7 @@ import { LESSONS } from "../../scripts/doctor/lessons";
 import { prefixCacheCheck, sumSamples } from "../../scripts/doctor/metrics";
 import { Diagnosis, expand, formatDiagnoses } from "../../scripts/doctor/report";
 import { CrdValidator } from "../crds";
-import { clusterState, runCliAgainstCluster } from "../fakeCluster";
+import { clusterState, runCliAgainstCluster, writeStackOutputs } from "../fakeCluster";
 import { isKubernetesObject, memoryReader } from "../memoryCluster";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -504,22 +504,16 @@ describe("the doctor CLI against a loopback API server", () => {
         const gateway = await loopback((url) =>
             url.pathname === "/llm-inference/qwen2-3b/health" ? { status: 200, body: "" } : { status: 404, body: "" },
         );
-        const outputs = path.join(dir, "outputs.json");
-        fs.writeFileSync(
-            outputs,
-            JSON.stringify({
-                servingNamespace: "llm-inference",
-                gateway: { namespace: "inference-gateway", name: "inference-gateway" },
-                caIssuerName: "tpu-inference-ca-issuer",
-                models: {
-                    "qwen2-3b": {
-                        pattern: "pattern1",
-                        baseUrl: `${gateway.url}/llm-inference/qwen2-3b`,
-                        modelName: "Qwen/Qwen2.5-3B-Instruct",
-                    },
+        const outputs = writeStackOutputs(path.join(dir, "outputs.json"), {
+            caIssuerName: "tpu-inference-ca-issuer",
+            models: {
+                "qwen2-3b": {
+                    pattern: "pattern1",
+                    baseUrl: `${gateway.url}/llm-inference/qwen2-3b`,
+                    modelName: "Qwen/Qwen2.5-3B-Instruct",
                 },
-            }),
-        );
+            },
+        });
         const json = path.join(dir, "doctor.json");
         try {
             const run = await doctor(clusterState(), ["--outputs", outputs, "--context", CONTEXT, "--json", json]);

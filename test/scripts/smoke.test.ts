@@ -5,7 +5,7 @@ import { AddressInfo } from "net";
 import * as os from "os";
 import * as path from "path";
 import { formatReport, runSmoke, servicesFromOutputs, targetsFromOutputs } from "../../scripts/smoke";
-import { clusterState, runCliAgainstCluster } from "../fakeCluster";
+import { clusterState, runCliAgainstCluster, writeStackOutputs } from "../fakeCluster";
 
 const MODEL = "Qwen/Qwen2.5-3B-Instruct";
 const FAST = { attempts: 4, intervalMs: 10, requestTimeoutMs: 2000 };
@@ -161,15 +161,9 @@ describe("smoke test against a local server playing vLLM", () => {
     test("npm run smoke reads the cluster through the kubeconfig's named context, only reading, and fails on a rejected route", async () => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smoke-cluster-"));
         const vllm = await fakeVllm("healthy");
-        const outputs = path.join(dir, "outputs.json");
-        fs.writeFileSync(
-            outputs,
-            JSON.stringify({
-                servingNamespace: "llm-inference",
-                gateway: { namespace: "inference-gateway", name: "inference-gateway" },
-                models: { "qwen2-3b": { baseUrl: vllm.baseUrl, modelName: MODEL } },
-            }),
-        );
+        const outputs = writeStackOutputs(path.join(dir, "outputs.json"), {
+            models: { "qwen2-3b": { baseUrl: vllm.baseUrl, modelName: MODEL } },
+        });
         const run = (...overlays: string[]) =>
             runCliAgainstCluster(
                 "smoke.ts",
