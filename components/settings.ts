@@ -9,6 +9,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
+    AUTOSCALING_SIGNALS,
+    AutoscalingSignal,
     DEFAULT_MODEL,
     GATEWAY_CLASSES,
     GKE_LIMITS,
@@ -95,8 +97,10 @@ export interface ModelServiceSettings {
     modelUri: string;
     /** The name clients send as `model`. */
     modelName: string;
-    /** vLLM replicas; each takes one TPU VM of the pool's shape. */
+    /** vLLM replicas; each takes one TPU VM of the pool's shape. With autoscaling, its minimum. */
     replicas: number;
+    /** Replicas between a minimum and a maximum on an inference signal, instead of a fixed number. */
+    autoscaling?: ModelAutoscaling;
     /** vLLM TPU image, pinned. */
     image: string;
     maxModelLen: number;
@@ -105,6 +109,14 @@ export interface ModelServiceSettings {
     /** Size of the weights in GB and the model's layers, for the cold-start estimate: from the catalog or the entry. */
     weightsGb: number;
     layers: number;
+}
+
+/** How a model service scales: between `minReplicas` and `maxReplicas`, keeping `signal` near `target` per replica. */
+export interface ModelAutoscaling {
+    minReplicas: number;
+    maxReplicas: number;
+    signal: AutoscalingSignal;
+    target: number;
 }
 
 /** What makes a cold start fast, each part on by default (see the README's "Cold start"). */
@@ -256,6 +268,7 @@ const MODEL_FIELDS = [
     "extraArgs",
     "weightsGb",
     "layers",
+    "autoscaling",
 ] as const;
 
 /** Flags the service builder derives from settings; setting them again in extraArgs would contradict it. */
@@ -297,6 +310,20 @@ const modelSchema = z.strictObject({
         .min(1, { error: says("is not a non-empty string", "a string") })
         .optional(),
     replicas: wholeNumber(1, GKE_LIMITS.nodesPerPoolZone, "one TPU VM each, within GKE's nodes per node pool zone").optional(),
+    autoscaling: z
+        .strictObject(
+            {
+                minReplicas: wholeNumber(1, GKE_LIMITS.nodesPerPoolZone, "TPU VMs kept serving; paused is the zero state"),
+                maxReplicas: wholeNumber(1, GKE_LIMITS.nodesPerPoolZone, "one TPU VM each, within GKE's nodes per node pool zone"),
+                signal: oneOf(Object.keys(AUTOSCALING_SIGNALS), "is not an autoscaling signal").optional(),
+                target: z
+                    .number({ error: says("is not a number", "the signal's value per replica, more than 0") })
+                    .positive({ error: says("is not more than 0", "the signal's value per replica, more than 0") })
+                    .optional(),
+            },
+            { error: says("is not an autoscaling object", '{"minReplicas": 1, "maxReplicas": 3, "signal": "queue"}') },
+        )
+        .optional(),
     image: z
         .string({ error: says("is not a non-empty string", "a string") })
         .superRefine((value, ctx) => {
@@ -630,6 +657,17 @@ export const MODEL_SETTINGS: ReadonlyArray<{
         description: "vLLM replicas, one TPU VM each; pattern3 needs at least 2.",
         allowed: `1 to ${GKE_LIMITS.nodesPerPoolZone}, at most tpuMaxNodes in total`,
     },
+    {
+        field: "autoscaling",
+        default: "(none: fixed replicas)",
+        description: `Scale between minReplicas and maxReplicas on signal (${Object.keys(AUTOSCALING_SIGNALS).join(" or ")}, default queue) near target per replica (default ${Object.entries(
+            AUTOSCALING_SIGNALS,
+        )
+            .map(([signal, { defaultTarget }]) => `${signal} ${defaultTarget}`)
+            .join(", ")}); instead of replicas.`,
+        allowed:
+            "minReplicas 1 or more (2 for pattern3) up to maxReplicas; maxReplicas of all services within tpuMaxNodes; target within the signal's range",
+    },
     { field: "image", default: IMAGES.vllmTpu, description: "vLLM TPU image.", allowed: "a tag other than latest, or a digest" },
     { field: "maxModelLen", default: "2048", description: "vLLM's --max-model-len.", allowed: "a whole number of tokens, at least 1" },
     {
@@ -782,7 +820,7 @@ export const RULES: readonly Rule[] = [
     },
     {
         description:
-            "Model names are unique; pattern3 has at least 2 replicas; a model the catalog does not know gives weightsGb and layers; model services need a single-host TPU shape; their replicas add up to at most tpuMaxNodes.",
+            "Model names are unique; pattern3 has at least 2 replicas; a model the catalog does not know gives weightsGb and layers; autoscaling replaces replicas, with minReplicas <= maxReplicas (2 or more for pattern3) and a target the signal can reach; model services need a single-host TPU shape; their replicas (autoscaled ones at maxReplicas) add up to at most tpuMaxNodes.",
         reads: ["models", "tpuMachineType", "tpuTopology", "tpuMaxNodes"],
         check: (values, key) => {
             const problems: string[] = [];
@@ -804,6 +842,7 @@ export const RULES: readonly Rule[] = [
                     );
                 }
                 seen.add(model.name);
+                problems.push(...autoscalingProblems(model, `${key("models")}[${index}]`));
                 if (model.pattern === "pattern3" && model.replicas !== undefined && model.replicas < 2) {
                     problems.push(
                         `${key("models")}[${index}].replicas = ${model.replicas} gives pattern3 nothing to route between; allowed: 2 or more (or pattern1 for one replica)`,
@@ -822,10 +861,11 @@ export const RULES: readonly Rule[] = [
                     `${key("models")} needs a single-host TPU shape, but ${key("tpuTopology")} = ${JSON.stringify(shape.topology)} spans ${shape.hosts} hosts; allowed: ${singleHost.join(", ")}`,
                 ];
             }
-            const replicas = values.models.reduce((sum, model) => sum + replicasOf(model), 0);
+            // An autoscaled service may grow to its maximum: the pool must hold every service at its largest.
+            const replicas = values.models.reduce((sum, model) => sum + (model.autoscaling?.maxReplicas ?? replicasOf(model)), 0);
             if (replicas > values.tpuMaxNodes) {
                 problems.push(
-                    `${key("models")} asks for ${replicas} replicas, one ${values.tpuMachineType} ${shape.topology} VM each, but ${key("tpuMaxNodes")} = ${values.tpuMaxNodes}; ` +
+                    `${key("models")} asks for ${values.models.some((model) => model.autoscaling) ? `up to ${replicas} replicas (autoscaled services at their maxReplicas)` : `${replicas} replicas`}, one ${values.tpuMachineType} ${shape.topology} VM each, but ${key("tpuMaxNodes")} = ${values.tpuMaxNodes}; ` +
                         `allowed: at most ${values.tpuMaxNodes} replicas in total, or a larger tpuMaxNodes`,
                 );
             }
@@ -857,7 +897,36 @@ function knownModel(model: z.output<typeof modelSchema>) {
 }
 
 function replicasOf(model: z.output<typeof modelSchema>): number {
-    return model.replicas ?? (model.pattern === "pattern3" ? 2 : 1);
+    return model.autoscaling?.minReplicas ?? model.replicas ?? (model.pattern === "pattern3" ? 2 : 1);
+}
+
+/** What is wrong with a model entry's autoscaling: with fixed replicas, a floor above its ceiling, a target out of range. */
+function autoscalingProblems(model: z.output<typeof modelSchema>, at: string): string[] {
+    const scaling = model.autoscaling;
+    if (scaling === undefined) {
+        return [];
+    }
+    const problems: string[] = [];
+    if (model.replicas !== undefined) {
+        problems.push(`${at} sets both replicas and autoscaling; allowed: one of them (autoscaling.minReplicas is where it starts)`);
+    }
+    if (scaling.minReplicas > scaling.maxReplicas) {
+        problems.push(
+            `${at}.autoscaling.minReplicas = ${scaling.minReplicas} is greater than maxReplicas = ${scaling.maxReplicas}; allowed: minReplicas <= maxReplicas`,
+        );
+    }
+    if (model.pattern === "pattern3" && scaling.minReplicas < 2) {
+        problems.push(
+            `${at}.autoscaling.minReplicas = ${scaling.minReplicas} leaves pattern3 nothing to route between by prefix; allowed: 2 or more (or pattern1)`,
+        );
+    }
+    const signal = (scaling.signal ?? "queue") as AutoscalingSignal;
+    if (scaling.target !== undefined && scaling.target > AUTOSCALING_SIGNALS[signal].maximumTarget) {
+        problems.push(
+            `${at}.autoscaling.target = ${scaling.target} is above what ${signal} can reach; allowed: more than 0, at most ${AUTOSCALING_SIGNALS[signal].maximumTarget}`,
+        );
+    }
+    return problems;
 }
 
 /** Reads one raw string value per key, as Pulumi passes configuration to a program. */
@@ -1044,6 +1113,18 @@ function settingsOf(values: Values, project: string): Settings {
                 weightsGb: model.weightsGb ?? known!.weightsGb,
                 layers: model.layers ?? known!.layers,
                 replicas: replicasOf(model),
+                ...(model.autoscaling !== undefined
+                    ? {
+                          autoscaling: {
+                              minReplicas: model.autoscaling.minReplicas,
+                              maxReplicas: model.autoscaling.maxReplicas,
+                              signal: (model.autoscaling.signal ?? "queue") as AutoscalingSignal,
+                              target:
+                                  model.autoscaling.target ??
+                                  AUTOSCALING_SIGNALS[(model.autoscaling.signal ?? "queue") as AutoscalingSignal].defaultTarget,
+                          },
+                      }
+                    : {}),
                 image: model.image ?? IMAGES.vllmTpu,
                 maxModelLen: model.maxModelLen ?? 2048,
                 extraArgs: model.extraArgs ?? [],

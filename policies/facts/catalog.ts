@@ -477,6 +477,22 @@ export const TPU_V6E_PRICE = {
 /** KServe's annotation that stops a service's workloads and keeps its definition. Source: {@link SOURCES.kserveStop}. */
 export const KSERVE_STOP_ANNOTATION = "serving.kserve.io/stop";
 
+/**
+ * The inference signals a model service may scale on: a vLLM series summed over the service's replicas, and the default
+ * target per replica, the thresholds at which the EPP treats a replica as saturated (the field report's production
+ * values, {@link PREFIX_CACHE_ROUTING}). KEDA's Prometheus trigger divides the sum by the target (AverageValue) to get
+ * the replicas. Source: {@link SOURCES.vllmMetrics}.
+ */
+export const AUTOSCALING_SIGNALS = {
+    /** Requests waiting for a slot in vLLM's batch. */
+    queue: { metric: "vllm:num_requests_waiting", defaultTarget: 5, maximumTarget: Number.MAX_SAFE_INTEGER },
+    /** The share of the KV cache in use, 0 to 1. */
+    kvCache: { metric: "vllm:kv_cache_usage_perc", defaultTarget: 0.8, maximumTarget: 1 },
+} as const;
+
+/** A key of {@link AUTOSCALING_SIGNALS}. */
+export type AutoscalingSignal = keyof typeof AUTOSCALING_SIGNALS;
+
 /** Prometheus series the dashboard and alerts read. Source: {@link SOURCES.vllmMetrics}. */
 export const METRICS = {
     /** The label this stack's PodMonitorings copy each pod's `app.kubernetes.io/name` into: the model service a series is from. */

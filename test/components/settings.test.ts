@@ -132,6 +132,54 @@ describe("settings defaults", () => {
         );
     });
 
+    test("autoscaling: the signal and its target default from the catalog; the minimum is where the service starts", () => {
+        const models = (entries: unknown[]) => parse({ models: JSON.stringify(entries), tpuMaxNodes: "6" }).models;
+        const [queue, kvCache] = models([
+            { name: "q", pattern: "pattern1", autoscaling: { minReplicas: 1, maxReplicas: 3 } },
+            { name: "k", pattern: "pattern3", autoscaling: { minReplicas: 2, maxReplicas: 3, signal: "kvCache", target: 0.7 } },
+        ]);
+        expect([queue.replicas, queue.autoscaling]).toEqual([1, { minReplicas: 1, maxReplicas: 3, signal: "queue", target: 5 }]);
+        expect([kvCache.replicas, kvCache.autoscaling]).toEqual([2, { minReplicas: 2, maxReplicas: 3, signal: "kvCache", target: 0.7 }]);
+        expect(models([{ name: "f", pattern: "pattern1", replicas: 2 }])[0]).not.toHaveProperty("autoscaling");
+    });
+
+    test("autoscaling that cannot work is refused, every problem at once", () => {
+        const error = (entries: unknown[], tpuMaxNodes = "8") => errorOf({ models: JSON.stringify(entries), tpuMaxNodes });
+        expect(
+            error([
+                { name: "a", pattern: "pattern1", replicas: 1, autoscaling: { minReplicas: 1, maxReplicas: 2 } },
+                { name: "b", pattern: "pattern1", autoscaling: { minReplicas: 3, maxReplicas: 2 } },
+                { name: "c", pattern: "pattern3", autoscaling: { minReplicas: 1, maxReplicas: 2 } },
+                { name: "d", pattern: "pattern1", autoscaling: { minReplicas: 1, maxReplicas: 1, signal: "kvCache", target: 1.5 } },
+            ]),
+        ).toBe(
+            [
+                "gke-tpu-inference:models[0] sets both replicas and autoscaling; allowed: one of them (autoscaling.minReplicas is where it starts)",
+                "gke-tpu-inference:models[1].autoscaling.minReplicas = 3 is greater than maxReplicas = 2; allowed: minReplicas <= maxReplicas",
+                "gke-tpu-inference:models[2].autoscaling.minReplicas = 1 leaves pattern3 nothing to route between by prefix; allowed: 2 or more (or pattern1)",
+                "gke-tpu-inference:models[3].autoscaling.target = 1.5 is above what kvCache can reach; allowed: more than 0, at most 1",
+            ].join("\n"),
+        );
+        // The pool must hold every service at its maximum.
+        expect(
+            error(
+                [
+                    { name: "a", pattern: "pattern1", autoscaling: { minReplicas: 1, maxReplicas: 3 } },
+                    { name: "b", pattern: "pattern1", replicas: 1 },
+                ],
+                "3",
+            ),
+        ).toBe(
+            "gke-tpu-inference:models asks for up to 4 replicas (autoscaled services at their maxReplicas), one ct6e-standard-4t 2x2 VM each, but gke-tpu-inference:tpuMaxNodes = 3; allowed: at most 3 replicas in total, or a larger tpuMaxNodes",
+        );
+        expect(error([{ name: "a", pattern: "pattern1", autoscaling: { minReplicas: 0, maxReplicas: 2, signal: "latency" } }])).toBe(
+            [
+                "gke-tpu-inference:models[0].autoscaling.minReplicas = 0 is not a whole number from 1 to 1000; allowed: 1 to 1000 (TPU VMs kept serving; paused is the zero state)",
+                'gke-tpu-inference:models[0].autoscaling.signal = "latency" is not an autoscaling signal; allowed: queue, kvCache',
+            ].join("\n"),
+        );
+    });
+
     test("a multi-host topology takes its hosts as the pool's maximum", () => {
         const settings = parse({ tpuTopology: "4x4", tpuMaxNodes: "4" });
         expect(settings.tpu).toEqual(expect.objectContaining({ topology: "4x4", hostsPerSlice: 4, minNodes: 0, maxNodes: 4 }));
@@ -354,7 +402,7 @@ describe("settings validation names the key, the value and what is allowed", () 
         [
             "unknown model service field",
             { models: '[{"name": "qwen", "pattern": "pattern1", "gpu": 1}]' },
-            "gke-tpu-inference:models[0].gpu is not a model service setting; allowed: name, pattern, modelUri, modelName, replicas, image, maxModelLen, extraArgs, weightsGb, layers",
+            "gke-tpu-inference:models[0].gpu is not a model service setting; allowed: name, pattern, modelUri, modelName, replicas, image, maxModelLen, extraArgs, weightsGb, layers, autoscaling",
         ],
         [
             "model service name that is not a DNS label",
@@ -496,7 +544,7 @@ describe("every problem of a stack in one run", () => {
             'gke-tpu-inference:models[0].name = "Qwen" is not a DNS-1123 label of at most 38 characters; allowed: lowercase letters, digits and hyphens, starting and ending with a letter or digit (KServe derives longer names from it)',
             'gke-tpu-inference:models[0].pattern = "pattern2" is not a serving pattern; allowed: pattern1, pattern3',
             "gke-tpu-inference:models[0].replicas = 0 is not a whole number from 1 to 1000; allowed: 1 to 1000 (one TPU VM each, within GKE's nodes per node pool zone)",
-            "gke-tpu-inference:models[0].gpus is not a model service setting; allowed: name, pattern, modelUri, modelName, replicas, image, maxModelLen, extraArgs, weightsGb, layers",
+            "gke-tpu-inference:models[0].gpus is not a model service setting; allowed: name, pattern, modelUri, modelName, replicas, image, maxModelLen, extraArgs, weightsGb, layers, autoscaling",
         ]);
     });
 });
