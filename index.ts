@@ -3,6 +3,7 @@ import { CertManager } from "./components/certManager";
 import { GkeCluster } from "./components/cluster";
 import { estimateTpuHourlyCost } from "./components/cost";
 import { InferenceGateway } from "./components/inferenceGateway";
+import { Keda } from "./components/keda";
 import { KServe } from "./components/kserve";
 import { LeaderWorkerSet } from "./components/leaderWorkerSet";
 import * as gcp from "@pulumi/gcp";
@@ -111,6 +112,17 @@ export = async () => {
     // Workload Identity principals name the project by its number.
     const projectNumber = gcp.organizations.getProjectOutput({ projectId: settings.project }).number;
 
+    // KEDA, when a service autoscales: it reads Managed Prometheus as itself (the grant goes through Resource Manager).
+    const keda = settings.models.some((model) => model.autoscaling !== undefined)
+        ? new Keda("keda", {
+              provider,
+              project: settings.project,
+              projectNumber,
+              workloadPool: cluster.workloadPool,
+              dependsOn: [...preflight.prerequisites("resourceManager"), ...preflight.prerequisites("monitoring")],
+          })
+        : undefined;
+
     // The workloads: the only layer that needs TPU nodes, which GKE's autoscaler adds when their pods ask.
     const modelServices = settings.models.map(
         (model) =>
@@ -128,6 +140,7 @@ export = async () => {
                 store,
                 identity: { project: settings.project, projectNumber, workloadPool: cluster.workloadPool },
                 topology: settings.tpu.topology,
+                ...(keda !== undefined ? { keda } : {}),
             }),
     );
 

@@ -8,5 +8,11 @@ export function pinnedChartArgs(
     namespace: pulumi.Input<string>,
     values?: Record<string, unknown>,
 ): k8s.helm.v4.ChartArgs {
-    return { chart: pinned.chart, version: pinned.version, namespace, ...(values ? { values } : {}) };
+    return {
+        chart: pinned.chart,
+        version: pinned.version,
+        namespace,
+        ...(pinned.repo !== undefined ? { repositoryOpts: { repo: pinned.repo } } : {}),
+        ...(values ? { values } : {}),
+    };
 }

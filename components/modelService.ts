@@ -10,6 +10,7 @@ import {
     VLLM_PORT,
     VLLM_SHUTDOWN,
 } from "@gke-tpu-inference/facts";
+import { scaledObject } from "./autoscaling";
 import { ColdStartEstimate, estimateColdStart, readyTimeoutSeconds } from "./coldStart";
 import { ModelStore } from "./modelStore";
 import { ModelWeights } from "./modelWeights";
@@ -50,6 +51,8 @@ export interface ModelServiceArgs {
     identity: { project: string; projectNumber: pulumi.Input<string>; workloadPool: string };
     /** Slice topology of the TPU pool. */
     topology: string;
+    /** KEDA, for a service that autoscales: what its ScaledObject waits for and the authentication it names. */
+    keda?: { ready: pulumi.Resource[]; triggerAuthenticationName: pulumi.Input<string> };
 }
 
 /** GCP's backend timeout defaults to 30 s; a long completion streams for minutes. */
@@ -178,7 +181,7 @@ export class ModelService extends pulumi.ComponentResource {
             );
         }
 
-        new k8s.apiextensions.CustomResource(
+        const llmisvc = new k8s.apiextensions.CustomResource(
             `${name}-llmisvc`,
             {
                 apiVersion: KSERVE.apiVersion,
@@ -200,7 +203,8 @@ export class ModelService extends pulumi.ComponentResource {
                     model: { uri: weights.weightsUri ?? model.modelUri, name: model.modelName },
                     // KServe v0.20 fetches only pvc, oci, hf and s3 URIs: a streamed gs:// model must skip its storage initializer.
                     ...(kserveFetches ? {} : { storageInitializer: { enabled: false } }),
-                    replicas: model.replicas,
+                    // An autoscaled service leaves the count to its ScaledObject: KServe then keeps what the Deployment has.
+                    ...(model.autoscaling === undefined ? { replicas: model.replicas } : {}),
                     router: {
                         route: {},
                         gateway: { refs: [{ name: args.gateway.name, namespace: args.gateway.namespace }] },
@@ -231,6 +235,27 @@ export class ModelService extends pulumi.ComponentResource {
             // The weights staged and the grants in place before the server starts; the image pullable through the repository.
             { ...childOpts, dependsOn: [...args.platform, ...weights.ready, ...args.store.imagePullable] },
         );
+
+        if (model.autoscaling !== undefined) {
+            if (args.keda === undefined) {
+                throw new Error(`model service ${model.name} autoscales, but the stack passed no KEDA`);
+            }
+            const keda = args.keda;
+            const autoscaler = pulumi.all([args.namespace, keda.triggerAuthenticationName]).apply(([namespace, triggerAuthentication]) =>
+                scaledObject(model.name, model.autoscaling!, {
+                    namespace,
+                    project: args.identity.project,
+                    startupBudgetSeconds: this.coldStart.startupBudgetSeconds,
+                    triggerAuthentication,
+                }),
+            );
+            new k8s.apiextensions.CustomResource(
+                `${name}-autoscaler`,
+                { apiVersion: "keda.sh/v1alpha1", kind: "ScaledObject", metadata: autoscaler.metadata, spec: autoscaler.spec },
+                // KServe's Deployment exists once the service is; KEDA's CRDs, operator and credentials before.
+                { ...childOpts, dependsOn: [llmisvc, ...keda.ready] },
+            );
+        }
 
         this.baseUrl = pulumi.interpolate`http://${args.gatewayAddress}/${args.namespace}/${model.name}`;
         const completionRequest = JSON.stringify({ model: model.modelName, prompt: "Say hello", max_tokens: 32 });

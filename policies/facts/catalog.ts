@@ -228,8 +228,10 @@ export const IPV4_RANGES = {
 
 /** A Helm chart pinned to one version. */
 export interface PinnedChart {
-    /** OCI reference of the chart. */
+    /** OCI reference of the chart, or its name in `repo`. */
     readonly chart: string;
+    /** The HTTPS chart repository, for a chart not published as an OCI artifact. */
+    readonly repo?: string;
     readonly version: string;
     /** Namespace the chart's namespaced objects live in (KServe's charts hard-code `kserve`). */
     readonly namespace: string;
@@ -242,6 +244,8 @@ export const CHARTS = {
     kserveLlmisvcCrd: { chart: "oci://ghcr.io/kserve/charts/kserve-llmisvc-crd", version: "v0.20.0", namespace: "kserve" },
     kserveLlmisvcResources: { chart: "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources", version: "v0.20.0", namespace: "kserve" },
     kserveRuntimeConfigs: { chart: "oci://ghcr.io/kserve/charts/kserve-runtime-configs", version: "v0.20.0", namespace: "kserve" },
+    /** Its operator's service account is `keda-operator`, the Workload Identity subject that reads Managed Prometheus. */
+    keda: { chart: "keda", repo: "https://kedacore.github.io/charts", version: "2.20.2", namespace: "keda" },
 } as const satisfies Record<string, PinnedChart>;
 
 /**
@@ -356,6 +360,11 @@ export const KSERVE_CHILDREN = {
         "app.kubernetes.io/name": name,
         "app.kubernetes.io/part-of": "llminferenceservice",
     }),
+    /**
+     * The Deployment of a single-host service's workload (kserve v0.20.0 `workload_single_node.go:511-517`). KServe keeps
+     * its replica count when the service sets no `replicas` (`workload.go:215-237`), so an autoscaler may own it.
+     */
+    workloadDeployment: (name: string) => `${name}-kserve`,
     /** Labels on every workload pod of a service named `name`. */
     workloadLabels: (name: string) => ({
         "app.kubernetes.io/name": name,
