@@ -820,8 +820,8 @@ export const RULES: readonly Rule[] = [
     },
     {
         description:
-            "Model names are unique; pattern3 has at least 2 replicas; a model the catalog does not know gives weightsGb and layers; autoscaling replaces replicas, with minReplicas <= maxReplicas (2 or more for pattern3) and a target the signal can reach; model services need a single-host TPU shape; their replicas (autoscaled ones at maxReplicas) add up to at most tpuMaxNodes.",
-        reads: ["models", "tpuMachineType", "tpuTopology", "tpuMaxNodes"],
+            "Model names are unique; pattern3 has at least 2 replicas; a model the catalog does not know gives weightsGb and layers; autoscaling replaces replicas, with minReplicas <= maxReplicas (2 or more for pattern3) and a target the signal can reach, and tpuMinNodes at most the services' minimums; model services need a single-host TPU shape; their replicas (autoscaled ones at maxReplicas) add up to at most tpuMaxNodes.",
+        reads: ["models", "tpuMachineType", "tpuTopology", "tpuMinNodes", "tpuMaxNodes"],
         check: (values, key) => {
             const problems: string[] = [];
             const shape = tpuShape(values);
@@ -860,6 +860,13 @@ export const RULES: readonly Rule[] = [
                     ...problems,
                     `${key("models")} needs a single-host TPU shape, but ${key("tpuTopology")} = ${JSON.stringify(shape.topology)} spans ${shape.hosts} hosts; allowed: ${singleHost.join(", ")}`,
                 ];
+            }
+            // The pool's floor follows the services' minimums, so the TPU VMs an autoscaler releases leave the bill.
+            const minimum = values.models.reduce((sum, model) => sum + replicasOf(model), 0);
+            if (values.models.some((model) => model.autoscaling) && values.tpuMinNodes > minimum) {
+                problems.push(
+                    `${key("tpuMinNodes")} = ${values.tpuMinNodes} keeps TPU VMs that the services at their minimum (${minimum} replica${minimum === 1 ? "" : "s"}) leave idle; allowed: at most ${minimum}`,
+                );
             }
             // An autoscaled service may grow to its maximum: the pool must hold every service at its largest.
             const replicas = values.models.reduce((sum, model) => sum + (model.autoscaling?.maxReplicas ?? replicasOf(model)), 0);

@@ -77,4 +77,20 @@ describe("estimateTpuHourlyCost", () => {
             estimateTpuHourlyCost(settingsWith({ tpuMachineType: "ct6e-standard-8t", models: '[{"name": "a", "pattern": "pattern1"}]' })),
         ).toEqual(expect.objectContaining({ nodes: 1, chips: 8, usdPerHour: 21.6 }));
     });
+
+    test("autoscaled services: the bill at their minimum, and at their maximum; none when paused", () => {
+        const models = JSON.stringify([
+            { name: "a", pattern: "pattern3", autoscaling: { minReplicas: 2, maxReplicas: 4 } },
+            { name: "b", pattern: "pattern1", replicas: 1 },
+        ]);
+        const estimate = estimateTpuHourlyCost(settingsWith({ models, tpuMaxNodes: "5" }));
+        expect([estimate.nodes, estimate.chips, estimate.usdPerHour]).toEqual([3, 12, 32.4]);
+        expect(estimate.atMaximum).toEqual({ nodes: 5, chips: 20, usdPerHour: 54 });
+        expect(estimateTpuHourlyCost(settingsWith({ models, tpuMaxNodes: "5", paused: "true" })).atMaximum).toEqual({
+            nodes: 0,
+            chips: 0,
+            usdPerHour: 0,
+        });
+        expect(estimateTpuHourlyCost(settingsWith({ models: MODELS }))).not.toHaveProperty("atMaximum");
+    });
 });

@@ -172,6 +172,15 @@ describe("settings defaults", () => {
         ).toBe(
             "gke-tpu-inference:models asks for up to 4 replicas (autoscaled services at their maxReplicas), one ct6e-standard-4t 2x2 VM each, but gke-tpu-inference:tpuMaxNodes = 3; allowed: at most 3 replicas in total, or a larger tpuMaxNodes",
         );
+        // The pool's floor may not keep what the services at their minimum leave idle.
+        expect(
+            errorOf({
+                models: JSON.stringify([{ name: "a", pattern: "pattern1", autoscaling: { minReplicas: 1, maxReplicas: 3 } }]),
+                tpuMinNodes: "2",
+            }),
+        ).toBe(
+            "gke-tpu-inference:tpuMinNodes = 2 keeps TPU VMs that the services at their minimum (1 replica) leave idle; allowed: at most 1",
+        );
         expect(error([{ name: "a", pattern: "pattern1", autoscaling: { minReplicas: 0, maxReplicas: 2, signal: "latency" } }])).toBe(
             [
                 "gke-tpu-inference:models[0].autoscaling.minReplicas = 0 is not a whole number from 1 to 1000; allowed: 1 to 1000 (TPU VMs kept serving; paused is the zero state)",
@@ -697,7 +706,7 @@ describe("values the cloud or the cluster would refuse", () => {
         [
             "Kubernetes' own namespace",
             { servingNamespace: "kube-system" },
-            'gke-tpu-inference:servingNamespace = "kube-system" is a namespace Kubernetes or the platform owns; allowed: a namespace of this stack\'s own, not default, kube-system, kube-public, kube-node-lease, gmp-system, gmp-public, cert-manager, lws-system, kserve',
+            'gke-tpu-inference:servingNamespace = "kube-system" is a namespace Kubernetes or the platform owns; allowed: a namespace of this stack\'s own, not default, kube-system, kube-public, kube-node-lease, gmp-system, gmp-public, cert-manager, lws-system, kserve, keda',
         ],
         [
             "the default namespace",
