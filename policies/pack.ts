@@ -29,6 +29,7 @@ import { requireRegionalGatewayClassForInference } from "./requireRegionalGatewa
 import { requireRsaCaCertificates } from "./requireRsaCaCertificates";
 import { requireShieldedNodes } from "./requireShieldedNodes";
 import { requireSupportedTpuZone } from "./requireSupportedTpuZone";
+import { requireTpuAwareAutoscaling } from "./requireTpuAwareAutoscaling";
 import { requireTpuSelectorMatchingPool } from "./requireTpuSelectorMatchingPool";
 import { requireWorkloadIdentity } from "./requireWorkloadIdentity";
 
@@ -103,6 +104,7 @@ export const policies: Array<ResourceValidationPolicy | StackValidationPolicy> =
     requireLwsAndKServeBeforeModelServices, // 8
     enforceTpuStartupBudget, // 9
     requirePersistentXlaCache, // 9
+    requireTpuAwareAutoscaling, // 9
     disallowGpuOnlyVllmFlags, // 10
     disallowUnpinnedImages, // 12
     requirePinnedChartVersions, // 12
