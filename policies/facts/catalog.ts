@@ -232,6 +232,8 @@ export interface PinnedChart {
     readonly chart: string;
     /** The HTTPS chart repository, for a chart not published as an OCI artifact. */
     readonly repo?: string;
+    /** When the stack installs it, for a chart it does not always install. */
+    readonly installedWhen?: string;
     readonly version: string;
     /** Namespace the chart's namespaced objects live in (KServe's charts hard-code `kserve`). */
     readonly namespace: string;
@@ -245,7 +247,13 @@ export const CHARTS = {
     kserveLlmisvcResources: { chart: "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources", version: "v0.20.0", namespace: "kserve" },
     kserveRuntimeConfigs: { chart: "oci://ghcr.io/kserve/charts/kserve-runtime-configs", version: "v0.20.0", namespace: "kserve" },
     /** Its operator's service account is `keda-operator`, the Workload Identity subject that reads Managed Prometheus. */
-    keda: { chart: "keda", repo: "https://kedacore.github.io/charts", version: "2.20.2", namespace: "keda" },
+    keda: {
+        chart: "keda",
+        repo: "https://kedacore.github.io/charts",
+        version: "2.20.2",
+        namespace: "keda",
+        installedWhen: "a model service autoscales",
+    },
 } as const satisfies Record<string, PinnedChart>;
 
 /**

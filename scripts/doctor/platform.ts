@@ -2,7 +2,7 @@
  * The platform's checks: Gateway API on, the Gateway regional, Programmed and addressed; the CRDs and controllers
  * KServe, LeaderWorkerSet and cert-manager bring, Available; cert-manager's issuers and the CA Ready, the CA's key RSA.
  */
-import { CHARTS, GATEWAY_CLASSES, GKE_GATEWAY_CLASS_PREFIX, PLATFORM_CRDS } from "@gke-tpu-inference/facts";
+import { CHARTS, GATEWAY_CLASSES, GKE_GATEWAY_CLASS_PREFIX, PLATFORM_CRDS, PinnedChart } from "@gke-tpu-inference/facts";
 import { describeCondition, findCondition } from "../cluster/checks";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import type { LessonId } from "./lessons";
@@ -142,12 +142,18 @@ export async function crdChecks(reader: ObjectReader): Promise<Diagnosis[]> {
     );
 }
 
-/** The controllers of cert-manager, LeaderWorkerSet and KServe: every Deployment in their namespaces Available. */
+/** The controllers of cert-manager, LeaderWorkerSet, KServe and (where installed) KEDA: every Deployment in their namespaces Available. */
 export async function controllerChecks(reader: ObjectReader): Promise<Diagnosis[]> {
-    const namespaces = [...new Set(Object.values(CHARTS).map((chart) => chart.namespace))];
+    const charts: ReadonlyArray<PinnedChart> = Object.values(CHARTS);
+    const namespaces = [...new Set(charts.map((chart) => chart.namespace))];
     const results = await Promise.all(
         namespaces.map(async (namespace): Promise<Diagnosis[]> => {
             const deployments = await reader.list("apps/v1", "Deployment", namespace);
+            // A chart the stack installs only for some stacks (KEDA) is judged where it is installed.
+            const optional = charts.filter((chart) => chart.namespace === namespace).every((chart) => chart.installedWhen !== undefined);
+            if (deployments.length === 0 && optional) {
+                return [];
+            }
             if (deployments.length === 0) {
                 return [
                     {
