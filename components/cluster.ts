@@ -191,7 +191,7 @@ export class GkeCluster extends pulumi.ComponentResource {
             },
         );
 
-        // Private nodes accept the control plane on 443 and 10250 only; KServe's and LWS's webhooks listen on 9443.
+        // Private nodes accept the control plane on 443 and 10250 only; the webhooks listen on 9443, KEDA's metrics API on 6443.
         this.webhookFirewall = new gcp.compute.Firewall(
             `${name}-webhooks`,
             {

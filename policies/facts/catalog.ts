@@ -24,7 +24,8 @@ export const SOURCES = {
         "kserve/kserve v0.20.0 charts/kserve-llmisvc-crd, kserve-llmisvc-resources, kserve-runtime-configs (Chart.yaml version v0.20.0)",
     kserveConfigResolution:
         "kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/config_merge.go getConfig (the service's namespace first, then kserve)",
-    webhookPorts: "kserve v0.20.0 llmisvc-controller-manager containerPort 9443; lws v0.10.0 lws-webhook-service targetPort 9443",
+    webhookPorts:
+        "kserve v0.20.0 llmisvc-controller-manager containerPort 9443; lws v0.10.0 lws-webhook-service targetPort 9443; kedacore/charts keda 2.20.2 (cbb9bb8) values.yaml:211 (admission webhooks on 9443 by default) and :532 (metrics API server portHttpsTarget 6443, behind APIService v1beta1.external.metrics.k8s.io, templates/metrics-server/apiservice.yaml)",
     vllmTpuImage: "DESIGN.md versions table (vllm/vllm-tpu at a fixed tag; the image runs as root)",
     eppImage:
         "llm-d/llm-d-router v0.10.0 Dockerfile.epp (ENTRYPOINT /app/epp) and pkg/epp/server/options.go; carries the ALPN h2 fix (gateway-api-inference-extension PR #2385)",
@@ -533,8 +534,12 @@ export const METRICS = {
     },
 } as const;
 
-/** Ports the GKE control plane must reach on nodes for this stack's admission webhooks. Source: {@link SOURCES.webhookPorts}. */
-export const WEBHOOK_PORTS: readonly string[] = ["9443"];
+/**
+ * Ports the GKE control plane must reach on pods for this stack's admission webhooks (9443: KServe, LeaderWorkerSet and
+ * KEDA) and for KEDA's external metrics API, which the HPA controller calls through the API aggregator (6443).
+ * Source: {@link SOURCES.webhookPorts}.
+ */
+export const WEBHOOK_PORTS: readonly string[] = ["9443", "6443"];
 
 /** Least-privilege role for a dedicated node service account. Source: {@link SOURCES.nodeServiceAccount}. */
 export const NODE_SERVICE_ACCOUNT_ROLES: readonly string[] = ["roles/container.defaultNodeServiceAccount"];

@@ -154,14 +154,14 @@ describe("GkeCluster", () => {
         ]);
     });
 
-    test("the control plane may call admission webhooks on the nodes' port 9443, and nothing else beyond GKE's defaults", () => {
+    test("the control plane may call admission webhooks on the nodes' port 9443 and KEDA's metrics API on 6443, and nothing else beyond GKE's defaults", () => {
         expect(graph.get("gcp:compute/firewall:Firewall", "gke-webhooks").inputs).toEqual({
             project: "acme-inference",
             name: "gke-test-webhooks",
             network: baseArgs.networkId,
             direction: "INGRESS",
             sourceRanges: ["172.16.0.0/28"],
-            allows: [{ protocol: "tcp", ports: ["9443"] }],
+            allows: [{ protocol: "tcp", ports: ["9443", "6443"] }],
             targetServiceAccounts: ["gke-test-nodes@acme-inference.iam.gserviceaccount.com"],
             description: "GKE control plane to admission webhooks on nodes",
         });
