@@ -3,8 +3,9 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { CHARTS } from "@gke-tpu-inference/facts";
 import { pinnedChartArgs } from "./charts";
+import { workloadIdentityPrincipal } from "./workloadIdentity";
 
-/** The KEDA operator's Kubernetes service account, as the pinned chart names it. */
+/** The KEDA operator's Kubernetes service account, as the pinned chart names it (keda 2.20.2 values.yaml serviceAccount.operator.name). */
 const KEDA_OPERATOR_ACCOUNT = "keda-operator";
 
 /** Arguments of {@link Keda}. */
@@ -41,7 +42,7 @@ export class Keda extends pulumi.ComponentResource {
             {
                 project: args.project,
                 role: "roles/monitoring.viewer",
-                member: pulumi.interpolate`principal://iam.googleapis.com/projects/${args.projectNumber}/locations/global/workloadIdentityPools/${args.workloadPool}/subject/ns/${CHARTS.keda.namespace}/sa/${KEDA_OPERATOR_ACCOUNT}`,
+                member: workloadIdentityPrincipal(args.projectNumber, args.workloadPool, CHARTS.keda.namespace, KEDA_OPERATOR_ACCOUNT),
             },
             { parent: this, dependsOn: args.dependsOn },
         );

@@ -4,6 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { COLD_START_STORAGE, imageTag } from "@gke-tpu-inference/facts";
 import { copyTimeoutSeconds, stagesWeights, streamsWeights } from "./coldStart";
 import { ColdStartSettings, ModelServiceSettings } from "./settings";
+import { workloadIdentityPrincipal } from "./workloadIdentity";
 
 /** Arguments of {@link ModelWeights}. */
 export interface ModelWeightsArgs {
@@ -106,7 +107,7 @@ export class ModelWeights extends pulumi.ComponentResource {
 
         const bucketName = pulumi.output(args.bucketName!);
         const principal = (account: pulumi.Input<string>) =>
-            pulumi.interpolate`principal://iam.googleapis.com/projects/${args.projectNumber}/locations/global/workloadIdentityPools/${args.workloadPool}/subject/ns/${args.namespace}/sa/${account}`;
+            workloadIdentityPrincipal(args.projectNumber, args.workloadPool, args.namespace, account);
         const grant = (
             suffix: string,
             role: string,
