@@ -1,7 +1,7 @@
 import * as gcp from "@pulumi/gcp";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { GCP_NAME_RULES, NODE_SERVICE_ACCOUNT_ROLES, WEBHOOK_PORTS } from "@gke-tpu-inference/facts";
+import { GCP_NAME_RULES, METRICS, NODE_SERVICE_ACCOUNT_ROLES, WEBHOOK_PORTS } from "@gke-tpu-inference/facts";
 import { StackNames } from "./names";
 import { SECONDARY_RANGE_NAMES } from "./network";
 import { SystemPoolSettings } from "./settings";
@@ -139,7 +139,11 @@ export class GkeCluster extends pulumi.ComponentResource {
                       }
                     : {}),
                 enableShieldedNodes: true,
-                monitoringConfig: { enableComponents: ["SYSTEM_COMPONENTS"], managedPrometheus: { enabled: true } },
+                // Deployments' and HPAs' kube state metrics: the dashboard's replicas and the at-maximum alert read them.
+                monitoringConfig: {
+                    enableComponents: ["SYSTEM_COMPONENTS", ...METRICS.kubeState.components],
+                    managedPrometheus: { enabled: true },
+                },
                 loggingConfig: { enableComponents: ["SYSTEM_COMPONENTS", "WORKLOADS"] },
                 deletionProtection: args.deletionProtection,
                 // GKE insists on a default pool at creation; it is removed at once, and even it runs as the dedicated account.

@@ -17,10 +17,20 @@ export interface InferenceObservabilityArgs {
 }
 
 const by = `by (${METRICS.serviceLabel})`;
-const { vllm, epp } = METRICS;
+const { vllm, epp, kubeState } = METRICS;
+
+/** A kube state series of KServe's workload Deployments, labelled with the model service as the vLLM series are. */
+function perService(metric: string): string {
+    return `sum ${by} (label_replace(${metric}{${kubeState.deploymentLabel}=~".+-kserve"}, "${METRICS.serviceLabel}", "$1", "${kubeState.deploymentLabel}", "(.+)-kserve"))`;
+}
 
 /** The dashboard's charts: PromQL over what Managed Prometheus scrapes from vLLM and the EPP. */
-export const DASHBOARD_CHARTS: ReadonlyArray<{ title: string; query: string }> = [
+export const DASHBOARD_CHARTS: ReadonlyArray<{ title: string; query: string; also?: string }> = [
+    {
+        title: "Replicas: desired and available",
+        query: perService(kubeState.deploymentDesired),
+        also: perService(kubeState.deploymentAvailable),
+    },
     { title: "Requests per second", query: `sum ${by} (rate(${vllm.requestSuccess}[5m]))` },
     {
         title: "Time to first token, p95 (s)",
@@ -49,11 +59,26 @@ export function zeroPrefixHitQuery(service: string, window: string): string {
     return `(sum ${by} (rate(${vllm.prefixCacheHits}${selector}[${window}])) == 0) and (sum ${by} (rate(${vllm.promptTokens}${selector}[${window}])) > 0)`;
 }
 
+/** How long the queue of a service at its maximum must grow before the alert fires. */
+const QUEUE_GROWTH_WINDOW = "10m";
+
+/**
+ * An autoscaled service that cannot grow: its autoscaler at its maximum while the queue keeps growing over `window`.
+ */
+export function atMaximumQuery(service: string, window: string): string {
+    const hpa = `{${kubeState.hpaLabel}="${METRICS.kedaHpaName(service)}"}`;
+    return (
+        `(max(${kubeState.hpaCurrent}${hpa}) >= max(${kubeState.hpaMax}${hpa})) ` +
+        `and (deriv(sum(${vllm.requestsWaiting}{${METRICS.serviceLabel}="${service}"})[${window}:1m]) > 0)`
+    );
+}
+
 /**
  * A Cloud Monitoring dashboard for the stack's model services (request rate, time to first
  * token, tokens per second, queue depth, KV cache usage, prefix-cache hit rate, EPP
- * scheduling decisions) and, per prefix-cache (pattern 3) service, an alert that fires
- * when it serves traffic without prefix-cache hits.
+ * scheduling decisions, replicas desired and available) and, per prefix-cache (pattern 3) service, an alert that
+ * fires when it serves traffic without prefix-cache hits; per autoscaled service, one when it sits at its maximum
+ * while its queue grows.
  */
 export class InferenceObservability extends pulumi.ComponentResource {
     /** The dashboard in the Cloud console. */
@@ -71,9 +96,14 @@ export class InferenceObservability extends pulumi.ComponentResource {
                     displayName: `LLM inference on TPU (${args.stack})`,
                     gridLayout: {
                         columns: "2",
-                        widgets: DASHBOARD_CHARTS.map(({ title, query }) => ({
+                        widgets: DASHBOARD_CHARTS.map(({ title, query, also }) => ({
                             title,
-                            xyChart: { dataSets: [{ timeSeriesQuery: { prometheusQuery: query }, plotType: "LINE" }] },
+                            xyChart: {
+                                dataSets: [query, ...(also !== undefined ? [also] : [])].map((prometheusQuery) => ({
+                                    timeSeriesQuery: { prometheusQuery },
+                                    plotType: "LINE",
+                                })),
+                            },
                         })),
                     },
                 }),
@@ -103,6 +133,34 @@ export class InferenceObservability extends pulumi.ComponentResource {
                         content:
                             `Service ${model.name} uses prefix-cache-aware routing but its vLLM replicas report no prefix-cache hits over ${window} while prompts arrive. ` +
                             "Check that the EPP receives requests (its scheduling-decisions chart), that its image offers ALPN h2 over TLS, and that vLLM runs with --enable-prefix-caching.",
+                    },
+                },
+                { parent: this, dependsOn: args.dependsOn },
+            );
+        }
+
+        for (const model of args.models.filter((candidate) => candidate.autoscaling !== undefined)) {
+            new gcp.monitoring.AlertPolicy(
+                `${name}-${model.name}-at-maximum`,
+                {
+                    project: args.project,
+                    displayName: `${model.name}: at its maximum replicas with a growing queue (${args.stack})`,
+                    combiner: "OR",
+                    conditions: [
+                        {
+                            displayName: `${model.name} runs ${model.autoscaling!.maxReplicas} replicas and its queue still grows`,
+                            conditionPrometheusQueryLanguage: {
+                                query: atMaximumQuery(model.name, QUEUE_GROWTH_WINDOW),
+                                duration: "0s",
+                                evaluationInterval: "60s",
+                            },
+                        },
+                    ],
+                    documentation: {
+                        mimeType: "text/markdown",
+                        content:
+                            `Service ${model.name} is at its maxReplicas (${model.autoscaling!.maxReplicas}) and requests keep queueing over ${QUEUE_GROWTH_WINDOW}: ` +
+                            "raise its autoscaling.maxReplicas (and tpuMaxNodes), or shed load.",
                     },
                 },
                 { parent: this, dependsOn: args.dependsOn },

@@ -24,6 +24,8 @@ export const SOURCES = {
         "kserve/kserve v0.20.0 charts/kserve-llmisvc-crd, kserve-llmisvc-resources, kserve-runtime-configs (Chart.yaml version v0.20.0)",
     kserveConfigResolution:
         "kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/config_merge.go getConfig (the service's namespace first, then kserve)",
+    kubeStateMetrics:
+        'https://cloud.google.com/kubernetes-engine/docs/how-to/kube-state-metrics ("Requirements": GKE 1.27.2-gke.1200; "Metric format": PromQL names are the upstream ones; the DEPLOYMENT and HPA tables); hashicorp/terraform-provider-google release-7.46.0 website/docs/r/container_cluster.html.markdown:807 (monitoring_config.enable_components accepts DEPLOYMENT and HPA)',
     webhookPorts:
         "kserve v0.20.0 llmisvc-controller-manager containerPort 9443; lws v0.10.0 lws-webhook-service targetPort 9443; kedacore/charts keda 2.20.2 (cbb9bb8) values.yaml:211 (admission webhooks on 9443 by default) and :532 (metrics API server portHttpsTarget 6443, behind APIService v1beta1.external.metrics.k8s.io, templates/metrics-server/apiservice.yaml)",
     vllmTpuImage: "DESIGN.md versions table (vllm/vllm-tpu at a fixed tag; the image runs as root)",
@@ -532,6 +534,21 @@ export const METRICS = {
         /** The EPP's metrics port (named `metrics` in KServe's scheduler template). */
         port: "metrics",
     },
+    /**
+     * GKE's managed kube state metrics (cluster monitoring components DEPLOYMENT and HPA), queried by their upstream names.
+     * Source: {@link SOURCES.kubeStateMetrics}.
+     */
+    kubeState: {
+        components: ["DEPLOYMENT", "HPA"],
+        deploymentDesired: "kube_deployment_spec_replicas",
+        deploymentAvailable: "kube_deployment_status_replicas_available",
+        deploymentLabel: "deployment",
+        hpaCurrent: "kube_horizontalpodautoscaler_status_current_replicas",
+        hpaMax: "kube_horizontalpodautoscaler_spec_max_replicas",
+        hpaLabel: "horizontalpodautoscaler",
+    },
+    /** KEDA names the HPA of ScaledObject `name` `keda-hpa-<name>` (keda v2.20.2 controllers/keda/hpa.go:395-402). */
+    kedaHpaName: (scaledObject: string) => `keda-hpa-${scaledObject}`,
 } as const;
 
 /**

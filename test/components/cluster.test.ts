@@ -62,7 +62,7 @@ describe("GkeCluster", () => {
             workloadIdentityConfig: { workloadPool: "acme-inference.svc.id.goog" },
             privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: false, masterIpv4CidrBlock: "172.16.0.0/28" },
             enableShieldedNodes: true,
-            monitoringConfig: { enableComponents: ["SYSTEM_COMPONENTS"], managedPrometheus: { enabled: true } },
+            monitoringConfig: { enableComponents: ["SYSTEM_COMPONENTS", "DEPLOYMENT", "HPA"], managedPrometheus: { enabled: true } },
             loggingConfig: { enableComponents: ["SYSTEM_COMPONENTS", "WORKLOADS"] },
             deletionProtection: true,
             removeDefaultNodePool: true,

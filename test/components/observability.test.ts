@@ -1,5 +1,5 @@
 import { estimateTpuHourlyCost } from "../../components/cost";
-import { DASHBOARD_CHARTS, InferenceObservability, zeroPrefixHitQuery } from "../../components/observability";
+import { DASHBOARD_CHARTS, InferenceObservability, atMaximumQuery, zeroPrefixHitQuery } from "../../components/observability";
 import { parseSettings } from "../../components/settings";
 import { PROJECT, record } from "../harness";
 
@@ -26,6 +26,7 @@ describe("InferenceObservability", () => {
         const dashboard = JSON.parse(graph.get("gcp:monitoring/dashboard:Dashboard", "obs-dashboard").inputs.dashboardJson as string);
         expect(dashboard.displayName).toBe("LLM inference on TPU (prod)");
         expect(dashboard.gridLayout.widgets.map((widget: { title: string }) => widget.title)).toEqual([
+            "Replicas: desired and available",
             "Requests per second",
             "Time to first token, p95 (s)",
             "Generated tokens per second",
@@ -34,10 +35,19 @@ describe("InferenceObservability", () => {
             "Prefix cache hit rate",
             "EPP scheduling decisions per endpoint",
         ]);
-        expect(dashboard.gridLayout.widgets[5].xyChart.dataSets[0].timeSeriesQuery.prometheusQuery).toBe(
+        // Desired and available replicas of KServe's Deployments, per service as the vLLM series are labelled.
+        expect(
+            dashboard.gridLayout.widgets[0].xyChart.dataSets.map(
+                (set: { timeSeriesQuery: { prometheusQuery: string } }) => set.timeSeriesQuery.prometheusQuery,
+            ),
+        ).toEqual([
+            'sum by (model_service) (label_replace(kube_deployment_spec_replicas{deployment=~".+-kserve"}, "model_service", "$1", "deployment", "(.+)-kserve"))',
+            'sum by (model_service) (label_replace(kube_deployment_status_replicas_available{deployment=~".+-kserve"}, "model_service", "$1", "deployment", "(.+)-kserve"))',
+        ]);
+        expect(dashboard.gridLayout.widgets[6].xyChart.dataSets[0].timeSeriesQuery.prometheusQuery).toBe(
             "sum by (model_service) (rate(vllm:prefix_cache_hits_total[5m])) / sum by (model_service) (rate(vllm:prefix_cache_queries_total[5m]))",
         );
-        expect(DASHBOARD_CHARTS[6].query).toBe(
+        expect(DASHBOARD_CHARTS[7].query).toBe(
             "sum by (model_service, endpoint_name, status) (rate(llm_d_epp_scheduler_attempts_total[5m]))",
         );
 
@@ -56,6 +66,36 @@ describe("InferenceObservability", () => {
         expect(url).toMatch(
             /^https:\/\/console\.cloud\.google\.com\/monitoring\/dashboards\/builder\/[0-9a-f]{7}\?project=acme-inference$/,
         );
+    });
+});
+
+describe("InferenceObservability with an autoscaled service", () => {
+    test("an alert when the service sits at its maximum while its queue grows", async () => {
+        const graph = await record(() => {
+            new InferenceObservability("obs", {
+                project: "acme-inference",
+                stack: "prod",
+                models: settingsWith({
+                    models: JSON.stringify([{ name: "qwen-cache", pattern: "pattern3", autoscaling: { minReplicas: 2, maxReplicas: 3 } }]),
+                }).models,
+            });
+        });
+        const alert = graph.get("gcp:monitoring/alertPolicy:AlertPolicy", "obs-qwen-cache-at-maximum");
+        expect(
+            (alert.inputs.conditions as Array<{ conditionPrometheusQueryLanguage: unknown }>)[0].conditionPrometheusQueryLanguage,
+        ).toEqual({
+            query: atMaximumQuery("qwen-cache", "10m"),
+            duration: "0s",
+            evaluationInterval: "60s",
+        });
+        // KEDA's HPA for the service's ScaledObject, at its ceiling, and the service's queue rising.
+        expect(atMaximumQuery("qwen-cache", "10m")).toBe(
+            '(max(kube_horizontalpodautoscaler_status_current_replicas{horizontalpodautoscaler="keda-hpa-qwen-cache"}) >= max(kube_horizontalpodautoscaler_spec_max_replicas{horizontalpodautoscaler="keda-hpa-qwen-cache"})) and (deriv(sum(vllm:num_requests_waiting{model_service="qwen-cache"})[10m:1m]) > 0)',
+        );
+        expect(graph.ofType("gcp:monitoring/alertPolicy:AlertPolicy").map((policy) => policy.name)).toEqual([
+            "obs-qwen-cache-zero-prefix-hits",
+            "obs-qwen-cache-at-maximum",
+        ]);
     });
 });
 
