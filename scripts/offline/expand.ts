@@ -260,7 +260,14 @@ export function expandComponents(resources: readonly RecordedResource[], program
                 break;
             }
             case "kubernetes:helm.sh/v4:Chart": {
-                const chart = typeof inputs.chart === "string" ? inputs.chart : undefined;
+                // A chart from an HTTPS repository is named as Helm names it there: the repository's URL, then the chart.
+                const repo = (inputs.repositoryOpts as { repo?: unknown } | undefined)?.repo;
+                const chart =
+                    typeof inputs.chart !== "string"
+                        ? undefined
+                        : typeof repo === "string"
+                          ? `${repo.replace(/\/$/, "")}/${inputs.chart}`
+                          : inputs.chart;
                 const verbatim = VERBATIM_CHARTS.find((candidate) => candidate.chart === chart && candidate.version === inputs.version);
                 const values = (inputs.values as Record<string, unknown> | undefined) ?? {};
                 const file = verbatim && path.join(sharedDir(), verbatim.file);

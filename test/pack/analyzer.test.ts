@@ -332,6 +332,22 @@ function renderedChartObjects(run: OfflineRun, gateway: string): RecordedResourc
         "oci://quay.io/jetstack/charts/cert-manager": [
             controller("cert-manager", "quay.io/jetstack/cert-manager-controller:v1.21.1", [{ name: "http-metrics", containerPort: 9402 }]),
         ],
+        // kedacore/charts keda 2.20.2: the images default to the chart's appVersion (values.yaml image.*.tag "").
+        "https://kedacore.github.io/charts/keda": [
+            { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "scaledobjects.keda.sh" } },
+            {
+                apiVersion: "apiextensions.k8s.io/v1",
+                kind: "CustomResourceDefinition",
+                metadata: { name: "clustertriggerauthentications.keda.sh" },
+            },
+            controller("keda-operator", "ghcr.io/kedacore/keda:2.20.2", [{ name: "http", containerPort: 8080 }]),
+            controller("keda-operator-metrics-apiserver", "ghcr.io/kedacore/keda-metrics-apiserver:2.20.2", [
+                { name: "https", containerPort: 6443 },
+            ]),
+            controller("keda-admission-webhooks", "ghcr.io/kedacore/keda-admission-webhooks:2.20.2", [
+                { name: "http", containerPort: 9443 },
+            ]),
+        ],
     };
     return run.unrendered.flatMap((chart) => {
         const component = run.resources.find((resource) => resource.urn === chart.urn)!;
@@ -350,6 +366,8 @@ describe.each(["dev", "prod"])("the shipped %s stack, with its charts' objects r
 
     test("every chart this stack installs is accounted for: verbatim objects, or objects standing in for a real render", () => {
         expect(run.unrendered.map((chart) => chart.chart).sort()).toEqual([
+            // KEDA where a service autoscales (prod).
+            ...(stack === "prod" ? ["https://kedacore.github.io/charts/keda"] : []),
             "oci://ghcr.io/kserve/charts/kserve-llmisvc-crd",
             "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources",
             "oci://quay.io/jetstack/charts/cert-manager",

@@ -55,6 +55,9 @@ describe("the pull-request diff from real before/after reports", () => {
             ],
         ]);
         expect(diff.outputs.map((output) => output.path)).toEqual([
+            "tpuHourlyCost.atMaximum.chips",
+            "tpuHourlyCost.atMaximum.nodes",
+            "tpuHourlyCost.atMaximum.usdPerHour",
             "tpuHourlyCost.chips",
             "tpuHourlyCost.nodes",
             "tpuHourlyCost.usdPerHour",
@@ -69,7 +72,7 @@ describe("the pull-request diff from real before/after reports", () => {
             "--config",
             "tpuMaxNodes=4",
             "--config",
-            'models=[{"name":"qwen2-3b-cache","pattern":"pattern3","replicas":4}]',
+            'models=[{"name":"qwen2-3b-cache","pattern":"pattern3","autoscaling":{"minReplicas":2,"maxReplicas":4}}]',
             "--against",
             path.join(DIR, "base.json"),
             "--markdown",
@@ -79,13 +82,15 @@ describe("the pull-request diff from real before/after reports", () => {
         const markdown = fs.readFileSync(path.join(DIR, "head.md"), "utf8");
         expect(markdown).toBe(renderMarkdown(head.report, diffReports(base.report, head.report)));
         expect(markdown).toContain(
-            "### Offline preview of stack `prod`\n\n**+0 to create, ~2 to update, -0 to delete** (96 resources after)\n",
+            "### Offline preview of stack `prod`\n\n**+0 to create, ~3 to update, -0 to delete** (103 resources after)\n",
         );
+        // The pool, the service's ScaledObject and its at-maximum alert change in place.
         expect(markdown).toContain("| ~ | `gcp:container:NodePool` | tpu-inference-tpu-pool |");
         expect(markdown).toContain("```diff\n- inputs.autoscaling.maxNodeCount: 3\n+ inputs.autoscaling.maxNodeCount: 4\n```");
-        expect(markdown).toContain("```diff\n- inputs.spec.replicas: 3\n+ inputs.spec.replicas: 4\n```");
+        expect(markdown).toContain("```diff\n- inputs.spec.maxReplicaCount: 3\n+ inputs.spec.maxReplicaCount: 4\n```");
+        expect(markdown).toContain("- tpuHourlyCost.atMaximum.usdPerHour: 32.4\n+ tpuHourlyCost.atMaximum.usdPerHour: 43.2");
         expect(markdown).toContain(
-            "#### Policies\n\n✅ no violations over what was previewed (the objects of 4 components not checked offline, listed above)\n",
+            "#### Policies\n\n✅ no violations over what was previewed (the objects of 5 components not checked offline, listed above)\n",
         );
     });
 
@@ -94,15 +99,16 @@ describe("the pull-request diff from real before/after reports", () => {
             [
                 "### Offline preview of stack `prod`",
                 "",
-                "**+96 to create**",
+                "**+103 to create**",
                 "",
                 "**Not checked offline:** the objects of `tpu-inference-chart` (oci://quay.io/jetstack/charts/cert-manager), " +
                     "`kserve-controller` (oci://ghcr.io/kserve/charts/kserve-llmisvc-resources), `kserve-crd` (oci://ghcr.io/kserve/charts/kserve-llmisvc-crd), " +
+                    "`keda-chart` (https://kedacore.github.io/charts/keda), " +
                     "`lws-chart` (oci://registry.k8s.io/lws/charts/lws); a real preview renders them and the policy pack judges them.",
                 "",
                 "#### Policies",
                 "",
-                "✅ no violations over what was previewed (the objects of 4 components not checked offline, listed above)",
+                "✅ no violations over what was previewed (the objects of 5 components not checked offline, listed above)",
                 "",
             ].join("\n"),
         );

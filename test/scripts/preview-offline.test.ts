@@ -142,11 +142,11 @@ describe("npm run preview:offline (dev stack)", () => {
 });
 
 describe("npm run preview:offline (prod stack: pattern 3)", () => {
-    test("three prefix-cache replicas; a token passed as a secret never reaches the report", () => {
+    test("prefix-cache replicas autoscaled from two to three; a token passed as a secret never reaches the report", () => {
         const json = path.join(tempDir(), "prod.json");
         const run = preview("--stack", "prod", "--secret", "hfToken=hf_do_not_print", "--json", json);
         expect(run.status).toBe(0);
-        expect(run.stdout).toContain("    + 97 to create");
+        expect(run.stdout).toContain("    + 104 to create");
         const text = fs.readFileSync(json, "utf8");
         expect(text).not.toContain("hf_do_not_print");
         expect(run.stdout).not.toContain("hf_do_not_print");
@@ -154,11 +154,17 @@ describe("npm run preview:offline (prod stack: pattern 3)", () => {
         expect(report.config["gke-tpu-inference:hfToken"]).toBe("[secret]");
         const spec = step(report, "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen2-3b-cache-llmisvc").newState.inputs
             .spec as {
-            replicas: number;
+            replicas?: number;
             router: { scheduler: { config?: unknown } };
             template: { containers: Array<{ args: string[] }> };
         };
-        expect(spec.replicas).toBe(3);
+        // The count is the ScaledObject's: KServe keeps what the Deployment has.
+        expect(spec.replicas).toBeUndefined();
+        const autoscaler = step(report, "kubernetes:keda.sh/v1alpha1:ScaledObject", "qwen2-3b-cache-autoscaler").newState.inputs.spec as {
+            minReplicaCount: number;
+            maxReplicaCount: number;
+        };
+        expect([autoscaler.minReplicaCount, autoscaler.maxReplicaCount]).toEqual([2, 3]);
         expect(spec.router.scheduler.config).toBeDefined();
         expect(spec.template.containers[0].args).toContain("--enable-prefix-caching");
         expect(report.policyViolations).toEqual([]);
