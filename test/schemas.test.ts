@@ -39,7 +39,7 @@ describe("every custom resource the program emits validates against the upstream
                 hfToken: "hf_test_token",
                 models: JSON.stringify([
                     { name: "qwen", pattern: "pattern1" },
-                    { name: "qwen-cache", pattern: "pattern3", replicas: 2 },
+                    { name: "qwen-cache", pattern: "pattern3", autoscaling: { minReplicas: 2, maxReplicas: 2 } },
                 ]),
             },
             { secretKeys: ["hfToken"] },
@@ -56,6 +56,8 @@ describe("every custom resource the program emits validates against the upstream
             "cert-manager.io/v1:ClusterIssuer",
             "cert-manager.io/v1:ClusterIssuer",
             "gateway.networking.k8s.io/v1:Gateway",
+            "keda.sh/v1alpha1:ClusterTriggerAuthentication",
+            "keda.sh/v1alpha1:ScaledObject",
             "monitoring.googleapis.com/v1:PodMonitoring",
             "monitoring.googleapis.com/v1:PodMonitoring",
             "monitoring.googleapis.com/v1:PodMonitoring",
@@ -109,32 +111,38 @@ describe("every custom resource the program emits validates against the upstream
         expect(run.status).toBe(0);
         const objects = fs.readdirSync(out).map((file) => ({ file, object: parse(fs.readFileSync(path.join(out, file), "utf8")) }));
         const custom = objects.filter(({ object }) => isCustomResource(object));
-        expect(custom.map(({ file }) => file).sort()).toEqual([
-            "certificate-cert-manager-tpu-inference-ca.yaml",
-            "clusterissuer-tpu-inference-ca-issuer.yaml",
-            "clusterissuer-tpu-inference-selfsigned.yaml",
-            "gateway-inference-gateway-inference-gateway.yaml",
-            `gcpbackendpolicy-llm-inference-${service}-inference-pool.yaml`,
-            `healthcheckpolicy-llm-inference-${service}-http.yaml`,
-            `healthcheckpolicy-llm-inference-${service}-inference-pool.yaml`,
-            `llminferenceservice-llm-inference-${service}.yaml`,
-            // The well-known configs the pinned runtime-configs chart installs verbatim, registered as its children.
-            ...[
-                "decode-template",
-                "decode-worker-data-parallel",
-                "prefill-template",
-                "prefill-worker-data-parallel",
-                "router-route",
-                "scheduler-latency-predictor",
-                "scheduler",
-                "template",
-                "tracing",
-                "worker-data-parallel",
-            ].map((config) => `llminferenceserviceconfig-kserve-kserve-config-llm-${config}.yaml`),
-            "llminferenceserviceconfig-llm-inference-kserve-config-llm-router-route.yaml",
-            `podmonitoring-llm-inference-${service}-epp.yaml`,
-            `podmonitoring-llm-inference-${service}-vllm.yaml`,
-        ]);
+        expect(custom.map(({ file }) => file).sort()).toEqual(
+            [
+                "certificate-cert-manager-tpu-inference-ca.yaml",
+                "clusterissuer-tpu-inference-ca-issuer.yaml",
+                "clusterissuer-tpu-inference-selfsigned.yaml",
+                "gateway-inference-gateway-inference-gateway.yaml",
+                `gcpbackendpolicy-llm-inference-${service}-inference-pool.yaml`,
+                `healthcheckpolicy-llm-inference-${service}-http.yaml`,
+                `healthcheckpolicy-llm-inference-${service}-inference-pool.yaml`,
+                `llminferenceservice-llm-inference-${service}.yaml`,
+                // The well-known configs the pinned runtime-configs chart installs verbatim, registered as its children.
+                ...[
+                    "decode-template",
+                    "decode-worker-data-parallel",
+                    "prefill-template",
+                    "prefill-worker-data-parallel",
+                    "router-route",
+                    "scheduler-latency-predictor",
+                    "scheduler",
+                    "template",
+                    "tracing",
+                    "worker-data-parallel",
+                ].map((config) => `llminferenceserviceconfig-kserve-kserve-config-llm-${config}.yaml`),
+                "llminferenceserviceconfig-llm-inference-kserve-config-llm-router-route.yaml",
+                `podmonitoring-llm-inference-${service}-epp.yaml`,
+                `podmonitoring-llm-inference-${service}-vllm.yaml`,
+                // KEDA's objects where the service autoscales (prod).
+                ...(stack === "prod"
+                    ? ["clustertriggerauthentication-keda-managed-prometheus.yaml", `scaledobject-llm-inference-${service}.yaml`]
+                    : []),
+            ].sort(),
+        );
         for (const { file, object } of custom) {
             expect({ file, errors: validator.errors(object) }).toEqual({ file, errors: [] });
         }
