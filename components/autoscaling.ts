@@ -2,7 +2,7 @@
  * A model service's KEDA ScaledObject: KServe's workload Deployment scaled between the entry's minimum and maximum on
  * an inference signal read from Managed Service for Prometheus, with scale-down held back by the startup budget.
  */
-import { AUTOSCALING_SIGNALS, KSERVE_CHILDREN, METRICS } from "@gke-tpu-inference/facts";
+import { AUTOSCALING_SIGNALS, KEDA_PAUSED_ANNOTATION, KSERVE_CHILDREN, METRICS } from "@gke-tpu-inference/facts";
 import { ModelAutoscaling } from "./settings";
 
 /** The Prometheus HTTP API of Managed Service for Prometheus for `project`. */
@@ -23,6 +23,8 @@ export interface ScaledObjectOptions {
     startupBudgetSeconds: number;
     /** The ClusterTriggerAuthentication that carries KEDA's Workload Identity. */
     triggerAuthentication: string;
+    /** The stack is paused: KServe has removed the Deployment, and KEDA leaves it alone until the stack resumes. */
+    paused: boolean;
 }
 
 /** How often KEDA reads the signal, in seconds. */
@@ -33,7 +35,11 @@ export function scaledObject(service: string, scaling: ModelAutoscaling, options
     return {
         apiVersion: "keda.sh/v1alpha1",
         kind: "ScaledObject",
-        metadata: { name: service, namespace: options.namespace },
+        metadata: {
+            name: service,
+            namespace: options.namespace,
+            ...(options.paused ? { annotations: { [KEDA_PAUSED_ANNOTATION]: "true" } } : {}),
+        },
         spec: {
             scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: KSERVE_CHILDREN.workloadDeployment(service) },
             minReplicaCount: scaling.minReplicas,

@@ -247,6 +247,7 @@ export class ModelService extends pulumi.ComponentResource {
                     project: args.identity.project,
                     startupBudgetSeconds: this.coldStart.startupBudgetSeconds,
                     triggerAuthentication,
+                    paused: args.paused ?? false,
                 }),
             );
             new k8s.apiextensions.CustomResource(

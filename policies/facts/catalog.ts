@@ -510,6 +510,12 @@ export const AUTOSCALING_SIGNALS = {
     kvCache: { metric: "vllm:kv_cache_usage_perc", defaultTarget: 0.8, maximumTarget: 1 },
 } as const;
 
+/**
+ * On a ScaledObject, stops KEDA's scale loop and deletes its HPA, leaving the target as it is (kedacore/keda
+ * controllers/keda/scaledobject_controller.go reconcileScaledObject); removing it resumes scaling.
+ */
+export const KEDA_PAUSED_ANNOTATION = "autoscaling.keda.sh/paused";
+
 /** A key of {@link AUTOSCALING_SIGNALS}. */
 export type AutoscalingSignal = keyof typeof AUTOSCALING_SIGNALS;
 

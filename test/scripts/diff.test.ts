@@ -37,7 +37,7 @@ describe("the pull-request diff from real before/after reports", () => {
         base = prodReport("base.json");
     });
 
-    test("pausing touches the model service and the outputs only: the pool is not replaced and the platform is undisturbed", () => {
+    test("pausing touches the model service, its autoscaler and the outputs only: the pool is not replaced and the platform is undisturbed", () => {
         const paused = prodReport("paused.json", "--config", "paused=true", "--config", "tpuMinNodes=1");
         const unpaused = prodReport("min1.json", "--config", "tpuMinNodes=1");
         const diff = diffReports(unpaused.report, paused.report);
@@ -45,6 +45,8 @@ describe("the pull-request diff from real before/after reports", () => {
         expect(diff.removed).toEqual([]);
         expect(diff.changed.map((change) => [change.name, change.changes])).toEqual([
             ["tpu-inference-tpu-pool", [{ path: "inputs.autoscaling.minNodeCount", before: 1, after: 0 }]],
+            // KEDA stops scaling the Deployment KServe removes, until the stack resumes.
+            ["qwen2-3b-cache-autoscaler", [{ path: "inputs.metadata.annotations", after: { "autoscaling.keda.sh/paused": "true" } }]],
             [
                 "qwen2-3b-cache-llmisvc",
                 [
