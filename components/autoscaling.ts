@@ -30,6 +30,9 @@ export interface ScaledObjectOptions {
 /** How often KEDA reads the signal, in seconds. */
 const POLLING_SECONDS = 15;
 
+/** What the HPA API accepts: a stabilization window up to an hour, a policy period up to 30 minutes (autoscaling/v2, as the ScaledObject CRD says). */
+const HPA_LIMITS = { stabilizationWindowSeconds: 3600, periodSeconds: 1800 } as const;
+
 /** The ScaledObject for model service `service`. */
 export function scaledObject(service: string, scaling: ModelAutoscaling, options: ScaledObjectOptions) {
     return {
@@ -50,8 +53,10 @@ export function scaledObject(service: string, scaling: ModelAutoscaling, options
                     behavior: {
                         // A replica takes its whole cold start to serve: keep the one just warmed, and drain one at a time.
                         scaleDown: {
-                            stabilizationWindowSeconds: options.startupBudgetSeconds,
-                            policies: [{ type: "Pods", value: 1, periodSeconds: options.startupBudgetSeconds }],
+                            stabilizationWindowSeconds: Math.min(options.startupBudgetSeconds, HPA_LIMITS.stabilizationWindowSeconds),
+                            policies: [
+                                { type: "Pods", value: 1, periodSeconds: Math.min(options.startupBudgetSeconds, HPA_LIMITS.periodSeconds) },
+                            ],
                         },
                     },
                 },

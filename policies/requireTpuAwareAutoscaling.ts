@@ -2,7 +2,7 @@ import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
 import { COLD_START_ANNOTATION, KSERVE_CHILDREN, MINIMUM_TPU_STARTUP_SECONDS, tpuStartupBudgetSeconds } from "@gke-tpu-inference/facts";
 import { Props, containersOf, isKubernetesKind, isLlmInferenceService, namespaceOf, tpuV6ePools, usesTpu } from "./support";
 
-/** Kubernetes' scale-down stabilization window when an HPA's behavior sets none (autoscaling/v2 defaults). */
+/** Kubernetes' scale-down stabilization window when an HPA's behavior sets none (autoscaling/v2; the ScaledObject CRD's description says so too). */
 const DEFAULT_SCALE_DOWN_WINDOW_SECONDS = 300;
 /** KEDA's maxReplicaCount when a ScaledObject sets none (keda v2.20.2 apis/keda/v1alpha1/scaledobject_types.go defaultHPAMaxReplicas). */
 const KEDA_DEFAULT_MAX_REPLICAS = 100;

@@ -543,5 +543,6 @@ describe("the shipped stacks in one project", () => {
             "gcp:serviceaccount/account:Account accountId=tpu-inference-dev-nodes",
             "gcp:serviceaccount/account:Account accountId=tpu-inference-prod-nodes",
         ]);
-    });
+        // Two whole programs recorded; on a loaded 2-core machine that takes more than jest's default 5 s.
+    }, 30_000);
 });

@@ -1,3 +1,4 @@
+import { scaledObject } from "../../components/autoscaling";
 import { CrdValidator } from "../crds";
 import { runProgram } from "../harness";
 
@@ -82,6 +83,18 @@ describe("an autoscaled model service", () => {
         const authentication = graph.get("kubernetes:keda.sh/v1alpha1:ClusterTriggerAuthentication", "keda-gmp");
         expect(authentication.inputs.spec).toEqual({ podIdentity: { provider: "gcp" } });
         expect(validator.errors(authentication.inputs)).toEqual([]);
+    });
+
+    test("a budget past what the HPA API accepts is held as long as it allows: a one-hour window, 30-minute periods", () => {
+        const object = scaledObject(
+            "huge",
+            { minReplicas: 1, maxReplicas: 2, signal: "queue", target: 5 },
+            { namespace: "m", project: "p", startupBudgetSeconds: 4200, triggerAuthentication: "t", paused: false },
+        );
+        expect(object.spec.advanced.horizontalPodAutoscalerConfig.behavior.scaleDown).toEqual({
+            stabilizationWindowSeconds: 3600,
+            policies: [{ type: "Pods", value: 1, periodSeconds: 1800 }],
+        });
     });
 
     test("a stack without autoscaled services installs no KEDA", async () => {
