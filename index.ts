@@ -1,3 +1,4 @@
+import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
 import { CertManager } from "./components/certManager";
 import { GkeCluster } from "./components/cluster";
@@ -6,7 +7,6 @@ import { InferenceGateway } from "./components/inferenceGateway";
 import { Keda } from "./components/keda";
 import { KServe } from "./components/kserve";
 import { LeaderWorkerSet } from "./components/leaderWorkerSet";
-import * as gcp from "@pulumi/gcp";
 import { ModelService } from "./components/modelService";
 import { ModelStore } from "./components/modelStore";
 import { stackNames } from "./components/names";
@@ -140,7 +140,7 @@ export = async () => {
                 store,
                 identity: { project: settings.project, projectNumber, workloadPool: cluster.workloadPool },
                 topology: settings.tpu.topology,
-                ...(keda !== undefined ? { keda } : {}),
+                keda,
             }),
     );
 

@@ -33,7 +33,7 @@ export interface ModelServiceArgs {
     gateway: { name: string; namespace: string };
     /** The Gateway's address, for the service's URL and curl examples. */
     gatewayAddress: pulumi.Input<string>;
-    /** The Hugging Face token: a Secret with key HF_TOKEN and a ServiceAccount listing it (KServe's storage initializer reads it from there). */
+    /** The Hugging Face token's Secret (key HF_TOKEN): the copy Job reads it, or, where KServe downloads, the service's account lists it. */
     hfToken?: { secretName: pulumi.Input<string> };
     /**
      * What KServe needs before this service can reconcile: its webhooks answering and its well-known configs, LeaderWorkerSet's

@@ -111,6 +111,9 @@ export interface ModelServiceSettings {
     layers: number;
 }
 
+/** The signal an autoscaled service scales on when its entry names none. */
+const DEFAULT_AUTOSCALING_SIGNAL: AutoscalingSignal = "queue";
+
 /** How a model service scales: between `minReplicas` and `maxReplicas`, keeping `signal` near `target` per replica. */
 export interface ModelAutoscaling {
     minReplicas: number;
@@ -660,7 +663,7 @@ export const MODEL_SETTINGS: ReadonlyArray<{
     {
         field: "autoscaling",
         default: "(none: fixed replicas)",
-        description: `Scale between minReplicas and maxReplicas on signal (${Object.keys(AUTOSCALING_SIGNALS).join(" or ")}, default queue) near target per replica (default ${Object.entries(
+        description: `Scale between minReplicas and maxReplicas on signal (${Object.keys(AUTOSCALING_SIGNALS).join(" or ")}, default ${DEFAULT_AUTOSCALING_SIGNAL}) near target per replica (default ${Object.entries(
             AUTOSCALING_SIGNALS,
         )
             .map(([signal, { defaultTarget }]) => `${signal} ${defaultTarget}`)
@@ -862,8 +865,9 @@ export const RULES: readonly Rule[] = [
                 ];
             }
             // The pool's floor follows the services' minimums, so the TPU VMs an autoscaler releases leave the bill.
+            const autoscales = values.models.some((model) => model.autoscaling !== undefined);
             const minimum = values.models.reduce((sum, model) => sum + replicasOf(model), 0);
-            if (values.models.some((model) => model.autoscaling) && values.tpuMinNodes > minimum) {
+            if (autoscales && values.tpuMinNodes > minimum) {
                 problems.push(
                     `${key("tpuMinNodes")} = ${values.tpuMinNodes} keeps TPU VMs that the services at their minimum (${minimum} replica${minimum === 1 ? "" : "s"}) leave idle; allowed: at most ${minimum}`,
                 );
@@ -872,7 +876,7 @@ export const RULES: readonly Rule[] = [
             const replicas = values.models.reduce((sum, model) => sum + (model.autoscaling?.maxReplicas ?? replicasOf(model)), 0);
             if (replicas > values.tpuMaxNodes) {
                 problems.push(
-                    `${key("models")} asks for ${values.models.some((model) => model.autoscaling) ? `up to ${replicas} replicas (autoscaled services at their maxReplicas)` : `${replicas} replicas`}, one ${values.tpuMachineType} ${shape.topology} VM each, but ${key("tpuMaxNodes")} = ${values.tpuMaxNodes}; ` +
+                    `${key("models")} asks for ${autoscales ? `up to ${replicas} replicas (autoscaled services at their maxReplicas)` : `${replicas} replicas`}, one ${values.tpuMachineType} ${shape.topology} VM each, but ${key("tpuMaxNodes")} = ${values.tpuMaxNodes}; ` +
                         `allowed: at most ${values.tpuMaxNodes} replicas in total, or a larger tpuMaxNodes`,
                 );
             }
@@ -907,6 +911,22 @@ function replicasOf(model: z.output<typeof modelSchema>): number {
     return model.autoscaling?.minReplicas ?? model.replicas ?? (model.pattern === "pattern3" ? 2 : 1);
 }
 
+/** The signal an entry's autoscaling scales on: its own, else the waiting-request queue. */
+function signalOf(scaling: { signal?: string }): AutoscalingSignal {
+    return (scaling.signal ?? DEFAULT_AUTOSCALING_SIGNAL) as AutoscalingSignal;
+}
+
+/** An entry's autoscaling with its defaults filled in. */
+function autoscalingOf(scaling: NonNullable<z.output<typeof modelSchema>["autoscaling"]>): ModelAutoscaling {
+    const signal = signalOf(scaling);
+    return {
+        minReplicas: scaling.minReplicas,
+        maxReplicas: scaling.maxReplicas,
+        signal,
+        target: scaling.target ?? AUTOSCALING_SIGNALS[signal].defaultTarget,
+    };
+}
+
 /** What is wrong with a model entry's autoscaling: with fixed replicas, a floor above its ceiling, a target out of range. */
 function autoscalingProblems(model: z.output<typeof modelSchema>, at: string): string[] {
     const scaling = model.autoscaling;
@@ -927,7 +947,7 @@ function autoscalingProblems(model: z.output<typeof modelSchema>, at: string): s
             `${at}.autoscaling.minReplicas = ${scaling.minReplicas} leaves pattern3 nothing to route between by prefix; allowed: 2 or more (or pattern1)`,
         );
     }
-    const signal = (scaling.signal ?? "queue") as AutoscalingSignal;
+    const signal = signalOf(scaling);
     if (scaling.target !== undefined && scaling.target > AUTOSCALING_SIGNALS[signal].maximumTarget) {
         problems.push(
             `${at}.autoscaling.target = ${scaling.target} is above what ${signal} can reach; allowed: more than 0, at most ${AUTOSCALING_SIGNALS[signal].maximumTarget}`,
@@ -1120,18 +1140,7 @@ function settingsOf(values: Values, project: string): Settings {
                 weightsGb: model.weightsGb ?? known!.weightsGb,
                 layers: model.layers ?? known!.layers,
                 replicas: replicasOf(model),
-                ...(model.autoscaling !== undefined
-                    ? {
-                          autoscaling: {
-                              minReplicas: model.autoscaling.minReplicas,
-                              maxReplicas: model.autoscaling.maxReplicas,
-                              signal: (model.autoscaling.signal ?? "queue") as AutoscalingSignal,
-                              target:
-                                  model.autoscaling.target ??
-                                  AUTOSCALING_SIGNALS[(model.autoscaling.signal ?? "queue") as AutoscalingSignal].defaultTarget,
-                          },
-                      }
-                    : {}),
+                ...(model.autoscaling !== undefined ? { autoscaling: autoscalingOf(model.autoscaling) } : {}),
                 image: model.image ?? IMAGES.vllmTpu,
                 maxModelLen: model.maxModelLen ?? 2048,
                 extraArgs: model.extraArgs ?? [],
