@@ -1,7 +1,7 @@
 import * as gcp from "@pulumi/gcp";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { COLD_START_STORAGE, imageTag } from "@gke-tpu-inference/facts";
+import { COLD_START_STORAGE, imagePin } from "@gke-tpu-inference/facts";
 import { copyTimeoutSeconds, stagesWeights, streamsWeights } from "./coldStart";
 import { ColdStartSettings, ModelServiceSettings } from "./settings";
 import { workloadIdentityPrincipal } from "./workloadIdentity";
@@ -203,8 +203,9 @@ export class ModelWeights extends pulumi.ComponentResource {
         }
 
         if (coldStart.compilationCache) {
-            const tag = imageTag(model.image) ?? "untagged";
-            const prefix = `${COLD_START_STORAGE.cachePrefix}/${model.modelName}/${args.topology}/${tag}`;
+            // Settings admit only pinned images: a digest, or a tag other than latest.
+            const pin = imagePin(model.image)!;
+            const prefix = `${COLD_START_STORAGE.cachePrefix}/${model.modelName}/${args.topology}/${pin}`;
             this.cacheUri = pulumi.interpolate`gs://${bucketName}/${prefix}`;
             this.ready.push(
                 grant(

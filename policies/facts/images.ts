@@ -8,6 +8,12 @@ export function imageTag(image: string): string | undefined {
     return separator >= 0 && separator < lastSegment.length - 1 ? lastSegment.slice(separator + 1) : undefined;
 }
 
+/** What fixes a pinned reference's contents, safe in a path: its digest (`sha256-…`) when it has one, else its tag. */
+export function imagePin(image: string): string | undefined {
+    const digest = image.split("@")[1];
+    return digest !== undefined ? digest.replace(":", "-") : imageTag(image);
+}
+
 /** The repository without tag or digest (`ghcr.io/llm-d/llm-d-router-endpoint-picker`). */
 export function imageRepository(image: string): string {
     const withoutDigest = image.split("@")[0];

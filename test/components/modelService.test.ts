@@ -411,6 +411,16 @@ describe("ModelService with a fast cold start", () => {
         ]);
     });
 
+    test("the compilation cache is keyed by the image's digest when it is pinned by one, as by its tag otherwise", async () => {
+        const digest = `sha256:${"a".repeat(64)}`;
+        const [pinned] = modelsFrom([{ name: "qwen", pattern: "pattern1", image: `docker.io/vllm/vllm-tpu@${digest}` }]);
+        const { llmisvc } = await serviceFor(pinned, false, COLD_START_ON);
+        const [main] = (llmisvc.inputs.spec as { template: { containers: Array<{ env: unknown[] }> } }).template.containers;
+        expect(main.env).toEqual([
+            { name: "VLLM_XLA_CACHE_PATH", value: `gs://${BUCKET}/xla-cache/Qwen/Qwen2.5-3B-Instruct/2x2/sha256-${"a".repeat(64)}` },
+        ]);
+    });
+
     test("the startup budget and Ready timeout follow the estimate, which the pack reads from an annotation", () => {
         expect(staged.llmisvc.inputs.metadata).toEqual({
             name: "qwen",
