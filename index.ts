@@ -1,5 +1,6 @@
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
+import { BodyBasedRouter } from "./components/bodyBasedRouter";
 import { CertManager } from "./components/certManager";
 import { GkeCluster } from "./components/cluster";
 import { estimateTpuHourlyCost } from "./components/cost";
@@ -88,6 +89,7 @@ export = async () => {
         namespace: settings.gateway.servingNamespace,
         kserveWebhooks: kserve.webhooksReady,
         hfToken: loadHfToken(),
+        bodyBasedRouting: settings.bodyBasedRouting,
     });
     const networkServices = preflight.prerequisites("networkServices");
     const gateway = new InferenceGateway("inference", {
@@ -97,6 +99,17 @@ export = async () => {
         // A regional Gateway is programmed only once the region has a proxy-only subnet; InferencePool backends need Network Services.
         prerequisites: [network.proxyOnlySubnetwork, ...networkServices],
     });
+
+    // Pattern 2: requests at the Gateway's root routed by the model their body names. The router sits beside the Gateway,
+    // whose namespace is all it waits for: GKE attaches the extension whenever the Gateway is programmed.
+    const bodyBasedRouter = settings.bodyBasedRouting
+        ? new BodyBasedRouter("body-based-router", {
+              provider,
+              gateway: { namespace: gateway.namespaceName, name: settings.gateway.name },
+              models: settings.models.map((model) => ({ service: model.name, baseModel: model.modelName, adapters: [] })),
+              gatewayAddress: gateway.address,
+          })
+        : undefined;
 
     // Where a model server's start reads from, inside the region: staged weights, the compilation cache, the vLLM image.
     const store = new ModelStore(name, {
@@ -169,6 +182,8 @@ export = async () => {
         caIssuerName: certManager.caIssuerName,
         servingNamespace: serving.namespaceName,
         dashboardUrl: observability.dashboardUrl,
+        /** Pattern 2: one OpenAI-compatible endpoint for every model service, which the body's `model` picks. */
+        ...(bodyBasedRouter ? { modelRouting: bodyBasedRouter.endpoint } : {}),
         /** The bucket of staged weights and the compilation cache (see the README's "Cold start"). */
         modelBucket: store.bucketName,
         /** Per model service: its URL through the Gateway and requests to paste. */

@@ -4,7 +4,7 @@ import { PinnedChart } from "@gke-tpu-inference/facts";
 
 /** Chart arguments for a catalog pin: its reference and exact version, into `namespace`, with `values` when given. */
 export function pinnedChartArgs(
-    pinned: PinnedChart,
+    pinned: Pick<PinnedChart, "chart" | "repo" | "version">,
     namespace: pulumi.Input<string>,
     values?: Record<string, unknown>,
 ): k8s.helm.v4.ChartArgs {

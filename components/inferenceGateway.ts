@@ -26,6 +26,8 @@ export class InferenceGateway extends pulumi.ComponentResource {
     public readonly address: pulumi.Output<string>;
     public readonly gatewayName: pulumi.Output<string>;
     public readonly gatewayNamespace: pulumi.Output<string>;
+    /** The namespace as soon as it exists, for what lives beside the Gateway without waiting for it to be programmed. */
+    public readonly namespaceName: pulumi.Output<string>;
 
     constructor(name: string, args: InferenceGatewayArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:gateway:InferenceGateway", name, {}, opts);
@@ -71,6 +73,12 @@ export class InferenceGateway extends pulumi.ComponentResource {
         this.address = status.apply((value) => value?.addresses?.[0]?.value ?? "");
         this.gatewayName = resource.metadata.name;
         this.gatewayNamespace = resource.metadata.namespace;
-        this.registerOutputs({ address: this.address, gatewayName: this.gatewayName, gatewayNamespace: this.gatewayNamespace });
+        this.namespaceName = namespace.metadata.name;
+        this.registerOutputs({
+            address: this.address,
+            gatewayName: this.gatewayName,
+            gatewayNamespace: this.gatewayNamespace,
+            namespaceName: this.namespaceName,
+        });
     }
 }

@@ -14,6 +14,7 @@ import { scaledObject } from "./autoscaling";
 import { ColdStartEstimate, estimateColdStart, readyTimeoutSeconds } from "./coldStart";
 import { ModelStore } from "./modelStore";
 import { ModelWeights } from "./modelWeights";
+import { shellCommand } from "./shell";
 import { HTTP_SERVICE_SUFFIX } from "./routerRoute";
 import { ColdStartSettings, ModelServiceSettings } from "./settings";
 import { TpuScheduling } from "./tpuNodePool";
@@ -78,11 +79,6 @@ function vllmHealthCheckSpec(targetRef: { group: string; kind: string; name: str
  * behind the stack's Gateway, with the GKE policies the field reports learned it needs:
  * HTTP health checks on /health for both of its backends, and a long backend timeout.
  */
-/** A POSIX shell command line of `words`: a word with anything but plain characters is single-quoted, so no value can end the quoting or run anything. */
-function shellCommand(words: readonly string[]): string {
-    return words.map((word) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`)).join(" ");
-}
-
 export class ModelService extends pulumi.ComponentResource {
     /** `http://<gateway>/<namespace>/<name>`: append `/v1/...`. */
     public readonly baseUrl: pulumi.Output<string>;

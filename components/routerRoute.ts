@@ -11,9 +11,14 @@
  *   Service KServe generates and reconciles: its protocol, name and health check are ours,
  *   so those paths work through the Gateway.
  *
+ * With the body-based router (Pattern 2) the model-routing rules also match its `X-Gateway-Base-Model-Name` header
+ * on the service's base model, so a request at the Gateway's root naming the model (or one of its LoRA adapters)
+ * in its body reaches the service's InferencePool. KServe's own header match stays: it routes the fully qualified
+ * `publishers/<namespace>/models/<model>` name, which vLLM also serves.
+ *
  * The strings in `{{ }}` are KServe's Go templates, filled in per service by the controller.
  */
-import { INFERENCE_POOL_KIND, KSERVE_CHILDREN, VLLM_PORT } from "@gke-tpu-inference/facts";
+import { BODY_BASED_ROUTER, INFERENCE_POOL_KIND, KSERVE_CHILDREN, VLLM_PORT } from "@gke-tpu-inference/facts";
 
 /** The InferencePool KServe creates for a service; the EPP picks an endpoint within it. */
 const INFERENCE_POOL = {
@@ -36,6 +41,8 @@ const MODEL_HEADER = {
     name: "{{ .GlobalConfig.ModelBasedRoutingHeaderName }}",
     value: "publishers/{{ .ObjectMeta.Namespace }}/models/{{ .Spec.Model.Name }}",
 };
+/** The body-based router's header: the base model of the body's `model`, whether it named the model or an adapter. */
+const BASE_MODEL_HEADER = { type: "Exact", name: BODY_BASED_ROUTER.baseModelHeader, value: "{{ .Spec.Model.Name }}" };
 
 /** Inference endpoints the scheduler routes, by rule-name slug. */
 const INFERENCE_ENDPOINTS: ReadonlyArray<[slug: string, path: string]> = [
@@ -57,8 +64,12 @@ function rewriteRule(name: string, backend: Backend, prefix: string, target: str
     };
 }
 
-/** The HTTPRoute spec of the route template: parent Gateway from KServe's global config, rules without `timeouts`, catch-alls to `<service>-http`. */
-export function routerRouteSpec() {
+/**
+ * The HTTPRoute spec of the route template: parent Gateway from KServe's global config, rules without `timeouts`,
+ * catch-alls to `<service>-http`; with `bodyBasedRouting`, model routing on the router's base-model header too.
+ */
+export function routerRouteSpec(bodyBasedRouting: boolean) {
+    const modelHeaders = bodyBasedRouting ? [MODEL_HEADER, BASE_MODEL_HEADER] : [MODEL_HEADER];
     return {
         parentRefs: [
             {
@@ -73,14 +84,20 @@ export function routerRouteSpec() {
             {
                 name: "v1-model-routing",
                 backendRefs: [INFERENCE_POOL],
-                matches: INFERENCE_ENDPOINTS.flatMap(([, path]) =>
-                    [path, `${path}/`].map((value) => ({ path: { type: "Exact", value }, headers: [MODEL_HEADER] })),
+                matches: modelHeaders.flatMap((header) =>
+                    INFERENCE_ENDPOINTS.flatMap(([, path]) =>
+                        [path, `${path}/`].map((value) => ({ path: { type: "Exact", value }, headers: [header] })),
+                    ),
                 ),
             },
             ...INFERENCE_ENDPOINTS.map(([slug, path]) => rewriteRule(`v1-${slug}-publisher-path`, INFERENCE_POOL, PUBLISHER_PREFIX, path)),
             rewriteRule("v1-publisher-path-catch-all", HTTP_SERVICE, PUBLISHER_PREFIX, "/"),
             rewriteRule("v1-catch-all-path", HTTP_SERVICE, SERVICE_PREFIX, "/"),
-            { name: "v1-catch-all-model-routing", backendRefs: [HTTP_SERVICE], matches: [{ headers: [MODEL_HEADER] }] },
+            {
+                name: "v1-catch-all-model-routing",
+                backendRefs: [HTTP_SERVICE],
+                matches: modelHeaders.map((header) => ({ headers: [header] })),
+            },
         ],
     };
 }

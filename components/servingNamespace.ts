@@ -16,6 +16,8 @@ export interface ServingNamespaceArgs {
     kserveWebhooks: pulumi.Input<pulumi.Resource>;
     /** Hugging Face token for gated models, a Pulumi secret; omit it for public models. */
     hfToken?: pulumi.Input<string>;
+    /** Pattern 2: the services' routes also match the body-based router's base-model header. */
+    bodyBasedRouting: boolean;
 }
 
 /** Name of the token Secret. */
@@ -48,7 +50,7 @@ export class ServingNamespace extends pulumi.ComponentResource {
                 apiVersion: KSERVE.apiVersion,
                 kind: "LLMInferenceServiceConfig",
                 metadata: { name: KSERVE.routerRouteConfigName, namespace: namespace.metadata.name },
-                spec: { router: { route: { http: { spec: routerRouteSpec() } } } },
+                spec: { router: { route: { http: { spec: routerRouteSpec(args.bodyBasedRouting) } } } },
             },
             { ...childOpts, dependsOn: [args.kserveWebhooks] },
         );

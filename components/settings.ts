@@ -151,6 +151,8 @@ export interface Settings {
     manageProjectApis: boolean;
     /** Stops every model service (KServe keeps their definitions) and lets the TPU pool scale to zero. */
     paused: boolean;
+    /** Pattern 2: route requests at the Gateway's root by the `model` in their body. */
+    bodyBasedRouting: boolean;
     /** Model services to run; empty leaves the TPU pool idle. */
     models: ModelServiceSettings[];
     coldStart: ColdStartSettings;
@@ -298,7 +300,16 @@ const modelSchema = z.strictObject({
                 "lowercase letters, digits and hyphens, starting and ending with a letter or digit (KServe derives longer names from it)",
             ),
         }),
-    pattern: oneOf(SERVING_PATTERNS, "is not a serving pattern"),
+    pattern: z.string({ error: says("is not a string", SERVING_PATTERNS.join(", ")) }).superRefine((value, ctx) => {
+        if (!(SERVING_PATTERNS as readonly string[]).includes(value)) {
+            // Pattern 2 routes between services, so it is the stack's switch rather than one service's pattern.
+            const problem =
+                value === "pattern2"
+                    ? "is a stack's pattern (several services behind one endpoint): set bodyBasedRouting to true and give each service pattern1 or pattern3"
+                    : "is not a serving pattern";
+            ctx.addIssue({ code: "custom", message: says(problem, SERVING_PATTERNS.join(", ")) });
+        }
+    }),
     modelUri: z
         .string({ error: says("is not a non-empty string", "a string") })
         .regex(MODEL_URI, { error: says("is not a model URI", "hf://, gs://, s3://, pvc:// or oci:// followed by a path") })
@@ -562,6 +573,14 @@ export const SETTINGS = {
         description: "A kubernetes.io/tls Secret in the Gateway's namespace; set, it adds an HTTPS listener on 443; empty: HTTP only.",
         allowed: "empty, or a DNS-1123 label",
         schema: z.union([z.literal(""), dnsLabel()]),
+    },
+    bodyBasedRouting: {
+        type: "boolean",
+        default: false,
+        description:
+            "Pattern 2: a body-based router reads `model` from each request, so /v1/chat/completions and /v1/completions at the Gateway's root reach the service (or LoRA adapter) of that modelName; the per-service paths keep working.",
+        allowed: "true, false",
+        schema: bool(),
     },
     servingNamespace: {
         type: "string",
@@ -883,6 +902,30 @@ export const RULES: readonly Rule[] = [
             return problems;
         },
     },
+    {
+        description:
+            "With bodyBasedRouting, every name a client sends as `model` (each service's modelName) is used by one service only: the router maps a name to one service.",
+        reads: ["models", "bodyBasedRouting"],
+        check: (values, key) => {
+            if (!values.bodyBasedRouting) {
+                return [];
+            }
+            const claimed = new Map<string, number>();
+            const problems: string[] = [];
+            for (const [index, model] of values.models.entries()) {
+                const name = modelNameOf(model);
+                const first = claimed.get(name);
+                if (first !== undefined) {
+                    problems.push(
+                        `${key("models")}[${index}].modelName = ${JSON.stringify(name)} is also models[${first}]'s, and ${key("bodyBasedRouting")} routes a name to one service; allowed: a modelName no other service uses`,
+                    );
+                } else {
+                    claimed.set(name, index);
+                }
+            }
+            return problems;
+        },
+    },
 ];
 
 /** The TPU shape the values select, when the topology is one of the machine type's. */
@@ -1128,6 +1171,7 @@ function settingsOf(values: Values, project: string): Settings {
         deletionProtection: values.deletionProtection,
         manageProjectApis: values.manageProjectApis,
         paused: values.paused,
+        bodyBasedRouting: values.bodyBasedRouting,
         coldStart: { stageWeights: values.stageWeights, compilationCache: values.compilationCache, imageStreaming: values.imageStreaming },
         models: values.models.map((model) => {
             const known = knownModel(model);

@@ -51,7 +51,9 @@ function walk(dir: string): string[] {
 export class CrdValidator {
     private readonly schemas = new Map<string, Schema>();
     private readonly compiled = new Map<string, ValidateFunction>();
-    private readonly ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+    // The API server evaluates `pattern` with Go's RE2, which reads GKE's `[A-Za-z0-9-_:%...]` as written; JavaScript's
+    // Unicode mode rejects `9-_` as a range, so the patterns compile in its legacy mode.
+    private readonly ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, unicodeRegExp: false });
 
     constructor(private readonly dir: string = sharedPath("crds")) {
         for (const file of walk(dir)) {

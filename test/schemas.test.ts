@@ -148,9 +148,34 @@ describe("every custom resource the program emits validates against the upstream
         }
     });
 
-    test("the route template, rendered for a service, is a valid Gateway API HTTPRoute", () => {
+    test("the offline preview's --out YAML of the multimodel stack: the router's extension and health check, both services' objects", () => {
+        const out = fs.mkdtempSync(path.join(os.tmpdir(), "schemas-"));
+        const run = spawnSync(
+            process.execPath,
+            ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--stack", "multimodel", "--out", out],
+            { cwd: ROOT, encoding: "utf8" },
+        );
+        expect(run.status).toBe(0);
+        const custom = fs
+            .readdirSync(out)
+            .map((file) => ({ file, object: parse(fs.readFileSync(path.join(out, file), "utf8")) }))
+            .filter(({ object }) => isCustomResource(object));
+        const files = custom.map(({ file }) => file);
+        expect(files).toEqual(
+            expect.arrayContaining([
+                "gcproutingextension-inference-gateway-body-based-router.yaml",
+                "healthcheckpolicy-inference-gateway-body-based-router.yaml",
+                ...["qwen2-3b", "phi3-mini"].map((service) => `llminferenceservice-llm-inference-${service}.yaml`),
+            ]),
+        );
+        for (const { file, object } of custom) {
+            expect({ file, errors: validator.errors(object) }).toEqual({ file, errors: [] });
+        }
+    }, 60_000);
+
+    test.each([false, true])("the route template (body-based routing %s), rendered for a service, is a valid Gateway API HTTPRoute", (bodyBasedRouting) => {
         const rendered = JSON.parse(
-            JSON.stringify(routerRouteSpec())
+            JSON.stringify(routerRouteSpec(bodyBasedRouting))
                 .replace(/\{\{ ChildName \.ObjectMeta\.Name `([^`]+)` \}\}/g, "qwen$1")
                 .replaceAll("{{ .ObjectMeta.Namespace }}", "llm-inference")
                 .replaceAll("{{ .ObjectMeta.Name }}", "qwen")

@@ -31,6 +31,10 @@ export const SOURCES = {
     vllmTpuImage: "DESIGN.md versions table (vllm/vllm-tpu at a fixed tag; the image runs as root)",
     eppImage:
         "llm-d/llm-d-router v0.10.0 Dockerfile.epp (ENTRYPOINT /app/epp) and pkg/epp/server/options.go; carries the ALPN h2 fix (gateway-api-inference-extension PR #2385)",
+    bodyBasedRouter:
+        "kubernetes-sigs/gateway-api-inference-extension v1.5.0 config/charts/body-based-routing (templates/bbr.yaml: Deployment and Service `body-based-router`, gRPC 9004 with appProtocol HTTP2, health 9005, `--streaming`; values.yaml: the body-field-to-header plugin writes `model` into X-Gateway-Model-Name, base-model-to-header follows; templates/rbac.yaml: ConfigMaps of its own namespace only), pkg/bbr/plugins/basemodelextractor (base_model_to_header.go: header X-Gateway-Base-Model-Name, empty for a name no ConfigMap lists; configmap_reconciler.go: label inference.networking.k8s.io/bbr-managed=true; adapters_store.go: data keys baseModel and adapters, a YAML list), site-src/guides/serving-multiple-inference-pools-latest.md (routes match X-Gateway-Base-Model-Name; every model and adapter name unique), .github/ISSUE_TEMPLATE/new-release.md:114-121 (charts/body-based-routing and bbr promoted to registry.k8s.io at the release tag)",
+    gcpRoutingExtension:
+        "shared/crds/gke-gateway-api/networking.gke.io_gcproutingextensions.yaml (one extension per chain; timeout 10ms-10000ms; authority required with backendRef; FullDuplexStreamed needs RequestBody and RequestTrailers events)",
     eppConfig:
         "llm-d/llm-d-router v0.10.0 deploy/config/epp-estimate-prefix-cache-config.yaml, apix/config/v1alpha1, pkg/epp/framework/plugins/flowcontrol/saturationdetector/utilization/config.go",
     kserveStorage:
@@ -428,6 +432,37 @@ export const INFERENCE_POOL_KIND = { group: "inference.networking.k8s.io", kind:
 
 /** Both API groups an InferencePool backend is named by: v1, and the alpha group KServe's first HTTPRoute names. Source: {@link SOURCES.kserveRouteMigration}. */
 export const INFERENCE_POOL_GROUPS: readonly string[] = [INFERENCE_POOL_KIND.group, "inference.networking.x-k8s.io"];
+
+/**
+ * The body-based router of Pattern 2: the last release of gateway-api-inference-extension's BBR (its successor, llm-d's
+ * payload processor, publishes only a `main` image). It reads `model` from each request body, looks the name up in the
+ * ConfigMaps of its own namespace that carry {@link BODY_BASED_ROUTER.managedLabel} (`baseModel` and its `adapters`),
+ * and sets {@link BODY_BASED_ROUTER.baseModelHeader} to the base model, or to nothing for a name none lists.
+ * Source: {@link SOURCES.bodyBasedRouter}.
+ */
+export const BODY_BASED_ROUTER = {
+    chart: {
+        chart: "oci://registry.k8s.io/gateway-api-inference-extension/charts/body-based-routing",
+        version: "v1.5.0",
+        installedWhen: "bodyBasedRouting is on",
+    },
+    /** The chart's default image at that version. */
+    image: "registry.k8s.io/gateway-api-inference-extension/bbr:v1.5.0",
+    /** The chart's Deployment and Service (`bbr.name`). */
+    name: "body-based-router",
+    grpcPort: 9004,
+    healthPort: 9005,
+    modelHeader: "X-Gateway-Model-Name",
+    baseModelHeader: "X-Gateway-Base-Model-Name",
+    managedLabel: "inference.networking.k8s.io/bbr-managed",
+    /** Routing extensions are called before the route is chosen. Source: {@link SOURCES.gcpRoutingExtension}. */
+    extension: {
+        supportedEvents: ["RequestHeaders", "RequestBody", "RequestTrailers"],
+        requestBodySendMode: "FullDuplexStreamed",
+        /** Reading a JSON body's `model` takes milliseconds; the chart's own value. */
+        timeout: "1s",
+    },
+} as const;
 
 /** The EndpointPickerConfig schema the pinned EPP reads. Source: {@link SOURCES.eppConfig}. */
 export const EPP_CONFIG_API_VERSION = "llm-d.ai/v1alpha1";

@@ -173,7 +173,7 @@ describe("ServingNamespace", () => {
         const graph = await record(() => {
             const provider = testProvider();
             const controller = new k8s.core.v1.Namespace("controller", { metadata: { name: "controller" } }, { provider });
-            new ServingNamespace("serving", { provider, namespace: "models", kserveWebhooks: controller });
+            new ServingNamespace("serving", { provider, namespace: "models", kserveWebhooks: controller, bodyBasedRouting: false });
         });
         expect(graph.get("kubernetes:core/v1:Namespace", "serving-ns").inputs).toEqual({
             apiVersion: "v1",
@@ -185,7 +185,7 @@ describe("ServingNamespace", () => {
             apiVersion: "serving.kserve.io/v1alpha2",
             kind: "LLMInferenceServiceConfig",
             metadata: { name: "kserve-config-llm-router-route", namespace: "models" },
-            spec: { router: { route: { http: { spec: routerRouteSpec() } } } },
+            spec: { router: { route: { http: { spec: routerRouteSpec(false) } } } },
         });
         expect(JSON.stringify(config.inputs)).not.toContain("timeouts");
         expect(graph.dependencyNames(config)).toEqual([

@@ -26,7 +26,7 @@ describe("routerRouteSpec", () => {
                 ),
             };
         });
-        expect(routerRouteSpec()).toEqual({ parentRefs: upstreamSpec.parentRefs, rules: expected });
+        expect(routerRouteSpec(false)).toEqual({ parentRefs: upstreamSpec.parentRefs, rules: expected });
         expect(expected.filter((rule) => rule.backendRefs[0].kind === "Service").map((rule) => rule.name)).toEqual([
             "v1-publisher-path-catch-all",
             "v1-catch-all-path",
@@ -38,6 +38,31 @@ describe("routerRouteSpec", () => {
     test("upstream really puts timeouts on every rule, which GKE rejects", () => {
         expect(upstream.metadata.name).toBe("kserve-config-llm-router-route");
         expect(upstreamSpec.rules.every((rule) => "timeouts" in rule)).toBe(true);
-        expect(routerRouteSpec().rules.some((rule) => "timeouts" in rule)).toBe(false);
+        expect(routerRouteSpec(false).rules.some((rule) => "timeouts" in rule)).toBe(false);
+    });
+
+    test("with the body-based router, the model-routing rules also match its base-model header on the service's model", () => {
+        const baseModel = { type: "Exact", name: "X-Gateway-Base-Model-Name", value: "{{ .Spec.Model.Name }}" };
+        const kserveHeader = {
+            type: "Exact",
+            name: "{{ .GlobalConfig.ModelBasedRoutingHeaderName }}",
+            value: "publishers/{{ .ObjectMeta.Namespace }}/models/{{ .Spec.Model.Name }}",
+        };
+        const plain = routerRouteSpec(false).rules;
+        const routed = routerRouteSpec(true).rules;
+        expect(routed.map((rule) => rule.name)).toEqual(plain.map((rule) => rule.name));
+        const modelRouting = routed.find((rule) => rule.name === "v1-model-routing")!;
+        const paths = ["/v1/completions", "/v1/chat/completions", "/v1/responses", "/v1/messages"].flatMap((path) => [path, `${path}/`]);
+        expect(modelRouting.matches).toEqual([
+            ...paths.map((value) => ({ path: { type: "Exact", value }, headers: [kserveHeader] })),
+            ...paths.map((value) => ({ path: { type: "Exact", value }, headers: [baseModel] })),
+        ]);
+        expect(routed.find((rule) => rule.name === "v1-catch-all-model-routing")!.matches).toEqual([
+            { headers: [kserveHeader] },
+            { headers: [baseModel] },
+        ]);
+        // Every other rule is the same with and without the router.
+        const others = (rules: typeof routed) => rules.filter((rule) => !rule.name.endsWith("model-routing"));
+        expect(others(routed)).toEqual(others(plain));
     });
 });

@@ -50,6 +50,7 @@ describe("settings defaults", () => {
             deletionProtection: true,
             manageProjectApis: true,
             paused: false,
+            bodyBasedRouting: false,
             coldStart: { stageWeights: true, compilationCache: true, imageStreaming: true },
             models: [],
         });
@@ -425,8 +426,25 @@ describe("settings validation names the key, the value and what is allowed", () 
         ],
         [
             "unknown serving pattern",
+            { models: '[{"name": "qwen", "pattern": "pattern4"}]' },
+            'gke-tpu-inference:models[0].pattern = "pattern4" is not a serving pattern; allowed: pattern1, pattern3',
+        ],
+        [
+            "Pattern 2 named on a service instead of the stack",
             { models: '[{"name": "qwen", "pattern": "pattern2"}]' },
-            'gke-tpu-inference:models[0].pattern = "pattern2" is not a serving pattern; allowed: pattern1, pattern3',
+            'gke-tpu-inference:models[0].pattern = "pattern2" is a stack\'s pattern (several services behind one endpoint): set bodyBasedRouting to true and give each service pattern1 or pattern3; allowed: pattern1, pattern3',
+        ],
+        [
+            "body-based routing with one model name on two services",
+            {
+                bodyBasedRouting: "true",
+                models: JSON.stringify([
+                    { name: "qwen", pattern: "pattern1" },
+                    { name: "phi", pattern: "pattern1", modelUri: "hf://microsoft/Phi-3-mini-4k-instruct" },
+                    { name: "qwen-again", pattern: "pattern1", modelName: "Qwen/Qwen2.5-3B-Instruct" },
+                ]),
+            },
+            'gke-tpu-inference:models[2].modelName = "Qwen/Qwen2.5-3B-Instruct" is also models[0]\'s, and gke-tpu-inference:bodyBasedRouting routes a name to one service; allowed: a modelName no other service uses',
         ],
         [
             "prefix-cache routing with one replica",
@@ -551,7 +569,7 @@ describe("every problem of a stack in one run", () => {
         expect(problemsOf({ models: '[{"name": "Qwen", "pattern": "pattern2", "replicas": 0, "gpus": 1}]', paused: "maybe" })).toEqual([
             'gke-tpu-inference:paused = "maybe" is not a boolean; allowed: true, false',
             'gke-tpu-inference:models[0].name = "Qwen" is not a DNS-1123 label of at most 38 characters; allowed: lowercase letters, digits and hyphens, starting and ending with a letter or digit (KServe derives longer names from it)',
-            'gke-tpu-inference:models[0].pattern = "pattern2" is not a serving pattern; allowed: pattern1, pattern3',
+            'gke-tpu-inference:models[0].pattern = "pattern2" is a stack\'s pattern (several services behind one endpoint): set bodyBasedRouting to true and give each service pattern1 or pattern3; allowed: pattern1, pattern3',
             "gke-tpu-inference:models[0].replicas = 0 is not a whole number from 1 to 1000; allowed: 1 to 1000 (one TPU VM each, within GKE's nodes per node pool zone)",
             "gke-tpu-inference:models[0].gpus is not a model service setting; allowed: name, pattern, modelUri, modelName, replicas, image, maxModelLen, extraArgs, weightsGb, layers, autoscaling",
         ]);

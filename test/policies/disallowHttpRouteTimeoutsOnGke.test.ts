@@ -19,7 +19,7 @@ function httpRoute(rule: Record<string, unknown>) {
 
 describe("disallow-httproute-timeouts-on-gke", () => {
     test("passes a service whose namespace ships a timeout-free route template", async () => {
-        expect(await check(policy, [gateway(), routeConfig(routerRouteSpec()), llmService()])).toEqual([]);
+        expect(await check(policy, [gateway(), routeConfig(routerRouteSpec(false)), llmService()])).toEqual([]);
     });
 
     test("fails a service that falls back to KServe's own template", async () => {
@@ -37,7 +37,7 @@ describe("disallow-httproute-timeouts-on-gke", () => {
         const timeouts = { request: "0s", backendRequest: "0s" };
         const withTimeouts = { rules: [{ name: "v1-completions-path", timeouts }] };
         // KServe's own template has timeouts, but the service's namespace overrides it: nothing to report.
-        expect(await check(policy, [gateway(), routeConfig(withTimeouts, "kserve"), routeConfig(routerRouteSpec()), llmService()])).toEqual(
+        expect(await check(policy, [gateway(), routeConfig(withTimeouts, "kserve"), routeConfig(routerRouteSpec(false)), llmService()])).toEqual(
             [],
         );
         // The namespace has no override: the service falls back to KServe's template with timeouts.
@@ -52,7 +52,7 @@ describe("disallow-httproute-timeouts-on-gke", () => {
         ]);
         // A template with timeouts that no service resolves is nobody's route.
         expect(
-            await check(policy, [gateway(), routeConfig(withTimeouts, "elsewhere"), routeConfig(routerRouteSpec()), llmService()]),
+            await check(policy, [gateway(), routeConfig(withTimeouts, "elsewhere"), routeConfig(routerRouteSpec(false)), llmService()]),
         ).toEqual([]);
         expect((await check(policy, [gateway(), httpRoute({ timeouts })])).map((violation) => violation.message)).toEqual([
             "HTTPRoute route sets timeouts on rules completions but attaches to a GKE Gateway, which rejects it.",
@@ -67,7 +67,7 @@ describe("disallow-httproute-timeouts-on-gke", () => {
         const service = llmService();
         (service.inputs.spec as Record<string, unknown>).baseRefs = [{ name: "my-route" }];
         expect(
-            (await check(policy, [gateway(), routeConfig(routerRouteSpec()), custom, service])).map((violation) => violation.message),
+            (await check(policy, [gateway(), routeConfig(routerRouteSpec(false)), custom, service])).map((violation) => violation.message),
         ).toEqual([
             "LLMInferenceService models/qwen takes its route from LLMInferenceServiceConfig models/my-route, which writes timeouts on rules all; GKE rejects the HTTPRoute.",
         ]);
@@ -77,7 +77,7 @@ describe("disallow-httproute-timeouts-on-gke", () => {
         const withTimeouts = { rules: [{ name: "v1-completions-path", timeouts: { request: "0s" } }] };
         const timeoutFree = kube("serving.kserve.io/v1alpha2", "LLMInferenceServiceConfig", "custom", {
             metadata: { name: "my-route", namespace: "models" },
-            spec: { router: { route: { http: { spec: routerRouteSpec() } } } },
+            spec: { router: { route: { http: { spec: routerRouteSpec(false) } } } },
         });
         // A baseRef with timeout-free rules overrides the well-known template's.
         const viaBaseRef = llmService();
@@ -85,7 +85,7 @@ describe("disallow-httproute-timeouts-on-gke", () => {
         expect(await check(policy, [gateway(), routeConfig(withTimeouts, "kserve"), timeoutFree, viaBaseRef])).toEqual([]);
         // So does the service's own route spec with rules; one without rules (parentRefs only) does not.
         const own = llmService();
-        (own.inputs.spec as { router: { route: unknown } }).router.route = { http: { spec: routerRouteSpec() } };
+        (own.inputs.spec as { router: { route: unknown } }).router.route = { http: { spec: routerRouteSpec(false) } };
         expect(await check(policy, [gateway(), routeConfig(withTimeouts, "kserve"), own])).toEqual([]);
         const parentsOnly = llmService();
         (parentsOnly.inputs.spec as { router: { route: unknown } }).router.route = {

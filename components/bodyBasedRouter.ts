@@ -1,0 +1,155 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { BODY_BASED_ROUTER } from "@gke-tpu-inference/facts";
+import { pinnedChartArgs } from "./charts";
+import { shellCommand } from "./shell";
+
+/** What one model service answers to: its base model and the LoRA adapters it serves. */
+export interface RoutedModel {
+    /** The model service, which names its ConfigMap. */
+    service: string;
+    /** The base model's name, as clients send it in `model` and the service's route matches it. */
+    baseModel: string;
+    /** Adapter names, each routed to the base model's service. */
+    adapters: string[];
+}
+
+/** Arguments of {@link BodyBasedRouter}. */
+export interface BodyBasedRouterArgs {
+    /** Provider of the target cluster. */
+    provider: k8s.Provider;
+    /** The Gateway it extends. Its namespace is an Output of the Gateway's namespace, so everything here waits for it. */
+    gateway: { namespace: pulumi.Input<string>; name: string };
+    /** Every model service behind the Gateway. */
+    models: RoutedModel[];
+    /** The Gateway's address, for the endpoint's URL and curl example. */
+    gatewayAddress: pulumi.Input<string>;
+}
+
+/** The one endpoint of every model service: its URL, which service each name reaches, and a request to paste. */
+export interface ModelRoutingEndpoint {
+    /** `http://<gateway>/v1`: append `/chat/completions` or `/completions`. */
+    url: string;
+    /** Every name a client may send as `model` (base models and adapters), and the service it reaches. */
+    models: Record<string, string>;
+    curl: string;
+}
+
+/**
+ * Pattern 2's body-based router: the pinned upstream chart (Deployment, Service, RBAC) beside the Gateway, a GKE routing
+ * extension that calls it with each request's headers and body before the Gateway picks a route, and one ConfigMap per
+ * model service naming its base model and adapters. The router sets `X-Gateway-Base-Model-Name` to the base model of the
+ * body's `model`, which the services' routes match (see routerRoute.ts). The chart's own GKE objects stay off
+ * (`provider.name: none`): the extension and its health check are built here, where they are typed and checked.
+ */
+export class BodyBasedRouter extends pulumi.ComponentResource {
+    /** The routing extension GKE programs into the Gateway's load balancer. */
+    public readonly extensionName: string;
+    public readonly endpoint: pulumi.Output<ModelRoutingEndpoint>;
+
+    constructor(name: string, args: BodyBasedRouterArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("gke-tpu-inference:gateway:BodyBasedRouter", name, {}, opts);
+        const childOpts = { parent: this, provider: args.provider };
+        const namespace = args.gateway.namespace;
+
+        new k8s.helm.v4.Chart(
+            `${name}-chart`,
+            pinnedChartArgs(BODY_BASED_ROUTER.chart, namespace, {
+                // The image is pinned by the chart's version; pulling it again on every start buys nothing.
+                bbr: { image: { pullPolicy: "IfNotPresent" } },
+                provider: { name: "none" },
+            }),
+            childOpts,
+        );
+
+        // GKE health-checks an extension backend like any other: over gRPC, on the router's health port.
+        new k8s.apiextensions.CustomResource(
+            `${name}-health`,
+            {
+                apiVersion: "networking.gke.io/v1",
+                kind: "HealthCheckPolicy",
+                metadata: { name: BODY_BASED_ROUTER.name, namespace },
+                spec: {
+                    default: {
+                        logConfig: { enabled: true },
+                        config: {
+                            type: "GRPC",
+                            grpcHealthCheck: { portSpecification: "USE_FIXED_PORT", port: BODY_BASED_ROUTER.healthPort },
+                        },
+                    },
+                    targetRef: { group: "", kind: "Service", name: BODY_BASED_ROUTER.name },
+                },
+            },
+            childOpts,
+        );
+
+        this.extensionName = BODY_BASED_ROUTER.name;
+        new k8s.apiextensions.CustomResource(
+            `${name}-extension`,
+            {
+                apiVersion: "networking.gke.io/v1",
+                kind: "GCPRoutingExtension",
+                metadata: { name: this.extensionName, namespace },
+                spec: {
+                    targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: args.gateway.name }],
+                    extensionChains: [
+                        {
+                            name: "model-from-body",
+                            extensions: [
+                                {
+                                    name: "body-based-router",
+                                    // The :authority of the gRPC calls; the router answers any.
+                                    authority: pulumi.interpolate`${BODY_BASED_ROUTER.name}.${namespace}.svc`,
+                                    timeout: BODY_BASED_ROUTER.extension.timeout,
+                                    supportedEvents: [...BODY_BASED_ROUTER.extension.supportedEvents],
+                                    requestBodySendMode: BODY_BASED_ROUTER.extension.requestBodySendMode,
+                                    backendRef: {
+                                        group: "",
+                                        kind: "Service",
+                                        name: BODY_BASED_ROUTER.name,
+                                        port: BODY_BASED_ROUTER.grpcPort,
+                                    },
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            childOpts,
+        );
+
+        // The router reads these at start and on every change; a name no ConfigMap lists gets an empty header and no route.
+        for (const model of args.models) {
+            new k8s.core.v1.ConfigMap(
+                `${name}-${model.service}`,
+                {
+                    metadata: {
+                        name: `${model.service}-models`,
+                        namespace,
+                        labels: { [BODY_BASED_ROUTER.managedLabel]: "true" },
+                    },
+                    data: {
+                        baseModel: model.baseModel,
+                        adapters: model.adapters.map((adapter) => `- ${JSON.stringify(adapter)}\n`).join(""),
+                    },
+                },
+                childOpts,
+            );
+        }
+
+        const models = Object.fromEntries(
+            args.models.flatMap((model) => [model.baseModel, ...model.adapters].map((modelName) => [modelName, model.service])),
+        );
+        const request = JSON.stringify({
+            model: args.models[0]?.baseModel,
+            messages: [{ role: "user", content: "Say hello" }],
+            max_tokens: 32,
+        });
+        this.endpoint = pulumi.output(args.gatewayAddress).apply((address) => {
+            const url = `http://${address}/v1`;
+            const curl = shellCommand(["curl", "-sS", `${url}/chat/completions`, "-H", "Content-Type: application/json", "-d", request]);
+            return { url, models, curl };
+        });
+        this.registerOutputs({ extensionName: this.extensionName, endpoint: this.endpoint });
+    }
+}
