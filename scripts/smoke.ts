@@ -7,13 +7,16 @@
  * that KServe's HTTPRoute for it moved to the v1 InferencePool group, that the Gateway accepted
  * it with every reference resolved, and that GKE attached its HealthCheckPolicies and its
  * GCPBackendPolicy. Each check is retried a bounded number of times (a fresh service may still
- * be loading, or GKE still programming its route). Prints one line per check and exits 0 when
- * all pass, 1 when any fails, 2 on a usage or input error.
+ * be loading, or GKE still programming its route). With Pattern 2 (a `modelRouting` output), every
+ * model name is also asked for one token at the Gateway's root `/v1/chat/completions`, and must be
+ * answered by the service that serves it. Prints one line per check and exits 0 when all pass, 1 when
+ * any fails, 2 on a usage or input error.
  */
 import { INFERENCE_POOL_KIND, KSERVE_CHILDREN } from "@gke-tpu-inference/facts";
 import { HTTP_SERVICE_SUFFIX } from "../components/routerRoute";
 import { Finding, acceptedByGateway, gkePolicyAttached, inferencePoolMigration } from "./cluster/checks";
 import type { ObjectReader } from "./cluster/kube";
+import { ModelRouting, ROUTED_PATH, modelRoutingFromOutputs, routedToModel } from "./cluster/modelRouting";
 import { readStackOutputs } from "./cluster/stackOutputs";
 import { parseCliArgs, runCli, usageError } from "./cli";
 
@@ -44,6 +47,8 @@ export interface StackTargets {
     services: Record<string, ServiceEndpoint>;
     /** Absent when the outputs do not say where the objects are: the cluster checks are skipped. */
     cluster?: ClusterTargets;
+    /** Pattern 2's one endpoint, when the stack routes by the body's model. */
+    modelRouting?: ModelRouting;
 }
 
 /** The outcome of one check. */
@@ -161,6 +166,17 @@ export async function runSmoke(services: Record<string, ServiceEndpoint>, option
     return perService.flat();
 }
 
+/** Pattern 2: every model name, at the Gateway's root, answered by its own service. */
+export function runModelRouting(routing: ModelRouting, options: SmokeOptions): Promise<CheckResult[]> {
+    return Promise.all(
+        Object.entries(routing.models).map(([modelName, service]) =>
+            retried(service, `${JSON.stringify(modelName)} at /v1${ROUTED_PATH}`, options, () =>
+                routedToModel(routing.url, modelName, options.requestTimeoutMs),
+            ),
+        ),
+    );
+}
+
 /**
  * The cluster side of each service: KServe's HTTPRoute on the v1 InferencePool group, accepted by the Gateway
  * with every reference resolved, and GKE's health checks and backend policy attached to its backends.
@@ -246,7 +262,8 @@ export function targetsFromOutputs(outputs: unknown): StackTargets {
         typeof servingNamespace === "string" && typeof gateway?.namespace === "string" && typeof gateway?.name === "string"
             ? { servingNamespace, gateway: { namespace: gateway.namespace, name: gateway.name } }
             : undefined;
-    return { services: servicesFromOutputs(outputs), ...(cluster ? { cluster } : {}) };
+    const modelRouting = modelRoutingFromOutputs(outputs);
+    return { services: servicesFromOutputs(outputs), ...(cluster ? { cluster } : {}), ...(modelRouting ? { modelRouting } : {}) };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -287,6 +304,9 @@ async function main(argv: string[]): Promise<number> {
     }
     const options = { attempts, intervalMs: interval * 1000, requestTimeoutMs: 120_000 };
     const results = await runSmoke(targets.services, options);
+    if (targets.modelRouting) {
+        results.push(...(await runModelRouting(targets.modelRouting, options)));
+    }
     if (reader && targets.cluster) {
         results.push(...(await runClusterChecks(reader, Object.keys(targets.services), targets.cluster, options)));
     } else if (!values["http-only"]) {

@@ -4,7 +4,7 @@ import * as http from "http";
 import { AddressInfo } from "net";
 import * as os from "os";
 import * as path from "path";
-import { formatReport, runSmoke, servicesFromOutputs, targetsFromOutputs } from "../../scripts/smoke";
+import { formatReport, runModelRouting, runSmoke, servicesFromOutputs, targetsFromOutputs } from "../../scripts/smoke";
 import { clusterState, runCliAgainstCluster, writeStackOutputs } from "../fakeCluster";
 
 const MODEL = "Qwen/Qwen2.5-3B-Instruct";
@@ -206,5 +206,84 @@ describe("smoke test against a local server playing vLLM", () => {
         });
         expect(() => servicesFromOutputs({ clusterName: "c" })).toThrow("the stack has no model services in its `models` output");
         expect(() => servicesFromOutputs({ models: { a: { baseUrl: "http://x" } } })).toThrow("models.a lacks baseUrl or modelName");
+    });
+
+    test("the multimodel outputs give Pattern 2's endpoint; a malformed one is ignored", () => {
+        const models = { a: { baseUrl: "http://x/ns/a", modelName: "m" } };
+        const modelRouting = { url: "http://x/v1", models: { m: "a", "m-sql": "a" }, curl: "curl …" };
+        expect(targetsFromOutputs({ models, modelRouting })).toEqual({
+            services: models,
+            modelRouting: { url: "http://x/v1", models: { m: "a", "m-sql": "a" } },
+        });
+        expect(targetsFromOutputs({ models, modelRouting: { models: {} } })).toEqual({ services: models });
+    });
+});
+
+/** A loopback Gateway root playing the body-based router in front of two vLLM services; `mixUp` routes every name to Qwen. */
+async function fakeRoutedGateway(mixUp: boolean): Promise<{ url: string; close: () => Promise<void> }> {
+    const served: Record<string, string[]> = { qwen: [MODEL, "qwen-sql"], phi: ["microsoft/Phi-3-mini-4k-instruct"] };
+    const server = http.createServer((req, res) => {
+        let body = "";
+        req.on("data", (chunk) => (body += chunk));
+        req.on("end", () => {
+            const model = (JSON.parse(body || "{}") as { model?: string }).model ?? "";
+            const service = mixUp ? "qwen" : Object.keys(served).find((name) => served[name].includes(model));
+            if (req.url !== "/v1/chat/completions" || service === undefined) {
+                res.writeHead(404).end("fault filter abort");
+            } else if (!served[service].includes(model)) {
+                res.writeHead(404, { "Content-Type": "application/json" }).end(
+                    JSON.stringify({ error: `The model \`${model}\` does not exist.` }),
+                );
+            } else {
+                res.writeHead(200, { "Content-Type": "application/json" }).end(
+                    JSON.stringify({ model, choices: [{ message: { content: "!" } }] }),
+                );
+            }
+        });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}/v1`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe("Pattern 2 smoke: every model name at the Gateway's root reaches its own service", () => {
+    const routing = (url: string) => ({
+        url,
+        models: { [MODEL]: "qwen", "qwen-sql": "qwen", "microsoft/Phi-3-mini-4k-instruct": "phi" },
+    });
+
+    test("each name, adapters included, is answered by the service that serves it", async () => {
+        const gateway = await fakeRoutedGateway(false);
+        try {
+            const results = await runModelRouting(routing(gateway.url), FAST);
+            expect(results.map((result) => [result.service, result.check, result.ok, result.detail])).toEqual([
+                ["qwen", `"${MODEL}" at /v1/chat/completions`, true, `POST ${gateway.url}/chat/completions: HTTP 200 from ${MODEL}`],
+                ["qwen", '"qwen-sql" at /v1/chat/completions', true, `POST ${gateway.url}/chat/completions: HTTP 200 from qwen-sql`],
+                [
+                    "phi",
+                    '"microsoft/Phi-3-mini-4k-instruct" at /v1/chat/completions',
+                    true,
+                    `POST ${gateway.url}/chat/completions: HTTP 200 from microsoft/Phi-3-mini-4k-instruct`,
+                ],
+            ]);
+        } finally {
+            await gateway.close();
+        }
+    });
+
+    test("a name routed to the wrong service fails with what vLLM said", async () => {
+        const gateway = await fakeRoutedGateway(true);
+        try {
+            const results = await runModelRouting(routing(gateway.url), { ...FAST, attempts: 2 });
+            expect(results.filter((result) => !result.ok).map((result) => [result.service, result.attempts, result.detail])).toEqual([
+                [
+                    "phi",
+                    2,
+                    `POST ${gateway.url}/chat/completions: HTTP 404: {"error":"The model \`microsoft/Phi-3-mini-4k-instruct\` does not exist."}`,
+                ],
+            ]);
+        } finally {
+            await gateway.close();
+        }
     });
 });
