@@ -5,7 +5,9 @@
  */
 import { KSERVE, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING } from "@gke-tpu-inference/facts";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
+import { ModelRouting, modelRoutingFromOutputs } from "../cluster/modelRouting";
 import { MetricsSource, prefixCacheCheck } from "./metrics";
+import { modelRoutingChecks } from "./modelRouting";
 import { GatewayRef, certificateChecks, controllerChecks, crdChecks, gatewayChecks } from "./platform";
 import { PodContext, endpointPickerChecks, workloadChecks } from "./pods";
 import { Diagnosis, objectName } from "./report";
@@ -23,6 +25,8 @@ export interface DoctorTargets {
     services?: Record<string, { pattern?: string; baseUrl?: string }>;
     /** The TPU pool's maximum node count. */
     tpuMaxNodes?: number;
+    /** Pattern 2's endpoint and the service of each model name, when the stack routes by the body's model. */
+    modelRouting?: ModelRouting;
 }
 
 /** What `pulumi stack output --json` says about where the stack's objects are. */
@@ -34,6 +38,7 @@ export function targetsFromOutputs(outputs: unknown): DoctorTargets {
         models?: Record<string, { pattern?: unknown; baseUrl?: unknown }>;
         tpuPoolAutoscaling?: { maxNodes?: unknown };
     };
+    const modelRouting = modelRoutingFromOutputs(outputs);
     return {
         ...(typeof servingNamespace === "string" ? { namespaces: [servingNamespace] } : {}),
         ...(typeof gateway?.namespace === "string" && typeof gateway.name === "string"
@@ -54,6 +59,7 @@ export function targetsFromOutputs(outputs: unknown): DoctorTargets {
               }
             : {}),
         ...(typeof tpuPoolAutoscaling?.maxNodes === "number" ? { tpuMaxNodes: tpuPoolAutoscaling.maxNodes } : {}),
+        ...(modelRouting ? { modelRouting } : {}),
     };
 }
 
@@ -225,6 +231,10 @@ export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, op
         readable("CRD checks", () => crdChecks(reader)),
         readable("controller checks", () => controllerChecks(reader)),
         readable("cert-manager checks", () => certificateChecks(reader, targets.caIssuer)),
+        // The router lives beside the Gateway, which only the stack's outputs name.
+        targets.modelRouting && targets.gateway
+            ? readable("body-based routing checks", () => modelRoutingChecks(reader, targets.gateway!, targets.modelRouting!))
+            : Promise.resolve([]),
     ]);
     return [...platform.flat(), ...nothingFound, ...missing, ...perNamespace.flatMap((part) => part.results)];
 }

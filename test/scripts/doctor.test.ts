@@ -626,3 +626,142 @@ describe("the doctor CLI against a loopback API server", () => {
         expect(both.stderr.split("\n")[0]).toBe("error: give --stack or --outputs, not both");
     });
 });
+
+describe("Pattern 2: the body-based router, its extension, what it knows, and each name through the Gateway's root", () => {
+    const GATEWAY = { namespace: "inference-gateway", name: "inference-gateway" };
+    const routerObjects = (options: { labelled?: boolean; extension?: boolean } = {}): KubeObject[] => [
+        {
+            apiVersion: "apps/v1",
+            kind: "Deployment",
+            metadata: { name: "body-based-router", namespace: GATEWAY.namespace },
+            status: { conditions: [{ type: "Available", status: "True", reason: "MinimumReplicasAvailable" }] },
+        },
+        ...(options.extension === false
+            ? []
+            : [
+                  {
+                      apiVersion: "networking.gke.io/v1",
+                      kind: "GCPRoutingExtension",
+                      metadata: { name: "body-based-router", namespace: GATEWAY.namespace },
+                      spec: { targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: GATEWAY.name }] },
+                  },
+              ]),
+        {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            metadata: {
+                name: "qwen2-3b-models",
+                namespace: GATEWAY.namespace,
+                labels: options.labelled === false ? {} : { "inference.networking.k8s.io/bbr-managed": "true" },
+            },
+            data: { baseModel: "Qwen/Qwen2.5-3B-Instruct", adapters: '- "qwen-sql"\n' },
+        },
+    ];
+
+    /** A Gateway root whose router and services answer every name correctly. */
+    async function routedRoot(): Promise<{ url: string; close: () => Promise<void> }> {
+        const server = http.createServer((req, res) => {
+            let body = "";
+            req.on("data", (chunk) => (body += chunk));
+            req.on("end", () => {
+                const { model } = JSON.parse(body) as { model: string };
+                res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ model }));
+            });
+        });
+        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+        const { port } = server.address() as AddressInfo;
+        return { url: `http://127.0.0.1:${port}/v1`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+    }
+
+    test("the outputs' modelRouting turns the checks on; a healthy router passes each, names reached by their service", async () => {
+        const root = await routedRoot();
+        try {
+            const targets = targetsFromOutputs({
+                servingNamespace: "llm-inference",
+                gateway: GATEWAY,
+                models: { "qwen2-3b": { pattern: "pattern1" } },
+                modelRouting: { url: root.url, models: { "Qwen/Qwen2.5-3B-Instruct": "qwen2-3b", "qwen-sql": "qwen2-3b" }, curl: "…" },
+            });
+            expect(targets.modelRouting).toEqual({
+                url: root.url,
+                models: { "Qwen/Qwen2.5-3B-Instruct": "qwen2-3b", "qwen-sql": "qwen2-3b" },
+            });
+            const diagnoses = await runDoctor(memoryReader([...clusterState(), ...routerObjects()]), targets, NOW);
+            expect(
+                diagnoses
+                    .filter((diagnosis) => /router|extension|reaches/.test(diagnosis.check))
+                    .map((d) => [d.status, d.object, d.check, d.evidence]),
+            ).toEqual([
+                [
+                    "OK",
+                    "Deployment inference-gateway/body-based-router",
+                    "body-based router available",
+                    "Available=True (MinimumReplicasAvailable)",
+                ],
+                [
+                    "OK",
+                    "GCPRoutingExtension inference-gateway/body-based-router",
+                    "routing extension on the Gateway",
+                    "targets Gateway inference-gateway",
+                ],
+                [
+                    "OK",
+                    "ConfigMap inference-gateway/qwen2-3b-models",
+                    "router knows the service's models",
+                    "Qwen/Qwen2.5-3B-Instruct, qwen-sql",
+                ],
+                [
+                    "OK",
+                    "LLMInferenceService qwen2-3b",
+                    '"Qwen/Qwen2.5-3B-Instruct" reaches its service at /v1/chat/completions',
+                    `POST ${root.url}/chat/completions: HTTP 200 from Qwen/Qwen2.5-3B-Instruct`,
+                ],
+                [
+                    "OK",
+                    "LLMInferenceService qwen2-3b",
+                    '"qwen-sql" reaches its service at /v1/chat/completions',
+                    `POST ${root.url}/chat/completions: HTTP 200 from qwen-sql`,
+                ],
+            ]);
+        } finally {
+            await root.close();
+        }
+    });
+
+    test("no extension and an unlabelled ConfigMap fail, each saying what GKE or the router then does", async () => {
+        // A port that was just free: nothing listens there, so the request fails too, naming why.
+        const closed = await routedRoot();
+        await closed.close();
+        const targets: DoctorTargets = {
+            namespaces: ["llm-inference"],
+            gateway: GATEWAY,
+            modelRouting: { url: closed.url, models: { "Qwen/Qwen2.5-3B-Instruct": "qwen2-3b" } },
+        };
+        const diagnoses = await runDoctor(
+            memoryReader([...clusterState(), ...routerObjects({ labelled: false, extension: false })]),
+            targets,
+            NOW,
+        );
+        expect(
+            diagnoses
+                .filter((diagnosis) => /router|extension|reaches/.test(diagnosis.check) && diagnosis.status !== "OK")
+                .map((d) => [d.check, d.evidence, d.fix]),
+        ).toEqual([
+            [
+                "routing extension on the Gateway",
+                "not found",
+                "without it GKE never calls the router and no request at the Gateway's root matches a route; run `pulumi up`",
+            ],
+            [
+                "router knows the service's models",
+                "no inference.networking.k8s.io/bbr-managed=true label: the router ignores it",
+                "the router sets an empty base-model header for a name no ConfigMap lists, and the Gateway answers 404; run `pulumi up`",
+            ],
+            [
+                '"Qwen/Qwen2.5-3B-Instruct" reaches its service at /v1/chat/completions',
+                expect.stringContaining("ECONNREFUSED"),
+                "check the Gateway's address and that this machine may reach it",
+            ],
+        ]);
+    });
+});
