@@ -173,26 +173,29 @@ describe("every custom resource the program emits validates against the upstream
         }
     }, 60_000);
 
-    test.each([false, true])("the route template (body-based routing %s), rendered for a service, is a valid Gateway API HTTPRoute", (bodyBasedRouting) => {
-        const rendered = JSON.parse(
-            JSON.stringify(routerRouteSpec(bodyBasedRouting))
-                .replace(/\{\{ ChildName \.ObjectMeta\.Name `([^`]+)` \}\}/g, "qwen$1")
-                .replaceAll("{{ .ObjectMeta.Namespace }}", "llm-inference")
-                .replaceAll("{{ .ObjectMeta.Name }}", "qwen")
-                .replaceAll("{{ .Spec.Model.Name }}", "Qwen/Qwen2.5-3B-Instruct")
-                .replaceAll("{{ .GlobalConfig.IngressGatewayName }}", "inference-gateway")
-                .replaceAll("{{ .GlobalConfig.IngressGatewayNamespace }}", "inference-gateway")
-                .replaceAll("{{ .GlobalConfig.ModelBasedRoutingHeaderName }}", "x-gateway-model-name"),
-        );
-        expect(JSON.stringify(rendered)).not.toContain("{{");
-        const route = {
-            apiVersion: "gateway.networking.k8s.io/v1",
-            kind: "HTTPRoute",
-            metadata: { name: "qwen", namespace: "llm-inference" },
-            spec: rendered,
-        };
-        expect(validator.errors(route)).toEqual([]);
-    });
+    test.each([false, true])(
+        "the route template (body-based routing %s), rendered for a service, is a valid Gateway API HTTPRoute",
+        (bodyBasedRouting) => {
+            const rendered = JSON.parse(
+                JSON.stringify(routerRouteSpec(bodyBasedRouting))
+                    .replace(/\{\{ ChildName \.ObjectMeta\.Name `([^`]+)` \}\}/g, "qwen$1")
+                    .replaceAll("{{ .ObjectMeta.Namespace }}", "llm-inference")
+                    .replaceAll("{{ .ObjectMeta.Name }}", "qwen")
+                    .replaceAll("{{ .Spec.Model.Name }}", "Qwen/Qwen2.5-3B-Instruct")
+                    .replaceAll("{{ .GlobalConfig.IngressGatewayName }}", "inference-gateway")
+                    .replaceAll("{{ .GlobalConfig.IngressGatewayNamespace }}", "inference-gateway")
+                    .replaceAll("{{ .GlobalConfig.ModelBasedRoutingHeaderName }}", "x-gateway-model-name"),
+            );
+            expect(JSON.stringify(rendered)).not.toContain("{{");
+            const route = {
+                apiVersion: "gateway.networking.k8s.io/v1",
+                kind: "HTTPRoute",
+                metadata: { name: "qwen", namespace: "llm-inference" },
+                spec: rendered,
+            };
+            expect(validator.errors(route)).toEqual([]);
+        },
+    );
 
     test("the validator is strict: a wrong enum value and an unknown field fail", () => {
         const certificate = graph.get("kubernetes:cert-manager.io/v1:Certificate", "tpu-inference-ca").inputs as {

@@ -348,6 +348,60 @@ function renderedChartObjects(run: OfflineRun, gateway: string): RecordedResourc
                 { name: "http", containerPort: 9443 },
             ]),
         ],
+        // gateway-api-inference-extension v1.5.0 config/charts/body-based-routing templates/bbr.yaml and rbac.yaml, single namespace.
+        "oci://registry.k8s.io/gateway-api-inference-extension/charts/body-based-routing": [
+            {
+                apiVersion: "apps/v1",
+                kind: "Deployment",
+                metadata: { name: "body-based-router" },
+                spec: {
+                    replicas: 1,
+                    selector: { matchLabels: { app: "body-based-router" } },
+                    template: {
+                        metadata: { labels: { app: "body-based-router" } },
+                        spec: {
+                            serviceAccountName: "body-based-router-body-based-router-chart",
+                            containers: [
+                                {
+                                    name: "bbr",
+                                    image: "registry.k8s.io/gateway-api-inference-extension/bbr:v1.5.0",
+                                    imagePullPolicy: "IfNotPresent",
+                                    args: [
+                                        "--streaming",
+                                        "--v",
+                                        "3",
+                                        "--plugin",
+                                        'body-field-to-header:model-extractor:{"fieldName":"model","headerName":"X-Gateway-Model-Name"}',
+                                        "--plugin",
+                                        "base-model-to-header:base-model-mapper",
+                                        "--tracing=false",
+                                    ],
+                                    env: [{ name: "NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } }],
+                                    ports: [{ containerPort: 9004 }, { containerPort: 9005 }],
+                                },
+                            ],
+                        },
+                    },
+                },
+            },
+            {
+                apiVersion: "v1",
+                kind: "Service",
+                metadata: { name: "body-based-router" },
+                spec: {
+                    selector: { app: "body-based-router" },
+                    ports: [{ protocol: "TCP", port: 9004, targetPort: 9004, appProtocol: "HTTP2" }],
+                    type: "ClusterIP",
+                },
+            },
+            { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "body-based-router-body-based-router-chart" } },
+            {
+                apiVersion: "rbac.authorization.k8s.io/v1",
+                kind: "Role",
+                metadata: { name: "body-based-router-body-based-router-chart-configmap-reader" },
+                rules: [{ apiGroups: [""], resources: ["configmaps"], verbs: ["get", "list", "watch"] }],
+            },
+        ],
     };
     return run.unrendered.flatMap((chart) => {
         const component = run.resources.find((resource) => resource.urn === chart.urn)!;
@@ -355,51 +409,58 @@ function renderedChartObjects(run: OfflineRun, gateway: string): RecordedResourc
     });
 }
 
-describe.each(["dev", "prod"])("the shipped %s stack, with its charts' objects registered as a real preview registers them", (stack) => {
-    let run: OfflineRun;
-    let resources: RecordedResource[];
-    beforeAll(async () => {
-        run = await runOffline(ROOT, stack, []);
-        const gateway = run.outputs.gateway as { namespace: string; name: string };
-        resources = [...run.resources, ...renderedChartObjects(run, `${gateway.namespace}/${gateway.name}`)];
-    }, 60_000);
+describe.each(["dev", "prod", "multimodel"])(
+    "the shipped %s stack, with its charts' objects registered as a real preview registers them",
+    (stack) => {
+        let run: OfflineRun;
+        let resources: RecordedResource[];
+        beforeAll(async () => {
+            run = await runOffline(ROOT, stack, []);
+            const gateway = run.outputs.gateway as { namespace: string; name: string };
+            resources = [...run.resources, ...renderedChartObjects(run, `${gateway.namespace}/${gateway.name}`)];
+        }, 60_000);
 
-    test("every chart this stack installs is accounted for: verbatim objects, or objects standing in for a real render", () => {
-        expect(run.unrendered.map((chart) => chart.chart).sort()).toEqual([
-            // KEDA where a service autoscales (prod).
-            ...(stack === "prod" ? ["https://kedacore.github.io/charts/keda"] : []),
-            "oci://ghcr.io/kserve/charts/kserve-llmisvc-crd",
-            "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources",
-            "oci://quay.io/jetstack/charts/cert-manager",
-            "oci://registry.k8s.io/lws/charts/lws",
-        ]);
-        // KServe's well-known configs, timeouts included, are there as the runtime-configs chart's children.
-        const routeConfig = resources.find((resource) => resource.name === "kserve-configs:kserve/kserve-config-llm-router-route")!;
-        expect(JSON.stringify(routeConfig.inputs)).toContain('"timeouts"');
-    });
+        test("every chart this stack installs is accounted for: verbatim objects, or objects standing in for a real render", () => {
+            expect(run.unrendered.map((chart) => chart.chart).sort()).toEqual([
+                // KEDA where a service autoscales (prod).
+                ...(stack === "prod" ? ["https://kedacore.github.io/charts/keda"] : []),
+                "oci://ghcr.io/kserve/charts/kserve-llmisvc-crd",
+                "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources",
+                "oci://quay.io/jetstack/charts/cert-manager",
+                // The body-based router where the stack routes by the body's model (multimodel).
+                ...(stack === "multimodel" ? ["oci://registry.k8s.io/gateway-api-inference-extension/charts/body-based-routing"] : []),
+                "oci://registry.k8s.io/lws/charts/lws",
+            ]);
+            // KServe's well-known configs, timeouts included, are there as the runtime-configs chart's children.
+            const routeConfig = resources.find((resource) => resource.name === "kserve-configs:kserve/kserve-config-llm-router-route")!;
+            expect(JSON.stringify(routeConfig.inputs)).toContain('"timeouts"');
+        });
 
-    test("passes with no mandatory violation", async () => {
-        expect(summary(await judgeResources(pack(), resources, {}, stack))).toEqual([]);
-    });
+        test("passes with no mandatory violation", async () => {
+            expect(summary(await judgeResources(pack(), resources, {}, stack))).toEqual([]);
+        });
 
-    test("the model service waits for what installs LeaderWorkerSet and KServe: without its dependencies it is caught", async () => {
-        const service = resources.find((resource) => resource.type === "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService")!;
-        const detached = resources.map((resource) => (resource === service ? { ...resource, dependencies: [] } : resource));
-        expect(summary(await judgeResources(pack(), detached, {}, stack))).toEqual([
-            `mandatory require-lws-and-kserve-before-model-services @${service.name}`,
-        ]);
-    });
+        test("the model service waits for what installs LeaderWorkerSet and KServe: without its dependencies it is caught", async () => {
+            const service = resources.find((resource) => resource.type === "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService")!;
+            const detached = resources.map((resource) => (resource === service ? { ...resource, dependencies: [] } : resource));
+            expect(summary(await judgeResources(pack(), detached, {}, stack))).toEqual([
+                `mandatory require-lws-and-kserve-before-model-services @${service.name}`,
+            ]);
+        });
 
-    test("a namespace without the timeout-free route override falls back to the chart's template and is caught", async () => {
-        const withoutOverride = resources.filter((resource) => resource.name !== "serving-router-route");
-        const findings = await judgeResources(pack(), withoutOverride, {}, stack);
-        expect(findings.map((finding) => [finding.policy, finding.message.split("\n")[1]])).toEqual([
-            [
-                "disallow-httproute-timeouts-on-gke",
-                expect.stringMatching(
-                    /^LLMInferenceService llm-inference\/[\w-]+ gets its HTTPRoute from kserve\/kserve-config-llm-router-route, which writes timeouts on rules .+ that its GKE Gateway rejects; add a timeout-free kserve-config-llm-router-route to namespace llm-inference\.$/,
-                ),
-            ],
-        ]);
-    });
-});
+        test("a namespace without the timeout-free route override falls back to the chart's template and is caught", async () => {
+            const withoutOverride = resources.filter((resource) => resource.name !== "serving-router-route");
+            const findings = await judgeResources(pack(), withoutOverride, {}, stack);
+            // One finding per model service in the namespace.
+            const services = resources.filter((resource) => resource.type === "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService");
+            expect(findings.map((finding) => [finding.policy, finding.message.split("\n")[1]])).toEqual(
+                services.map(() => [
+                    "disallow-httproute-timeouts-on-gke",
+                    expect.stringMatching(
+                        /^LLMInferenceService llm-inference\/[\w-]+ gets its HTTPRoute from kserve\/kserve-config-llm-router-route, which writes timeouts on rules .+ that its GKE Gateway rejects; add a timeout-free kserve-config-llm-router-route to namespace llm-inference\.$/,
+                    ),
+                ]),
+            );
+        });
+    },
+);

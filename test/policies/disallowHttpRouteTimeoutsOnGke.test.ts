@@ -37,9 +37,9 @@ describe("disallow-httproute-timeouts-on-gke", () => {
         const timeouts = { request: "0s", backendRequest: "0s" };
         const withTimeouts = { rules: [{ name: "v1-completions-path", timeouts }] };
         // KServe's own template has timeouts, but the service's namespace overrides it: nothing to report.
-        expect(await check(policy, [gateway(), routeConfig(withTimeouts, "kserve"), routeConfig(routerRouteSpec(false)), llmService()])).toEqual(
-            [],
-        );
+        expect(
+            await check(policy, [gateway(), routeConfig(withTimeouts, "kserve"), routeConfig(routerRouteSpec(false)), llmService()]),
+        ).toEqual([]);
         // The namespace has no override: the service falls back to KServe's template with timeouts.
         expect(
             (await check(policy, [gateway(), routeConfig(withTimeouts, "kserve"), llmService()])).map((violation) => violation.message),
