@@ -578,7 +578,7 @@ export const SETTINGS = {
         type: "boolean",
         default: false,
         description:
-            "Pattern 2: a body-based router reads `model` from each request, so /v1/chat/completions and /v1/completions at the Gateway's root reach the service (or LoRA adapter) of that modelName; the per-service paths keep working.",
+            "Pattern 2: a body-based router reads `model` from each request, so /v1/chat/completions and /v1/completions at the Gateway's root reach the service of that modelName; the per-service paths keep working.",
         allowed: "true, false",
         schema: bool(),
     },
