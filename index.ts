@@ -90,6 +90,7 @@ export = async () => {
         kserveWebhooks: kserve.webhooksReady,
         hfToken: loadHfToken(),
         bodyBasedRouting: settings.bodyBasedRouting,
+        multiHost: settings.tpu.hostsPerSlice > 1 && settings.models.length > 0,
     });
     const networkServices = preflight.prerequisites("networkServices");
     const gateway = new InferenceGateway("inference", {
@@ -147,7 +148,13 @@ export = async () => {
                 gateway: { name: settings.gateway.name, namespace: settings.gateway.namespace },
                 gatewayAddress: gateway.address,
                 hfToken: serving.hfToken,
-                platform: [kserve.configs, serving.routerRouteConfig, leaderWorkerSet.webhooksReady, ...networkServices],
+                platform: [
+                    kserve.configs,
+                    serving.routerRouteConfig,
+                    ...(serving.multiHostPreset ? [serving.multiHostPreset] : []),
+                    leaderWorkerSet.webhooksReady,
+                    ...networkServices,
+                ],
                 paused: settings.paused,
                 coldStart: settings.coldStart,
                 store,

@@ -7,6 +7,7 @@ import {
     KSERVE_CHILDREN,
     KSERVE_STOP_ANNOTATION,
     METRICS,
+    TPU_MULTI_HOST,
     VLLM_PORT,
     VLLM_SHUTDOWN,
 } from "@gke-tpu-inference/facts";
@@ -18,7 +19,7 @@ import { shellCommand } from "./shell";
 import { HTTP_SERVICE_SUFFIX } from "./routerRoute";
 import { ColdStartSettings, ModelServiceSettings } from "./settings";
 import { TpuScheduling } from "./tpuNodePool";
-import { endpointPickerContainer, prefixCacheEndpointPickerConfig, vllmContainer } from "./vllm";
+import { endpointPickerContainer, prefixCacheEndpointPickerConfig, VllmContainerOptions, vllmContainer, vllmWorkerContainer } from "./vllm";
 
 /** Arguments of {@link ModelService}. */
 export interface ModelServiceArgs {
@@ -38,8 +39,8 @@ export interface ModelServiceArgs {
     hfToken?: { secretName: pulumi.Input<string> };
     /**
      * What KServe needs before this service can reconcile: its webhooks answering and its well-known configs, LeaderWorkerSet's
-     * webhooks answering, the namespace's route template (without it the first HTTPRoute would carry `timeouts`) and the
-     * Network Services API GKE needs to accept an InferencePool.
+     * webhooks answering, the namespace's route template (without it the first HTTPRoute would carry `timeouts`), on a
+     * multi-host slice the namespace's pipeline-parallel preset, and the Network Services API GKE needs to accept an InferencePool.
      */
     platform: pulumi.Input<pulumi.Resource>[];
     /** Stopped: KServe removes the service's pods and keeps its definition; nothing waits for Ready. */
@@ -177,6 +178,23 @@ export class ModelService extends pulumi.ComponentResource {
             );
         }
 
+        const multiHost = scheduling.hostsPerSlice > 1;
+        const container: VllmContainerOptions = {
+            shape: scheduling,
+            image,
+            startupBudgetSeconds: this.coldStart.startupBudgetSeconds,
+            weightsUri: weights.weightsUri,
+            compilationCacheUri: weights.cacheUri,
+            hfTokenSecret: kserveFetches ? args.hfToken?.secretName : undefined,
+        };
+        // Every pod of the service, leader or worker: on the TPU pool, as the account its grants name.
+        const tpuPod = {
+            serviceAccountName: weights.serviceAccountName,
+            nodeSelector: scheduling.nodeSelector,
+            tolerations: [scheduling.toleration],
+            // The preStop sleep and vLLM's drain both fit in it (see VLLM_SHUTDOWN).
+            terminationGracePeriodSeconds: VLLM_SHUTDOWN.terminationGracePeriodSeconds,
+        };
         const llmisvc = new k8s.apiextensions.CustomResource(
             `${name}-llmisvc`,
             {
@@ -187,6 +205,8 @@ export class ModelService extends pulumi.ComponentResource {
                     namespace: args.namespace,
                     annotations: {
                         [COLD_START_ANNOTATION]: String(this.coldStart.first.total),
+                        // KServe copies it to the LeaderWorkerSet: a group takes one node pool, which on GKE is one slice.
+                        ...(multiHost ? { [TPU_MULTI_HOST.exclusiveTopology.annotation]: TPU_MULTI_HOST.exclusiveTopology.key } : {}),
                         ...(args.paused
                             ? { [KSERVE_STOP_ANNOTATION]: "true" }
                             : {
@@ -209,23 +229,14 @@ export class ModelService extends pulumi.ComponentResource {
                             ...(model.pattern === "pattern3" ? { config: { inline: prefixCacheEndpointPickerConfig() } } : {}),
                         },
                     },
-                    template: {
-                        serviceAccountName: weights.serviceAccountName,
-                        nodeSelector: scheduling.nodeSelector,
-                        tolerations: [scheduling.toleration],
-                        // The preStop sleep and vLLM's drain both fit in it (see VLLM_SHUTDOWN).
-                        terminationGracePeriodSeconds: VLLM_SHUTDOWN.terminationGracePeriodSeconds,
-                        containers: [
-                            vllmContainer(model, {
-                                chipsPerVm: scheduling.chipsPerVm,
-                                image,
-                                startupBudgetSeconds: this.coldStart.startupBudgetSeconds,
-                                weightsUri: weights.weightsUri,
-                                compilationCacheUri: weights.cacheUri,
-                                hfTokenSecret: kserveFetches ? args.hfToken?.secretName : undefined,
-                            }),
-                        ],
-                    },
+                    template: { ...tpuPod, containers: [vllmContainer(model, container)] },
+                    // Across a multi-host slice: one LeaderWorkerSet group per replica, a pipeline stage per host.
+                    ...(multiHost
+                        ? {
+                              parallelism: { pipeline: scheduling.hostsPerSlice, tensor: scheduling.chipsPerVm },
+                              worker: { ...tpuPod, containers: [vllmWorkerContainer(container)] },
+                          }
+                        : {}),
                 },
             },
             // The weights staged and the grants in place before the server starts; the image pullable through the repository.

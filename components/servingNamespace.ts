@@ -2,6 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { KSERVE } from "@gke-tpu-inference/facts";
 import { routerRouteSpec } from "./routerRoute";
+import { multiHostPresetSpec } from "./vllm";
 
 /** Label that lets a namespace's HTTPRoutes attach to the inference Gateway. */
 export const GATEWAY_ACCESS_LABEL = { "gke-tpu-inference/gateway-access": "true" } as const;
@@ -18,6 +19,8 @@ export interface ServingNamespaceArgs {
     hfToken?: pulumi.Input<string>;
     /** Pattern 2: the services' routes also match the body-based router's base-model header. */
     bodyBasedRouting: boolean;
+    /** Model services span multi-host slices: the namespace carries the preset KServe merges under them. */
+    multiHost: boolean;
 }
 
 /** Name of the token Secret. */
@@ -26,12 +29,15 @@ const HF_TOKEN_SECRET = "hf-token";
 /**
  * The namespace LLMInferenceServices run in. It carries the label the Gateway admits routes
  * by, and its own `kserve-config-llm-router-route`, which KServe prefers to the one in
- * `kserve`: every service here gets an HTTPRoute without the `timeouts` GKE rejects.
+ * `kserve`: every service here gets an HTTPRoute without the `timeouts` GKE rejects. On a multi-host
+ * pool it also holds the pipeline-parallel preset KServe looks for first here and does not ship.
  */
 export class ServingNamespace extends pulumi.ComponentResource {
     public readonly namespaceName: pulumi.Output<string>;
     /** The namespace's route template; model services wait for it so that their first HTTPRoute is already right. */
     public readonly routerRouteConfig: k8s.apiextensions.CustomResource;
+    /** The pipeline-parallel preset, on a multi-host pool: KServe cannot reconcile a multi-host service without it. */
+    public readonly multiHostPreset?: k8s.apiextensions.CustomResource;
     /** Where model services find the Hugging Face token, when one is configured. */
     public readonly hfToken?: { secretName: pulumi.Output<string> };
 
@@ -54,6 +60,19 @@ export class ServingNamespace extends pulumi.ComponentResource {
             },
             { ...childOpts, dependsOn: [args.kserveWebhooks] },
         );
+
+        if (args.multiHost) {
+            this.multiHostPreset = new k8s.apiextensions.CustomResource(
+                `${name}-multi-host`,
+                {
+                    apiVersion: KSERVE.apiVersion,
+                    kind: "LLMInferenceServiceConfig",
+                    metadata: { name: KSERVE.pipelineParallelConfigName, namespace: namespace.metadata.name },
+                    spec: multiHostPresetSpec(),
+                },
+                { ...childOpts, dependsOn: [args.kserveWebhooks] },
+            );
+        }
 
         if (args.hfToken !== undefined) {
             const secret = new k8s.core.v1.Secret(

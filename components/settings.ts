@@ -279,6 +279,7 @@ const MODEL_FIELDS = [
 /** Flags the service builder derives from settings; setting them again in extraArgs would contradict it. */
 const BUILDER_FLAGS: Readonly<Record<string, string>> = {
     "--tensor-parallel-size": "it always equals the chips per VM",
+    "--pipeline-parallel-size": "it always equals the slice's hosts (1 on a single-host shape)",
     "--max-model-len": "use maxModelLen",
     "--port": "vLLM serves on 8000, which the probes and health checks use",
     "--host": "vLLM listens on every interface",
@@ -395,7 +396,7 @@ export const SETTINGS = {
         type: "string",
         default: "",
         description:
-            "Slice topology; empty takes the machine type's single-host shape (2x2 for ct6e-standard-4t); a multi-host shape runs no model services.",
+            "Slice topology; empty takes the machine type's single-host shape (2x2 for ct6e-standard-4t); a multi-host shape (4x4 and up) serves one model replica per slice across its hosts.",
         allowed: `empty, or a topology of the machine type (${Object.entries(TPU_V6E_MACHINE_TYPES)
             .map(([machineType, machine]) => `${machineType}: ${machine.shapes.map((shape) => shape.topology).join(", ")}`)
             .join("; ")})`,
@@ -842,7 +843,7 @@ export const RULES: readonly Rule[] = [
     },
     {
         description:
-            "Model names are unique; pattern3 has at least 2 replicas; a model the catalog does not know gives weightsGb and layers; autoscaling replaces replicas, with minReplicas <= maxReplicas (2 or more for pattern3) and a target the signal can reach, and tpuMinNodes at most the services' minimums; model services need a single-host TPU shape; their replicas (autoscaled ones at maxReplicas) add up to at most tpuMaxNodes.",
+            "Model names are unique; pattern3 has at least 2 replicas; a model the catalog does not know gives weightsGb and layers; autoscaling replaces replicas, with minReplicas <= maxReplicas (2 or more for pattern3) and a target the signal can reach, and tpuMinNodes at most the services' minimums; on a multi-host shape a replica is a whole slice and does not autoscale; the services' replicas (autoscaled ones at maxReplicas), a VM or a slice each, fit in tpuMaxNodes.",
         reads: ["models", "tpuMachineType", "tpuTopology", "tpuMinNodes", "tpuMaxNodes"],
         check: (values, key) => {
             const problems: string[] = [];
@@ -875,28 +876,33 @@ export const RULES: readonly Rule[] = [
                 return problems;
             }
             if (shape.hosts > 1) {
-                const singleHost = TPU_V6E_MACHINE_TYPES[values.tpuMachineType].shapes
-                    .filter((candidate) => candidate.hosts === 1)
-                    .map((candidate) => candidate.topology);
-                return [
-                    ...problems,
-                    `${key("models")} needs a single-host TPU shape, but ${key("tpuTopology")} = ${JSON.stringify(shape.topology)} spans ${shape.hosts} hosts; allowed: ${singleHost.join(", ")}`,
-                ];
+                // KServe sizes a multi-host service's LeaderWorkerSet itself; only a Deployment's replicas can be handed to KEDA.
+                for (const [index, model] of values.models.entries()) {
+                    if (model.autoscaling !== undefined) {
+                        problems.push(
+                            `${key("models")}[${index}].autoscaling scales a Deployment, but on ${key("tpuTopology")} = ${JSON.stringify(shape.topology)} (${shape.hosts} hosts) a replica is one LeaderWorkerSet group across a slice; allowed: replicas without autoscaling, or a single-host tpuTopology (${singleHostTopologies(values.tpuMachineType)})`,
+                        );
+                    }
+                }
             }
             // The pool's floor follows the services' minimums, so the TPU VMs an autoscaler releases leave the bill.
             const autoscales = values.models.some((model) => model.autoscaling !== undefined);
             const minimum = values.models.reduce((sum, model) => sum + replicasOf(model), 0);
-            if (autoscales && values.tpuMinNodes > minimum) {
+            if (autoscales && values.tpuMinNodes > minimum * shape.hosts) {
                 problems.push(
-                    `${key("tpuMinNodes")} = ${values.tpuMinNodes} keeps TPU VMs that the services at their minimum (${minimum} replica${minimum === 1 ? "" : "s"}) leave idle; allowed: at most ${minimum}`,
+                    `${key("tpuMinNodes")} = ${values.tpuMinNodes} keeps TPU VMs that the services at their minimum (${minimum} replica${minimum === 1 ? "" : "s"}) leave idle; allowed: at most ${minimum * shape.hosts}`,
                 );
             }
-            // An autoscaled service may grow to its maximum: the pool must hold every service at its largest.
+            // An autoscaled service may grow to its maximum: the pool must hold every service at its largest, a whole slice per replica.
             const replicas = values.models.reduce((sum, model) => sum + (model.autoscaling?.maxReplicas ?? replicasOf(model)), 0);
-            if (replicas > values.tpuMaxNodes) {
+            if (replicas * shape.hosts > values.tpuMaxNodes) {
+                const perReplica =
+                    shape.hosts === 1
+                        ? `one ${values.tpuMachineType} ${shape.topology} VM each`
+                        : `one ${shape.topology} slice of ${shape.hosts} ${values.tpuMachineType} VMs each`;
                 problems.push(
-                    `${key("models")} asks for ${autoscales ? `up to ${replicas} replicas (autoscaled services at their maxReplicas)` : `${replicas} replicas`}, one ${values.tpuMachineType} ${shape.topology} VM each, but ${key("tpuMaxNodes")} = ${values.tpuMaxNodes}; ` +
-                        `allowed: at most ${values.tpuMaxNodes} replicas in total, or a larger tpuMaxNodes`,
+                    `${key("models")} asks for ${autoscales ? `up to ${replicas} replicas (autoscaled services at their maxReplicas)` : `${replicas} replicas`}, ${perReplica}, but ${key("tpuMaxNodes")} = ${values.tpuMaxNodes}; ` +
+                        `allowed: at most ${plural(Math.floor(values.tpuMaxNodes / shape.hosts), "replica")} in total, or a larger tpuMaxNodes`,
                 );
             }
             return problems;
@@ -927,6 +933,19 @@ export const RULES: readonly Rule[] = [
         },
     },
 ];
+
+/** `count` and the noun, plural unless one. */
+function plural(count: number, noun: string): string {
+    return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** The machine type's single-host topologies, for messages. */
+function singleHostTopologies(machineType: string): string {
+    return TPU_V6E_MACHINE_TYPES[machineType].shapes
+        .filter((candidate) => candidate.hosts === 1)
+        .map((candidate) => candidate.topology)
+        .join(", ");
+}
 
 /** The TPU shape the values select, when the topology is one of the machine type's. */
 function tpuShape(values: Pick<Values, "tpuMachineType" | "tpuTopology">) {

@@ -35,6 +35,8 @@ export interface TpuScheduling {
     toleration: { key: string; operator: "Equal"; value: string; effect: string };
     /** `google.com/tpu` a pod must request and limit: every chip of the VM. */
     chipsPerVm: number;
+    /** VMs in one slice: the pods one model replica spans. */
+    hostsPerSlice: number;
 }
 
 /**
@@ -100,6 +102,7 @@ export class TpuNodePool extends pulumi.ComponentResource {
             nodeSelector: { [TPU_NODE.acceleratorLabel]: TPU_NODE.acceleratorValue, [TPU_NODE.topologyLabel]: tpu.topology },
             toleration: { key: TPU_NODE.taint.key, operator: "Equal", value: TPU_NODE.taint.value, effect: TPU_NODE.taint.effect },
             chipsPerVm: tpu.chipsPerVm,
+            hostsPerSlice: tpu.hostsPerSlice,
         };
         this.registerOutputs({ nodePoolName: this.nodePoolName, scheduling: this.scheduling, autoscaling: this.autoscaling });
     }

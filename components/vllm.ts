@@ -9,12 +9,17 @@ import {
     IMAGES,
     KSERVE_CHILDREN,
     PREFIX_CACHE_ROUTING,
+    TPU_MULTI_HOST,
     VLLM_PORT,
     VLLM_QUIET_ENDPOINTS,
     VLLM_SHUTDOWN,
     VLLM_TPU_LOADING,
 } from "@gke-tpu-inference/facts";
 import { ModelServiceSettings } from "./settings";
+import { TpuScheduling } from "./tpuNodePool";
+
+/** What one model replica spans: every chip of each VM, every VM of the slice. */
+export type ReplicaShape = Pick<TpuScheduling, "chipsPerVm" | "hostsPerSlice">;
 
 /** An HTTP probe on vLLM's port. */
 function httpProbe(path: string, periodSeconds: number, failureThreshold: number) {
@@ -28,8 +33,8 @@ export const KSERVE_MODEL_PATH = "/mnt/models";
 
 /** How the vLLM container of one model service is built, besides its settings. */
 export interface VllmContainerOptions {
-    /** TPU chips on one VM: the tensor-parallel size and the chips requested. */
-    chipsPerVm: number;
+    /** Chips per VM (the tensor-parallel size and the chips each pod requests) and VMs per replica (the pipeline stages). */
+    shape: ReplicaShape;
     /** The image as the pod pulls it (through the stack's remote repository, or as the settings name it). */
     image: pulumi.Input<string>;
     /** How long the startup probe lets the server start, from the model's cold-start estimate. */
@@ -43,12 +48,12 @@ export interface VllmContainerOptions {
 }
 
 /**
- * vLLM's command line for `model` on a VM with `chipsPerVm` TPU chips: TPU-valid flags only, from settings, plus what
- * KServe's own default command gives that replacing it would drop: draining in-flight requests on shutdown, and no
- * access-log line for every probe, health check and scrape. Weights in Cloud Storage are streamed by the Run:ai model
- * streamer, which the vLLM TPU image carries.
+ * vLLM's command line for `model` on a replica of `shape`: TPU-valid flags only, from settings, plus what KServe's own
+ * default command gives that replacing it would drop: draining in-flight requests on shutdown, and no access-log line
+ * for every probe, health check and scrape. Weights in Cloud Storage are streamed by the Run:ai model streamer, which
+ * the vLLM TPU image carries. Across a multi-host slice each host is one pipeline stage over its own chips.
  */
-export function vllmArgs(model: ModelServiceSettings, chipsPerVm: number, weightsUri?: pulumi.Input<string>): pulumi.Input<string>[] {
+export function vllmArgs(model: ModelServiceSettings, shape: ReplicaShape, weightsUri?: pulumi.Input<string>): pulumi.Input<string>[] {
     return [
         weightsUri ?? KSERVE_MODEL_PATH,
         ...(weightsUri !== undefined ? [`--load-format=${VLLM_TPU_LOADING.streamerLoadFormat}`] : []),
@@ -58,22 +63,17 @@ export function vllmArgs(model: ModelServiceSettings, chipsPerVm: number, weight
         `--port=${VLLM_PORT}`,
         `--shutdown-timeout=${VLLM_SHUTDOWN.drainSeconds}`,
         `--disable-access-log-for-endpoints=${VLLM_QUIET_ENDPOINTS.join(",")}`,
-        `--tensor-parallel-size=${chipsPerVm}`,
+        `--tensor-parallel-size=${shape.chipsPerVm}`,
+        ...(shape.hostsPerSlice > 1 ? [`--pipeline-parallel-size=${shape.hostsPerSlice}`] : []),
         `--max-model-len=${model.maxModelLen}`,
         ...(model.pattern === "pattern3" ? ["--enable-prefix-caching"] : []),
         ...model.extraArgs,
     ];
 }
 
-/**
- * The `main` container of the service's pod template. KServe merges it over its default
- * template by name, so every field set here replaces KServe's: the command (KServe's is a
- * GPU-oriented bash wrapper), the probes (all HTTP; no fixed initial delays) and the
- * security context.
- */
-export function vllmContainer(model: ModelServiceSettings, options: VllmContainerOptions) {
-    const { chipsPerVm } = options;
-    const env = [
+/** The environment every vLLM process of the service reads: the token where vLLM reaches Hugging Face, the compilation cache. */
+function vllmEnv(options: VllmContainerOptions) {
+    return [
         ...(options.hfTokenSecret !== undefined
             ? [{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: options.hfTokenSecret, key: "HF_TOKEN" } } }]
             : []),
@@ -82,25 +82,107 @@ export function vllmContainer(model: ModelServiceSettings, options: VllmContaine
             ? [{ name: VLLM_TPU_LOADING.compilationCacheEnv, value: options.compilationCacheUri }]
             : []),
     ];
+}
+
+/** What every TPU container of the service shares: the image, the whole VM's chips, the environment, the security context. */
+function tpuContainerBase(options: VllmContainerOptions) {
+    const chips = String(options.shape.chipsPerVm);
+    const env = vllmEnv(options);
     return {
         name: "main",
         image: options.image,
-        command: ["vllm", "serve"],
-        args: vllmArgs(model, chipsPerVm, options.weightsUri),
-        ports: [{ containerPort: VLLM_PORT, name: "http", protocol: "TCP" }],
         ...(env.length > 0 ? { env } : {}),
-        // A TPU replica takes every chip of its VM: GKE schedules TPU VMs whole.
-        resources: { requests: { "google.com/tpu": String(chipsPerVm) }, limits: { "google.com/tpu": String(chipsPerVm) } },
+        // A TPU pod takes every chip of its VM: GKE schedules TPU VMs whole.
+        resources: { requests: { "google.com/tpu": chips }, limits: { "google.com/tpu": chips } },
+        // The upstream vllm-tpu image runs as root and KServe's default template demands runAsNonRoot,
+        // which would keep the container from starting; the rest of KServe's restrictions
+        // (no privilege escalation, all capabilities dropped, RuntimeDefault seccomp) still apply.
+        securityContext: { runAsNonRoot: false, runAsUser: 0 },
+    };
+}
+
+/**
+ * The `main` container of the service's pod template (on a multi-host slice, of its group's leader). KServe merges it
+ * over its preset by name, so every field set here replaces the preset's: the command (KServe's single-host one is a
+ * GPU-oriented bash wrapper; on a multi-host slice the namespace's preset starts Ray first, see
+ * {@link multiHostPresetSpec}), the probes (all HTTP; no fixed initial delays) and the security context.
+ */
+export function vllmContainer(model: ModelServiceSettings, options: VllmContainerOptions) {
+    return {
+        ...tpuContainerBase(options),
+        ...(options.shape.hostsPerSlice > 1 ? {} : { command: ["vllm", "serve"] }),
+        args: vllmArgs(model, options.shape, options.weightsUri),
+        ports: [{ containerPort: VLLM_PORT, name: "http", protocol: "TCP" }],
         // Stop receiving traffic before SIGTERM; vLLM then drains for --shutdown-timeout within the pod's grace period.
         lifecycle: { preStop: { exec: { command: ["/bin/sleep", String(VLLM_SHUTDOWN.preStopSleepSeconds)] } } },
         // Polled every few seconds, so Ready follows serving closely, for up to the whole startup budget.
         startupProbe: httpProbe("/health", STARTUP_PERIOD_SECONDS, Math.ceil(options.startupBudgetSeconds / STARTUP_PERIOD_SECONDS)),
         livenessProbe: httpProbe("/health", 10, 6),
         readinessProbe: httpProbe("/v1/models", 5, 3),
-        // The upstream vllm-tpu image runs as root and KServe's default template demands runAsNonRoot,
-        // which would keep the container from starting; the rest of KServe's restrictions
-        // (no privilege escalation, all capabilities dropped, RuntimeDefault seccomp) still apply.
-        securityContext: { runAsNonRoot: false, runAsUser: 0 },
+    };
+}
+
+/**
+ * The `main` container of a multi-host group's other pods: a Ray worker (the preset's command) holding its VM's chips,
+ * where the leader's vLLM places one pipeline stage. It serves nothing itself, so it has no probes.
+ */
+export function vllmWorkerContainer(options: VllmContainerOptions) {
+    return tpuContainerBase(options);
+}
+
+/** How long the leader waits for every host of its slice to join Ray: the group's pods start together on nodes that come up as one. */
+const RAY_GROUP_TIMEOUT_SECONDS = 900;
+
+/** Ray keeps its object store and vLLM's compiled-graph channels in shared memory; a container's default /dev/shm is 64 MiB. */
+const SHARED_MEMORY = {
+    volume: { name: "dshm", emptyDir: { medium: "Memory" } },
+    mount: { name: "dshm", mountPath: "/dev/shm" },
+};
+
+/**
+ * KServe's preset for a service with a `worker` and pipeline parallelism, which KServe v0.20.0 looks up by name but does
+ * not ship: how one vLLM TPU server spans a multi-host slice. The leader starts the Ray head, waits for the group's
+ * other hosts, then runs vLLM with the service's args; the workers join the leader's Ray. tpu-inference's Ray executor
+ * then places one pipeline stage on each host.
+ */
+export function multiHostPresetSpec() {
+    const script = TPU_MULTI_HOST.rayBootstrapScript;
+    const timeout = `--ray_init_timeout=${RAY_GROUP_TIMEOUT_SECONDS}`;
+    const shared = {
+        env: [TPU_MULTI_HOST.backendEnv],
+        volumeMounts: [SHARED_MEMORY.mount],
+    };
+    return {
+        template: {
+            containers: [
+                {
+                    name: "main",
+                    // "--" becomes $0, so the service's args are "$@": vLLM's flags.
+                    command: [
+                        "/bin/bash",
+                        "-c",
+                        `bash ${script} leader --ray_cluster_size="\${${TPU_MULTI_HOST.groupSizeEnv}}" ${timeout} && exec vllm serve "$@"`,
+                        "--",
+                    ],
+                    ...shared,
+                },
+            ],
+            volumes: [SHARED_MEMORY.volume],
+        },
+        worker: {
+            containers: [
+                {
+                    name: "main",
+                    command: [
+                        "/bin/bash",
+                        "-c",
+                        `exec bash ${script} worker --ray_address="\${${TPU_MULTI_HOST.leaderAddressEnv}}" ${timeout}`,
+                    ],
+                    ...shared,
+                },
+            ],
+            volumes: [SHARED_MEMORY.volume],
+        },
     };
 }
 

@@ -31,6 +31,7 @@ import { requireShieldedNodes } from "./requireShieldedNodes";
 import { requireSupportedTpuZone } from "./requireSupportedTpuZone";
 import { requireTpuAwareAutoscaling } from "./requireTpuAwareAutoscaling";
 import { requireTpuSelectorMatchingPool } from "./requireTpuSelectorMatchingPool";
+import { requireWholeSliceGroups } from "./requireWholeSliceGroups";
 import { requireWorkloadIdentity } from "./requireWorkloadIdentity";
 
 export const PACK_NAME = "gke-tpu-inference";
@@ -113,6 +114,7 @@ export const policies: Array<ResourceValidationPolicy | StackValidationPolicy> =
     requireFixedEndpointPickerImage, // 15
     requireAllTpuChips, // 16
     requireLongInferenceBackendTimeout, // 17
+    requireWholeSliceGroups, // 18
     requireWorkloadIdentity,
     requirePrivateNodes,
     requireShieldedNodes,

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:coldstart`
  *
- * Prints, for every model service of every shipped stack (Pulumi.<stack>.yaml) and for a 70B-class example, the
+ * Prints, for every model service of every shipped stack (Pulumi.<stack>.yaml), the
  * estimated time from pod creation to Ready: the first start, a warm start (a restart, scale-out or resume), and the
  * same model with every cold-start part off, against the field report's measured baseline. These are estimates from
  * the catalog's cited figures (some marked as assumptions, listed under the table), not measurements.
@@ -17,7 +17,6 @@ import { PLACEHOLDER_PROJECT } from "./offline/run";
 
 /** One row of the table: a model service as a stack runs it. */
 export interface BenchmarkRow {
-    /** The stack, or `example` for the 70B-class model no stack ships. */
     stack: string;
     service: string;
     modelName: string;
@@ -28,9 +27,6 @@ export interface BenchmarkRow {
 }
 
 const ALL_OFF: ColdStartSettings = { stageWeights: false, compilationCache: false, imageStreaming: false };
-
-/** The 70B-class example: a known model served from Hugging Face with the defaults. */
-export const LARGE_MODEL_EXAMPLE = "meta-llama/Llama-3.1-70B-Instruct";
 
 function row(stack: string, model: ModelServiceSettings, coldStart: ColdStartSettings): BenchmarkRow {
     return {
@@ -43,7 +39,7 @@ function row(stack: string, model: ModelServiceSettings, coldStart: ColdStartSet
     };
 }
 
-/** The rows for the stacks shipped in `dir`, then the 70B-class example with the project's defaults. */
+/** The rows for the stacks shipped in `dir`. */
 export function benchmarkRows(dir: string): BenchmarkRow[] {
     const rows: BenchmarkRow[] = [];
     for (const stack of shippedStacks(dir).sort()) {
@@ -55,15 +51,6 @@ export function benchmarkRows(dir: string): BenchmarkRow[] {
         );
         rows.push(...settings.models.map((model) => row(stack, model, settings.coldStart)));
     }
-    const example = parseSettings(
-        "bench",
-        (key) =>
-            key === "models"
-                ? JSON.stringify([{ name: "llama-70b", pattern: "pattern1", modelUri: `hf://${LARGE_MODEL_EXAMPLE}` }])
-                : undefined,
-        PLACEHOLDER_PROJECT,
-    );
-    rows.push(row("example", example.models[0], example.coldStart));
     return rows;
 }
 

@@ -173,6 +173,28 @@ describe("every custom resource the program emits validates against the upstream
         }
     }, 60_000);
 
+    test("the offline preview's --out YAML of the multihost stack: the leader-and-worker service and the namespace's pipeline-parallel preset", () => {
+        const out = fs.mkdtempSync(path.join(os.tmpdir(), "schemas-"));
+        const run = spawnSync(
+            process.execPath,
+            ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--stack", "multihost", "--out", out],
+            { cwd: ROOT, encoding: "utf8" },
+        );
+        expect(run.status).toBe(0);
+        const custom = fs
+            .readdirSync(out)
+            .map((file) => ({ file, object: parse(fs.readFileSync(path.join(out, file), "utf8")) }))
+            .filter(({ object }) => isCustomResource(object));
+        const byFile = new Map(custom.map(({ file, object }) => [file, object]));
+        const service = byFile.get("llminferenceservice-llm-inference-llama-70b.yaml");
+        expect(service.spec.parallelism).toEqual({ pipeline: 4, tensor: 4 });
+        expect(Object.keys(service.spec.worker)).toContain("containers");
+        expect(byFile.has("llminferenceserviceconfig-llm-inference-kserve-config-llm-worker-pipeline-parallel.yaml")).toBe(true);
+        for (const { file, object } of custom) {
+            expect({ file, errors: validator.errors(object) }).toEqual({ file, errors: [] });
+        }
+    }, 60_000);
+
     test.each([false, true])(
         "the route template (body-based routing %s), rendered for a service, is a valid Gateway API HTTPRoute",
         (bodyBasedRouting) => {

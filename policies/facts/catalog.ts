@@ -61,6 +61,10 @@ export const SOURCES = {
     seed000Alpn: "shared/seeds/000 (EPP gRPC over TLS without ALPN h2) and DESIGN.md versions table (first releases with the fix)",
     seed003Startup: "shared/seeds/003 issue #8 (4-6 minutes from pod creation to Ready: download plus XLA compilation)",
     tpuPricing: "https://cloud.google.com/tpu/pricing (TPU v6e Trillium, on-demand, US list price per chip-hour)",
+    kserveMultiNode:
+        "kserve/kserve v0.20.0 pkg/apis/serving/v1alpha2/llm_inference_service_validation.go:259-281 (a worker needs data or pipeline parallelism), llm_inference_service_types_func.go:102-117 (the group size is data/dataLocal or pipeline), pkg/controller/v1alpha2/llmisvc/config_merge.go:89-95 and :255-264 (the pipeline-parallel preset is looked up by name but not shipped: config/llmisvcconfig holds none), workload_multi_node.go:141-177 (LeaderWorkerSet `<name>-kserve-mn`, RecreateGroupOnPodRestart; only the leader carries kserve.io/component=workload when a template is set), :482-503 (the template's service account is kept), :616-631 (leaderworkerset.sigs.k8s.io/* annotations copied to the LeaderWorkerSet)",
+    tpuMultiHost:
+        "vllm-project/tpu-inference v0.27.0 tpu_inference/envs.py:227-228 (TPU_MULTIHOST_BACKEND, only `ray`), platforms/tpu_platform.py:360-386 (Ray executor on multi-host), executors/ray_distributed_executor.py:185-196 (pipeline-parallel size = TPU hosts in the Ray cluster, each a placement-group bundle of its chips), worker/tpu_worker.py:334-342 (multi-host PP on Ray: each host its own JAX cluster), docs/includes/parallelism.md (PP multi-host passing), examples/offload/gke/benchmarks/multi-host/deploy-baseline.yaml (LeaderWorkerSet: leader runs vLLM's multi-node-serving.sh leader then vllm serve, workers join with LWS_LEADER_ADDRESS; /dev/shm in memory); docker/Dockerfile:55-59 (vLLM's tree at /workspace/vllm); kubernetes-sigs/lws v0.10.0 api/leaderworkerset/v1/leaderworkerset_types.go:27-29 and :67-75 (exclusive-topology annotation; LWS_LEADER_ADDRESS, LWS_GROUP_SIZE), docs/examples/vllm/TPU/lws.yaml (a 4x4 slice served by one group of 4), config/samples/leaderworkerset_exclusiveplacement.yaml (exclusive-topology cloud.google.com/gke-nodepool), pkg/utils/accelerators/tpu.go (TPU_WORKER_HOSTNAMES and TPU_WORKER_ID injected per group)",
     kserveStop: "kserve v0.20.0 pkg/constants/constants.go StopAnnotationKey and pkg/utils GetForceStopRuntime",
     kserveRouteMigration:
         'kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/router.go:54-56 (AnnotationInferencePoolMigrated), :241 (route name ChildName(name, "-kserve-route")), :282-310 (v1 once migrated, v1 accepted or v1alpha2 rejected), router_discovery.go (ResolvedRefs False, reason InvalidKind)',
@@ -302,6 +306,12 @@ export const KSERVE = {
         chartValue: ["kserve", "controller", "gateway", "ingressGateway", "kserveGateway"],
         chartDefault: "kserve/kserve-ingress-gateway",
     },
+    /**
+     * The preset KServe merges under a service with a `worker` and pipeline parallelism. KServe v0.20.0 looks it up
+     * (the service's namespace first) but ships none, so a service of that shape fails until one exists. Source:
+     * {@link SOURCES.kserveMultiNode}.
+     */
+    pipelineParallelConfigName: "kserve-config-llm-worker-pipeline-parallel",
     /** The namespace KServe's controller runs in, which holds its well-known configs and its ConfigMap. Source: {@link SOURCES.kserveConfigResolution}. */
     namespace: "kserve",
     /**
@@ -321,6 +331,22 @@ export const VLLM_IMAGE_ENTRYPOINTS: Readonly<Record<string, { args: "serverFlag
     "vllm-openai": { args: "serverFlags" },
     "vllm-tpu": { args: "command", flagsEnv: "VLLM_ARGS" },
 };
+
+/**
+ * How one vLLM TPU server spans the hosts of a multi-host slice: a Ray cluster across one LeaderWorkerSet group, one
+ * pipeline stage per host, each stage tensor-parallel over its VM's chips. Source: {@link SOURCES.tpuMultiHost}.
+ */
+export const TPU_MULTI_HOST = {
+    /** tpu-inference's switch to its Ray executor. */
+    backendEnv: { name: "TPU_MULTIHOST_BACKEND", value: "ray" },
+    /** vLLM's script that starts the Ray head and waits for the group, or joins a worker to it. */
+    rayBootstrapScript: "/workspace/vllm/examples/ray_serving/multi-node-serving.sh",
+    /** LeaderWorkerSet's environment on every pod of a group. */
+    leaderAddressEnv: "LWS_LEADER_ADDRESS",
+    groupSizeEnv: "LWS_GROUP_SIZE",
+    /** LeaderWorkerSet's 1:1 placement of a group on one node pool, which on GKE is one multi-host slice. */
+    exclusiveTopology: { annotation: "leaderworkerset.sigs.k8s.io/exclusive-topology", key: "cloud.google.com/gke-nodepool" },
+} as const;
 
 /** Container images of the serving path. */
 export const IMAGES = {
@@ -380,11 +406,19 @@ export const KSERVE_CHILDREN = {
      * its replica count when the service sets no `replicas` (`workload.go:215-237`), so an autoscaler may own it.
      */
     workloadDeployment: (name: string) => `${name}-kserve`,
+    /** The LeaderWorkerSet of a multi-host service: one group of pods per replica. Source: {@link SOURCES.kserveMultiNode}. */
+    workloadLeaderWorkerSet: (name: string) => `${name}-kserve-mn`,
     /** Labels on every workload pod of a service named `name`. */
     workloadLabels: (name: string) => ({
         "app.kubernetes.io/name": name,
         "app.kubernetes.io/part-of": "llminferenceservice",
         "kserve.io/component": "workload",
+    }),
+    /** Labels on the worker pods of a multi-host service's groups; only the leader carries {@link workloadLabels}. Source: {@link SOURCES.kserveMultiNode}. */
+    workerLabels: (name: string) => ({
+        "app.kubernetes.io/component": "llminferenceservice-workload-worker",
+        "app.kubernetes.io/name": name,
+        "app.kubernetes.io/part-of": "llminferenceservice",
     }),
     /**
      * KServe's longest child-name suffix is 25 characters (`-kserve-self-signed-certs`); a service name of at most
@@ -515,6 +549,13 @@ export const GKE_GATEWAY_CLASS_PREFIX = "gke-l7-";
 export function chipsPerVmForTopology(topology: string): number | undefined {
     const matches = Object.values(TPU_V6E_MACHINE_TYPES).filter((machine) => machine.shapes.some((shape) => shape.topology === topology));
     return matches.length > 0 ? matches[0].chipsPerVm : undefined;
+}
+
+/** TPU VMs in a slice of a TPU v6e topology (more than one: a multi-host slice). Derived from {@link TPU_V6E_MACHINE_TYPES}. */
+export function hostsForTopology(topology: string): number | undefined {
+    return Object.values(TPU_V6E_MACHINE_TYPES)
+        .flatMap((machine) => machine.shapes)
+        .find((shape) => shape.topology === topology)?.hosts;
 }
 
 /**

@@ -7,7 +7,13 @@ import { INFERENCE_BACKEND_TIMEOUT_SECONDS, ModelService } from "../../component
 import { ModelStore } from "../../components/modelStore";
 import { ColdStartSettings, ModelServiceSettings, parseSettings } from "../../components/settings";
 import { TpuScheduling } from "../../components/tpuNodePool";
-import { endpointPickerContainer, prefixCacheEndpointPickerConfig, vllmArgs, vllmContainer } from "../../components/vllm";
+import {
+    endpointPickerContainer,
+    prefixCacheEndpointPickerConfig,
+    vllmArgs,
+    vllmContainer,
+    vllmWorkerContainer,
+} from "../../components/vllm";
 import { STORE_ARGS } from "../coldStart";
 import { Graph, PROJECT, record } from "../harness";
 import { sharedPath } from "../shared";
@@ -16,7 +22,9 @@ const SCHEDULING: TpuScheduling = {
     nodeSelector: { "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": "2x2" },
     toleration: { key: "google.com/tpu", operator: "Equal", value: "present", effect: "NoSchedule" },
     chipsPerVm: 4,
+    hostsPerSlice: 1,
 };
+const ONE_VM = { chipsPerVm: 4, hostsPerSlice: 1 };
 
 function modelsFrom(models: unknown[]): ModelServiceSettings[] {
     return parseSettings(PROJECT, (key) => (key === "models" ? JSON.stringify(models) : undefined), "acme-inference").models;
@@ -51,7 +59,7 @@ function commonArgs(coldStart: ColdStartSettings, models: ModelServiceSettings[]
 }
 
 /** Records one ModelService in namespace `models`; `hfToken` adds the token secret and service account. */
-async function serviceFor(model: ModelServiceSettings, hfToken = false, coldStart = COLD_START_OFF) {
+async function serviceFor(model: ModelServiceSettings, hfToken = false, coldStart = COLD_START_OFF, scheduling = SCHEDULING) {
     let outputs: { baseUrl?: string; curl?: { models: string; completions: string } } = {};
     const graph = await record(() => {
         const provider = new k8s.Provider("k8s", { kubeconfig: "{}" });
@@ -60,7 +68,7 @@ async function serviceFor(model: ModelServiceSettings, hfToken = false, coldStar
             provider,
             namespace: "models",
             model,
-            scheduling: SCHEDULING,
+            scheduling,
             gateway: { name: "inference-gateway", namespace: "inference-gateway" },
             gatewayAddress: "198.51.100.20",
             ...(hfToken ? { hfToken: { secretName: pulumi.output("hf-token") } } : {}),
@@ -74,7 +82,7 @@ async function serviceFor(model: ModelServiceSettings, hfToken = false, coldStar
 
 describe("vLLM TPU container builder", () => {
     test("pattern 1: TP equal to the chips per VM, the context length, port 8000, KServe's drain and quiet access log, nothing vLLM rejects", () => {
-        expect(vllmArgs(PATTERN1, 4)).toEqual([
+        expect(vllmArgs(PATTERN1, ONE_VM)).toEqual([
             "/mnt/models",
             "--served-model-name",
             "Qwen/Qwen2.5-3B-Instruct",
@@ -89,7 +97,7 @@ describe("vLLM TPU container builder", () => {
 
     test("pattern 3 adds prefix caching; extra args come last", () => {
         const [model] = modelsFrom([{ name: "q", pattern: "pattern3", extraArgs: ["--gpu-memory-utilization=0.9"] }]);
-        expect(vllmArgs(model, 8).slice(7)).toEqual([
+        expect(vllmArgs(model, { chipsPerVm: 8, hostsPerSlice: 1 }).slice(7)).toEqual([
             "--tensor-parallel-size=8",
             "--max-model-len=2048",
             "--enable-prefix-caching",
@@ -98,11 +106,11 @@ describe("vLLM TPU container builder", () => {
     });
 
     test("the container: the image as pulled, all chips requested and limited, a preStop pause before the drain, HTTP probes with the model's startup budget, root allowed", () => {
-        expect(vllmContainer(PATTERN1, { chipsPerVm: 4, image: PATTERN1.image, startupBudgetSeconds: 900 })).toEqual({
+        expect(vllmContainer(PATTERN1, { shape: ONE_VM, image: PATTERN1.image, startupBudgetSeconds: 900 })).toEqual({
             name: "main",
             image: "docker.io/vllm/vllm-tpu:v0.27.0",
             command: ["vllm", "serve"],
-            args: vllmArgs(PATTERN1, 4),
+            args: vllmArgs(PATTERN1, ONE_VM),
             ports: [{ containerPort: 8000, name: "http", protocol: "TCP" }],
             resources: { requests: { "google.com/tpu": "4" }, limits: { "google.com/tpu": "4" } },
             lifecycle: { preStop: { exec: { command: ["/bin/sleep", "15"] } } },
@@ -200,7 +208,7 @@ describe("ModelService", () => {
                     nodeSelector: SCHEDULING.nodeSelector,
                     tolerations: [SCHEDULING.toleration],
                     terminationGracePeriodSeconds: 60,
-                    containers: [vllmContainer(PATTERN1, { chipsPerVm: 4, image: PATTERN1.image, startupBudgetSeconds: 600 })],
+                    containers: [vllmContainer(PATTERN1, { shape: ONE_VM, image: PATTERN1.image, startupBudgetSeconds: 600 })],
                 },
             },
         });
@@ -223,7 +231,7 @@ describe("ModelService", () => {
             tolerations: [SCHEDULING.toleration],
             terminationGracePeriodSeconds: 60,
             containers: [
-                vllmContainer(PATTERN3, { chipsPerVm: 4, image: PATTERN3.image, startupBudgetSeconds: 600, hfTokenSecret: "hf-token" }),
+                vllmContainer(PATTERN3, { shape: ONE_VM, image: PATTERN3.image, startupBudgetSeconds: 600, hfTokenSecret: "hf-token" }),
             ],
         });
         const main = (spec.template.containers as Array<{ args: string[]; env: unknown[] }>)[0];
@@ -327,6 +335,61 @@ describe("ModelService", () => {
             expect(serialized).not.toContain("--prefix-cache-block-size");
             expect(serialized).not.toContain(":latest");
         }
+    });
+});
+
+describe("ModelService on a multi-host slice", () => {
+    const SLICE: TpuScheduling = {
+        ...SCHEDULING,
+        nodeSelector: { ...SCHEDULING.nodeSelector, "cloud.google.com/gke-tpu-topology": "4x4" },
+        hostsPerSlice: 4,
+    };
+    const [LLAMA] = modelsFrom([{ name: "llama", pattern: "pattern1", modelUri: "hf://meta-llama/Llama-3.1-70B-Instruct" }]);
+    let slice: Awaited<ReturnType<typeof serviceFor>>;
+    beforeAll(async () => {
+        slice = await serviceFor(LLAMA, true, COLD_START_OFF, SLICE);
+    });
+
+    test("one LeaderWorkerSet group per replica: a pipeline stage per host, every pod on the slice's nodes with all its VM's chips", () => {
+        const spec = slice.llmisvc.inputs.spec as Record<string, unknown>;
+        const options = { shape: SLICE, image: LLAMA.image, startupBudgetSeconds: 2160, hfTokenSecret: "hf-token" };
+        const pod = {
+            serviceAccountName: "llama-server",
+            nodeSelector: SLICE.nodeSelector,
+            tolerations: [SLICE.toleration],
+            terminationGracePeriodSeconds: 60,
+        };
+        expect(spec.replicas).toBe(1);
+        expect(spec.parallelism).toEqual({ pipeline: 4, tensor: 4 });
+        expect(spec.template).toEqual({ ...pod, containers: [vllmContainer(LLAMA, options)] });
+        expect(spec.worker).toEqual({ ...pod, containers: [vllmWorkerContainer(options)] });
+        expect((slice.llmisvc.inputs.metadata as { annotations: Record<string, string> }).annotations).toEqual(
+            expect.objectContaining({ "leaderworkerset.sigs.k8s.io/exclusive-topology": "cloud.google.com/gke-nodepool" }),
+        );
+    });
+
+    test("the leader serves vLLM with the preset's command; the workers hold their chips and the same environment, without probes", () => {
+        const options = { shape: SLICE, image: LLAMA.image, startupBudgetSeconds: 2160, hfTokenSecret: "hf-token" };
+        const leader = vllmContainer(LLAMA, options);
+        expect(leader).not.toHaveProperty("command");
+        expect(leader.args.slice(7, 10)).toEqual(["--tensor-parallel-size=4", "--pipeline-parallel-size=4", "--max-model-len=2048"]);
+        expect(vllmWorkerContainer(options)).toEqual({
+            name: "main",
+            image: "docker.io/vllm/vllm-tpu:v0.27.0",
+            env: [{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: "hf-token", key: "HF_TOKEN" } } }],
+            resources: { requests: { "google.com/tpu": "4" }, limits: { "google.com/tpu": "4" } },
+            securityContext: { runAsNonRoot: false, runAsUser: 0 },
+        });
+    });
+
+    test("a single-host service has no worker, no parallelism and no placement annotation", () => {
+        const spec = slice.llmisvc.inputs.spec as Record<string, unknown>;
+        expect(Object.keys(spec)).toContain("worker");
+        return serviceFor(PATTERN1).then(({ llmisvc }) => {
+            expect(Object.keys(llmisvc.inputs.spec as object)).not.toContain("worker");
+            expect(Object.keys(llmisvc.inputs.spec as object)).not.toContain("parallelism");
+            expect(JSON.stringify(llmisvc.inputs.metadata)).not.toContain("exclusive-topology");
+        });
     });
 });
 

@@ -173,7 +173,13 @@ describe("ServingNamespace", () => {
         const graph = await record(() => {
             const provider = testProvider();
             const controller = new k8s.core.v1.Namespace("controller", { metadata: { name: "controller" } }, { provider });
-            new ServingNamespace("serving", { provider, namespace: "models", kserveWebhooks: controller, bodyBasedRouting: false });
+            new ServingNamespace("serving", {
+                provider,
+                namespace: "models",
+                kserveWebhooks: controller,
+                bodyBasedRouting: false,
+                multiHost: false,
+            });
         });
         expect(graph.get("kubernetes:core/v1:Namespace", "serving-ns").inputs).toEqual({
             apiVersion: "v1",
@@ -193,6 +199,65 @@ describe("ServingNamespace", () => {
             "kubernetes:core/v1:Namespace serving-ns",
         ]);
         expect(GATEWAY_ACCESS_LABEL).toEqual({ "gke-tpu-inference/gateway-access": "true" });
+        expect(graph.resources.map((resource) => resource.name)).not.toContain("serving-multi-host");
+    });
+
+    test("on a multi-host pool: the pipeline-parallel preset KServe looks up but does not ship, starting Ray before vLLM", async () => {
+        const graph = await record(() => {
+            const provider = testProvider();
+            const controller = new k8s.core.v1.Namespace("controller", { metadata: { name: "controller" } }, { provider });
+            new ServingNamespace("serving", {
+                provider,
+                namespace: "models",
+                kserveWebhooks: controller,
+                bodyBasedRouting: false,
+                multiHost: true,
+            });
+        });
+        const preset = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig", "serving-multi-host");
+        const script = "/workspace/vllm/examples/ray_serving/multi-node-serving.sh";
+        const shared = { env: [{ name: "TPU_MULTIHOST_BACKEND", value: "ray" }], volumeMounts: [{ name: "dshm", mountPath: "/dev/shm" }] };
+        const volumes = [{ name: "dshm", emptyDir: { medium: "Memory" } }];
+        expect(preset.inputs).toEqual({
+            apiVersion: "serving.kserve.io/v1alpha2",
+            kind: "LLMInferenceServiceConfig",
+            metadata: { name: "kserve-config-llm-worker-pipeline-parallel", namespace: "models" },
+            spec: {
+                template: {
+                    containers: [
+                        {
+                            name: "main",
+                            command: [
+                                "/bin/bash",
+                                "-c",
+                                `bash ${script} leader --ray_cluster_size="\${LWS_GROUP_SIZE}" --ray_init_timeout=900 && exec vllm serve "$@"`,
+                                "--",
+                            ],
+                            ...shared,
+                        },
+                    ],
+                    volumes,
+                },
+                worker: {
+                    containers: [
+                        {
+                            name: "main",
+                            command: [
+                                "/bin/bash",
+                                "-c",
+                                `exec bash ${script} worker --ray_address="\${LWS_LEADER_ADDRESS}" --ray_init_timeout=900`,
+                            ],
+                            ...shared,
+                        },
+                    ],
+                    volumes,
+                },
+            },
+        });
+        expect(graph.dependencyNames(preset)).toEqual([
+            "kubernetes:core/v1:Namespace controller",
+            "kubernetes:core/v1:Namespace serving-ns",
+        ]);
     });
 });
 

@@ -195,6 +195,16 @@ describe("settings defaults", () => {
         expect(settings.tpu).toEqual(expect.objectContaining({ topology: "4x4", hostsPerSlice: 4, minNodes: 0, maxNodes: 4 }));
     });
 
+    test("one replica of one model fills a multi-host slice", () => {
+        const settings = parse({
+            tpuTopology: "4x4",
+            tpuMaxNodes: "4",
+            models: '[{"name": "llama", "pattern": "pattern1", "modelUri": "hf://meta-llama/Llama-3.1-70B-Instruct"}]',
+        });
+        expect(settings.tpu).toEqual(expect.objectContaining({ hostsPerSlice: 4, chipsPerVm: 4 }));
+        expect(settings.models).toEqual([expect.objectContaining({ name: "llama", replicas: 1, weightsGb: 141.2, layers: 80 })]);
+    });
+
     test("explicit values are taken as given", () => {
         const settings = parse({
             zone: "us-east5-b",
@@ -462,9 +472,37 @@ describe("settings validation names the key, the value and what is allowed", () 
             "gke-tpu-inference:models asks for 4 replicas, one ct6e-standard-4t 2x2 VM each, but gke-tpu-inference:tpuMaxNodes = 3; allowed: at most 3 replicas in total, or a larger tpuMaxNodes",
         ],
         [
-            "model services on a multi-host shape",
-            { tpuTopology: "4x4", tpuMaxNodes: "4", models: '[{"name": "qwen", "pattern": "pattern1"}]' },
-            'gke-tpu-inference:models needs a single-host TPU shape, but gke-tpu-inference:tpuTopology = "4x4" spans 4 hosts; allowed: 2x2',
+            "two replicas on one multi-host slice",
+            { tpuTopology: "4x4", tpuMaxNodes: "4", models: '[{"name": "llama", "pattern": "pattern1", "replicas": 2}]' },
+            "gke-tpu-inference:models asks for 2 replicas, one 4x4 slice of 4 ct6e-standard-4t VMs each, but gke-tpu-inference:tpuMaxNodes = 4; allowed: at most 1 replica in total, or a larger tpuMaxNodes",
+        ],
+        [
+            "prefix-cache routing (two replicas by default) on one multi-host slice",
+            { tpuTopology: "4x8", tpuMaxNodes: "8", models: '[{"name": "llama", "pattern": "pattern3"}]' },
+            "gke-tpu-inference:models asks for 2 replicas, one 4x8 slice of 8 ct6e-standard-4t VMs each, but gke-tpu-inference:tpuMaxNodes = 8; allowed: at most 1 replica in total, or a larger tpuMaxNodes",
+        ],
+        [
+            "two model services sharing one multi-host slice",
+            {
+                tpuTopology: "4x4",
+                tpuMaxNodes: "4",
+                models: '[{"name": "a", "pattern": "pattern1"}, {"name": "b", "pattern": "pattern1", "modelUri": "hf://microsoft/Phi-3-mini-4k-instruct"}]',
+            },
+            "gke-tpu-inference:models asks for 2 replicas, one 4x4 slice of 4 ct6e-standard-4t VMs each, but gke-tpu-inference:tpuMaxNodes = 4; allowed: at most 1 replica in total, or a larger tpuMaxNodes",
+        ],
+        [
+            "an autoscaled service on a multi-host slice",
+            {
+                tpuTopology: "4x4",
+                tpuMaxNodes: "4",
+                models: '[{"name": "llama", "pattern": "pattern1", "autoscaling": {"minReplicas": 1, "maxReplicas": 1}}]',
+            },
+            'gke-tpu-inference:models[0].autoscaling scales a Deployment, but on gke-tpu-inference:tpuTopology = "4x4" (4 hosts) a replica is one LeaderWorkerSet group across a slice; allowed: replicas without autoscaling, or a single-host tpuTopology (2x2)',
+        ],
+        [
+            "the pipeline-parallel size the builder sets",
+            { models: '[{"name": "qwen", "pattern": "pattern1", "extraArgs": ["-pp", "2"]}]' },
+            'gke-tpu-inference:models[0].extraArgs = ["-pp","2"] contains "-pp 2": it always equals the slice\'s hosts (1 on a single-host shape); allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --pipeline-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints, --load-format',
         ],
         [
             "an image on latest",
@@ -480,23 +518,23 @@ describe("settings validation names the key, the value and what is allowed", () 
             "a flag vLLM rejects (copied from GPU write-ups)",
             { models: '[{"name": "qwen", "pattern": "pattern3", "extraArgs": ["--prefix-cache-block-size=16"]}]' },
             'gke-tpu-inference:models[0].extraArgs = ["--prefix-cache-block-size=16"] contains "--prefix-cache-block-size=16": not a vLLM flag on any platform (vLLM sizes prefix-cache blocks with --block-size); vLLM exits with "unrecognized arguments"; ' +
-                "allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints, --load-format",
+                "allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --pipeline-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints, --load-format",
         ],
         [
             "a flag the builder sets",
             { models: '[{"name": "qwen", "pattern": "pattern1", "extraArgs": ["--tensor-parallel-size=8"]}]' },
-            'gke-tpu-inference:models[0].extraArgs = ["--tensor-parallel-size=8"] contains "--tensor-parallel-size=8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints, --load-format',
+            'gke-tpu-inference:models[0].extraArgs = ["--tensor-parallel-size=8"] contains "--tensor-parallel-size=8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --pipeline-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints, --load-format',
         ],
         [
             "a rejected flag spelled with underscores, its value in the same string",
             { models: '[{"name": "qwen", "pattern": "pattern3", "extraArgs": ["--prefix_cache_block_size 16"]}]' },
             'gke-tpu-inference:models[0].extraArgs = ["--prefix_cache_block_size 16"] contains "--prefix_cache_block_size 16": not a vLLM flag on any platform (vLLM sizes prefix-cache blocks with --block-size); vLLM exits with "unrecognized arguments"; ' +
-                "allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints, --load-format",
+                "allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --pipeline-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints, --load-format",
         ],
         [
             "a builder flag by its short alias",
             { models: '[{"name": "qwen", "pattern": "pattern1", "extraArgs": ["-tp", "8"]}]' },
-            'gke-tpu-inference:models[0].extraArgs = ["-tp","8"] contains "-tp 8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints, --load-format',
+            'gke-tpu-inference:models[0].extraArgs = ["-tp","8"] contains "-tp 8": it always equals the chips per VM; allowed: flags other than --prefix-cache-block-size, --tensor-parallel-size, --pipeline-parallel-size, --max-model-len, --port, --host, --served-model-name, --enable-prefix-caching, --shutdown-timeout, --disable-access-log-for-endpoints, --load-format',
         ],
         [
             "a model URI without a scheme",

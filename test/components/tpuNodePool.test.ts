@@ -119,6 +119,12 @@ describe("TpuNodePool", () => {
             nodeSelector: { "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": "2x4" },
             toleration: { key: "google.com/tpu", operator: "Equal", value: "present", effect: "NoSchedule" },
             chipsPerVm: 8,
+            hostsPerSlice: 1,
         });
+    });
+
+    test("a multi-host pool publishes its slice's hosts: the pods one replica spans", async () => {
+        const { pool } = await poolFor({ tpuTopology: "4x8", tpuMaxNodes: "8" });
+        expect(pool.scheduling).toEqual(expect.objectContaining({ chipsPerVm: 4, hostsPerSlice: 8 }));
     });
 });

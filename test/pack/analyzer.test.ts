@@ -39,7 +39,7 @@ describe("the pack's config is validated as the CLI validates it", () => {
         const info = await pack().info();
         expect(info.name).toBe("gke-tpu-inference");
         expect(info.version).toBe(JSON.parse(fs.readFileSync(path.join(PACK_DIR, "package.json"), "utf8")).version);
-        expect(info.policies).toHaveLength(25);
+        expect(info.policies).toHaveLength(26);
         expect(info.policies.find((policy) => policy.name === "require-long-inference-backend-timeout")).toEqual({
             name: "require-long-inference-backend-timeout",
             description:
@@ -409,7 +409,7 @@ function renderedChartObjects(run: OfflineRun, gateway: string): RecordedResourc
     });
 }
 
-describe.each(["dev", "prod", "multimodel"])(
+describe.each(["dev", "prod", "multimodel", "multihost"])(
     "the shipped %s stack, with its charts' objects registered as a real preview registers them",
     (stack) => {
         let run: OfflineRun;

@@ -293,6 +293,36 @@ describe("npm run doctor over recorded states", () => {
         });
     });
 
+    test("a multi-host service's Pending worker is diagnosed with the leader: the group waits for every host", async () => {
+        const leader = clusterState("doctor/workload-not-ready").find(
+            (object) => object.kind === "Pod" && object.metadata?.name === POD.split("/")[1],
+        )!;
+        const worker = {
+            ...leader,
+            metadata: {
+                ...leader.metadata,
+                name: "qwen2-3b-kserve-mn-0-1",
+                labels: {
+                    "app.kubernetes.io/component": "llminferenceservice-workload-worker",
+                    "app.kubernetes.io/name": "qwen2-3b",
+                    "app.kubernetes.io/part-of": "llminferenceservice",
+                },
+            },
+            spec: {
+                ...(leader.spec as object),
+                nodeName: undefined,
+                nodeSelector: { "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": "4x4" },
+            },
+            status: { phase: "Pending", conditions: [{ type: "PodScheduled", status: "False", reason: "Unschedulable" }] },
+        } as KubeObject;
+        const scheduled = (await runDoctor(memoryReader([...clusterState("doctor/workload-not-ready"), worker]), {}, NOW)).filter(
+            (candidate) => candidate.check === "pod scheduled" && candidate.status === "FAIL",
+        );
+        expect(scheduled.map((diagnosis) => [diagnosis.object, diagnosis.lesson])).toEqual([
+            ["Pod llm-inference/qwen2-3b-kserve-mn-0-1", "tpuSelector"],
+        ]);
+    });
+
     test("the stack's outputs narrow the namespaces, name the CA issuer and a service that is gone", async () => {
         const targets = targetsFromOutputs({
             servingNamespace: "llm-inference",
