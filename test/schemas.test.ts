@@ -29,6 +29,20 @@ function isCustomResource(object: { apiVersion?: unknown }): boolean {
     return !BUILT_IN_GROUPS.has(apiVersion.includes("/") ? apiVersion.split("/")[0] : "");
 }
 
+/** The custom resources the offline preview of a shipped stack writes with --out, by file. */
+function previewedCustomResources(stack: string) {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), "schemas-"));
+    const run = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--stack", stack, "--out", out], {
+        cwd: ROOT,
+        encoding: "utf8",
+    });
+    expect(run.status).toBe(0);
+    return fs
+        .readdirSync(out)
+        .map((file) => ({ file, object: parse(fs.readFileSync(path.join(out, file), "utf8")) }))
+        .filter(({ object }) => isCustomResource(object));
+}
+
 describe("every custom resource the program emits validates against the upstream CRD schemas", () => {
     const validator = new CrdValidator();
     let graph: Graph;
@@ -102,15 +116,7 @@ describe("every custom resource the program emits validates against the upstream
         ["dev", "qwen2-3b"],
         ["prod", "qwen2-3b-cache"],
     ])("the offline preview's --out YAML of the %s stack", (stack, service) => {
-        const out = fs.mkdtempSync(path.join(os.tmpdir(), "schemas-"));
-        const run = spawnSync(
-            process.execPath,
-            ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--stack", stack, "--out", out],
-            { cwd: ROOT, encoding: "utf8" },
-        );
-        expect(run.status).toBe(0);
-        const objects = fs.readdirSync(out).map((file) => ({ file, object: parse(fs.readFileSync(path.join(out, file), "utf8")) }));
-        const custom = objects.filter(({ object }) => isCustomResource(object));
+        const custom = previewedCustomResources(stack);
         expect(custom.map(({ file }) => file).sort()).toEqual(
             [
                 "certificate-cert-manager-tpu-inference-ca.yaml",
@@ -149,17 +155,7 @@ describe("every custom resource the program emits validates against the upstream
     });
 
     test("the offline preview's --out YAML of the multimodel stack: the router's extension and health check, both services' objects", () => {
-        const out = fs.mkdtempSync(path.join(os.tmpdir(), "schemas-"));
-        const run = spawnSync(
-            process.execPath,
-            ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--stack", "multimodel", "--out", out],
-            { cwd: ROOT, encoding: "utf8" },
-        );
-        expect(run.status).toBe(0);
-        const custom = fs
-            .readdirSync(out)
-            .map((file) => ({ file, object: parse(fs.readFileSync(path.join(out, file), "utf8")) }))
-            .filter(({ object }) => isCustomResource(object));
+        const custom = previewedCustomResources("multimodel");
         const files = custom.map(({ file }) => file);
         expect(files).toEqual(
             expect.arrayContaining([
@@ -174,17 +170,7 @@ describe("every custom resource the program emits validates against the upstream
     }, 60_000);
 
     test("the offline preview's --out YAML of the multihost stack: the leader-and-worker service and the namespace's pipeline-parallel preset", () => {
-        const out = fs.mkdtempSync(path.join(os.tmpdir(), "schemas-"));
-        const run = spawnSync(
-            process.execPath,
-            ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--stack", "multihost", "--out", out],
-            { cwd: ROOT, encoding: "utf8" },
-        );
-        expect(run.status).toBe(0);
-        const custom = fs
-            .readdirSync(out)
-            .map((file) => ({ file, object: parse(fs.readFileSync(path.join(out, file), "utf8")) }))
-            .filter(({ object }) => isCustomResource(object));
+        const custom = previewedCustomResources("multihost");
         const byFile = new Map(custom.map(({ file, object }) => [file, object]));
         const service = byFile.get("llminferenceservice-llm-inference-llama-70b.yaml");
         expect(service.spec.parallelism).toEqual({ pipeline: 4, tensor: 4 });

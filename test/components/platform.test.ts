@@ -169,8 +169,9 @@ describe("KServe", () => {
 });
 
 describe("ServingNamespace", () => {
-    test("labels the namespace for the Gateway and ships a router-route config without timeouts, once KServe's webhooks answer", async () => {
-        const graph = await record(() => {
+    /** Records a ServingNamespace "serving" for namespace `models`, after a stand-in for KServe's webhooks. */
+    const servingNamespace = (multiHost: boolean) =>
+        record(() => {
             const provider = testProvider();
             const controller = new k8s.core.v1.Namespace("controller", { metadata: { name: "controller" } }, { provider });
             new ServingNamespace("serving", {
@@ -178,9 +179,12 @@ describe("ServingNamespace", () => {
                 namespace: "models",
                 kserveWebhooks: controller,
                 bodyBasedRouting: false,
-                multiHost: false,
+                multiHost,
             });
         });
+
+    test("labels the namespace for the Gateway and ships a router-route config without timeouts, once KServe's webhooks answer", async () => {
+        const graph = await servingNamespace(false);
         expect(graph.get("kubernetes:core/v1:Namespace", "serving-ns").inputs).toEqual({
             apiVersion: "v1",
             kind: "Namespace",
@@ -203,17 +207,7 @@ describe("ServingNamespace", () => {
     });
 
     test("on a multi-host pool: the pipeline-parallel preset KServe looks up but does not ship, starting Ray before vLLM", async () => {
-        const graph = await record(() => {
-            const provider = testProvider();
-            const controller = new k8s.core.v1.Namespace("controller", { metadata: { name: "controller" } }, { provider });
-            new ServingNamespace("serving", {
-                provider,
-                namespace: "models",
-                kserveWebhooks: controller,
-                bodyBasedRouting: false,
-                multiHost: true,
-            });
-        });
+        const graph = await servingNamespace(true);
         const preset = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig", "serving-multi-host");
         const script = "/workspace/vllm/examples/ray_serving/multi-node-serving.sh";
         const shared = { env: [{ name: "TPU_MULTIHOST_BACKEND", value: "ray" }], volumeMounts: [{ name: "dshm", mountPath: "/dev/shm" }] };
