@@ -2,7 +2,7 @@ import { ResourceValidationPolicy } from "@pulumi/policy";
 import { TPU_MULTI_HOST, TPU_NODE, hostsForTopology } from "@gke-tpu-inference/facts";
 import { Props, isKubernetesKind, isLlmInferenceService, placements, usesTpu } from "./support";
 
-/** The multi-host topology (and its hosts) a pod template's TPU containers select, if exactly one. */
+/** The multi-host topology (and its hosts) a pod template selects, if exactly one: only TPU nodes carry the label. */
 function multiHostSlice(pod: Props | undefined): { topology: string; hosts: number } | undefined {
     if (pod === undefined) {
         return undefined;
