@@ -406,8 +406,6 @@ export const KSERVE_CHILDREN = {
      * its replica count when the service sets no `replicas` (`workload.go:215-237`), so an autoscaler may own it.
      */
     workloadDeployment: (name: string) => `${name}-kserve`,
-    /** The LeaderWorkerSet of a multi-host service: one group of pods per replica. Source: {@link SOURCES.kserveMultiNode}. */
-    workloadLeaderWorkerSet: (name: string) => `${name}-kserve-mn`,
     /** Labels on every workload pod of a service named `name`. */
     workloadLabels: (name: string) => ({
         "app.kubernetes.io/name": name,
@@ -547,15 +545,23 @@ export const GKE_GATEWAY_CLASS_PREFIX = "gke-l7-";
 
 /** Chips on one VM for a TPU v6e topology (multi-host shapes use 4-chip VMs). Derived from {@link TPU_V6E_MACHINE_TYPES}. */
 export function chipsPerVmForTopology(topology: string): number | undefined {
-    const matches = Object.values(TPU_V6E_MACHINE_TYPES).filter((machine) => machine.shapes.some((shape) => shape.topology === topology));
-    return matches.length > 0 ? matches[0].chipsPerVm : undefined;
+    return machineShapeForTopology(topology)?.machine.chipsPerVm;
+}
+
+/** The first machine type (in catalog order) offering `topology`, with that shape. */
+function machineShapeForTopology(topology: string): { machine: TpuMachineType; shape: TpuShape } | undefined {
+    for (const machine of Object.values(TPU_V6E_MACHINE_TYPES)) {
+        const shape = machine.shapes.find((candidate) => candidate.topology === topology);
+        if (shape !== undefined) {
+            return { machine, shape };
+        }
+    }
+    return undefined;
 }
 
 /** TPU VMs in a slice of a TPU v6e topology (more than one: a multi-host slice). Derived from {@link TPU_V6E_MACHINE_TYPES}. */
 export function hostsForTopology(topology: string): number | undefined {
-    return Object.values(TPU_V6E_MACHINE_TYPES)
-        .flatMap((machine) => machine.shapes)
-        .find((shape) => shape.topology === topology)?.hosts;
+    return machineShapeForTopology(topology)?.shape.hosts;
 }
 
 /**

@@ -120,9 +120,11 @@ async function namespaceChecks(
             const serviceNamespace = service.metadata!.namespace!;
             const inNamespace = pods.filter((pod) => pod.metadata?.namespace === serviceNamespace);
             // On a multi-host slice the leader serves and the workers hold the other hosts' chips: a Pending worker stalls the group.
-            const workload = inNamespace.filter(
-                (pod) => matches(KSERVE_CHILDREN.workloadLabels(name))(pod) || matches(KSERVE_CHILDREN.workerLabels(name))(pod),
-            );
+            const [servesTraffic, isGroupWorker] = [
+                matches(KSERVE_CHILDREN.workloadLabels(name)),
+                matches(KSERVE_CHILDREN.workerLabels(name)),
+            ];
+            const workload = inNamespace.filter((pod) => servesTraffic(pod) || isGroupWorker(pod));
             const pickers = inNamespace.filter(matches(KSERVE_CHILDREN.schedulerLabels(name)));
             const route = await reader.get({
                 apiVersion: "gateway.networking.k8s.io/v1",
