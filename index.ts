@@ -1,5 +1,6 @@
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
+import { ISTIO } from "@gke-tpu-inference/facts";
 import { BodyBasedRouter } from "./components/bodyBasedRouter";
 import { CertManager } from "./components/certManager";
 import { GkeCluster } from "./components/cluster";
@@ -12,6 +13,7 @@ import { ModelService } from "./components/modelService";
 import { ModelStore } from "./components/modelStore";
 import { stackNames } from "./components/names";
 import { Network } from "./components/network";
+import { Istio } from "./components/istio";
 import { InferenceObservability } from "./components/observability";
 import { readLiveFacts } from "./components/preflight";
 import { ProjectApis } from "./components/projectApis";
@@ -29,6 +31,7 @@ export = async () => {
     const preflight = withApis(new ProjectApis(name, { project: settings.project, manage: settings.manageProjectApis }));
     const names = stackNames(name, pulumi.getStack());
     const protect = settings.deletionProtection;
+    const behindIstio = settings.gateway.provider === "istio";
 
     const network = new Network(name, {
         project: settings.project,
@@ -47,6 +50,8 @@ export = async () => {
         releaseChannel: settings.releaseChannel,
         masterAuthorizedNetworks: settings.masterAuthorizedNetworks,
         masterCidr: settings.network.masterCidr,
+        // istiod's webhooks listen on their own port.
+        extraWebhookPorts: behindIstio ? [ISTIO.webhookPort] : [],
         deletionProtection: protect,
         systemPool: settings.systemPool,
         names,
@@ -79,6 +84,7 @@ export = async () => {
     const { provider } = cluster;
     const certManager = new CertManager(name, { provider });
     const leaderWorkerSet = new LeaderWorkerSet("lws", { provider, webhookPrerequisites: [cluster.webhookFirewall] });
+    const istio = behindIstio ? new Istio("istio", { provider, webhookPrerequisites: [cluster.webhookFirewall] }) : undefined;
     const kserve = new KServe("kserve", {
         provider,
         gateway: { namespace: settings.gateway.namespace, name: settings.gateway.name },
@@ -91,14 +97,18 @@ export = async () => {
         hfToken: loadHfToken(),
         bodyBasedRouting: settings.bodyBasedRouting,
         multiHost: settings.tpu.hostsPerSlice > 1 && settings.models.length > 0,
+        outsideIstioMesh: behindIstio,
     });
     const networkServices = preflight.prerequisites("networkServices");
     const gateway = new InferenceGateway("inference", {
         provider,
         gateway: settings.gateway,
         allowedRouteNamespaceLabels: { ...GATEWAY_ACCESS_LABEL },
-        // A regional Gateway is programmed only once the region has a proxy-only subnet; InferencePool backends need Network Services.
-        prerequisites: [network.proxyOnlySubnetwork, ...networkServices],
+        prerequisites: istio
+            ? // Nothing but istiod programs an `istio` Gateway.
+              [istio.istiod]
+            : // A regional Gateway is programmed only once the region has a proxy-only subnet; InferencePool backends need Network Services.
+              [...(network.proxyOnlySubnetwork ? [network.proxyOnlySubnetwork] : []), ...networkServices],
     });
 
     // Pattern 2: requests at the Gateway's root routed by the model their body names. The router sits beside the Gateway,
@@ -107,6 +117,8 @@ export = async () => {
         ? new BodyBasedRouter("body-based-router", {
               provider,
               gateway: { namespace: gateway.namespaceName, name: settings.gateway.name },
+              gatewayProvider: settings.gateway.provider,
+              istioCrds: istio?.crds,
               models: settings.models.map((model) => ({ service: model.name, baseModel: model.modelName, adapters: [] })),
               gatewayAddress: gateway.address,
           })
@@ -145,7 +157,8 @@ export = async () => {
                 namespace: serving.namespaceName,
                 model,
                 scheduling: tpuPool.scheduling,
-                gateway: { name: settings.gateway.name, namespace: settings.gateway.namespace },
+                gateway: { name: settings.gateway.name, namespace: settings.gateway.namespace, provider: settings.gateway.provider },
+                istioCrds: istio?.crds,
                 gatewayAddress: gateway.address,
                 hfToken: serving.hfToken,
                 platform: [
@@ -153,7 +166,8 @@ export = async () => {
                     serving.routerRouteConfig,
                     ...(serving.multiHostPreset ? [serving.multiHostPreset] : []),
                     leaderWorkerSet.webhooksReady,
-                    ...networkServices,
+                    // GKE accepts an InferencePool backend only with the Network Services API.
+                    ...(istio ? [] : networkServices),
                 ],
                 paused: settings.paused,
                 coldStart: settings.coldStart,
@@ -181,6 +195,7 @@ export = async () => {
         tpuPoolAutoscaling: { ...tpuPool.autoscaling, paused: settings.paused },
         /** What the TPU pool costs per hour while it holds the nodes its model services keep busy (none when paused). */
         tpuHourlyCost: estimateTpuHourlyCost(settings),
+        gatewayProvider: settings.gateway.provider,
         gatewayClass: settings.gateway.className,
         /** Where the Gateway is, for `npm run smoke` and `npm run doctor`. */
         gateway: { namespace: settings.gateway.namespace, name: settings.gateway.name },

@@ -1,7 +1,9 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { BODY_BASED_ROUTER } from "@gke-tpu-inference/facts";
+import { BODY_BASED_ROUTER, INFERENCE_EXT_PROC_MODE } from "@gke-tpu-inference/facts";
 import { pinnedChartArgs } from "./charts";
+import { ISTIO_NETWORKING_API_VERSION, tlsOriginationRule } from "./istio";
+import { GatewayProvider } from "./settings";
 import { shellCommand } from "./shell";
 
 /** What one model service answers to: its base model and the LoRA adapters it serves. */
@@ -20,6 +22,10 @@ export interface BodyBasedRouterArgs {
     provider: k8s.Provider;
     /** The Gateway it extends. Its namespace is an Output of the Gateway's namespace, so everything here waits for it. */
     gateway: { namespace: pulumi.Input<string>; name: string };
+    /** Who programs the Gateway: GKE calls the router through a routing extension, Istio through an ext_proc filter. */
+    gatewayProvider: GatewayProvider;
+    /** Behind Istio: what its objects wait for, Istio's CRDs. */
+    istioCrds?: pulumi.Resource;
     /** Every model service behind the Gateway. */
     models: RoutedModel[];
     /** The Gateway's address, for the endpoint's URL and curl example. */
@@ -36,11 +42,12 @@ export interface ModelRoutingEndpoint {
 }
 
 /**
- * Pattern 2's body-based router: the pinned upstream chart (Deployment, Service, RBAC) beside the Gateway, a GKE routing
- * extension that calls it with each request's headers and body before the Gateway picks a route, and one ConfigMap per
- * model service naming its base model and adapters. The router sets `X-Gateway-Base-Model-Name` to the base model of the
- * body's `model`, which the services' routes match (see routerRoute.ts). The chart's own GKE objects stay off
- * (`provider.name: none`): the extension and its health check are built here, where they are typed and checked.
+ * Pattern 2's body-based router: the pinned upstream chart (Deployment, Service, RBAC) beside the Gateway, what makes the
+ * Gateway call it with each request's headers and body before it picks a route (a GKE routing extension, or behind Istio
+ * an ext_proc filter and the TLS to the router), and one ConfigMap per model service naming its base model and adapters.
+ * The router sets `X-Gateway-Base-Model-Name` to the base model of the body's `model`, which the services' routes match
+ * (see routerRoute.ts). The chart's own provider objects stay off (`provider.name: none`): they are built here, as the
+ * chart's templates write them, where they are typed and checked.
  */
 export class BodyBasedRouter extends pulumi.ComponentResource {
     /** The routing extension GKE programs into the Gateway's load balancer. */
@@ -62,61 +69,12 @@ export class BodyBasedRouter extends pulumi.ComponentResource {
             childOpts,
         );
 
-        // GKE health-checks an extension backend like any other: over gRPC, on the router's health port.
-        new k8s.apiextensions.CustomResource(
-            `${name}-health`,
-            {
-                apiVersion: "networking.gke.io/v1",
-                kind: "HealthCheckPolicy",
-                metadata: { name: BODY_BASED_ROUTER.name, namespace },
-                spec: {
-                    default: {
-                        logConfig: { enabled: true },
-                        config: {
-                            type: "GRPC",
-                            grpcHealthCheck: { portSpecification: "USE_FIXED_PORT", port: BODY_BASED_ROUTER.healthPort },
-                        },
-                    },
-                    targetRef: { group: "", kind: "Service", name: BODY_BASED_ROUTER.name },
-                },
-            },
-            childOpts,
-        );
-
         this.extensionName = BODY_BASED_ROUTER.name;
-        new k8s.apiextensions.CustomResource(
-            `${name}-extension`,
-            {
-                apiVersion: "networking.gke.io/v1",
-                kind: "GCPRoutingExtension",
-                metadata: { name: this.extensionName, namespace },
-                spec: {
-                    targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: args.gateway.name }],
-                    extensionChains: [
-                        {
-                            name: "model-from-body",
-                            extensions: [
-                                {
-                                    name: "body-based-router",
-                                    // The :authority of the gRPC calls; the router answers any.
-                                    authority: pulumi.interpolate`${BODY_BASED_ROUTER.name}.${namespace}.svc`,
-                                    timeout: BODY_BASED_ROUTER.extension.timeout,
-                                    supportedEvents: [...BODY_BASED_ROUTER.extension.supportedEvents],
-                                    requestBodySendMode: BODY_BASED_ROUTER.extension.requestBodySendMode,
-                                    backendRef: {
-                                        group: "",
-                                        kind: "Service",
-                                        name: BODY_BASED_ROUTER.name,
-                                        port: BODY_BASED_ROUTER.grpcPort,
-                                    },
-                                },
-                            ],
-                        },
-                    ],
-                },
-            },
-            childOpts,
-        );
+        if (args.gatewayProvider === "gke") {
+            this.gkeExtension(name, args, childOpts);
+        } else {
+            this.istioExtension(name, args, { ...childOpts, dependsOn: args.istioCrds ? [args.istioCrds] : [] });
+        }
 
         // The router reads these at start and on every change; a name no ConfigMap lists gets an empty header and no route.
         for (const model of args.models) {
@@ -151,5 +109,121 @@ export class BodyBasedRouter extends pulumi.ComponentResource {
             return { url, models, curl };
         });
         this.registerOutputs({ extensionName: this.extensionName, endpoint: this.endpoint });
+    }
+
+    /** GKE: a routing extension on the Gateway to the router, which GKE health-checks like any backend. */
+    private gkeExtension(name: string, args: BodyBasedRouterArgs, childOpts: pulumi.CustomResourceOptions) {
+        const namespace = args.gateway.namespace;
+        // GKE health-checks an extension backend like any other: over gRPC, on the router's health port.
+        new k8s.apiextensions.CustomResource(
+            `${name}-health`,
+            {
+                apiVersion: "networking.gke.io/v1",
+                kind: "HealthCheckPolicy",
+                metadata: { name: BODY_BASED_ROUTER.name, namespace },
+                spec: {
+                    default: {
+                        logConfig: { enabled: true },
+                        config: {
+                            type: "GRPC",
+                            grpcHealthCheck: { portSpecification: "USE_FIXED_PORT", port: BODY_BASED_ROUTER.healthPort },
+                        },
+                    },
+                    targetRef: { group: "", kind: "Service", name: BODY_BASED_ROUTER.name },
+                },
+            },
+            childOpts,
+        );
+
+        new k8s.apiextensions.CustomResource(
+            `${name}-extension`,
+            {
+                apiVersion: "networking.gke.io/v1",
+                kind: "GCPRoutingExtension",
+                metadata: { name: BODY_BASED_ROUTER.name, namespace },
+                spec: {
+                    targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: args.gateway.name }],
+                    extensionChains: [
+                        {
+                            name: "model-from-body",
+                            extensions: [
+                                {
+                                    name: "body-based-router",
+                                    // The :authority of the gRPC calls; the router answers any.
+                                    authority: pulumi.interpolate`${BODY_BASED_ROUTER.name}.${namespace}.svc`,
+                                    timeout: BODY_BASED_ROUTER.extension.timeout,
+                                    supportedEvents: [...BODY_BASED_ROUTER.extension.supportedEvents],
+                                    requestBodySendMode: BODY_BASED_ROUTER.extension.requestBodySendMode,
+                                    backendRef: {
+                                        group: "",
+                                        kind: "Service",
+                                        name: BODY_BASED_ROUTER.name,
+                                        port: BODY_BASED_ROUTER.grpcPort,
+                                    },
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            childOpts,
+        );
+    }
+
+    /**
+     * Istio: an ext_proc filter, first in the Gateway's chain, to the router's Service by its cluster name, sending what
+     * the router reads; and TLS to the router, which serves it with a self-signed certificate.
+     */
+    private istioExtension(name: string, args: BodyBasedRouterArgs, childOpts: pulumi.CustomResourceOptions) {
+        const namespace = args.gateway.namespace;
+        const host = pulumi.interpolate`${BODY_BASED_ROUTER.name}.${namespace}.svc.cluster.local`;
+        new k8s.apiextensions.CustomResource(
+            `${name}-ext-proc`,
+            {
+                apiVersion: "networking.istio.io/v1alpha3",
+                kind: "EnvoyFilter",
+                metadata: { name: BODY_BASED_ROUTER.name, namespace },
+                spec: {
+                    targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: args.gateway.name }],
+                    configPatches: [
+                        {
+                            applyTo: "HTTP_FILTER",
+                            match: {
+                                context: "GATEWAY",
+                                listener: { filterChain: { filter: { name: "envoy.filters.network.http_connection_manager" } } },
+                            },
+                            patch: {
+                                operation: BODY_BASED_ROUTER.istioFilter.operation,
+                                value: {
+                                    name: BODY_BASED_ROUTER.istioFilter.name,
+                                    typed_config: {
+                                        "@type": "type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor",
+                                        failure_mode_allow: false,
+                                        allow_mode_override: true,
+                                        processing_mode: { ...INFERENCE_EXT_PROC_MODE },
+                                        grpc_service: {
+                                            envoy_grpc: {
+                                                cluster_name: pulumi.interpolate`outbound|${BODY_BASED_ROUTER.grpcPort}||${host}`,
+                                            },
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    ],
+                },
+            },
+            childOpts,
+        );
+        new k8s.apiextensions.CustomResource(
+            `${name}-tls`,
+            {
+                apiVersion: ISTIO_NETWORKING_API_VERSION,
+                kind: "DestinationRule",
+                metadata: { name: BODY_BASED_ROUTER.name, namespace },
+                spec: tlsOriginationRule(host),
+            },
+            childOpts,
+        );
     }
 }

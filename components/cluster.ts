@@ -32,6 +32,8 @@ export interface GkeClusterArgs {
     masterAuthorizedNetworks: string[];
     /** Private /28 of the control plane; the webhook firewall rule admits it. */
     masterCidr: string;
+    /** Ports besides {@link WEBHOOK_PORTS} the control plane must reach on pods: istiod's webhooks, where Istio is installed. */
+    extraWebhookPorts?: readonly string[];
     /**
      * Refuse `pulumi destroy` and replacements of the cluster: GKE's own deletion protection, and Pulumi's
      * `protect` on the cluster and the node service account, which the engine checks before it deletes anything.
@@ -195,7 +197,7 @@ export class GkeCluster extends pulumi.ComponentResource {
             },
         );
 
-        // Private nodes accept the control plane on 443 and 10250 only; the webhooks listen on 9443, KEDA's metrics API on 6443.
+        // Private nodes accept the control plane on 443 and 10250 only; the webhooks listen on 9443 (istiod's on 15017), KEDA's metrics API on 6443.
         this.webhookFirewall = new gcp.compute.Firewall(
             `${name}-webhooks`,
             {
@@ -204,7 +206,7 @@ export class GkeCluster extends pulumi.ComponentResource {
                 network: args.networkId,
                 direction: "INGRESS",
                 sourceRanges: [args.masterCidr],
-                allows: [{ protocol: "tcp", ports: [...WEBHOOK_PORTS] }],
+                allows: [{ protocol: "tcp", ports: [...WEBHOOK_PORTS, ...(args.extraWebhookPorts ?? [])] }],
                 targetServiceAccounts: [nodeServiceAccount.email],
                 description: "GKE control plane to admission webhooks on nodes",
             },

@@ -1,25 +1,31 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import { GKE_SERVICE_LOAD_BALANCER } from "@gke-tpu-inference/facts";
 import { GatewaySettings } from "./settings";
 
 /** Arguments of {@link InferenceGateway}. */
 export interface InferenceGatewayArgs {
     /** Provider of the target cluster. */
     provider: k8s.Provider;
-    /** Class, namespace, name and optional TLS secret, validated by the settings. */
+    /** Provider, class, namespace, name, Istio's load balancer kind and optional TLS secret, validated by the settings. */
     gateway: Omit<GatewaySettings, "servingNamespace">;
     /** Labels of the namespaces whose HTTPRoutes may attach. */
     allowedRouteNamespaceLabels: Record<string, string>;
-    /** What GKE needs before it can program the Gateway and its InferencePool backends: the region's proxy-only subnet and the Network Services API. */
+    /**
+     * What its provider needs before it can program the Gateway: GKE, the region's proxy-only subnet and the Network Services
+     * API (for InferencePool backends); Istio, istiod.
+     */
     prerequisites: pulumi.Input<pulumi.Resource>[];
-    /** How long `pulumi up` waits for GKE to program the regional load balancer. Default 1800 s. */
+    /** How long `pulumi up` waits for the provider to program the load balancer. Default 1800 s. */
     programmedTimeoutSeconds?: number;
 }
 
 /**
- * A regional GKE Gateway for inference traffic: an HTTP listener, an HTTPS listener when a
- * TLS secret is configured, and routes admitted only from labelled namespaces. `pulumi up`
- * waits until GKE reports it Programmed, so its address is real when the stack outputs it.
+ * The inference Gateway: an HTTP listener, an HTTPS listener when a TLS secret is configured,
+ * and routes admitted only from labelled namespaces. GKE's regional class makes it an Application
+ * Load Balancer; Istio's class an Envoy Deployment behind a LoadBalancer Service, whose external
+ * or internal load balancer GKE picks from the annotations the Gateway hands the Service. `pulumi up`
+ * waits until the provider reports it Programmed, so its address is real when the stack outputs it.
  */
 export class InferenceGateway extends pulumi.ComponentResource {
     /** The load balancer's IP address. */
@@ -57,11 +63,18 @@ export class InferenceGateway extends pulumi.ComponentResource {
                     namespace: namespace.metadata.name,
                     annotations: {
                         "pulumi.com/waitFor": "condition=Programmed",
-                        // A regional external Application Load Balancer takes minutes to program.
+                        // A regional Application Load Balancer takes minutes to program; a Network Load Balancer less.
                         "pulumi.com/timeoutSeconds": String(args.programmedTimeoutSeconds ?? 1800),
                     },
                 },
-                spec: { gatewayClassName: gateway.className, listeners },
+                spec: {
+                    gatewayClassName: gateway.className,
+                    listeners,
+                    // Istio copies these onto the Service it creates for the Gateway (GKE's classes make no Service).
+                    ...(gateway.loadBalancer !== undefined
+                        ? { infrastructure: { annotations: { ...GKE_SERVICE_LOAD_BALANCER[gateway.loadBalancer] } } }
+                        : {}),
+                },
                 // Declared (and never sent) so that the resource exposes the status GKE writes back.
                 status: undefined,
             },

@@ -13,11 +13,12 @@ import {
 } from "@gke-tpu-inference/facts";
 import { scaledObject } from "./autoscaling";
 import { ColdStartEstimate, estimateColdStart, readyTimeoutSeconds } from "./coldStart";
+import { ISTIO_NETWORKING_API_VERSION, tlsOriginationRule } from "./istio";
 import { ModelStore } from "./modelStore";
 import { ModelWeights } from "./modelWeights";
 import { shellCommand } from "./shell";
 import { HTTP_SERVICE_SUFFIX } from "./routerRoute";
-import { ColdStartSettings, ModelServiceSettings } from "./settings";
+import { ColdStartSettings, GatewayProvider, ModelServiceSettings } from "./settings";
 import { TpuScheduling } from "./tpuNodePool";
 import { endpointPickerContainer, prefixCacheEndpointPickerConfig, VllmContainerOptions, vllmContainer, vllmWorkerContainer } from "./vllm";
 
@@ -31,8 +32,10 @@ export interface ModelServiceArgs {
     model: ModelServiceSettings;
     /** Selector, toleration and chip count of the TPU pool. */
     scheduling: TpuScheduling;
-    /** The Gateway the service's HTTPRoute attaches to. */
-    gateway: { name: string; namespace: string };
+    /** The Gateway the service's HTTPRoute attaches to, and who programs it. */
+    gateway: { name: string; namespace: string; provider: GatewayProvider };
+    /** Behind Istio: what the service's Istio objects wait for, Istio's CRDs. */
+    istioCrds?: pulumi.Resource;
     /** The Gateway's address, for the service's URL and curl examples. */
     gatewayAddress: pulumi.Input<string>;
     /** The Hugging Face token's Secret (key HF_TOKEN): the copy Job reads it, or, where KServe downloads, the service's account lists it. */
@@ -77,8 +80,10 @@ function vllmHealthCheckSpec(targetRef: { group: string; kind: string; name: str
 
 /**
  * One LLM served on TPU v6e through KServe's LLMInferenceService, routed by the llm-d EPP
- * behind the stack's Gateway, with the GKE policies the field reports learned it needs:
- * HTTP health checks on /health for both of its backends, and a long backend timeout.
+ * behind the stack's Gateway. Behind GKE's Gateway, with the GKE policies the field reports
+ * learned it needs: HTTP health checks on /health for both of its backends, and a long backend
+ * timeout. Behind Istio, which has neither GKE's health checks nor its 30 s default, with the
+ * TLS that Istio's ext_proc calls to the EPP need.
  */
 export class ModelService extends pulumi.ComponentResource {
     /** `http://<gateway>/<namespace>/<name>`: append `/v1/...`. */
@@ -94,6 +99,7 @@ export class ModelService extends pulumi.ComponentResource {
         const childOpts = { parent: this, provider: args.provider };
         const inferencePool = { ...INFERENCE_POOL_KIND, name: `${model.name}${KSERVE_CHILDREN.inferencePoolSuffix}` };
         const httpServiceName = `${model.name}${HTTP_SERVICE_SUFFIX}`;
+        const eppServiceName = `${model.name}${KSERVE_CHILDREN.eppServiceSuffix}`;
         this.coldStart = estimateColdStart(model, args.coldStart);
         const image = args.store.imageFor(model.image);
         const weights = new ModelWeights(
@@ -128,33 +134,47 @@ export class ModelService extends pulumi.ComponentResource {
             childOpts,
         );
 
-        // Both backends GKE creates for the service: the InferencePool and the plain-HTTP Service.
-        const healthChecked: Array<[string, { group: string; kind: string; name: string }]> = [
-            ["pool-health", inferencePool],
-            ["http-health", { group: "", kind: "Service", name: httpServiceName }],
-        ];
-        for (const [suffix, targetRef] of healthChecked) {
+        if (args.gateway.provider === "gke") {
+            // Both backends GKE creates for the service: the InferencePool and the plain-HTTP Service.
+            const healthChecked: Array<[string, { group: string; kind: string; name: string }]> = [
+                ["pool-health", inferencePool],
+                ["http-health", { group: "", kind: "Service", name: httpServiceName }],
+            ];
+            for (const [suffix, targetRef] of healthChecked) {
+                new k8s.apiextensions.CustomResource(
+                    `${name}-${suffix}`,
+                    {
+                        apiVersion: "networking.gke.io/v1",
+                        kind: "HealthCheckPolicy",
+                        metadata: { name: targetRef.name, namespace: args.namespace },
+                        spec: vllmHealthCheckSpec(targetRef),
+                    },
+                    childOpts,
+                );
+            }
             new k8s.apiextensions.CustomResource(
-                `${name}-${suffix}`,
+                `${name}-pool-backend`,
                 {
                     apiVersion: "networking.gke.io/v1",
-                    kind: "HealthCheckPolicy",
-                    metadata: { name: targetRef.name, namespace: args.namespace },
-                    spec: vllmHealthCheckSpec(targetRef),
+                    kind: "GCPBackendPolicy",
+                    metadata: { name: inferencePool.name, namespace: args.namespace },
+                    spec: { default: { timeoutSec: INFERENCE_BACKEND_TIMEOUT_SECONDS }, targetRef: inferencePool },
                 },
                 childOpts,
             );
+        } else {
+            // Istio calls the EPP's Service by its cluster name over plain HTTP/2 unless told otherwise; the EPP serves TLS only.
+            new k8s.apiextensions.CustomResource(
+                `${name}-epp-tls`,
+                {
+                    apiVersion: ISTIO_NETWORKING_API_VERSION,
+                    kind: "DestinationRule",
+                    metadata: { name: eppServiceName, namespace: args.namespace },
+                    spec: tlsOriginationRule(pulumi.interpolate`${eppServiceName}.${args.namespace}.svc.cluster.local`),
+                },
+                { ...childOpts, dependsOn: args.istioCrds ? [args.istioCrds] : [] },
+            );
         }
-        new k8s.apiextensions.CustomResource(
-            `${name}-pool-backend`,
-            {
-                apiVersion: "networking.gke.io/v1",
-                kind: "GCPBackendPolicy",
-                metadata: { name: inferencePool.name, namespace: args.namespace },
-                spec: { default: { timeoutSec: INFERENCE_BACKEND_TIMEOUT_SECONDS }, targetRef: inferencePool },
-            },
-            childOpts,
-        );
 
         // Managed Prometheus scrapes vLLM (on its serving port) and the EPP, labelling every series with the service.
         const scraped: Array<[string, Record<string, string>, string | number]> = [

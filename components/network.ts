@@ -26,7 +26,8 @@ export const SECONDARY_RANGE_NAMES = { pods: "pods", services: "services" } as c
 /**
  * A custom-mode VPC for a private, VPC-native GKE cluster behind a regional Gateway:
  * a node subnet with named secondary ranges for pods and services, the proxy-only subnet
- * that regional Envoy-based load balancers require, and a Cloud Router with NAT so
+ * that regional Envoy-based load balancers require (when the settings give it a range: GKE's
+ * Gateway needs it, Istio's passthrough load balancer does not), and a Cloud Router with NAT so
  * private nodes can pull images and model weights.
  */
 export class Network extends pulumi.ComponentResource {
@@ -36,8 +37,8 @@ export class Network extends pulumi.ComponentResource {
     /** The node subnet's self link. */
     public readonly subnetworkId: pulumi.Output<string>;
     public readonly subnetworkName: pulumi.Output<string>;
-    /** The proxy-only subnet; a regional Gateway cannot be programmed without it. */
-    public readonly proxyOnlySubnetwork: gcp.compute.Subnetwork;
+    /** The proxy-only subnet, where the settings give it a range; GKE's regional Gateway cannot be programmed without it. */
+    public readonly proxyOnlySubnetwork?: gcp.compute.Subnetwork;
 
     constructor(name: string, args: NetworkArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:network:Network", name, {}, opts);
@@ -69,19 +70,22 @@ export class Network extends pulumi.ComponentResource {
             { ...named, protect: args.protect },
         );
 
-        this.proxyOnlySubnetwork = new gcp.compute.Subnetwork(
-            `${name}-proxy-only`,
-            {
-                project,
-                region,
-                name: computeName("proxy-only"),
-                network: network.id,
-                ipCidrRange: cidrs.proxyOnlyCidr,
-                purpose: PROXY_ONLY_SUBNET.purpose,
-                role: PROXY_ONLY_SUBNET.role,
-            },
-            named,
-        );
+        this.proxyOnlySubnetwork =
+            cidrs.proxyOnlyCidr === undefined
+                ? undefined
+                : new gcp.compute.Subnetwork(
+                      `${name}-proxy-only`,
+                      {
+                          project,
+                          region,
+                          name: computeName("proxy-only"),
+                          network: network.id,
+                          ipCidrRange: cidrs.proxyOnlyCidr,
+                          purpose: PROXY_ONLY_SUBNET.purpose,
+                          role: PROXY_ONLY_SUBNET.role,
+                      },
+                      named,
+                  );
 
         const router = new gcp.compute.Router(
             `${name}-router`,
@@ -111,7 +115,7 @@ export class Network extends pulumi.ComponentResource {
             networkId: this.networkId,
             networkName: this.networkName,
             subnetworkId: this.subnetworkId,
-            proxyOnlySubnetworkId: this.proxyOnlySubnetwork.id,
+            proxyOnlySubnetworkId: this.proxyOnlySubnetwork?.id,
         });
     }
 }

@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { KSERVE } from "@gke-tpu-inference/facts";
+import { ISTIO, KSERVE } from "@gke-tpu-inference/facts";
 import { routerRouteSpec } from "./routerRoute";
 import { multiHostPresetSpec } from "./vllm";
 
@@ -21,6 +21,8 @@ export interface ServingNamespaceArgs {
     bodyBasedRouting: boolean;
     /** Model services span multi-host slices: the namespace carries the preset KServe merges under them. */
     multiHost: boolean;
+    /** Istio is installed: the namespace's pods stay out of its mesh (no sidecar beside vLLM or the EPP). */
+    outsideIstioMesh: boolean;
 }
 
 /** Name of the token Secret. */
@@ -46,7 +48,15 @@ export class ServingNamespace extends pulumi.ComponentResource {
         const childOpts = { parent: this, provider: args.provider };
         const namespace = new k8s.core.v1.Namespace(
             `${name}-ns`,
-            { metadata: { name: args.namespace, labels: { ...GATEWAY_ACCESS_LABEL } } },
+            {
+                metadata: {
+                    name: args.namespace,
+                    labels: {
+                        ...GATEWAY_ACCESS_LABEL,
+                        ...(args.outsideIstioMesh ? { [ISTIO.injectionLabel.key]: ISTIO.injectionLabel.disabled } : {}),
+                    },
+                },
+            },
             childOpts,
         );
 

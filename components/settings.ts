@@ -17,6 +17,7 @@ import {
     GKE_TPU_V6E_ZONES,
     GKE_VERSION,
     IMAGES,
+    ISTIO,
     KNOWN_MODELS,
     KSERVE_CHILDREN,
     PROTECTED_NAMESPACES,
@@ -33,6 +34,20 @@ import {
 import { Ipv4Range, isRfc1918, networkRangeProblem, overlaps, parseCidr } from "./cidr";
 import { runningStackFileProblems } from "./stackFile";
 import { suggestion } from "./suggest";
+
+/** What serves the inference Gateway: GKE's own Gateway controller, or Istio installed by the stack. */
+export type GatewayProvider = "gke" | "istio";
+const GATEWAY_PROVIDERS: readonly GatewayProvider[] = ["gke", "istio"];
+
+/** Where an Istio Gateway's load balancer takes traffic from: the internet, or the VPC. */
+export type GatewayLoadBalancer = "external" | "internal";
+const GATEWAY_LOAD_BALANCERS: readonly GatewayLoadBalancer[] = ["external", "internal"];
+
+/** What an empty setting takes, by gateway provider. */
+const PROVIDER_DEFAULTS = {
+    gke: { gatewayClass: GATEWAY_CLASSES.regional[0], proxyOnlyCidr: "10.9.0.0/23" },
+    istio: { gatewayClass: ISTIO.gatewayClass, gatewayLoadBalancer: "external" },
+} as const;
 
 /** How TPU capacity is bought. */
 export type TpuProvisioning = "on-demand" | "spot" | "reservation";
@@ -67,15 +82,20 @@ export interface NetworkSettings {
     nodeCidr: string;
     podCidr: string;
     serviceCidr: string;
-    proxyOnlyCidr: string;
+    /** The proxy-only subnet GKE's regional Gateway needs; none behind Istio, whose load balancer is a passthrough one. */
+    proxyOnlyCidr?: string;
     /** The control plane's private range (/28); the webhook firewall rule admits it. */
     masterCidr: string;
 }
 
 /** Where the inference Gateway and the model services live. */
 export interface GatewaySettings {
-    /** A regional GKE GatewayClass. */
+    /** What serves the Gateway. */
+    provider: GatewayProvider;
+    /** A regional GKE GatewayClass, or `istio`. */
     className: string;
+    /** Behind Istio: the kind of load balancer GKE makes for the Gateway's Service. GKE's own classes choose it themselves. */
+    loadBalancer?: GatewayLoadBalancer;
     namespace: string;
     name: string;
     /** A `kubernetes.io/tls` Secret in the Gateway's namespace; when set, the Gateway also listens for HTTPS on 443. */
@@ -489,14 +509,17 @@ export const SETTINGS = {
     },
     proxyOnlyCidr: {
         type: "string",
-        default: "10.9.0.0/23",
-        description: "Proxy-only subnet for the regional Gateway's Envoy proxies.",
-        allowed: `a private IPv4 range of /${PROXY_ONLY_SUBNET.maxPrefixLength} or larger (/23 recommended)`,
-        schema: cidr((range) =>
-            range.prefixLength > PROXY_ONLY_SUBNET.maxPrefixLength
-                ? `is too small for a proxy-only subnet; allowed: a prefix of /${PROXY_ONLY_SUBNET.maxPrefixLength} or larger (/23 recommended)`
-                : undefined,
-        ),
+        default: "",
+        description: `Proxy-only subnet for GKE's regional Gateway's Envoy proxies; empty: ${PROVIDER_DEFAULTS.gke.proxyOnlyCidr} with gatewayProvider gke, none with istio.`,
+        allowed: `empty, or (gatewayProvider gke) a private IPv4 range of /${PROXY_ONLY_SUBNET.maxPrefixLength} or larger (/23 recommended)`,
+        schema: z.union([
+            z.literal(""),
+            cidr((range) =>
+                range.prefixLength > PROXY_ONLY_SUBNET.maxPrefixLength
+                    ? `is too small for a proxy-only subnet; allowed: a prefix of /${PROXY_ONLY_SUBNET.maxPrefixLength} or larger (/23 recommended)`
+                    : undefined,
+            ),
+        ]),
     },
     masterCidr: {
         type: "string",
@@ -540,19 +563,34 @@ export const SETTINGS = {
         allowed: RELEASE_CHANNELS.join(", "),
         schema: oneOf(RELEASE_CHANNELS, "is not a GKE release channel"),
     },
+    gatewayProvider: {
+        type: "string",
+        default: "gke",
+        description:
+            "What serves the inference Gateway: GKE's own Gateway controller (a regional Application Load Balancer), or Istio, which the stack installs (its Envoy Deployment behind a passthrough Network Load Balancer).",
+        allowed: GATEWAY_PROVIDERS.join(", "),
+        schema: oneOf(GATEWAY_PROVIDERS, "is not a gateway provider"),
+    },
     gatewayClass: {
         type: "string",
-        default: "gke-l7-regional-external-managed",
-        description: "GatewayClass of the inference Gateway.",
-        allowed: GATEWAY_CLASSES.regional.join(", "),
+        default: "",
+        description: `GatewayClass of the inference Gateway; empty: ${PROVIDER_DEFAULTS.gke.gatewayClass} with gatewayProvider gke, ${PROVIDER_DEFAULTS.istio.gatewayClass} with istio.`,
+        allowed: `empty, ${GATEWAY_CLASSES.regional.join(", ")} (gke), or ${ISTIO.gatewayClass} (istio)`,
         schema: z.string().superRefine((value, ctx) => {
-            if (!(GATEWAY_CLASSES.regional as readonly string[]).includes(value)) {
+            if (value !== "" && value !== ISTIO.gatewayClass && !(GATEWAY_CLASSES.regional as readonly string[]).includes(value)) {
                 const why = (GATEWAY_CLASSES.global as readonly string[]).includes(value)
                     ? "is a global GatewayClass, which never serves InferencePool backends"
-                    : "is not a regional GKE GatewayClass";
-                ctx.addIssue({ code: "custom", message: says(why, GATEWAY_CLASSES.regional.join(", ")) });
+                    : "is neither a regional GKE GatewayClass nor Istio's";
+                ctx.addIssue({ code: "custom", message: says(why, `${GATEWAY_CLASSES.regional.join(", ")} or ${ISTIO.gatewayClass}`) });
             }
         }),
+    },
+    gatewayLoadBalancer: {
+        type: "string",
+        default: "",
+        description: `With gatewayProvider istio: whether GKE gives the Gateway's Service an external or an internal (VPC-only) passthrough Network Load Balancer; empty: ${PROVIDER_DEFAULTS.istio.gatewayLoadBalancer}. With gke the class chooses (gke-l7-rilb is internal).`,
+        allowed: `empty, or (gatewayProvider istio) ${GATEWAY_LOAD_BALANCERS.join(", ")}`,
+        schema: z.union([z.literal(""), oneOf(GATEWAY_LOAD_BALANCERS, "is not a load balancer kind")]),
     },
     gatewayNamespace: {
         type: "string",
@@ -815,10 +853,13 @@ export const RULES: readonly Rule[] = [
                 : [],
     },
     {
-        description: "nodeCidr, podCidr, serviceCidr, proxyOnlyCidr and masterCidr are disjoint.",
-        reads: NETWORK_KEYS,
+        description: "nodeCidr, podCidr, serviceCidr, proxyOnlyCidr (where the provider has one) and masterCidr are disjoint.",
+        reads: [...NETWORK_KEYS, "gatewayProvider"],
         check: (values, key) => {
-            const ranges = NETWORK_KEYS.map((name) => [name, parseCidr(values[name]) as Ipv4Range] as const);
+            const ranges = NETWORK_KEYS.flatMap((name) => {
+                const cidr = name === "proxyOnlyCidr" ? proxyOnlyCidrOf(values) : values[name];
+                return cidr === undefined ? [] : [[name, parseCidr(cidr) as Ipv4Range] as const];
+            });
             return ranges.flatMap(([nameB, b], j) =>
                 ranges
                     .slice(0, j)
@@ -828,6 +869,39 @@ export const RULES: readonly Rule[] = [
                             `${key(nameB)} = ${JSON.stringify(b.cidr)} overlaps ${key(nameA)} = ${JSON.stringify(a.cidr)}; allowed: disjoint ranges for ${NETWORK_KEYS.join(", ")}`,
                     ),
             );
+        },
+    },
+    {
+        description:
+            "The Gateway's settings belong to its provider: gke takes a regional GKE class and a proxy-only subnet, istio the class istio and a load balancer kind.",
+        reads: ["gatewayProvider", "gatewayClass", "gatewayLoadBalancer", "proxyOnlyCidr"],
+        check: ({ gatewayProvider, gatewayClass, gatewayLoadBalancer, proxyOnlyCidr }, key) => {
+            const provider = `${key("gatewayProvider")} = ${JSON.stringify(gatewayProvider)}`;
+            const problems: string[] = [];
+            if (gatewayProvider === "istio") {
+                if (gatewayClass !== "" && gatewayClass !== ISTIO.gatewayClass) {
+                    problems.push(
+                        `${key("gatewayClass")} = ${JSON.stringify(gatewayClass)} is GKE's own class, which Istio does not program, but ${provider}; allowed: empty or ${ISTIO.gatewayClass} (or gatewayProvider gke)`,
+                    );
+                }
+                if (proxyOnlyCidr !== "") {
+                    problems.push(
+                        `${key("proxyOnlyCidr")} = ${JSON.stringify(proxyOnlyCidr)} is for GKE's regional Gateway, but ${provider}, whose passthrough load balancer needs no proxy-only subnet; allowed: empty (or gatewayProvider gke)`,
+                    );
+                }
+            } else {
+                if (gatewayClass === ISTIO.gatewayClass) {
+                    problems.push(
+                        `${key("gatewayClass")} = ${JSON.stringify(gatewayClass)} is Istio's class, but ${provider}, which installs no Istio; allowed: empty, ${GATEWAY_CLASSES.regional.join(", ")} (or gatewayProvider istio)`,
+                    );
+                }
+                if (gatewayLoadBalancer !== "") {
+                    problems.push(
+                        `${key("gatewayLoadBalancer")} = ${JSON.stringify(gatewayLoadBalancer)} is for Istio's Gateway Service, but ${provider}, whose class chooses the load balancer; allowed: empty, with gatewayClass gke-l7-rilb for an internal one (or gatewayProvider istio)`,
+                    );
+                }
+            }
+            return problems;
         },
     },
     {
@@ -945,6 +1019,11 @@ function singleHostTopologies(machineType: string): string {
         .filter((candidate) => candidate.hosts === 1)
         .map((candidate) => candidate.topology)
         .join(", ");
+}
+
+/** The proxy-only subnet's range: the stack's, else GKE's default; none behind Istio. */
+function proxyOnlyCidrOf(values: Pick<Values, "gatewayProvider" | "proxyOnlyCidr">): string | undefined {
+    return values.gatewayProvider === "gke" ? values.proxyOnlyCidr || PROVIDER_DEFAULTS.gke.proxyOnlyCidr : undefined;
 }
 
 /** The TPU shape the values select, when the topology is one of the machine type's. */
@@ -1155,6 +1234,7 @@ export function parseSettings(
 /** The typed settings from checked values. */
 function settingsOf(values: Values, project: string): Settings {
     const shape = tpuShape(values)!;
+    const provider = values.gatewayProvider as GatewayProvider;
     const machine = TPU_V6E_MACHINE_TYPES[values.tpuMachineType];
     return {
         project,
@@ -1175,13 +1255,17 @@ function settingsOf(values: Values, project: string): Settings {
             nodeCidr: values.nodeCidr,
             podCidr: values.podCidr,
             serviceCidr: values.serviceCidr,
-            proxyOnlyCidr: values.proxyOnlyCidr,
+            ...(proxyOnlyCidrOf(values) !== undefined ? { proxyOnlyCidr: proxyOnlyCidrOf(values) } : {}),
             masterCidr: values.masterCidr,
         },
         masterAuthorizedNetworks: values.masterAuthorizedNetworks,
         releaseChannel: values.releaseChannel,
         gateway: {
-            className: values.gatewayClass,
+            provider,
+            className: values.gatewayClass || PROVIDER_DEFAULTS[provider].gatewayClass,
+            ...(provider === "istio"
+                ? { loadBalancer: (values.gatewayLoadBalancer || PROVIDER_DEFAULTS.istio.gatewayLoadBalancer) as GatewayLoadBalancer }
+                : {}),
             namespace: values.gatewayNamespace,
             name: values.gatewayName,
             ...(values.gatewayTlsSecret !== "" ? { tlsSecret: values.gatewayTlsSecret } : {}),

@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import {
     EPP_CONFIG_API_VERSION,
+    EPP_PORTS,
     IMAGES,
     KSERVE_CHILDREN,
     PREFIX_CACHE_ROUTING,
@@ -186,10 +187,6 @@ export function multiHostPresetSpec() {
     };
 }
 
-/** The endpoint picker's port for the Gateway's ext_proc calls, and its health port. */
-const EPP_GRPC_PORT = 9002;
-const EPP_HEALTH_PORT = 9003;
-
 /**
  * The EPP's `main` container: the pinned image (with the ALPN h2 fix that TLS ext_proc
  * needs) and its command with secure serving on, using the certificate KServe issues for
@@ -209,9 +206,9 @@ export function endpointPickerContainer() {
             "--zap-encoder",
             "json",
             "--grpc-port",
-            String(EPP_GRPC_PORT),
+            String(EPP_PORTS.grpc),
             "--grpc-health-port",
-            String(EPP_HEALTH_PORT),
+            String(EPP_PORTS.health),
             "--secure-serving=true",
             "--cert-path=/var/run/kserve/tls",
             "--enable-cert-reload=true",

@@ -7,6 +7,7 @@ import { ResourceValidation, ResourceValidationPolicy, StackValidation, StackVal
 // The SDK's error for a value unknown during preview; it is internal to @pulumi/policy, so its types omit it.
 const { UnknownValueError } = require("@pulumi/policy/proxy") as { UnknownValueError: new (...args: never[]) => Error };
 import { rememberInputs, withAnalyzedInputs } from "./support";
+import { disallowExtProcClusterByIp } from "./disallowExtProcClusterByIp";
 import { disallowDefaultComputeServiceAccount } from "./disallowDefaultComputeServiceAccount";
 import { disallowGpuOnlyVllmFlags } from "./disallowGpuOnlyVllmFlags";
 import { disallowHttpRouteTimeoutsOnGke } from "./disallowHttpRouteTimeoutsOnGke";
@@ -16,6 +17,7 @@ import { disallowUnpinnedImages } from "./disallowUnpinnedImages";
 import { enforceTpuStartupBudget } from "./enforceTpuStartupBudget";
 import { requireAllTpuChips } from "./requireAllTpuChips";
 import { requireDeletionProtection } from "./requireDeletionProtection";
+import { requireEppExtProcMode } from "./requireEppExtProcMode";
 import { requireFixedEndpointPickerImage } from "./requireFixedEndpointPickerImage";
 import { requireGatewayApiOnCluster } from "./requireGatewayApiOnCluster";
 import { requireHttpHealthCheckPolicy } from "./requireHttpHealthCheckPolicy";
@@ -115,6 +117,8 @@ export const policies: Array<ResourceValidationPolicy | StackValidationPolicy> =
     requireAllTpuChips, // 16
     requireLongInferenceBackendTimeout, // 17
     requireWholeSliceGroups, // 18
+    disallowExtProcClusterByIp, // 19
+    requireEppExtProcMode, // 20
     requireWorkloadIdentity,
     requirePrivateNodes,
     requireShieldedNodes,

@@ -1,15 +1,39 @@
-import { ResourceValidationPolicy } from "@pulumi/policy";
-import { EPP_MINIMUM_VERSIONS } from "@gke-tpu-inference/facts";
-import { endpointPickerAlpn } from "@gke-tpu-inference/facts";
-import { containersOf } from "./support";
+import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
+import { EPP_MINIMUM_VERSIONS, KSERVE_CHILDREN, endpointPickerAlpn } from "@gke-tpu-inference/facts";
+import { addedClusters, describePatch } from "./extProc";
+import { Props, containersOf, isKubernetesKind, isLlmInferenceService, namespaceOf, selects } from "./support";
+
+/** An EPP image without the ALPN fix, and the Services (`namespace/name`) in front of it. */
+interface UnfixedEndpointPicker {
+    image: string;
+    repository: string;
+    minimum: string;
+    services: string[];
+}
+
+/** The Service a TLS originator's host names (`name`, `name.namespace`, `name.namespace.svc…`), as `namespace/name`. */
+function serviceOfHost(host: string, namespace: string): string {
+    const [name, hostNamespace] = host.split(".");
+    return `${hostNamespace ?? namespace}/${name}`;
+}
+
+/** Whether a DestinationRule makes its clients speak TLS (its own or the mesh's) to the host. */
+function originatesTls(rule: PolicyResource): boolean {
+    const policy = rule.props.spec?.trafficPolicy as Props | undefined;
+    const modes = [policy?.tls?.mode, ...((policy?.portLevelSettings as Props[] | undefined) ?? []).map((setting) => setting?.tls?.mode)];
+    return modes.some((mode) => mode === "SIMPLE" || mode === "MUTUAL" || mode === "ISTIO_MUTUAL");
+}
 
 /**
  * Seed 000: the EPP's gRPC server served TLS without offering ALPN `h2`; Envoy's ext_proc
  * refused it and prefix-cache-aware routing silently never happened ("zero cache hits").
+ * Behind Istio the TLS comes from a DestinationRule or a hand-written EnvoyFilter cluster,
+ * which is reported too, since that is where the broken call is made.
  */
-export const requireFixedEndpointPickerImage: ResourceValidationPolicy = {
+export const requireFixedEndpointPickerImage: StackValidationPolicy = {
     name: "require-fixed-endpoint-picker-image",
-    description: "An endpoint picker (EPP) image must be at or above the first release that offers ALPN h2 on its TLS gRPC server.",
+    description:
+        "An endpoint picker (EPP) image must be at or above the first release that offers ALPN h2 on its TLS gRPC server; so must the EPP behind a DestinationRule or EnvoyFilter cluster that speaks TLS to it.",
     enforcementLevel: "mandatory",
     severity: "critical",
     remediationSteps:
@@ -24,17 +48,56 @@ export const requireFixedEndpointPickerImage: ResourceValidationPolicy = {
             },
         },
     },
-    validateResource: (args, reportViolation) => {
+    validateStack: (args, reportViolation) => {
         const minimums = args.getConfig<{ minimumVersions?: Record<string, string> }>().minimumVersions ?? EPP_MINIMUM_VERSIONS;
-        for (const { path, container } of containersOf(args.type, args.props)) {
-            if (typeof container.image !== "string") {
-                continue;
-            }
-            const verdict = endpointPickerAlpn(container.image, minimums);
-            if (verdict?.fixed === false) {
+        const services = args.resources.filter((resource) => isKubernetesKind(resource.type, "", "Service"));
+        const unfixed: UnfixedEndpointPicker[] = [];
+        for (const resource of args.resources) {
+            for (const { path, container, pod } of containersOf(resource.type, resource.props)) {
+                if (typeof container.image !== "string") {
+                    continue;
+                }
+                const verdict = endpointPickerAlpn(container.image, minimums);
+                if (verdict?.fixed !== false) {
+                    continue;
+                }
                 reportViolation(
-                    `${args.name} ${path} runs ${container.image}; ${verdict.repository} before v${verdict.minimum} serves TLS gRPC without ALPN h2, so the Gateway's ext_proc cannot reach it.`,
+                    `${resource.name} ${path} runs ${container.image}; ${verdict.repository} before v${verdict.minimum} serves TLS gRPC without ALPN h2, so the Gateway's ext_proc cannot reach it.`,
+                    resource.urn,
                 );
+                const namespace = namespaceOf(resource);
+                // KServe fronts a service's scheduler with `<name>-epp-service`; other pods by the Services that select them.
+                const fronting =
+                    isLlmInferenceService(resource.type) && path.startsWith("spec.router.scheduler")
+                        ? [`${namespace}/${resource.props.metadata?.name}${KSERVE_CHILDREN.eppServiceSuffix}`]
+                        : services
+                              .filter((service) => selects(service, { namespace, labels: pod.labels }))
+                              .map((service) => `${namespaceOf(service)}/${service.props.metadata?.name}`);
+                unfixed.push({ image: container.image, repository: verdict.repository, minimum: verdict.minimum, services: fronting });
+            }
+        }
+        const behind = (service: string) => unfixed.find((picker) => picker.services.includes(service));
+        const why = (picker: UnfixedEndpointPicker) =>
+            `whose EPP runs ${picker.image}; ${picker.repository} before v${picker.minimum} offers no ALPN h2, so Envoy's ext_proc over that TLS fails.`;
+        for (const rule of args.resources.filter((resource) => isKubernetesKind(resource.type, "networking.istio.io", "DestinationRule"))) {
+            const host = rule.props.spec?.host;
+            const picker = typeof host === "string" && originatesTls(rule) ? behind(serviceOfHost(host, namespaceOf(rule))) : undefined;
+            if (picker) {
+                reportViolation(
+                    `DestinationRule ${namespaceOf(rule)}/${rule.props.metadata?.name} speaks TLS to ${host}, ${why(picker)}`,
+                    rule.urn,
+                );
+            }
+        }
+        for (const cluster of addedClusters(args.resources).filter((candidate) => candidate.tls)) {
+            for (const endpoint of cluster.endpoints) {
+                const picker = behind(serviceOfHost(endpoint.address, namespaceOf(cluster.filter)));
+                if (picker) {
+                    reportViolation(
+                        `${describePatch(cluster)} adds cluster ${cluster.name}, TLS to ${endpoint.address}, ${why(picker)}`,
+                        cluster.filter.urn,
+                    );
+                }
             }
         }
     },

@@ -52,6 +52,11 @@ export function isLlmInferenceServiceConfig(type: string): boolean {
     return isKubernetesKind(type, KSERVE_GROUP, "LLMInferenceServiceConfig");
 }
 
+/** An InferencePool, in either API group. */
+export function isInferencePool(type: string): boolean {
+    return INFERENCE_POOL_GROUPS.some((group) => isKubernetesKind(type, group, INFERENCE_POOL_KIND.kind));
+}
+
 /** Helm charts and releases, however they are installed. */
 export function isHelmChart(type: string): boolean {
     return type === "kubernetes:helm.sh/v4:Chart" || type === "kubernetes:helm.sh/v3:Chart" || type === "kubernetes:helm.sh/v3:Release";
@@ -580,7 +585,7 @@ function selectsKServeWorkload(service: PolicyResource): boolean {
 }
 
 /** True when a Service's selector picks pods with `labels` in its namespace. */
-function selects(service: PolicyResource, pod: { namespace: string; labels: Record<string, string> }): boolean {
+export function selects(service: PolicyResource, pod: { namespace: string; labels: Record<string, string> }): boolean {
     const selector: Record<string, string> = service.props.spec?.selector ?? {};
     const keys = Object.keys(selector);
     return keys.length > 0 && namespaceOf(service) === pod.namespace && keys.every((key) => pod.labels[key] === selector[key]);

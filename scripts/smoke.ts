@@ -14,7 +14,7 @@
  */
 import { INFERENCE_POOL_KIND, KSERVE_CHILDREN } from "@gke-tpu-inference/facts";
 import { HTTP_SERVICE_SUFFIX } from "../components/routerRoute";
-import { Finding, acceptedByGateway, gkePolicyAttached, inferencePoolMigration } from "./cluster/checks";
+import { Finding, acceptedByGateway, eppTlsRule, gatewayProviderOf, gkePolicyAttached, inferencePoolMigration } from "./cluster/checks";
 import type { ObjectReader } from "./cluster/kube";
 import { ModelRouting, ROUTED_PATH, modelRoutingFromOutputs, routedToModel } from "./cluster/modelRouting";
 import { readStackOutputs } from "./cluster/stackOutputs";
@@ -179,7 +179,8 @@ export function runModelRouting(routing: ModelRouting, options: SmokeOptions): P
 
 /**
  * The cluster side of each service: KServe's HTTPRoute on the v1 InferencePool group, accepted by the Gateway
- * with every reference resolved, and GKE's health checks and backend policy attached to its backends.
+ * with every reference resolved, and, by who programs the Gateway, GKE's health checks and backend policy attached
+ * to its backends, or Istio's TLS to its EPP.
  */
 export async function runClusterChecks(
     reader: ObjectReader,
@@ -188,6 +189,8 @@ export async function runClusterChecks(
     options: SmokeOptions,
 ): Promise<CheckResult[]> {
     const namespace = targets.servingNamespace;
+    const gateway = await reader.get({ apiVersion: "gateway.networking.k8s.io/v1", kind: "Gateway", ...targets.gateway });
+    const provider = gatewayProviderOf((gateway?.spec as { gatewayClassName?: unknown } | undefined)?.gatewayClassName);
     const perService = await Promise.all(
         services.map(async (service) => {
             const route = () =>
@@ -200,6 +203,31 @@ export async function runClusterChecks(
             const policy = (kind: string, name: string) => reader.get({ apiVersion: "networking.gke.io/v1", kind, namespace, name });
             const pool = `${service}${KSERVE_CHILDREN.inferencePoolSuffix}`;
             const missingRoute = { ok: false, detail: `HTTPRoute ${namespace}/${service}${KSERVE_CHILDREN.routeSuffix} does not exist` };
+            const providerChecks =
+                provider === "istio"
+                    ? [
+                          retried(service, "EPP reached over TLS", options, async () =>
+                              eppTlsRule(await reader.list("networking.istio.io/v1", "DestinationRule", namespace), namespace, service),
+                          ),
+                      ]
+                    : provider === "gke"
+                      ? [
+                            retried(service, "health checks attached", options, async () => {
+                                const findings = await Promise.all(
+                                    [pool, `${service}${HTTP_SERVICE_SUFFIX}`].map(async (name) =>
+                                        gkePolicyAttached(await policy("HealthCheckPolicy", name), `HealthCheckPolicy ${name}`),
+                                    ),
+                                );
+                                return {
+                                    ok: findings.every((finding) => finding.ok),
+                                    detail: findings.map((finding) => finding.detail).join("; "),
+                                };
+                            }),
+                            retried(service, "backend policy attached", options, async () =>
+                                gkePolicyAttached(await policy("GCPBackendPolicy", pool), `GCPBackendPolicy ${pool}`),
+                            ),
+                        ]
+                      : [];
             return Promise.all([
                 retried(service, `HTTPRoute on ${INFERENCE_POOL_KIND.group}`, options, async () => {
                     const found = await route();
@@ -209,17 +237,7 @@ export async function runClusterChecks(
                     const found = await route();
                     return found ? acceptedByGateway(found, targets.gateway) : missingRoute;
                 }),
-                retried(service, "health checks attached", options, async () => {
-                    const findings = await Promise.all(
-                        [pool, `${service}${HTTP_SERVICE_SUFFIX}`].map(async (name) =>
-                            gkePolicyAttached(await policy("HealthCheckPolicy", name), `HealthCheckPolicy ${name}`),
-                        ),
-                    );
-                    return { ok: findings.every((finding) => finding.ok), detail: findings.map((finding) => finding.detail).join("; ") };
-                }),
-                retried(service, "backend policy attached", options, async () =>
-                    gkePolicyAttached(await policy("GCPBackendPolicy", pool), `GCPBackendPolicy ${pool}`),
-                ),
+                ...providerChecks,
             ]);
         }),
     );

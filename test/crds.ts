@@ -47,6 +47,15 @@ function walk(dir: string): string[] {
     });
 }
 
+/**
+ * The root of a CRD's schema as the API server applies it: apiVersion, kind and metadata are always allowed there,
+ * whether or not the CRD lists them (Istio's generated CRDs list only spec and status).
+ */
+function withObjectMeta(schema: Schema): Schema {
+    const implicit = { apiVersion: { type: "string" }, kind: { type: "string" }, metadata: { type: "object" } };
+    return { ...schema, properties: { ...implicit, ...((schema.properties as Record<string, Schema> | undefined) ?? {}) } };
+}
+
 /** Validates Kubernetes objects against the upstream CRD schemas in shared/crds (see SOURCES.txt there). Compiles each schema once, on first use. */
 export class CrdValidator {
     private readonly schemas = new Map<string, Schema>();
@@ -87,7 +96,7 @@ export class CrdValidator {
             if (!schema) {
                 throw new Error(`no CRD schema for ${key} in ${this.dir}`);
             }
-            validate = this.ajv.compile(strict(schema));
+            validate = this.ajv.compile(strict(withObjectMeta(schema)));
             this.compiled.set(key, validate);
         }
         return validate(object)

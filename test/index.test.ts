@@ -267,6 +267,7 @@ describe("the program (index.ts)", () => {
             dashboardUrl: expect.stringMatching(
                 /^https:\/\/console\.cloud\.google\.com\/monitoring\/dashboards\/builder\/[0-9a-f]{7}\?project=acme-inference$/,
             ),
+            gatewayProvider: "gke",
             gatewayClass: "gke-l7-regional-external-managed",
             gateway: { namespace: "inference-gateway", name: "inference-gateway" },
             gatewayAddress: MOCK_GATEWAY_ADDRESS,

@@ -181,6 +181,22 @@ describe("every custom resource the program emits validates against the upstream
         }
     }, 60_000);
 
+    test("the offline preview's --out YAML of the istio stack: a Gateway of class istio and the EPP's DestinationRule, no GKE policy", () => {
+        const custom = previewedCustomResources("istio");
+        const files = custom.map(({ file }) => file);
+        expect(files).toEqual(
+            expect.arrayContaining([
+                "gateway-inference-gateway-inference-gateway.yaml",
+                "destinationrule-llm-inference-qwen2-3b-pc-epp-service.yaml",
+                "llminferenceservice-llm-inference-qwen2-3b-pc.yaml",
+            ]),
+        );
+        expect(files.filter((file) => /^(healthcheckpolicy|gcpbackendpolicy)-/.test(file))).toEqual([]);
+        for (const { file, object } of custom) {
+            expect({ file, errors: validator.errors(object) }).toEqual({ file, errors: [] });
+        }
+    }, 60_000);
+
     test.each([false, true])(
         "the route template (body-based routing %s), rendered for a service, is a valid Gateway API HTTPRoute",
         (bodyBasedRouting) => {

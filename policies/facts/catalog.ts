@@ -32,7 +32,7 @@ export const SOURCES = {
     eppImage:
         "llm-d/llm-d-router v0.10.0 Dockerfile.epp (ENTRYPOINT /app/epp) and pkg/epp/server/options.go; carries the ALPN h2 fix (gateway-api-inference-extension PR #2385)",
     bodyBasedRouter:
-        "kubernetes-sigs/gateway-api-inference-extension v1.5.0 config/charts/body-based-routing (templates/bbr.yaml: Deployment and Service `body-based-router`, gRPC 9004 with appProtocol HTTP2, health 9005, `--streaming`; values.yaml: the body-field-to-header plugin writes `model` into X-Gateway-Model-Name, base-model-to-header follows; templates/rbac.yaml: ConfigMaps of its own namespace only), pkg/bbr/plugins/basemodelextractor (base_model_to_header.go: header X-Gateway-Base-Model-Name, empty for a name no ConfigMap lists; configmap_reconciler.go: label inference.networking.k8s.io/bbr-managed=true; adapters_store.go: data keys baseModel and adapters, a YAML list), site-src/guides/serving-multiple-inference-pools-latest.md (routes match X-Gateway-Base-Model-Name; every model and adapter name unique), .github/ISSUE_TEMPLATE/new-release.md:114-121 (charts/body-based-routing and bbr promoted to registry.k8s.io at the release tag)",
+        "kubernetes-sigs/gateway-api-inference-extension v1.5.0 config/charts/body-based-routing (templates/bbr.yaml: Deployment and Service `body-based-router`, gRPC 9004 with appProtocol HTTP2, health 9005, `--streaming`; values.yaml: the body-field-to-header plugin writes `model` into X-Gateway-Model-Name, base-model-to-header follows; templates/rbac.yaml: ConfigMaps of its own namespace only), pkg/bbr/plugins/basemodelextractor (base_model_to_header.go: header X-Gateway-Base-Model-Name, empty for a name no ConfigMap lists; configmap_reconciler.go: label inference.networking.k8s.io/bbr-managed=true; adapters_store.go: data keys baseModel and adapters, a YAML list), templates/istio.yaml (behind Istio: an ext_proc filter inserted first on the Gateway, to cluster outbound|9004||body-based-router.<namespace>.svc.cluster.local, headers and trailers SEND, bodies FULL_DUPLEX_STREAMED, failure_mode_allow false, allow_mode_override true; a DestinationRule with TLS SIMPLE, insecureSkipVerify), site-src/guides/serving-multiple-inference-pools-latest.md (routes match X-Gateway-Base-Model-Name; every model and adapter name unique), .github/ISSUE_TEMPLATE/new-release.md:114-121 (charts/body-based-routing and bbr promoted to registry.k8s.io at the release tag)",
     gcpRoutingExtension:
         "shared/crds/gke-gateway-api/networking.gke.io_gcproutingextensions.yaml (one extension per chain; timeout 10ms-10000ms; authority required with backendRef; FullDuplexStreamed needs RequestBody and RequestTrailers events)",
     eppConfig:
@@ -59,6 +59,14 @@ export const SOURCES = {
         "kserve/kserve v0.20.0 config/llmisvcconfig/config-llm-template.yaml: preStop sleep 15, terminationGracePeriodSeconds 60, --shutdown-timeout (vLLM >= 0.18.0, vllm-project/vllm#36666; pkg/controller/v1alpha2/llmisvc/config_merge.go shutdownTimeout = grace - preStop - min(5, grace)), --disable-access-log-for-endpoints /health,/metrics,/ping (vLLM >= 0.16.0, vllm-project/vllm#30011; FrontendArgs in vllm/entrypoints/openai/cli_args.py)",
     seed003Weights: "shared/seeds/003 issue #14 (prefix-cache-scorer 2.0, load-aware-scorer 1.0; queue 5, KV cache 80 %, staleness 200 ms)",
     seed000Alpn: "shared/seeds/000 (EPP gRPC over TLS without ALPN h2) and DESIGN.md versions table (first releases with the fix)",
+    eppTls: "llm-d/llm-d-router v0.10.0 pkg/epp/server/options.go:153 and :226 (--secure-serving, on by default), pkg/epp/server/runserver.go:175-208 (its TLS gRPC server offers ALPN h2, with a self-signed certificate or the one in --cert-path); kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/workload_tls_self_signed.go:60-182 (the `<name>-kserve-self-signed-certs` certificate is self-signed per service), llm_inference_service_types_func.go:38-45 (the EPP Service is `<name>-epp-service`), scheduler.go:242-290 (its ports keep the container port names: `grpc` on 9002)",
+    eppExtProc:
+        "llm-d/llm-d-router v0.10.0 README.md:47-50 (request_body_mode and response_body_mode: only FULL_DUPLEX_STREAMED is supported), config/charts/llm-d-router-standalone/values.yaml:144-160 (the EPP's Envoy filter: request and response headers SEND, bodies FULL_DUPLEX_STREAMED, trailers SEND); istio/istio 1.29.6 pilot/pkg/networking/core/route/route.go:514-545 (the same per-route override Istio writes for an InferencePool, with the trailers SEND a FULL_DUPLEX_STREAMED body requires), pilot/pkg/xds/filters/filters.go:172-197 (its listener filter skips everything until a route overrides it)",
+    istio: "istio/istio 1.29.6 manifests/charts/README.md:11-13 (charts base and istiod at https://istio-release.storage.googleapis.com/charts), manifests/charts/base/values.yaml (CRDs, defaultRevision), manifests/charts/istio-control/istio-discovery/values.yaml:37 (pilot.env), pilot/pkg/features/experimental.go:208 (ENABLE_GATEWAY_API_INFERENCE_EXTENSION, off by default), releasenotes/notes/57219-final.yaml (inference.networking.k8s.io/v1 InferencePool supported), pilot/pkg/config/kube/gateway/deploymentcontroller.go:176-186 (class `istio`: a Deployment and a LoadBalancer Service per Gateway), manifests/charts/istio-control/istio-discovery/files/kube-gateway.yaml:327-357 (the Gateway's infrastructure annotations are the Service's), pilot/pkg/networking/core/route/route.go:1336-1341 (a route without timeouts has none)",
+    istioPrivateCluster:
+        "https://cloud.google.com/service-mesh/docs/private-cluster-open-port (a private cluster must open 15017 to istiod's sidecar injection and validation webhooks); istio/istio 1.29.6 manifests/charts/istio-control/istio-discovery/templates/validatingwebhookconfiguration.yaml:48-56 (validation fails open until istiod reaches its own webhook)",
+    gkeServiceLoadBalancer:
+        'https://cloud.google.com/kubernetes-engine/docs/concepts/service-load-balancer-parameters (networking.gke.io/load-balancer-type: "Internal" makes an internal passthrough Network Load Balancer; cloud.google.com/l4-rbs: "enabled" a backend service-based external one, the recommended external kind)',
     seed003Startup: "shared/seeds/003 issue #8 (4-6 minutes from pod creation to Ready: download plus XLA compilation)",
     tpuPricing: "https://cloud.google.com/tpu/pricing (TPU v6e Trillium, on-demand, US list price per chip-hour)",
     kserveMultiNode:
@@ -265,6 +273,22 @@ export const CHARTS = {
         namespace: "keda",
         installedWhen: "a model service autoscales",
     },
+    /** Istio's CRDs (the base chart). Source: {@link SOURCES.istio}. */
+    istioBase: {
+        chart: "base",
+        repo: "https://istio-release.storage.googleapis.com/charts",
+        version: "1.29.6",
+        namespace: "istio-system",
+        installedWhen: "gatewayProvider is istio",
+    },
+    /** istiod, which programs the `istio` Gateway and its InferencePool routes. Source: {@link SOURCES.istio}. */
+    istiod: {
+        chart: "istiod",
+        repo: "https://istio-release.storage.googleapis.com/charts",
+        version: "1.29.6",
+        namespace: "istio-system",
+        installedWhen: "gatewayProvider is istio",
+    },
 } as const satisfies Record<string, PinnedChart>;
 
 /**
@@ -391,6 +415,8 @@ export const TPU_REJECTED_VLLM_FLAGS: Readonly<Record<string, string>> = {
 /** Names KServe gives the objects it creates for an LLMInferenceService. Source: {@link SOURCES.kserveChildNames}. */
 export const KSERVE_CHILDREN = {
     inferencePoolSuffix: "-inference-pool",
+    /** The endpoint picker's Service. Source: {@link SOURCES.eppTls}. */
+    eppServiceSuffix: "-epp-service",
     /** The HTTPRoute KServe manages for a service. */
     routeSuffix: "-kserve-route",
     /** KServe's Go template for the name of the service's child with `suffix`, as its configs write it. */
@@ -487,6 +513,8 @@ export const BODY_BASED_ROUTER = {
     modelHeader: "X-Gateway-Model-Name",
     baseModelHeader: "X-Gateway-Base-Model-Name",
     managedLabel: "inference.networking.k8s.io/bbr-managed",
+    /** Behind Istio: the chart's ext_proc filter, first in the Gateway's chain (templates/istio.yaml, values.yaml provider.istio). */
+    istioFilter: { name: "envoy.filters.http.ext_proc.bbr", operation: "INSERT_FIRST" },
     /** Routing extensions are called before the route is chosen. Source: {@link SOURCES.gcpRoutingExtension}. */
     extension: {
         supportedEvents: ["RequestHeaders", "RequestBody", "RequestTrailers"],
@@ -645,6 +673,43 @@ export const METRICS = {
  * Source: {@link SOURCES.webhookPorts}.
  */
 export const WEBHOOK_PORTS: readonly string[] = ["9443", "6443"];
+
+/**
+ * Istio as the stack's gateway provider. Source: {@link SOURCES.istio}.
+ */
+export const ISTIO = {
+    gatewayClass: "istio",
+    /** istiod's switch for InferencePool backends (and the ext_proc filter it writes for them). */
+    inferenceExtensionEnv: "ENABLE_GATEWAY_API_INFERENCE_EXTENSION",
+    /** istiod's webhooks listen here; a private cluster's control plane reaches it only through a firewall rule. Source: {@link SOURCES.istioPrivateCluster}. */
+    webhookPort: "15017",
+    /** The label that keeps a namespace's pods out of the mesh whatever istiod's injection default. */
+    injectionLabel: { key: "istio-injection", disabled: "disabled" },
+} as const;
+
+/** How GKE makes a LoadBalancer Service's load balancer, by what a user asks for. Source: {@link SOURCES.gkeServiceLoadBalancer}. */
+export const GKE_SERVICE_LOAD_BALANCER = {
+    external: { "cloud.google.com/l4-rbs": "enabled" },
+    internal: { "networking.gke.io/load-balancer-type": "Internal" },
+} as const satisfies Record<string, Record<string, string>>;
+
+/** The endpoint picker's ports: the Gateway's ext_proc calls and its gRPC health. Source: {@link SOURCES.eppTls}. */
+export const EPP_PORTS = { grpc: 9002, health: 9003 } as const;
+
+/**
+ * What an Envoy ext_proc filter must send the EPP to pick an endpoint: the request's headers, its body (the model and
+ * the prompt) in the one body mode the EPP supports, and the trailers that mode requires; the same for the response,
+ * which carries the usage the EPP reads. The body-based router's chart sends the same. Sources: {@link SOURCES.eppExtProc},
+ * {@link SOURCES.bodyBasedRouter}.
+ */
+export const INFERENCE_EXT_PROC_MODE = {
+    request_header_mode: "SEND",
+    request_body_mode: "FULL_DUPLEX_STREAMED",
+    request_trailer_mode: "SEND",
+    response_header_mode: "SEND",
+    response_body_mode: "FULL_DUPLEX_STREAMED",
+    response_trailer_mode: "SEND",
+} as const;
 
 /** Least-privilege role for a dedicated node service account. Source: {@link SOURCES.nodeServiceAccount}. */
 export const NODE_SERVICE_ACCOUNT_ROLES: readonly string[] = ["roles/container.defaultNodeServiceAccount"];

@@ -3,7 +3,7 @@
  * model service has moved to the v1 InferencePool group and the Gateway accepted it with every reference
  * resolved, and whether GKE attached a policy. Each returns what it saw, in words a user can act on.
  */
-import { INFERENCE_POOL_KIND, KSERVE } from "@gke-tpu-inference/facts";
+import { GKE_GATEWAY_CLASS_PREFIX, INFERENCE_POOL_KIND, ISTIO, KSERVE, KSERVE_CHILDREN } from "@gke-tpu-inference/facts";
 import type { KubeObject } from "./kube";
 
 /** A status condition, as Kubernetes and Gateway API write them. */
@@ -69,6 +69,43 @@ export function acceptedByGateway(route: KubeObject, gateway: { namespace: strin
         (type) => findCondition(parent.conditions, type) ?? { type, status: "Unknown", reason: "NotReported" },
     );
     return { ok: conditions.every((condition) => condition.status === "True"), detail: conditions.map(describeCondition).join(", ") };
+}
+
+/** Who programs a Gateway of `className`: GKE's controller, Istio's, or another implementation. */
+export function gatewayProviderOf(className: unknown): "gke" | "istio" | "other" {
+    return typeof className !== "string"
+        ? "other"
+        : className.startsWith(GKE_GATEWAY_CLASS_PREFIX)
+          ? "gke"
+          : className === ISTIO.gatewayClass
+            ? "istio"
+            : "other";
+}
+
+/**
+ * Behind Istio: whether a DestinationRule makes the Gateway speak TLS to a service's EPP, which serves nothing else.
+ * Without one, Istio calls `<service>-epp-service` in plain HTTP/2 and every request fails at the ext_proc call.
+ */
+export function eppTlsRule(rules: KubeObject[], namespace: string, service: string): Finding {
+    const name = `${service}${KSERVE_CHILDREN.eppServiceSuffix}`;
+    const rule = rules.find((candidate) => {
+        const host = (candidate.spec as { host?: unknown } | undefined)?.host;
+        const [hostName, hostNamespace] = typeof host === "string" ? host.split(".") : [];
+        return hostName === name && (hostNamespace ?? candidate.metadata?.namespace) === namespace;
+    });
+    const mode = (rule?.spec as { trafficPolicy?: { tls?: { mode?: string } } } | undefined)?.trafficPolicy?.tls?.mode;
+    if (!rule) {
+        return {
+            ok: false,
+            detail: `no DestinationRule for ${name}.${namespace}: Istio calls the EPP without TLS, which it does not serve`,
+        };
+    }
+    return mode === "SIMPLE"
+        ? { ok: true, detail: `DestinationRule ${rule.metadata?.name}: TLS ${mode} to ${name}` }
+        : {
+              ok: false,
+              detail: `DestinationRule ${rule.metadata?.name} sets TLS ${mode ?? "(none)"} to ${name}; the EPP serves its own certificate: SIMPLE`,
+          };
 }
 
 /** Whether GKE attached a HealthCheckPolicy or GCPBackendPolicy: an `Attached=True` condition, on the policy or on each ancestor. */

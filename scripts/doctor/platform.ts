@@ -2,7 +2,7 @@
  * The platform's checks: Gateway API on, the Gateway regional, Programmed and addressed; the CRDs and controllers
  * KServe, LeaderWorkerSet and cert-manager bring, Available; cert-manager's issuers and the CA Ready, the CA's key RSA.
  */
-import { CHARTS, GATEWAY_CLASSES, GKE_GATEWAY_CLASS_PREFIX, PLATFORM_CRDS, PinnedChart } from "@gke-tpu-inference/facts";
+import { CHARTS, GATEWAY_CLASSES, GKE_GATEWAY_CLASS_PREFIX, ISTIO, PLATFORM_CRDS, PinnedChart } from "@gke-tpu-inference/facts";
 import { describeCondition, findCondition } from "../cluster/checks";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import type { LessonId } from "./lessons";
@@ -59,17 +59,25 @@ export async function gatewayChecks(reader: ObjectReader, gateways: GatewayRef[]
         const className = String((gateway.spec as { gatewayClassName?: unknown } | undefined)?.gatewayClassName ?? "");
         const regional: readonly string[] = GATEWAY_CLASSES.regional;
         results.push(
-            regional.includes(className)
-                ? { status: "OK", check: "GatewayClass regional", object, evidence: `class ${className}` }
-                : className.startsWith(GKE_GATEWAY_CLASS_PREFIX)
-                  ? { status: "FAIL", check: "GatewayClass regional", object, evidence: `class ${className}`, lesson: "globalGatewayClass" }
-                  : {
-                        status: "WARN",
-                        check: "GatewayClass regional",
-                        object,
-                        evidence: `class ${className} is not GKE's`,
-                        fix: "its implementation must support InferencePool backends",
-                    },
+            className === ISTIO.gatewayClass
+                ? await istiodInferenceSupport(reader)
+                : regional.includes(className)
+                  ? { status: "OK", check: "GatewayClass regional", object, evidence: `class ${className}` }
+                  : className.startsWith(GKE_GATEWAY_CLASS_PREFIX)
+                    ? {
+                          status: "FAIL",
+                          check: "GatewayClass regional",
+                          object,
+                          evidence: `class ${className}`,
+                          lesson: "globalGatewayClass",
+                      }
+                    : {
+                          status: "WARN",
+                          check: "GatewayClass regional",
+                          object,
+                          evidence: `class ${className} is not GKE's`,
+                          fix: "its implementation must support InferencePool backends",
+                      },
         );
         const programmed = conditionCheck(
             "Gateway",
@@ -105,6 +113,31 @@ export async function gatewayChecks(reader: ObjectReader, gateways: GatewayRef[]
         );
     }
     return results;
+}
+
+/** istiod (the Istio class's controller) has InferencePool support on; without it, routes to InferencePools are not programmed. */
+async function istiodInferenceSupport(reader: ObjectReader): Promise<Diagnosis> {
+    const namespace = CHARTS.istiod.namespace;
+    const object = objectName("Deployment", "istiod", namespace);
+    const check = "istiod serves InferencePool";
+    const istiod = await reader.get({ apiVersion: "apps/v1", kind: "Deployment", namespace, name: "istiod" });
+    if (!istiod) {
+        return { status: "FAIL", check, object, evidence: "not found", fix: "install Istio: gatewayProvider istio (`pulumi up`)" };
+    }
+    const containers = (istiod.spec as { template?: { spec?: { containers?: Array<{ env?: Array<{ name?: string; value?: string }> }> } } })
+        ?.template?.spec?.containers;
+    const value = (containers ?? [])
+        .flatMap((container) => container.env ?? [])
+        .find((env) => env.name === ISTIO.inferenceExtensionEnv)?.value;
+    return value === "true"
+        ? { status: "OK", check, object, evidence: `${ISTIO.inferenceExtensionEnv}=true` }
+        : {
+              status: "FAIL",
+              check,
+              object,
+              evidence: `${ISTIO.inferenceExtensionEnv} is ${value === undefined ? "not set" : JSON.stringify(value)}`,
+              fix: `set istiod's pilot.env.${ISTIO.inferenceExtensionEnv}: "true" (this stack's Istio does)`,
+          };
 }
 
 /** Every CRD the platform needs is installed and Established. */

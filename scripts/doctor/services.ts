@@ -11,7 +11,15 @@ import {
     MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS,
     VLLM_PORT,
 } from "@gke-tpu-inference/facts";
-import { acceptedByGateway, describeCondition, findCondition, gkePolicyAttached, inferencePoolMigration } from "../cluster/checks";
+import {
+    acceptedByGateway,
+    describeCondition,
+    eppTlsRule,
+    findCondition,
+    gatewayProviderOf,
+    gkePolicyAttached,
+    inferencePoolMigration,
+} from "../cluster/checks";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import type { LessonId } from "./lessons";
 import type { GatewayRef } from "./platform";
@@ -71,7 +79,10 @@ export function serviceReady(service: KubeObject): Diagnosis {
     };
 }
 
-/** The route's checks: v1 InferencePool group, accepted by the Gateway, health checks and backend policy on its backends. */
+/**
+ * The route's checks: v1 InferencePool group, accepted by the Gateway; behind GKE's Gateway, health checks and backend
+ * policy on its backends; behind Istio's, TLS to the EPP.
+ */
 export async function routeChecks(reader: ObjectReader, namespace: string, service: string, gateway: GatewayRef): Promise<Diagnosis[]> {
     const name = `${service}${KSERVE_CHILDREN.routeSuffix}`;
     const object = objectName("HTTPRoute", name, namespace);
@@ -105,6 +116,21 @@ export async function routeChecks(reader: ObjectReader, namespace: string, servi
             ...(accepted.ok ? {} : lessonOrFix(accepted.detail, "kubectl describe httproute: the Gateway's conditions say why")),
         },
     ];
+    const gatewayObject = await reader.get({ apiVersion: "gateway.networking.k8s.io/v1", kind: "Gateway", ...gateway });
+    const provider = gatewayProviderOf((gatewayObject?.spec as { gatewayClassName?: unknown } | undefined)?.gatewayClassName);
+    if (provider === "istio") {
+        const tls = eppTlsRule(await reader.list("networking.istio.io/v1", "DestinationRule", namespace), namespace, service);
+        results.push({
+            status: tls.ok ? "OK" : "FAIL",
+            check: "EPP reached over TLS",
+            object: objectName("Service", `${service}${KSERVE_CHILDREN.eppServiceSuffix}`, namespace),
+            evidence: tls.detail,
+            ...(tls.ok ? {} : { fix: "a DestinationRule with trafficPolicy.tls.mode SIMPLE for the EPP Service (`pulumi up` makes it)" }),
+        });
+    }
+    if (provider !== "gke") {
+        return results;
+    }
     const backends = routeBackends(route);
     const [healthPolicies, backendPolicies] = await Promise.all([
         reader.list("networking.gke.io/v1", "HealthCheckPolicy", namespace),

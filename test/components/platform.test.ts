@@ -180,6 +180,7 @@ describe("ServingNamespace", () => {
                 kserveWebhooks: controller,
                 bodyBasedRouting: false,
                 multiHost,
+                outsideIstioMesh: false,
             });
         });
 
@@ -263,7 +264,7 @@ describe("InferenceGateway", () => {
             const subnet = new k8s.core.v1.Namespace("proxy-only-stand-in", { metadata: { name: "stand-in" } }, { provider });
             const gateway = new InferenceGateway("edge", {
                 provider,
-                gateway: { className: "gke-l7-rilb", namespace: "edge", name: "llm", ...(tlsSecret ? { tlsSecret } : {}) },
+                gateway: { provider: "gke", className: "gke-l7-rilb", namespace: "edge", name: "llm", ...(tlsSecret ? { tlsSecret } : {}) },
                 allowedRouteNamespaceLabels: { team: "ml" },
                 prerequisites: [subnet],
             });

@@ -42,6 +42,7 @@ describe("settings defaults", () => {
             masterAuthorizedNetworks: [],
             releaseChannel: "REGULAR",
             gateway: {
+                provider: "gke",
                 className: "gke-l7-regional-external-managed",
                 namespace: "inference-gateway",
                 name: "inference-gateway",
@@ -227,7 +228,14 @@ describe("settings defaults", () => {
             expect.objectContaining({
                 zone: "us-east5-b",
                 region: "us-east5",
-                gateway: { className: "gke-l7-rilb", namespace: "edge", name: "llm", tlsSecret: "llm-tls", servingNamespace: "models" },
+                gateway: {
+                    provider: "gke",
+                    className: "gke-l7-rilb",
+                    namespace: "edge",
+                    name: "llm",
+                    tlsSecret: "llm-tls",
+                    servingNamespace: "models",
+                },
                 releaseChannel: "RAPID",
                 deletionProtection: false,
                 masterAuthorizedNetworks: ["203.0.113.0/24"],
@@ -352,12 +360,42 @@ describe("settings validation names the key, the value and what is allowed", () 
             "global GatewayClass",
             { gatewayClass: "gke-l7-global-external-managed" },
             'gke-tpu-inference:gatewayClass = "gke-l7-global-external-managed" is a global GatewayClass, which never serves InferencePool backends; ' +
-                "allowed: gke-l7-regional-external-managed, gke-l7-rilb",
+                "allowed: gke-l7-regional-external-managed, gke-l7-rilb or istio",
         ],
         [
-            "non-GKE GatewayClass",
+            "a GatewayClass neither GKE nor Istio serves",
+            { gatewayClass: "nginx" },
+            'gke-tpu-inference:gatewayClass = "nginx" is neither a regional GKE GatewayClass nor Istio\'s; allowed: gke-l7-regional-external-managed, gke-l7-rilb or istio',
+        ],
+        [
+            "Istio's class with GKE's Gateway",
             { gatewayClass: "istio" },
-            'gke-tpu-inference:gatewayClass = "istio" is not a regional GKE GatewayClass; allowed: gke-l7-regional-external-managed, gke-l7-rilb',
+            'gke-tpu-inference:gatewayClass = "istio" is Istio\'s class, but gke-tpu-inference:gatewayProvider = "gke", which installs no Istio; allowed: empty, gke-l7-regional-external-managed, gke-l7-rilb (or gatewayProvider istio)',
+        ],
+        [
+            "an Istio load balancer kind with GKE's Gateway",
+            { gatewayLoadBalancer: "internal" },
+            'gke-tpu-inference:gatewayLoadBalancer = "internal" is for Istio\'s Gateway Service, but gke-tpu-inference:gatewayProvider = "gke", whose class chooses the load balancer; allowed: empty, with gatewayClass gke-l7-rilb for an internal one (or gatewayProvider istio)',
+        ],
+        [
+            "GKE's class behind Istio",
+            { gatewayProvider: "istio", gatewayClass: "gke-l7-rilb" },
+            'gke-tpu-inference:gatewayClass = "gke-l7-rilb" is GKE\'s own class, which Istio does not program, but gke-tpu-inference:gatewayProvider = "istio"; allowed: empty or istio (or gatewayProvider gke)',
+        ],
+        [
+            "a proxy-only subnet behind Istio",
+            { gatewayProvider: "istio", proxyOnlyCidr: "10.9.0.0/23" },
+            'gke-tpu-inference:proxyOnlyCidr = "10.9.0.0/23" is for GKE\'s regional Gateway, but gke-tpu-inference:gatewayProvider = "istio", whose passthrough load balancer needs no proxy-only subnet; allowed: empty (or gatewayProvider gke)',
+        ],
+        [
+            "an unknown gateway provider",
+            { gatewayProvider: "envoy-gateway" },
+            'gke-tpu-inference:gatewayProvider = "envoy-gateway" is not a gateway provider; allowed: gke, istio',
+        ],
+        [
+            "an unknown load balancer kind",
+            { gatewayProvider: "istio", gatewayLoadBalancer: "global" },
+            'gke-tpu-inference:gatewayLoadBalancer = "global" is not a load balancer kind; allowed: external, internal',
         ],
         [
             "malformed CIDR",
@@ -597,7 +635,7 @@ describe("every problem of a stack in one run", () => {
             'gke-tpu-inference:zone = "us-central1-a" is not a zone where GKE offers TPU v6e node pools (TPU VM zones differ); allowed: europe-west4-a, us-central1-b, us-east1-d, us-east5-a, us-east5-b, us-south1-a, us-south1-b',
             'gke-tpu-inference:tpuMaxNodes = "lots" is not a whole number; allowed: 0 to 1000 (GKE\'s nodes per node pool zone)',
             'gke-tpu-inference:masterCidr = "8.8.8.0/28" is a public range; allowed: a private range within 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10, 192.0.0.0/24, 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 192.88.99.0/24, 198.18.0.0/15, 240.0.0.0/4',
-            'gke-tpu-inference:gatewayClass = "istio" is not a regional GKE GatewayClass; allowed: gke-l7-regional-external-managed, gke-l7-rilb',
+            'gke-tpu-inference:gatewayClass = "istio" is Istio\'s class, but gke-tpu-inference:gatewayProvider = "gke", which installs no Istio; allowed: empty, gke-l7-regional-external-managed, gke-l7-rilb (or gatewayProvider istio)',
         ]);
         // The message is those lines, and a rule whose inputs are wrong waits until they are right.
         expect(errorOf({ zone: "us-central1-a", region: "europe-west4" }).split("\n")).toHaveLength(1);
@@ -762,7 +800,7 @@ describe("values the cloud or the cluster would refuse", () => {
         [
             "Kubernetes' own namespace",
             { servingNamespace: "kube-system" },
-            'gke-tpu-inference:servingNamespace = "kube-system" is a namespace Kubernetes or the platform owns; allowed: a namespace of this stack\'s own, not default, kube-system, kube-public, kube-node-lease, gmp-system, gmp-public, cert-manager, lws-system, kserve, keda',
+            'gke-tpu-inference:servingNamespace = "kube-system" is a namespace Kubernetes or the platform owns; allowed: a namespace of this stack\'s own, not default, kube-system, kube-public, kube-node-lease, gmp-system, gmp-public, cert-manager, lws-system, kserve, keda, istio-system',
         ],
         [
             "the default namespace",

@@ -831,6 +831,133 @@ describe("GKE Gateway backends: health checks, appProtocol, timeouts", () => {
         ]);
         expect(summary(await verdict(pack(), withTimeouts("istio")))).toEqual([]);
     });
+
+    test("behind Istio, GKE's health checks and backend timeout are not asked for; behind GKE they are", async () => {
+        const bare = (className: string) => () => {
+            gkeGateway(className);
+            pool();
+            route(poolBackend);
+        };
+        expect(summary(await verdict(pack(), bare("gke-l7-rilb")))).toEqual([
+            "advisory require-long-inference-backend-timeout @pool",
+            "mandatory require-http-health-check-policy @pool",
+        ]);
+        expect(summary(await verdict(pack(), bare("istio")))).toEqual([]);
+    });
+});
+
+describe("Istio: ext_proc to the EPP written by hand (seed 002)", () => {
+    /** Seed 002's EnvoyFilter as its guide writes it, with the ClusterIP its sed step pastes in. */
+    const seed002 = () =>
+        new k8s.apiextensions.CustomResource("epp-ext-proc-poc", {
+            apiVersion: "networking.istio.io/v1alpha3",
+            kind: "EnvoyFilter",
+            metadata: meta("epp-ext-proc-poc", "llm-d-inference-scheduler"),
+            spec: {
+                workloadSelector: { labels: { "gateway.networking.k8s.io/gateway-name": "infra-inference-scheduling-inference-gateway" } },
+                configPatches: [
+                    {
+                        applyTo: "HTTP_FILTER",
+                        match: {
+                            context: "GATEWAY",
+                            listener: {
+                                filterChain: {
+                                    filter: {
+                                        name: "envoy.filters.network.http_connection_manager",
+                                        subFilter: { name: "envoy.filters.http.ext_proc" },
+                                    },
+                                },
+                            },
+                        },
+                        patch: {
+                            operation: "REPLACE",
+                            value: {
+                                name: "envoy.filters.http.ext_proc",
+                                typed_config: {
+                                    "@type": "type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor",
+                                    grpc_service: { envoy_grpc: { cluster_name: "epp-cluster" }, timeout: "2s" },
+                                    processing_mode: {
+                                        request_header_mode: "SKIP",
+                                        request_body_mode: "NONE",
+                                        response_header_mode: "SKIP",
+                                        response_body_mode: "NONE",
+                                    },
+                                },
+                            },
+                        },
+                    },
+                    {
+                        applyTo: "CLUSTER",
+                        match: { context: "GATEWAY" },
+                        patch: {
+                            operation: "ADD",
+                            value: {
+                                name: "epp-cluster",
+                                type: "STATIC",
+                                connect_timeout: "2s",
+                                lb_policy: "ROUND_ROBIN",
+                                http2_protocol_options: {},
+                                load_assignment: {
+                                    cluster_name: "epp-cluster",
+                                    endpoints: [
+                                        {
+                                            lb_endpoints: [
+                                                { endpoint: { address: { socket_address: { address: "10.96.41.7", port_value: 9002 } } } },
+                                            ],
+                                        },
+                                    ],
+                                },
+                            },
+                        },
+                    },
+                ],
+            },
+        });
+
+    test("a program that repeats seed 002's EnvoyFilter is caught twice: a ClusterIP, and an EPP never called", async () => {
+        expect(summary(await verdict(pack(), seed002))).toEqual([
+            "mandatory disallow-ext-proc-cluster-by-ip @epp-ext-proc-poc",
+            "mandatory require-epp-ext-proc-mode @epp-ext-proc-poc",
+        ]);
+    });
+
+    test("the same filter sending what the EPP needs to its Service by name passes", async () => {
+        const fixed = () =>
+            new k8s.apiextensions.CustomResource("epp-ext-proc", {
+                apiVersion: "networking.istio.io/v1alpha3",
+                kind: "EnvoyFilter",
+                metadata: meta("epp-ext-proc", "gateway"),
+                spec: {
+                    configPatches: [
+                        {
+                            applyTo: "HTTP_FILTER",
+                            match: { context: "GATEWAY" },
+                            patch: {
+                                operation: "INSERT_FIRST",
+                                value: {
+                                    name: "envoy.filters.http.ext_proc",
+                                    typed_config: {
+                                        "@type": "type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor",
+                                        grpc_service: {
+                                            envoy_grpc: { cluster_name: "outbound|9002||qwen-epp-service.models.svc.cluster.local" },
+                                        },
+                                        processing_mode: {
+                                            request_header_mode: "SEND",
+                                            request_body_mode: "FULL_DUPLEX_STREAMED",
+                                            request_trailer_mode: "SEND",
+                                            response_header_mode: "SEND",
+                                            response_body_mode: "FULL_DUPLEX_STREAMED",
+                                            response_trailer_mode: "SEND",
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    ],
+                },
+            });
+        expect(summary(await verdict(pack(), fixed))).toEqual([]);
+    });
 });
 
 describe("services on KServe's default Gateway, objects without a namespace, sidecar ports", () => {

@@ -13,6 +13,7 @@ describe("npm run bench:coldstart", () => {
         const rows = benchmarkRows(ROOT);
         expect(rows.map((row) => [row.stack, row.service, row.modelName, row.weightsGb])).toEqual([
             ["dev", "qwen2-3b", "Qwen/Qwen2.5-3B-Instruct", 6.2],
+            ["istio", "qwen2-3b-pc", "Qwen/Qwen2.5-3B-Instruct", 6.2],
             ["multihost", "llama-70b", "meta-llama/Llama-3.1-70B-Instruct", 141.2],
             ["multimodel", "qwen2-3b", "Qwen/Qwen2.5-3B-Instruct", 6.2],
             ["multimodel", "phi3-mini", "microsoft/Phi-3-mini-4k-instruct", 7.6],
@@ -22,7 +23,7 @@ describe("npm run bench:coldstart", () => {
         expect(rows[0].estimate).toEqual({ first: start(10, 6, 3, 91), warm: start(10, 6, 3, 9), startupBudgetSeconds: 600 });
         // KServe's initializer (21 s) and the Hugging Face download (6.2 GB at 0.177 GB/s), the image pulled whole (30 s).
         expect(rows[0].allOff.first).toEqual(start(30, 56, 3, 91));
-        const example = rows[1];
+        const example = rows[2];
         expect(example.estimate).toEqual({ first: start(10, 141, 3, 202), warm: start(10, 141, 3, 20), startupBudgetSeconds: 720 });
         expect(example.allOff.first.total).toBe(30 + 21 + 798 + 3 + 202);
     });

@@ -108,6 +108,23 @@ describe("the smoke test's cluster checks over recorded states", () => {
         expect(await failing("policy-not-attached")).toEqual(["health checks attached"]);
     });
 
+    test("behind Istio: TLS to the EPP instead of GKE's policies, failing without its DestinationRule", async () => {
+        const istio = "doctor/istio-healthy";
+        const results = await runClusterChecks(memoryReader(clusterState(istio)), ["qwen2-3b"], targets, options);
+        expect(results.map((result) => [result.check, result.ok, result.detail])).toEqual([
+            ["HTTPRoute on inference.networking.k8s.io", true, expect.any(String)],
+            ["HTTPRoute accepted", true, expect.any(String)],
+            ["EPP reached over TLS", true, "DestinationRule qwen2-3b-epp-service: TLS SIMPLE to qwen2-3b-epp-service"],
+        ]);
+        const missing = await runClusterChecks(memoryReader(clusterState("doctor/istio-gateway-class")), ["qwen2-3b"], targets, options);
+        expect(missing.filter((result) => !result.ok).map((result) => [result.check, result.detail])).toEqual([
+            [
+                "EPP reached over TLS",
+                "no DestinationRule for qwen2-3b-epp-service.llm-inference: Istio calls the EPP without TLS, which it does not serve",
+            ],
+        ]);
+    });
+
     test("a service whose objects do not exist fails each check saying what is missing", async () => {
         const results = await runClusterChecks(memoryReader(clusterState()), ["absent"], targets, options);
         expect(results.map((result) => result.detail)).toEqual([

@@ -145,7 +145,14 @@ describe("npm run doctor over recorded states", () => {
                 ["FAIL", SERVICE, "service ready", undefined],
             ],
         ],
-        ["istio-gateway-class", [["WARN", "Gateway inference-gateway/inference-gateway", "GatewayClass regional", undefined]]],
+        [
+            "istio-gateway-class",
+            [
+                ["FAIL", "Deployment istio-system/istiod", "istiod serves InferencePool", undefined],
+                ["FAIL", "Service llm-inference/qwen2-3b-epp-service", "EPP reached over TLS", undefined],
+            ],
+        ],
+        ["istio-healthy", []],
         [
             "route-absent",
             [
@@ -210,6 +217,14 @@ describe("npm run doctor over recorded states", () => {
             [["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "health check /health over HTTP", "healthChecks"]],
         ],
     ];
+
+    test("behind Istio: istiod's InferencePool support and TLS to the EPP are checked, GKE's policies are not", async () => {
+        const checks = (await runDoctor(memoryReader(clusterState(...overlaysOf("istio-healthy"))), {}, NOW)).map(
+            (diagnosis) => diagnosis.check,
+        );
+        expect(checks).toEqual(expect.arrayContaining(["istiod serves InferencePool", "EPP reached over TLS"]));
+        expect(checks.filter((check) => check === "health check /health over HTTP" || check === "backend timeout >= 300 s")).toEqual([]);
+    });
 
     test("every recorded failure state is tested", () => {
         expect(

@@ -1,0 +1,177 @@
+import { CrdValidator } from "./crds";
+import { Graph, runProgram } from "./harness";
+
+/** Two services, Pattern 3 and Pattern 1, so that both pattern's objects are seen behind Istio. */
+const MODELS = JSON.stringify([
+    { name: "qwen-pc", pattern: "pattern3", replicas: 2 },
+    { name: "phi", pattern: "pattern1", modelUri: "hf://microsoft/Phi-3-mini-4k-instruct", modelName: "microsoft/Phi-3-mini-4k-instruct" },
+]);
+
+const ISTIO_REPO = "https://istio-release.storage.googleapis.com/charts";
+
+/** One validator for the file: compiling Istio's DestinationRule schema takes seconds. */
+const validator = new CrdValidator();
+
+describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
+    let graph: Graph;
+    const types = () => new Set(graph.resources.map((resource) => resource.type));
+    beforeAll(async () => {
+        graph = await runProgram({ gatewayProvider: "istio", models: MODELS, tpuMaxNodes: "3", bodyBasedRouting: "true" });
+    });
+
+    test("Istio's base and istiod charts, pinned, with InferencePool support on; istiod after its CRDs and the webhook firewall rule", () => {
+        const base = graph.get("kubernetes:helm.sh/v4:Chart", "istio-base");
+        const istiod = graph.get("kubernetes:helm.sh/v4:Chart", "istio-istiod");
+        expect(base.inputs).toEqual({ chart: "base", version: "1.29.6", namespace: "istio-system", repositoryOpts: { repo: ISTIO_REPO } });
+        expect(istiod.inputs).toEqual({
+            chart: "istiod",
+            version: "1.29.6",
+            namespace: "istio-system",
+            repositoryOpts: { repo: ISTIO_REPO },
+            values: { pilot: { env: { ENABLE_GATEWAY_API_INFERENCE_EXTENSION: "true" } } },
+        });
+        expect(graph.dependencyNames(istiod)).toEqual([
+            "gcp:compute/firewall:Firewall tpu-inference-webhooks",
+            "kubernetes:core/v1:Namespace istio-ns",
+            "kubernetes:helm.sh/v4:Chart istio-base",
+        ]);
+        // The control plane reaches istiod's webhooks on 15017 besides the others'.
+        expect(graph.get("gcp:compute/firewall:Firewall", "tpu-inference-webhooks").inputs.allows).toEqual([
+            { protocol: "tcp", ports: ["9443", "6443", "15017"] },
+        ]);
+    });
+
+    test("a Gateway of class istio with an external passthrough load balancer, waiting for istiod and nothing of GKE's", () => {
+        const gateway = graph.get("kubernetes:gateway.networking.k8s.io/v1:Gateway", "inference-gateway");
+        expect(gateway.inputs.spec).toEqual({
+            gatewayClassName: "istio",
+            listeners: [
+                {
+                    name: "http",
+                    protocol: "HTTP",
+                    port: 80,
+                    allowedRoutes: {
+                        namespaces: { from: "Selector", selector: { matchLabels: { "gke-tpu-inference/gateway-access": "true" } } },
+                    },
+                },
+            ],
+            infrastructure: { annotations: { "cloud.google.com/l4-rbs": "enabled" } },
+        });
+        expect(graph.dependencyNames(gateway)).toEqual([
+            "kubernetes:core/v1:Namespace inference-ns",
+            "kubernetes:helm.sh/v4:Chart istio-istiod",
+        ]);
+        expect(validator.errors(gateway.inputs)).toEqual([]);
+    });
+
+    test("no GKE Gateway pieces: no proxy-only subnet, HealthCheckPolicy, GCPBackendPolicy or routing extension", () => {
+        const subnets = graph.ofType("gcp:compute/subnetwork:Subnetwork").map((subnet) => subnet.name);
+        expect(subnets).toEqual(["tpu-inference-node-subnet"]);
+        for (const kind of ["HealthCheckPolicy", "GCPBackendPolicy", "GCPRoutingExtension"]) {
+            expect(types().has(`kubernetes:networking.gke.io/v1:${kind}`)).toBe(false);
+        }
+    });
+
+    test("each service's EPP is reached over TLS: a DestinationRule for its KServe Service, after Istio's CRDs", () => {
+        for (const service of ["qwen-pc", "phi"]) {
+            const rule = graph.get("kubernetes:networking.istio.io/v1:DestinationRule", `${service}-epp-tls`);
+            expect(rule.inputs).toEqual({
+                apiVersion: "networking.istio.io/v1",
+                kind: "DestinationRule",
+                metadata: { name: `${service}-epp-service`, namespace: "llm-inference" },
+                spec: {
+                    host: `${service}-epp-service.llm-inference.svc.cluster.local`,
+                    trafficPolicy: { tls: { mode: "SIMPLE", insecureSkipVerify: true } },
+                },
+            });
+            expect(graph.dependencyNames(rule)).toEqual([
+                "kubernetes:core/v1:Namespace serving-ns",
+                "kubernetes:helm.sh/v4:Chart istio-base",
+            ]);
+            expect(validator.errors(rule.inputs)).toEqual([]);
+        }
+    });
+
+    test("the model services do not wait for the Network Services API, which only GKE's InferencePool backends need", () => {
+        const service = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "phi-llmisvc");
+        expect(graph.dependencyNames(service).filter((name) => name.includes("networkservices"))).toEqual([]);
+    });
+
+    test("the serving namespace stays out of the mesh", () => {
+        expect(graph.get("kubernetes:core/v1:Namespace", "serving-ns").inputs.metadata).toEqual({
+            name: "llm-inference",
+            labels: { "gke-tpu-inference/gateway-access": "true", "istio-injection": "disabled" },
+        });
+    });
+
+    test("Pattern 2 behind Istio: the router's chart template's ext_proc filter and TLS, built typed", () => {
+        const filter = graph.get("kubernetes:networking.istio.io/v1alpha3:EnvoyFilter", "body-based-router-ext-proc");
+        expect(filter.inputs).toEqual({
+            apiVersion: "networking.istio.io/v1alpha3",
+            kind: "EnvoyFilter",
+            metadata: { name: "body-based-router", namespace: "inference-gateway" },
+            spec: {
+                targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: "inference-gateway" }],
+                configPatches: [
+                    {
+                        applyTo: "HTTP_FILTER",
+                        match: {
+                            context: "GATEWAY",
+                            listener: { filterChain: { filter: { name: "envoy.filters.network.http_connection_manager" } } },
+                        },
+                        patch: {
+                            operation: "INSERT_FIRST",
+                            value: {
+                                name: "envoy.filters.http.ext_proc.bbr",
+                                typed_config: {
+                                    "@type": "type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor",
+                                    failure_mode_allow: false,
+                                    allow_mode_override: true,
+                                    processing_mode: {
+                                        request_header_mode: "SEND",
+                                        request_body_mode: "FULL_DUPLEX_STREAMED",
+                                        request_trailer_mode: "SEND",
+                                        response_header_mode: "SEND",
+                                        response_body_mode: "FULL_DUPLEX_STREAMED",
+                                        response_trailer_mode: "SEND",
+                                    },
+                                    grpc_service: {
+                                        envoy_grpc: {
+                                            cluster_name: "outbound|9004||body-based-router.inference-gateway.svc.cluster.local",
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    },
+                ],
+            },
+        });
+        const rule = graph.get("kubernetes:networking.istio.io/v1:DestinationRule", "body-based-router-tls");
+        expect(rule.inputs.spec).toEqual({
+            host: "body-based-router.inference-gateway.svc.cluster.local",
+            trafficPolicy: { tls: { mode: "SIMPLE", insecureSkipVerify: true } },
+        });
+        for (const object of [filter, rule]) {
+            expect(validator.errors(object.inputs)).toEqual([]);
+            expect(graph.dependencyNames(object)).toEqual([
+                "kubernetes:core/v1:Namespace inference-ns",
+                "kubernetes:helm.sh/v4:Chart istio-base",
+            ]);
+        }
+    });
+
+    test("the outputs name the provider and Istio's class", () => {
+        expect(graph.recording.outputs).toMatchObject({ gatewayProvider: "istio", gatewayClass: "istio" });
+    });
+});
+
+describe("gatewayProvider istio with gatewayLoadBalancer internal", () => {
+    test("GKE gives the Gateway's Service an internal passthrough load balancer", async () => {
+        const graph = await runProgram({ gatewayProvider: "istio", gatewayLoadBalancer: "internal" });
+        expect(graph.get("kubernetes:gateway.networking.k8s.io/v1:Gateway", "inference-gateway").inputs.spec).toMatchObject({
+            gatewayClassName: "istio",
+            infrastructure: { annotations: { "networking.gke.io/load-balancer-type": "Internal" } },
+        });
+    });
+});
