@@ -1,5 +1,5 @@
 import { disallowExtProcClusterByIp as policy } from "../../policies/disallowExtProcClusterByIp";
-import { EPP_CLUSTER, EPP_MODE, SEED_002_MODE, clusterPatch, envoyFilter, extProcFilterPatch } from "./extProcFixtures";
+import { EPP_CLUSTER, EPP_MODE, clusterPatch, envoyFilter, extProcFilterPatch, seed002Filter } from "./extProcFixtures";
 import { check } from "./harness";
 
 describe("disallow-ext-proc-cluster-by-ip", () => {
@@ -13,10 +13,7 @@ describe("disallow-ext-proc-cluster-by-ip", () => {
     });
 
     test("fails seed 002's STATIC cluster at the EPP Service's ClusterIP", async () => {
-        const seed = envoyFilter("epp-ext-proc-poc", [
-            extProcFilterPatch("epp-cluster", SEED_002_MODE),
-            clusterPatch("epp-cluster", "10.96.12.34"),
-        ]);
+        const seed = seed002Filter();
         expect(await check(policy, [seed])).toEqual([
             {
                 level: "mandatory",

@@ -113,3 +113,8 @@ export const EPP_MODE = {
 
 /** The EPP Service's cluster as Istio names it. */
 export const EPP_CLUSTER = "outbound|9002||qwen-epp-service.models.svc.cluster.local";
+
+/** Seed 002's EnvoyFilter: the skip-everything filter and its STATIC cluster at the ClusterIP its guide pastes in. */
+export function seed002Filter() {
+    return envoyFilter("epp-ext-proc-poc", [extProcFilterPatch("epp-cluster", SEED_002_MODE), clusterPatch("epp-cluster", "10.96.12.34")]);
+}

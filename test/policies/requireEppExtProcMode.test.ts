@@ -1,5 +1,14 @@
 import { requireEppExtProcMode as policy } from "../../policies/requireEppExtProcMode";
-import { EPP_CLUSTER, EPP_MODE, SEED_002_MODE, clusterPatch, envoyFilter, extProcFilterPatch, routeOverridePatch } from "./extProcFixtures";
+import {
+    EPP_CLUSTER,
+    EPP_MODE,
+    SEED_002_MODE,
+    clusterPatch,
+    envoyFilter,
+    extProcFilterPatch,
+    routeOverridePatch,
+    seed002Filter,
+} from "./extProcFixtures";
 import { llmService } from "./fixtures";
 import { check } from "./harness";
 
@@ -17,10 +26,7 @@ describe("require-epp-ext-proc-mode", () => {
     });
 
     test("fails seed 002's filter: everything skipped and no route override, so the EPP is never called", async () => {
-        const seed = envoyFilter("epp-ext-proc-poc", [
-            extProcFilterPatch("epp-cluster", SEED_002_MODE),
-            clusterPatch("epp-cluster", "10.96.12.34"),
-        ]);
+        const seed = seed002Filter();
         expect(await check(policy, [seed])).toEqual([
             {
                 level: "mandatory",
