@@ -117,8 +117,7 @@ export = async () => {
         ? new BodyBasedRouter("body-based-router", {
               provider,
               gateway: { namespace: gateway.namespaceName, name: settings.gateway.name },
-              gatewayProvider: settings.gateway.provider,
-              istioCrds: istio?.crds,
+              istio,
               models: settings.models.map((model) => ({ service: model.name, baseModel: model.modelName, adapters: [] })),
               gatewayAddress: gateway.address,
           })
@@ -157,8 +156,8 @@ export = async () => {
                 namespace: serving.namespaceName,
                 model,
                 scheduling: tpuPool.scheduling,
-                gateway: { name: settings.gateway.name, namespace: settings.gateway.namespace, provider: settings.gateway.provider },
-                istioCrds: istio?.crds,
+                gateway: { name: settings.gateway.name, namespace: settings.gateway.namespace },
+                istio,
                 gatewayAddress: gateway.address,
                 hfToken: serving.hfToken,
                 platform: [

@@ -2,8 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { BODY_BASED_ROUTER, INFERENCE_EXT_PROC_MODE } from "@gke-tpu-inference/facts";
 import { pinnedChartArgs } from "./charts";
-import { ISTIO_NETWORKING_API_VERSION, tlsOriginationRule } from "./istio";
-import { GatewayProvider } from "./settings";
+import { ISTIO_NETWORKING_API_VERSION, Istio, tlsOriginationRule } from "./istio";
 import { shellCommand } from "./shell";
 
 /** What one model service answers to: its base model and the LoRA adapters it serves. */
@@ -22,10 +21,11 @@ export interface BodyBasedRouterArgs {
     provider: k8s.Provider;
     /** The Gateway it extends. Its namespace is an Output of the Gateway's namespace, so everything here waits for it. */
     gateway: { namespace: pulumi.Input<string>; name: string };
-    /** Who programs the Gateway: GKE calls the router through a routing extension, Istio through an ext_proc filter. */
-    gatewayProvider: GatewayProvider;
-    /** Behind Istio: what its objects wait for, Istio's CRDs. */
-    istioCrds?: pulumi.Resource;
+    /**
+     * Istio, when it programs the Gateway: the Gateway calls the router through an ext_proc filter, whose objects wait for
+     * Istio's CRDs. Absent, GKE programs it and calls the router through a routing extension.
+     */
+    istio?: Pick<Istio, "crds">;
     /** Every model service behind the Gateway. */
     models: RoutedModel[];
     /** The Gateway's address, for the endpoint's URL and curl example. */
@@ -50,7 +50,7 @@ export interface ModelRoutingEndpoint {
  * chart's templates write them, where they are typed and checked.
  */
 export class BodyBasedRouter extends pulumi.ComponentResource {
-    /** The routing extension GKE programs into the Gateway's load balancer. */
+    /** The object the Gateway calls the router through: GKE's routing extension, or behind Istio its EnvoyFilter. */
     public readonly extensionName: string;
     public readonly endpoint: pulumi.Output<ModelRoutingEndpoint>;
 
@@ -70,10 +70,10 @@ export class BodyBasedRouter extends pulumi.ComponentResource {
         );
 
         this.extensionName = BODY_BASED_ROUTER.name;
-        if (args.gatewayProvider === "gke") {
-            this.gkeExtension(name, args, childOpts);
+        if (args.istio) {
+            this.istioExtension(name, args, { ...childOpts, dependsOn: [args.istio.crds] });
         } else {
-            this.istioExtension(name, args, { ...childOpts, dependsOn: args.istioCrds ? [args.istioCrds] : [] });
+            this.gkeExtension(name, args, childOpts);
         }
 
         // The router reads these at start and on every change; a name no ConfigMap lists gets an empty header and no route.

@@ -13,12 +13,12 @@ import {
 } from "@gke-tpu-inference/facts";
 import { scaledObject } from "./autoscaling";
 import { ColdStartEstimate, estimateColdStart, readyTimeoutSeconds } from "./coldStart";
-import { ISTIO_NETWORKING_API_VERSION, tlsOriginationRule } from "./istio";
+import { ISTIO_NETWORKING_API_VERSION, Istio, tlsOriginationRule } from "./istio";
 import { ModelStore } from "./modelStore";
 import { ModelWeights } from "./modelWeights";
 import { shellCommand } from "./shell";
 import { HTTP_SERVICE_SUFFIX } from "./routerRoute";
-import { ColdStartSettings, GatewayProvider, ModelServiceSettings } from "./settings";
+import { ColdStartSettings, ModelServiceSettings } from "./settings";
 import { TpuScheduling } from "./tpuNodePool";
 import { endpointPickerContainer, prefixCacheEndpointPickerConfig, VllmContainerOptions, vllmContainer, vllmWorkerContainer } from "./vllm";
 
@@ -32,10 +32,10 @@ export interface ModelServiceArgs {
     model: ModelServiceSettings;
     /** Selector, toleration and chip count of the TPU pool. */
     scheduling: TpuScheduling;
-    /** The Gateway the service's HTTPRoute attaches to, and who programs it. */
-    gateway: { name: string; namespace: string; provider: GatewayProvider };
-    /** Behind Istio: what the service's Istio objects wait for, Istio's CRDs. */
-    istioCrds?: pulumi.Resource;
+    /** The Gateway the service's HTTPRoute attaches to. */
+    gateway: { name: string; namespace: string };
+    /** Istio, when it programs the Gateway: the service's Istio objects wait for its CRDs. Absent, GKE programs it. */
+    istio?: Pick<Istio, "crds">;
     /** The Gateway's address, for the service's URL and curl examples. */
     gatewayAddress: pulumi.Input<string>;
     /** The Hugging Face token's Secret (key HF_TOKEN): the copy Job reads it, or, where KServe downloads, the service's account lists it. */
@@ -134,7 +134,7 @@ export class ModelService extends pulumi.ComponentResource {
             childOpts,
         );
 
-        if (args.gateway.provider === "gke") {
+        if (args.istio === undefined) {
             // Both backends GKE creates for the service: the InferencePool and the plain-HTTP Service.
             const healthChecked: Array<[string, { group: string; kind: string; name: string }]> = [
                 ["pool-health", inferencePool],
@@ -172,7 +172,7 @@ export class ModelService extends pulumi.ComponentResource {
                     metadata: { name: eppServiceName, namespace: args.namespace },
                     spec: tlsOriginationRule(pulumi.interpolate`${eppServiceName}.${args.namespace}.svc.cluster.local`),
                 },
-                { ...childOpts, dependsOn: args.istioCrds ? [args.istioCrds] : [] },
+                { ...childOpts, dependsOn: [args.istio.crds] },
             );
         }
 

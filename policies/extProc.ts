@@ -171,15 +171,15 @@ export function outboundClusterTarget(clusterName: string): { host: string; port
  * cluster's endpoints, a google_grpc target), or to a Service named as KServe names a service's EPP.
  */
 export function callsEndpointPicker(patch: ExtProcPatch, clusters: AddedCluster[]): boolean {
+    const isEndpointPicker = (host: string, port?: number) =>
+        port === EPP_PORTS.grpc || host.split(".")[0].endsWith(KSERVE_CHILDREN.eppServiceSuffix);
     const target = patch.clusterName ? outboundClusterTarget(patch.clusterName) : undefined;
     if (target) {
-        return target.port === EPP_PORTS.grpc || target.host.split(".")[0].endsWith(KSERVE_CHILDREN.eppServiceSuffix);
+        return isEndpointPicker(target.host, target.port);
     }
     const added = clusters.find((cluster) => cluster.name === patch.clusterName);
     if (added) {
-        return added.endpoints.some(
-            (endpoint) => endpoint.port === EPP_PORTS.grpc || endpoint.address.split(".")[0].endsWith(KSERVE_CHILDREN.eppServiceSuffix),
-        );
+        return added.endpoints.some((endpoint) => isEndpointPicker(endpoint.address, endpoint.port));
     }
     return patch.targetUri !== undefined && new RegExp(`:${EPP_PORTS.grpc}$`).test(patch.targetUri);
 }

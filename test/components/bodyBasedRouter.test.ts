@@ -14,7 +14,6 @@ describe("BodyBasedRouter", () => {
             const router = new BodyBasedRouter("bbr", {
                 provider,
                 gateway: { namespace: namespace.metadata.name, name: "inference-gateway" },
-                gatewayProvider: "gke",
                 models: [
                     { service: "qwen", baseModel: "Qwen/Qwen2.5-3B-Instruct", adapters: ["qwen-sql", "qwen-chat"] },
                     { service: "phi", baseModel: "microsoft/Phi-3-mini-4k-instruct", adapters: [] },
