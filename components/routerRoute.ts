@@ -9,7 +9,13 @@
  * - the catch-all rules (`/v1/models`, `/health`, anything the scheduler does not handle)
  *   go to `<service>-http`, a plain-HTTP Service this stack owns, instead of the workload
  *   Service KServe generates and reconciles: its protocol, name and health check are ours,
- *   so those paths work through the Gateway.
+ *   so those paths work through the Gateway;
+ * - no rule `name`: upstream names every service's rules alike, and Istio keys each rule's
+ *   InferencePool (its EPP) by that name across all the routes of a Gateway, last one winning,
+ *   so every service would call one EPP. Unnamed, Istio names a rule
+ *   `<namespace>.<route>.<index>` (see {@link ISTIO.generatedRouteName}), unique per service;
+ *   a templated name is no option, as the config's CRD holds rule names to Gateway API's
+ *   SectionName pattern.
  *
  * With the body-based router (Pattern 2) the model-routing rules also match its `X-Gateway-Base-Model-Name` header
  * on the service's base model, so a request at the Gateway's root naming the model (or one of its LoRA adapters)
@@ -18,7 +24,7 @@
  *
  * The strings in `{{ }}` are KServe's Go templates, filled in per service by the controller.
  */
-import { BODY_BASED_ROUTER, INFERENCE_POOL_KIND, KSERVE_CHILDREN, VLLM_PORT } from "@gke-tpu-inference/facts";
+import { BODY_BASED_ROUTER, INFERENCE_POOL_KIND, ISTIO, KSERVE_CHILDREN, VLLM_PORT } from "@gke-tpu-inference/facts";
 
 /** The InferencePool KServe creates for a service; the EPP picks an endpoint within it. */
 const INFERENCE_POOL = {
@@ -44,7 +50,7 @@ const MODEL_HEADER = {
 /** The body-based router's header: the base model of the body's `model`, whether it named the model or an adapter. */
 const BASE_MODEL_HEADER = { type: "Exact", name: BODY_BASED_ROUTER.baseModelHeader, value: "{{ .Spec.Model.Name }}" };
 
-/** Inference endpoints the scheduler routes, by rule-name slug. */
+/** Inference endpoints the scheduler routes, by the slug of upstream's rule names. */
 const INFERENCE_ENDPOINTS: ReadonlyArray<[slug: string, path: string]> = [
     ["completions", "/v1/completions"],
     ["chat-completions", "/v1/chat/completions"],
@@ -55,21 +61,62 @@ const INFERENCE_ENDPOINTS: ReadonlyArray<[slug: string, path: string]> = [
 type Backend = typeof INFERENCE_POOL | typeof HTTP_SERVICE;
 
 /** A rule that strips `prefix` from `prefix + target` and sends the request to `backend`. */
-function rewriteRule(name: string, backend: Backend, prefix: string, target: string) {
+function rewriteRule(backend: Backend, prefix: string, target: string) {
     return {
-        name,
         backendRefs: [backend],
         matches: [{ path: { type: "PathPrefix", value: `${prefix}${target === "/" ? "" : target}` } }],
         filters: [{ type: "URLRewrite", urlRewrite: { path: { type: "ReplacePrefixMatch", replacePrefixMatch: target } } }],
     };
 }
 
+/** One rule of the template, by the name upstream gives it, and whether it selects requests by a path prefix of the service's own. */
+interface TemplateRule {
+    upstreamName: string;
+    /** True for the `/<namespace>/<service>/…` and `/publishers/…` rules, which never need the body-based router. */
+    byServicePath: boolean;
+    rule: ReturnType<typeof rewriteRule> | { backendRefs: Backend[]; matches: unknown[] };
+}
+
+/** The template's rules in upstream's order; with `bodyBasedRouting`, model routing on the router's base-model header too. */
+export function templateRules(bodyBasedRouting: boolean): TemplateRule[] {
+    const modelHeaders = bodyBasedRouting ? [MODEL_HEADER, BASE_MODEL_HEADER] : [MODEL_HEADER];
+    const byPath = (upstreamName: string, rule: ReturnType<typeof rewriteRule>): TemplateRule => ({
+        upstreamName,
+        byServicePath: true,
+        rule,
+    });
+    return [
+        ...INFERENCE_ENDPOINTS.map(([slug, path]) => byPath(`v1-${slug}-path`, rewriteRule(INFERENCE_POOL, SERVICE_PREFIX, path))),
+        {
+            upstreamName: "v1-model-routing",
+            byServicePath: false,
+            rule: {
+                backendRefs: [INFERENCE_POOL],
+                matches: modelHeaders.flatMap((header) =>
+                    INFERENCE_ENDPOINTS.flatMap(([, path]) =>
+                        [path, `${path}/`].map((value) => ({ path: { type: "Exact", value }, headers: [header] })),
+                    ),
+                ),
+            },
+        },
+        ...INFERENCE_ENDPOINTS.map(([slug, path]) =>
+            byPath(`v1-${slug}-publisher-path`, rewriteRule(INFERENCE_POOL, PUBLISHER_PREFIX, path)),
+        ),
+        byPath("v1-publisher-path-catch-all", rewriteRule(HTTP_SERVICE, PUBLISHER_PREFIX, "/")),
+        byPath("v1-catch-all-path", rewriteRule(HTTP_SERVICE, SERVICE_PREFIX, "/")),
+        {
+            upstreamName: "v1-catch-all-model-routing",
+            byServicePath: false,
+            rule: { backendRefs: [HTTP_SERVICE], matches: modelHeaders.map((header) => ({ headers: [header] })) },
+        },
+    ];
+}
+
 /**
- * The HTTPRoute spec of the route template: parent Gateway from KServe's global config, rules without `timeouts`,
+ * The HTTPRoute spec of the route template: parent Gateway from KServe's global config, unnamed rules without `timeouts`,
  * catch-alls to `<service>-http`; with `bodyBasedRouting`, model routing on the router's base-model header too.
  */
 export function routerRouteSpec(bodyBasedRouting: boolean) {
-    const modelHeaders = bodyBasedRouting ? [MODEL_HEADER, BASE_MODEL_HEADER] : [MODEL_HEADER];
     return {
         parentRefs: [
             {
@@ -79,25 +126,16 @@ export function routerRouteSpec(bodyBasedRouting: boolean) {
                 namespace: "{{ .GlobalConfig.IngressGatewayNamespace }}",
             },
         ],
-        rules: [
-            ...INFERENCE_ENDPOINTS.map(([slug, path]) => rewriteRule(`v1-${slug}-path`, INFERENCE_POOL, SERVICE_PREFIX, path)),
-            {
-                name: "v1-model-routing",
-                backendRefs: [INFERENCE_POOL],
-                matches: modelHeaders.flatMap((header) =>
-                    INFERENCE_ENDPOINTS.flatMap(([, path]) =>
-                        [path, `${path}/`].map((value) => ({ path: { type: "Exact", value }, headers: [header] })),
-                    ),
-                ),
-            },
-            ...INFERENCE_ENDPOINTS.map(([slug, path]) => rewriteRule(`v1-${slug}-publisher-path`, INFERENCE_POOL, PUBLISHER_PREFIX, path)),
-            rewriteRule("v1-publisher-path-catch-all", HTTP_SERVICE, PUBLISHER_PREFIX, "/"),
-            rewriteRule("v1-catch-all-path", HTTP_SERVICE, SERVICE_PREFIX, "/"),
-            {
-                name: "v1-catch-all-model-routing",
-                backendRefs: [HTTP_SERVICE],
-                matches: modelHeaders.map((header) => ({ headers: [header] })),
-            },
-        ],
+        rules: templateRules(bodyBasedRouting).map(({ rule }) => rule),
     };
 }
+
+/** The names Istio gives the routes of the rules that select requests by the service's own path prefix, for service `service` in `namespace`. */
+export function servicePathRouteNames(namespace: string, service: string): string[] {
+    return templateRules(false).flatMap(({ byServicePath }, index) =>
+        byServicePath ? [ISTIO.generatedRouteName(namespace, `${service}${KSERVE_CHILDREN.routeSuffix}`, index)] : [],
+    );
+}
+
+/** The inference paths at the Gateway's root that the body-based router serves (with and without a trailing slash, as the rules match them). */
+export const ROOT_INFERENCE_PATHS: readonly string[] = INFERENCE_ENDPOINTS.flatMap(([, path]) => [path, `${path}/`]);

@@ -1,5 +1,9 @@
+import * as fs from "fs";
+import { parse } from "yaml";
 import { CrdValidator } from "./crds";
 import { Graph, runProgram } from "./harness";
+import { istioEndpointPickers, renderedRoute } from "./kserveRoutes";
+import { sharedPath } from "./shared";
 
 /** Two services, Pattern 3 and Pattern 1, so that both pattern's objects are seen behind Istio. */
 const MODELS = JSON.stringify([
@@ -159,6 +163,34 @@ describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
                 "kubernetes:helm.sh/v4:Chart istio-base",
             ]);
         }
+    });
+
+    test("two services' routes on the one Gateway each call their own service's EPP, Pattern 2's model routing included", () => {
+        const template = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig", "serving-router-route").inputs as {
+            spec: { router: { route: { http: { spec: unknown } } } };
+        };
+        const routes = [
+            { namespace: "llm-inference", name: "qwen-pc", modelName: "Qwen/Qwen2.5-3B-Instruct" },
+            { namespace: "llm-inference", name: "phi", modelName: "microsoft/Phi-3-mini-4k-instruct" },
+        ].map((service) => renderedRoute(template.spec.router.route.http.spec, service));
+        // Nine rules per route name an InferencePool: four by path, the model routing, four by publisher path.
+        expect(istioEndpointPickers(routes)).toEqual([
+            { route: "llm-inference/qwen-pc-kserve-route", pools: Array(9).fill("llm-inference/qwen-pc-inference-pool") },
+            { route: "llm-inference/phi-kserve-route", pools: Array(9).fill("llm-inference/phi-inference-pool") },
+        ]);
+    });
+
+    test("the same check catches what upstream's route template does: its named rules make every service call the newest one's EPP", () => {
+        const upstream = parse(fs.readFileSync(sharedPath("reference", "kserve-v0.20.0", "config-llm-router-route.yaml"), "utf8")) as {
+            spec: { router: { route: { http: { spec: unknown } } } };
+        };
+        const routes = ["qwen-pc", "phi"].map((name) =>
+            renderedRoute(upstream.spec.router.route.http.spec, { namespace: "llm-inference", name, modelName: "m" }),
+        );
+        expect(istioEndpointPickers(routes).map((route) => new Set(route.pools))).toEqual([
+            new Set(["llm-inference/phi-inference-pool"]),
+            new Set(["llm-inference/phi-inference-pool"]),
+        ]);
     });
 
     test("the outputs name the provider and Istio's class", () => {

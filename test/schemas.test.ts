@@ -6,6 +6,7 @@ import { parse } from "yaml";
 import { routerRouteSpec } from "../components/routerRoute";
 import { CrdValidator } from "./crds";
 import { Graph, runProgram } from "./harness";
+import { renderedRoute } from "./kserveRoutes";
 
 const ROOT = path.resolve(__dirname, "..");
 
@@ -200,23 +201,12 @@ describe("every custom resource the program emits validates against the upstream
     test.each([false, true])(
         "the route template (body-based routing %s), rendered for a service, is a valid Gateway API HTTPRoute",
         (bodyBasedRouting) => {
-            const rendered = JSON.parse(
-                JSON.stringify(routerRouteSpec(bodyBasedRouting))
-                    .replace(/\{\{ ChildName \.ObjectMeta\.Name `([^`]+)` \}\}/g, "qwen$1")
-                    .replaceAll("{{ .ObjectMeta.Namespace }}", "llm-inference")
-                    .replaceAll("{{ .ObjectMeta.Name }}", "qwen")
-                    .replaceAll("{{ .Spec.Model.Name }}", "Qwen/Qwen2.5-3B-Instruct")
-                    .replaceAll("{{ .GlobalConfig.IngressGatewayName }}", "inference-gateway")
-                    .replaceAll("{{ .GlobalConfig.IngressGatewayNamespace }}", "inference-gateway")
-                    .replaceAll("{{ .GlobalConfig.ModelBasedRoutingHeaderName }}", "x-gateway-model-name"),
-            );
-            expect(JSON.stringify(rendered)).not.toContain("{{");
-            const route = {
-                apiVersion: "gateway.networking.k8s.io/v1",
-                kind: "HTTPRoute",
-                metadata: { name: "qwen", namespace: "llm-inference" },
-                spec: rendered,
-            };
+            const route = renderedRoute(routerRouteSpec(bodyBasedRouting), {
+                namespace: "llm-inference",
+                name: "qwen",
+                modelName: "Qwen/Qwen2.5-3B-Instruct",
+            });
+            expect(JSON.stringify(route)).not.toContain("{{");
             expect(validator.errors(route)).toEqual([]);
         },
     );

@@ -63,6 +63,8 @@ export const SOURCES = {
     eppExtProc:
         "llm-d/llm-d-router v0.10.0 README.md:47-50 (request_body_mode and response_body_mode: only FULL_DUPLEX_STREAMED is supported), config/charts/llm-d-router-standalone/values.yaml:144-160 (the EPP's Envoy filter: request and response headers SEND, bodies FULL_DUPLEX_STREAMED, trailers SEND); istio/istio 1.29.6 pilot/pkg/networking/core/route/route.go:514-545 (the same per-route override Istio writes for an InferencePool, with the trailers SEND a FULL_DUPLEX_STREAMED body requires), pilot/pkg/xds/filters/filters.go:172-197 (its listener filter skips everything until a route overrides it)",
     istio: "istio/istio 1.29.6 manifests/charts/README.md:11-13 (charts base and istiod at https://istio-release.storage.googleapis.com/charts), manifests/charts/base/values.yaml (CRDs, defaultRevision), manifests/charts/istio-control/istio-discovery/values.yaml:37 (pilot.env), pilot/pkg/features/experimental.go:208 (ENABLE_GATEWAY_API_INFERENCE_EXTENSION, off by default), releasenotes/notes/57219-final.yaml (inference.networking.k8s.io/v1 InferencePool supported), pilot/pkg/config/kube/gateway/deploymentcontroller.go:176-186 (class `istio`: a Deployment and a LoadBalancer Service per Gateway), manifests/charts/istio-control/istio-discovery/files/kube-gateway.yaml:327-357 (the Gateway's infrastructure annotations are the Service's), pilot/pkg/networking/core/route/route.go:1336-1341 (a route without timeouts has none)",
+    istioRouteNames:
+        "istio/istio 1.29.6 pilot/pkg/config/kube/gateway/conversion.go:106-112 (a rule's route is named by its `name`, else `<namespace>.<route>.<index>`), route_collections.go:91-121 (each rule's InferencePool ext_proc config keyed by that route name; a rule of several matches keeps one name), :855-864 (the maps of every route on a Gateway merged into one, a later route's entry replacing an earlier one of the same name), pilot/pkg/networking/core/route/route.go:514-546 (each Envoy route of that name calls the EPP of the map's entry); kserve/kserve v0.20.0 config/crd/full/serving.kserve.io_llminferenceserviceconfigs.yaml (rules[].name must match Gateway API's SectionName pattern, so it cannot hold a template)",
     istioPrivateCluster:
         "https://cloud.google.com/service-mesh/docs/private-cluster-open-port (a private cluster must open 15017 to istiod's sidecar injection and validation webhooks); istio/istio 1.29.6 manifests/charts/istio-control/istio-discovery/templates/validatingwebhookconfiguration.yaml:48-56 (validation fails open until istiod reaches its own webhook)",
     gkeServiceLoadBalancer:
@@ -685,6 +687,12 @@ export const ISTIO = {
     webhookPort: "15017",
     /** The label that keeps a namespace's pods out of the mesh whatever istiod's injection default. */
     injectionLabel: { key: "istio-injection", disabled: "disabled" },
+    /**
+     * The Envoy route istiod makes of an HTTPRoute rule without a `name`: `<namespace>.<route>.<rule index>`. A named rule's
+     * route takes the bare name, and istiod keys each route's InferencePool (which EPP it calls) by it across every route of
+     * a Gateway, the newest winning: rules named alike in two routes share one EPP. Source: {@link SOURCES.istioRouteNames}.
+     */
+    generatedRouteName: (namespace: string, route: string, ruleIndex: number) => `${namespace}.${route}.${ruleIndex}`,
 } as const;
 
 /** How GKE makes a LoadBalancer Service's load balancer, by what a user asks for. Source: {@link SOURCES.gkeServiceLoadBalancer}. */
