@@ -54,6 +54,7 @@ export = async () => {
         extraWebhookPorts: behindIstio ? [ISTIO.webhookPort] : [],
         deletionProtection: protect,
         systemPool: settings.systemPool,
+        imageStreaming: settings.coldStart.imageStreaming,
         names,
         prerequisites: {
             container: preflight.prerequisites("container"),
@@ -75,8 +76,10 @@ export = async () => {
         dependsOn: [
             ...cluster.nodeRoleGrants,
             ...preflight.prerequisites("compute"),
-            // Image streaming is served by the Container File System API.
-            ...(settings.coldStart.imageStreaming ? preflight.prerequisites("containerFilesystem") : []),
+            // Image streaming is served by the Container File System API, which the node account must be allowed to use.
+            ...(settings.coldStart.imageStreaming
+                ? [...preflight.prerequisites("containerFilesystem"), ...cluster.imageStreamingGrants]
+                : []),
         ],
     });
 

@@ -1,7 +1,7 @@
 import * as gcp from "@pulumi/gcp";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { GCP_NAME_RULES, METRICS, NODE_SERVICE_ACCOUNT_ROLES, WEBHOOK_PORTS } from "@gke-tpu-inference/facts";
+import { GCP_NAME_RULES, IMAGE_STREAMING_NODE_ROLES, METRICS, NODE_SERVICE_ACCOUNT_ROLES, WEBHOOK_PORTS } from "@gke-tpu-inference/facts";
 import { StackNames } from "./names";
 import { SECONDARY_RANGE_NAMES } from "./network";
 import { SystemPoolSettings } from "./settings";
@@ -42,6 +42,8 @@ export interface GkeClusterArgs {
     deletionProtection: boolean;
     /** The autoscaled CPU pool that runs cert-manager, LeaderWorkerSet, KServe and the EPP. */
     systemPool: SystemPoolSettings;
+    /** A node pool streams images: the node service account also gets the roles the Container File System API needs. */
+    imageStreaming: boolean;
     /** GCP names of the cluster, its node service account and its firewall rule, unique per stack in the project. */
     names: StackNames;
     /** The APIs (and preview checks) each kind of resource waits for. */
@@ -86,6 +88,8 @@ export class GkeCluster extends pulumi.ComponentResource {
     public readonly webhookFirewall: gcp.compute.Firewall;
     /** The node service account's project roles; every node pool waits for them, since nodes log and report metrics from their first boot. */
     public readonly nodeRoleGrants: gcp.projects.IAMMember[];
+    /** With image streaming, the node account's use of the Container File System API; only a streaming pool waits for it. */
+    public readonly imageStreamingGrants: gcp.projects.IAMMember[];
 
     constructor(name: string, args: GkeClusterArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:cluster:GkeCluster", name, {}, opts);
@@ -102,14 +106,17 @@ export class GkeCluster extends pulumi.ComponentResource {
             // A new account ID cannot be created while the old one exists; nodes running as it are lost with it.
             { parent: this, deleteBeforeReplace: true, protect, dependsOn: prerequisites.iam },
         );
-        this.nodeRoleGrants = NODE_SERVICE_ACCOUNT_ROLES.map(
-            (role) =>
-                new gcp.projects.IAMMember(
-                    `${name}-nodes-${role.split("/")[1].replace(/\./g, "-").toLowerCase()}`,
-                    { project, role, member: pulumi.interpolate`serviceAccount:${nodeServiceAccount.email}` },
-                    { parent: this, dependsOn: prerequisites.resourceManager },
-                ),
-        );
+        const nodeRoles = (roles: readonly string[]) =>
+            roles.map(
+                (role) =>
+                    new gcp.projects.IAMMember(
+                        `${name}-nodes-${role.split("/")[1].replace(/\./g, "-").toLowerCase()}`,
+                        { project, role, member: pulumi.interpolate`serviceAccount:${nodeServiceAccount.email}` },
+                        { parent: this, dependsOn: prerequisites.resourceManager },
+                    ),
+            );
+        this.nodeRoleGrants = nodeRoles(NODE_SERVICE_ACCOUNT_ROLES);
+        this.imageStreamingGrants = nodeRoles(args.imageStreaming ? IMAGE_STREAMING_NODE_ROLES : []);
         this.workloadPool = `${project}.svc.id.goog`;
 
         const cluster = new gcp.container.Cluster(

@@ -1,12 +1,9 @@
 import * as gcp from "@pulumi/gcp";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { CHARTS } from "@gke-tpu-inference/facts";
+import { CHARTS, KEDA_OPERATOR_ACCOUNT } from "@gke-tpu-inference/facts";
 import { pinnedChartArgs } from "./charts";
 import { workloadIdentityPrincipal } from "./workloadIdentity";
-
-/** The KEDA operator's Kubernetes service account, as the pinned chart names it (keda 2.20.2 values.yaml serviceAccount.operator.name). */
-const KEDA_OPERATOR_ACCOUNT = "keda-operator";
 
 /** Arguments of {@link Keda}. */
 export interface KedaArgs {

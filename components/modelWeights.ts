@@ -4,6 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { COLD_START_STORAGE, imagePin } from "@gke-tpu-inference/facts";
 import { copyTimeoutSeconds, stagesWeights, streamsWeights } from "./coldStart";
 import { ColdStartSettings, ModelServiceSettings } from "./settings";
+import { parseGsUri } from "./gcsUri";
 import { workloadIdentityPrincipal } from "./workloadIdentity";
 
 /** Arguments of {@link ModelWeights}. */
@@ -33,20 +34,20 @@ export interface ModelWeightsArgs {
     hfTokenSecret?: pulumi.Input<string>;
 }
 
-/** `gs://bucket/path` split into bucket and object prefix (no trailing slash). */
-export function parseGsUri(uri: string): { bucket: string; prefix: string } {
-    const [bucket, ...path] = uri.slice("gs://".length).split("/");
-    return { bucket, prefix: path.filter((part) => part !== "").join("/") };
+/**
+ * An IAM condition limiting a Cloud Storage role to the objects under `prefix` of `bucket`. It admits no bucket-level call
+ * (listing, reading the bucket): those are checked on the bucket, and a condition cannot tell a listing's prefix in a role
+ * binding (`CONTRACT_SOURCES.gcsResourceNames` in the facts); {@link BUCKET_READER_ROLE} grants them.
+ */
+export function prefixCondition(bucket: string, prefix: string): string {
+    return `resource.name.startsWith("projects/_/buckets/${bucket}/objects/${prefix}/")`;
 }
 
 /**
- * An IAM condition limiting a Cloud Storage role to objects under `prefix` of `bucket`; with `listing`, also to list
- * requests for that prefix (list is checked on the bucket, where only the request's prefix tells them apart).
+ * What a server needs on the bucket itself: reading it (the Run:ai streamer's `get_bucket`) and listing object names
+ * (its `list_blobs`, gcsfs after a cache miss). The smallest GA role with both; it reads no object's data.
  */
-export function prefixCondition(bucket: string, prefix: string, listing: boolean): string {
-    const objects = `resource.name.startsWith("projects/_/buckets/${bucket}/objects/${prefix}/")`;
-    return listing ? `${objects} || api.getAttribute("storage.googleapis.com/objectListPrefix", "").startsWith("${prefix}/")` : objects;
-}
+export const BUCKET_READER_ROLE = "roles/storage.legacyBucketReader";
 
 /** The Python the copy Job runs: skip when the marker names the repository's current revision; else copy every file, then write the marker. */
 export const COPY_SCRIPT = `
@@ -113,14 +114,14 @@ export class ModelWeights extends pulumi.ComponentResource {
             role: string,
             bucket: pulumi.Input<string>,
             member: pulumi.Input<string>,
-            condition: pulumi.Input<string>,
-            title: string,
+            condition?: { title: string; expression: pulumi.Input<string> },
         ) =>
             new gcp.storage.BucketIAMMember(
                 `${name}-${suffix}`,
-                { bucket, role, member, condition: { title, expression: condition } },
+                { bucket, role, member, ...(condition ? { condition } : {}) },
                 { parent: this },
             );
+        const serverPrincipal = principal(server.metadata.name);
 
         if (streams) {
             const hfRepository = model.modelUri.slice("hf://".length);
@@ -128,15 +129,13 @@ export class ModelWeights extends pulumi.ComponentResource {
                 ? bucketName.apply((bucket) => ({ bucket, prefix: `${COLD_START_STORAGE.weightsPrefix}/${hfRepository}` }))
                 : pulumi.output(parseGsUri(model.modelUri));
             this.weightsUri = source.apply(({ bucket, prefix }) => `gs://${bucket}/${prefix}`);
+            const weightsObjects = source.apply(({ bucket, prefix }) => prefixCondition(bucket, prefix));
             this.ready.push(
-                grant(
-                    "read-weights",
-                    "roles/storage.objectViewer",
-                    source.bucket,
-                    principal(server.metadata.name),
-                    source.apply(({ bucket, prefix }) => prefixCondition(bucket, prefix, true)),
-                    "read the model's weights",
-                ),
+                grant("read-weights", "roles/storage.objectViewer", source.bucket, serverPrincipal, {
+                    title: "read the model's weights",
+                    expression: weightsObjects,
+                }),
+                grant("weights-bucket", BUCKET_READER_ROLE, source.bucket, serverPrincipal),
             );
             if (staged) {
                 const copier = new k8s.core.v1.ServiceAccount(
@@ -144,14 +143,10 @@ export class ModelWeights extends pulumi.ComponentResource {
                     { metadata: { name: `${model.name}-weights-copy`, namespace: args.namespace } },
                     childOpts,
                 );
-                const copyGrant = grant(
-                    "write-weights",
-                    "roles/storage.objectUser",
-                    source.bucket,
-                    principal(copier.metadata.name),
-                    source.apply(({ bucket, prefix }) => prefixCondition(bucket, prefix, false)),
-                    "stage the model's weights",
-                );
+                const copyGrant = grant("write-weights", "roles/storage.objectUser", source.bucket, principal(copier.metadata.name), {
+                    title: "stage the model's weights",
+                    expression: weightsObjects,
+                });
                 const job = new k8s.batch.v1.Job(
                     `${name}-copy`,
                     {
@@ -208,14 +203,12 @@ export class ModelWeights extends pulumi.ComponentResource {
             const prefix = `${COLD_START_STORAGE.cachePrefix}/${model.modelName}/${args.topology}/${pin}`;
             this.cacheUri = pulumi.interpolate`gs://${bucketName}/${prefix}`;
             this.ready.push(
-                grant(
-                    "cache",
-                    "roles/storage.objectUser",
-                    bucketName,
-                    principal(server.metadata.name),
-                    bucketName.apply((bucket) => prefixCondition(bucket, prefix, true)),
-                    "keep the compilation cache",
-                ),
+                grant("cache", "roles/storage.objectUser", bucketName, serverPrincipal, {
+                    title: "keep the compilation cache",
+                    expression: bucketName.apply((bucket) => prefixCondition(bucket, prefix)),
+                }),
+                // Staged weights share the stack's bucket, whose reader grant is already there.
+                ...(staged ? [] : [grant("cache-bucket", BUCKET_READER_ROLE, bucketName, serverPrincipal)]),
             );
         }
         this.registerOutputs({ serviceAccountName: this.serviceAccountName, weightsUri: this.weightsUri, cacheUri: this.cacheUri });

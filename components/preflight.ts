@@ -1,7 +1,7 @@
 /**
  * Facts only GCP knows, read before any resource is registered: which of the stack's APIs the project
- * has enabled, whether the release channel's default GKE version meets the floor, and whether the
- * zone offers the TPU machine type. Every problem is reported at once, one line each.
+ * has enabled, whether the release channel's default GKE version meets the floor, whether the
+ * zone offers the TPU machine type, and whether a `gs://` model's bucket allows a folder-scoped grant. Every problem is reported at once, one line each.
  *
  * A check needs its API enabled. On a new project the stack enables the APIs itself, so a check whose
  * API is still disabled at preview runs during `pulumi up`, right after the API is enabled, and every
@@ -10,6 +10,7 @@
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
 import { GKE_TPU_V6E_ZONES, GKE_VERSION, PROJECT_APIS, ProjectApi, RELEASE_CHANNELS } from "@gke-tpu-inference/facts";
+import { parseGsUri } from "./gcsUri";
 import { ProjectApis } from "./projectApis";
 import { Settings } from "./settings";
 
@@ -112,6 +113,44 @@ function machineTypeCheck(settings: Settings, namespace: string, key: string, ma
     );
 }
 
+/**
+ * Whether the bucket of each `gs://` model lets the stack scope the server's read grant to the model's folder: IAM
+ * conditions on a bucket need uniform bucket-level access. Source: `CONTRACT_SOURCES.gcsConditionsNeedUniformAccess` in the facts.
+ */
+function modelBucketChecks(settings: Settings, namespace: string): LiveCheck[] {
+    return settings.models.flatMap((model, index) => {
+        if (!model.modelUri.startsWith("gs://")) {
+            return [];
+        }
+        const { bucket, prefix } = parseGsUri(model.modelUri);
+        const setting = `${namespace}:models[${index}].modelUri = ${JSON.stringify(model.modelUri)}`;
+        type Read = { uniformBucketLevelAccess?: boolean } | { failure: string };
+        const read = (): Promise<Read> =>
+            gcp.storage.getBucket({ name: bucket }).then(
+                (found) => found,
+                (err: Error) => ({ failure: String((err as { details?: string }).details ?? err.message).split("\n")[0] }),
+            );
+        return [
+            liveCheck<Read>(
+                "storage",
+                read,
+                (dependsOn) => gcp.storage.getBucketOutput({ name: bucket }, { dependsOn }),
+                (found) =>
+                    "failure" in found
+                        ? [
+                              `${setting}: bucket ${bucket} cannot be read (${found.failure}); allowed: a bucket the stack's credentials may read (storage.buckets.get), holding the model under ${prefix}/`,
+                          ]
+                        : found.uniformBucketLevelAccess
+                          ? []
+                          : [
+                                `${setting}: bucket ${bucket} does not use uniform bucket-level access, and without it IAM cannot limit the server's read grant to ${prefix}/; ` +
+                                    `allowed: a bucket with uniform bucket-level access (gcloud storage buckets update gs://${bucket} --uniform-bucket-level-access), or a copy of the model in one`,
+                            ],
+            ),
+        ];
+    });
+}
+
 /** Whether `project` has `service` enabled: the data source reads the service back, with an id, only when it is. */
 async function isEnabled(project: string, service: string): Promise<boolean> {
     const result = await gcp.projects.getProjectService({ project, service });
@@ -172,6 +211,7 @@ export async function readLiveFacts(settings: Settings, namespace: string, manag
             settings.systemPool.machineType,
             "a machine type the region's zones offer, such as e2-standard-4",
         ),
+        ...modelBucketChecks(settings, namespace),
     ];
     const deferred = checks.filter((check) => !enabled.has(check.api));
     const results = await Promise.all(checks.filter((check) => enabled.has(check.api)).map((check) => check.run()));

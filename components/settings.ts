@@ -32,6 +32,7 @@ import {
     vllmFlags,
 } from "@gke-tpu-inference/facts";
 import { Ipv4Range, isRfc1918, networkRangeProblem, overlaps, parseCidr } from "./cidr";
+import { parseGsUri } from "./gcsUri";
 import { runningStackFileProblems } from "./stackFile";
 import { suggestion } from "./suggest";
 
@@ -334,6 +335,13 @@ const modelSchema = z.strictObject({
     modelUri: z
         .string({ error: says("is not a non-empty string", "a string") })
         .regex(MODEL_URI, { error: says("is not a model URI", "hf://, gs://, s3://, pvc:// or oci:// followed by a path") })
+        // The server's read grant is scoped to the model's folder; a whole bucket has none to scope it to.
+        .refine((uri) => !uri.startsWith("gs://") || parseGsUri(uri).prefix !== "", {
+            error: says(
+                "names a whole bucket, and the server's read grant is scoped to the model's folder",
+                "gs://BUCKET/FOLDER, the folder holding the model's config.json and safetensors",
+            ),
+        })
         .optional(),
     weightsGb: z
         .number({ error: says("is not a number", "the size of the model's weights in GB, more than 0") })

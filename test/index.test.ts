@@ -1,5 +1,5 @@
 import { RecordedResource, wireSecret } from "../scripts/offline/recorder";
-import { INVOKE_TOKENS, disabledServiceAnswer } from "../scripts/offline/invokes";
+import { INVOKE_TOKENS, InvokeFailure, disabledServiceAnswer } from "../scripts/offline/invokes";
 import { MOCK_GATEWAY_ADDRESS } from "../scripts/offline/mocks";
 import { runOffline } from "../scripts/offline/run";
 import { Graph, runProgram } from "./harness";
@@ -73,6 +73,7 @@ describe("the program (index.ts)", () => {
                 "gcp:container/nodePool:NodePool tpu-inference-tpu-pool",
                 "gcp:monitoring/dashboard:Dashboard tpu-inference-dashboard",
                 "gcp:projects/iAMMember:IAMMember tpu-inference-nodes-container-defaultnodeserviceaccount",
+                "gcp:projects/iAMMember:IAMMember tpu-inference-nodes-serviceusage-serviceusageconsumer",
                 "gcp:projects/service:Service tpu-inference-cloudresourcemanager",
                 "gcp:projects/service:Service tpu-inference-compute",
                 "gcp:projects/service:Service tpu-inference-container",
@@ -160,6 +161,7 @@ describe("the program (index.ts)", () => {
         expect(graph.dependencyNames(graph.get("gcp:container/nodePool:NodePool", "tpu-inference-tpu-pool"))).toEqual([
             "gcp:container/cluster:Cluster tpu-inference-cluster",
             "gcp:projects/iAMMember:IAMMember tpu-inference-nodes-container-defaultnodeserviceaccount",
+            "gcp:projects/iAMMember:IAMMember tpu-inference-nodes-serviceusage-serviceusageconsumer",
             "gcp:projects/service:Service tpu-inference-compute",
             "gcp:projects/service:Service tpu-inference-containerfilesystem",
             "gcp:serviceaccount/account:Account tpu-inference-nodes",
@@ -358,6 +360,38 @@ describe("live facts read at preview", () => {
         );
     });
 
+    const OWN_BUCKET_MODEL = {
+        models: '[{"name": "mine", "pattern": "pattern1", "modelUri": "gs://team-models/llama/8b", "weightsGb": 16, "layers": 32}]',
+    };
+
+    test("a gs:// model in a bucket without uniform bucket-level access stops the program: no grant could be scoped to its folder", async () => {
+        const message = await failure(() =>
+            runProgram(OWN_BUCKET_MODEL, {
+                invokes: { [INVOKE_TOKENS.bucket]: (args) => ({ name: args.name, uniformBucketLevelAccess: false }) },
+            }),
+        );
+        expect(message).toBe(
+            'gke-tpu-inference:models[0].modelUri = "gs://team-models/llama/8b": bucket team-models does not use uniform bucket-level access, and without it IAM cannot limit the server\'s read grant to llama/8b/; ' +
+                "allowed: a bucket with uniform bucket-level access (gcloud storage buckets update gs://team-models --uniform-bucket-level-access), or a copy of the model in one",
+        );
+    });
+
+    test("a gs:// model whose bucket cannot be read stops the program with GCP's reason", async () => {
+        const message = await failure(() =>
+            runProgram(OWN_BUCKET_MODEL, {
+                invokes: {
+                    [INVOKE_TOKENS.bucket]: () => {
+                        throw new InvokeFailure("googleapi: Error 404: The specified bucket does not exist., notFound");
+                    },
+                },
+            }),
+        );
+        expect(message).toBe(
+            'gke-tpu-inference:models[0].modelUri = "gs://team-models/llama/8b": bucket team-models cannot be read (googleapi: Error 404: The specified bucket does not exist., notFound); ' +
+                "allowed: a bucket the stack's credentials may read (storage.buckets.get), holding the model under llama/8b/",
+        );
+    });
+
     test("with manageProjectApis off, disabled APIs are named with the command that enables them; every problem comes at once", async () => {
         const message = await failure(() =>
             runProgram(
@@ -438,6 +472,7 @@ describe("the program's workloads", () => {
             "gcp:storage/bucket:Bucket tpu-inference-bucket",
             "gcp:storage/bucketIAMMember:BucketIAMMember qwen2-3b-weights-cache",
             "gcp:storage/bucketIAMMember:BucketIAMMember qwen2-3b-weights-read-weights",
+            "gcp:storage/bucketIAMMember:BucketIAMMember qwen2-3b-weights-weights-bucket",
             "kubernetes:batch/v1:Job lws-webhooks-probe",
             "kubernetes:batch/v1:Job qwen2-3b-weights-copy",
             "kubernetes:core/v1:Namespace serving-ns",

@@ -27,7 +27,7 @@ export const SOURCES = {
     kubeStateMetrics:
         'https://cloud.google.com/kubernetes-engine/docs/how-to/kube-state-metrics ("Requirements": GKE 1.27.2-gke.1200; "Metric format": PromQL names are the upstream ones; the DEPLOYMENT and HPA tables); hashicorp/terraform-provider-google release-7.46.0 website/docs/r/container_cluster.html.markdown:807 (monitoring_config.enable_components accepts DEPLOYMENT and HPA)',
     webhookPorts:
-        "kserve v0.20.0 llmisvc-controller-manager containerPort 9443; lws v0.10.0 lws-webhook-service targetPort 9443; kedacore/charts keda 2.20.2 (cbb9bb8) values.yaml:211 (admission webhooks on 9443 by default) and :532 (metrics API server portHttpsTarget 6443, behind APIService v1beta1.external.metrics.k8s.io, templates/metrics-server/apiservice.yaml)",
+        "kserve v0.20.0 llmisvc-controller-manager containerPort 9443; lws v0.10.0 lws-webhook-service targetPort 9443; kedacore/charts keda 2.20.2 (cbb9bb8) values.yaml:345-352 (the operator's service account keda-operator), values.yaml:211 (admission webhooks on 9443 by default) and :532 (metrics API server portHttpsTarget 6443, behind APIService v1beta1.external.metrics.k8s.io, templates/metrics-server/apiservice.yaml)",
     vllmTpuImage: "DESIGN.md versions table (vllm/vllm-tpu at a fixed tag; the image runs as root)",
     eppImage:
         "llm-d/llm-d-router v0.10.0 Dockerfile.epp (ENTRYPOINT /app/epp) and pkg/epp/server/options.go; carries the ALPN h2 fix (gateway-api-inference-extension PR #2385)",
@@ -622,6 +622,9 @@ export const AUTOSCALING_SIGNALS = {
     kvCache: { metric: "vllm:kv_cache_usage_perc", defaultTarget: 0.8, maximumTarget: 1 },
 } as const;
 
+/** The Kubernetes service account KEDA's operator runs as, which its Prometheus scaler calls Google as. Source: {@link SOURCES.webhookPorts}. */
+export const KEDA_OPERATOR_ACCOUNT = "keda-operator";
+
 /**
  * On a ScaledObject, stops KEDA's scale loop and deletes its HPA, leaving the target as it is (kedacore/keda
  * controllers/keda/scaledobject_controller.go reconcileScaledObject); removing it resumes scaling.
@@ -721,6 +724,13 @@ export const INFERENCE_EXT_PROC_MODE = {
 
 /** Least-privilege role for a dedicated node service account. Source: {@link SOURCES.nodeServiceAccount}. */
 export const NODE_SERVICE_ACCOUNT_ROLES: readonly string[] = ["roles/container.defaultNodeServiceAccount"];
+
+/**
+ * What a node service account other than Compute Engine's default needs besides, where a node pool streams images: the
+ * permission to use the Container File System API (`serviceusage.services.use`), which the default node role lacks.
+ * Source: `CONTRACT_SOURCES.imageStreaming` (contracts.ts).
+ */
+export const IMAGE_STREAMING_NODE_ROLES: readonly string[] = ["roles/serviceusage.serviceUsageConsumer"];
 
 /** Proxy-only subnet settings for regional Envoy-based load balancers. Source: {@link SOURCES.proxyOnlySubnet}. */
 export const PROXY_ONLY_SUBNET = {

@@ -6,3 +6,4 @@
 export * from "./catalog";
 export * from "./images";
 export * from "./vllmFlags";
+export * from "./contracts";

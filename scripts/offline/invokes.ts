@@ -1,8 +1,9 @@
 /**
  * What the offline preview answers when a program calls a provider function (an invoke), derived
  * from the catalog so that the answers look like GCP's on a project where the stack can run: every
- * API enabled, release channels whose defaults are above the GKE floor, and the TPU v6e machine types
- * offered in exactly the zones the catalog lists. A test or a caller can answer any token differently.
+ * API enabled, release channels whose defaults are above the GKE floor, the TPU v6e machine types
+ * offered in exactly the zones the catalog lists, and model buckets with uniform bucket-level access.
+ * A test or a caller can answer any token differently.
  */
 import { createHash } from "crypto";
 import { GKE_TPU_V6E_ZONES, GKE_VERSION, RELEASE_CHANNELS, TPU_V6E_MACHINE_TYPES } from "@gke-tpu-inference/facts";
@@ -33,6 +34,7 @@ export const INVOKE_TOKENS = {
     machineTypes: "gcp:compute/getMachineTypes:getMachineTypes",
     projectService: "gcp:projects/getProjectService:getProjectService",
     project: "gcp:organizations/getProject:getProject",
+    bucket: "gcp:storage/getBucket:getBucket",
     /** The Kubernetes SDK's v1 ConfigFile and ConfigGroup parse YAML through the provider. */
     yamlDecode: "kubernetes:yaml:decode",
     /** The Kubernetes SDK's v3 Chart has the provider run `helm template`. */
@@ -112,6 +114,14 @@ export function defaultInvokeAnswers(project: string): Record<string, InvokeAnsw
             const number = String((parseInt(createHash("sha256").update(projectId).digest("hex").slice(0, 10), 16) % 9e11) + 1e11);
             return { id: `projects/${projectId}`, projectId, number, name: projectId };
         },
+        // A model's own bucket, as a team that keeps weights in Cloud Storage would have it: uniform bucket-level access on.
+        [INVOKE_TOKENS.bucket]: (args) => ({
+            id: String(args.name),
+            name: args.name,
+            url: `gs://${args.name}`,
+            selfLink: `https://www.googleapis.com/storage/v1/b/${args.name}`,
+            uniformBucketLevelAccess: true,
+        }),
         [INVOKE_TOKENS.projectService]: (args) => ({
             id: `${args.project ?? project}/${args.service}`,
             project: args.project ?? project,

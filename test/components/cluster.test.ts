@@ -27,6 +27,7 @@ const baseArgs = {
     masterCidr: "172.16.0.0/28",
     deletionProtection: true,
     systemPool: { machineType: "e2-standard-4", minNodes: 1, maxNodes: 4 },
+    imageStreaming: false,
 };
 
 /** The cluster's name (base and stack) and id. */
@@ -113,6 +114,18 @@ describe("GkeCluster", () => {
             "gcp:projects/service:Service cloudresourcemanager",
             "gcp:serviceaccount/account:Account gke-nodes",
         ]);
+    });
+
+    test("with image streaming, the node account may also use the Container File System API, which the default node role lacks", async () => {
+        const streaming = await record(() => cluster({ imageStreaming: true }));
+        expect(streaming.ofType("gcp:projects/iAMMember:IAMMember").map((grant) => [grant.name, grant.inputs.role])).toEqual([
+            ["gke-nodes-container-defaultnodeserviceaccount", "roles/container.defaultNodeServiceAccount"],
+            ["gke-nodes-serviceusage-serviceusageconsumer", "roles/serviceusage.serviceUsageConsumer"],
+        ]);
+        // Only the streaming TPU pool waits for it (index.ts); the system pool, which streams nothing, does not.
+        expect(streaming.dependencyNames(streaming.get("gcp:container/nodePool:NodePool", "gke-system"))).not.toContain(
+            "gcp:projects/iAMMember:IAMMember gke-nodes-serviceusage-serviceusageconsumer",
+        );
     });
 
     test("the system pool autoscales across zones as the node account, after its role is granted", () => {

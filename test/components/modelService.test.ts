@@ -414,7 +414,7 @@ describe("ModelService with a fast cold start", () => {
         expect(main.image).toBe("europe-west4-docker.pkg.dev/acme-inference/tpu-inference-dev-images/vllm/vllm-tpu:v0.27.0");
     });
 
-    test("least privilege: the server reads its weights' prefix and writes only its cache's; the copy Job writes only its model's prefix", () => {
+    test("least privilege: the server reads its weights' prefix and the bucket's names, writes only its cache's prefix; the copy Job writes only its model's prefix", () => {
         const grant = (name: string) => staged.graph.get("gcp:storage/bucketIAMMember:BucketIAMMember", name).inputs;
         expect(grant("qwen-weights-read-weights")).toEqual({
             bucket: BUCKET,
@@ -422,13 +422,23 @@ describe("ModelService with a fast cold start", () => {
             member: `${PRINCIPAL}/qwen-server`,
             condition: {
                 title: "read the model's weights",
-                expression: `resource.name.startsWith("projects/_/buckets/${BUCKET}/objects/weights/Qwen/Qwen2.5-3B-Instruct/") || api.getAttribute("storage.googleapis.com/objectListPrefix", "").startsWith("weights/Qwen/Qwen2.5-3B-Instruct/")`,
+                expression: `resource.name.startsWith("projects/_/buckets/${BUCKET}/objects/weights/Qwen/Qwen2.5-3B-Instruct/")`,
             },
         });
-        expect(grant("qwen-weights-cache")).toMatchObject({
+        // The streamer reads the bucket and lists it; a condition cannot scope either in a role binding.
+        expect(grant("qwen-weights-weights-bucket")).toEqual({
+            bucket: BUCKET,
+            role: "roles/storage.legacyBucketReader",
+            member: `${PRINCIPAL}/qwen-server`,
+        });
+        expect(grant("qwen-weights-cache")).toEqual({
+            bucket: BUCKET,
             role: "roles/storage.objectUser",
             member: `${PRINCIPAL}/qwen-server`,
-            condition: { expression: expect.stringContaining(`objects/xla-cache/Qwen/Qwen2.5-3B-Instruct/2x2/v0.27.0/")`) },
+            condition: {
+                title: "keep the compilation cache",
+                expression: `resource.name.startsWith("projects/_/buckets/${BUCKET}/objects/xla-cache/Qwen/Qwen2.5-3B-Instruct/2x2/v0.27.0/")`,
+            },
         });
         expect(grant("qwen-weights-write-weights")).toEqual({
             bucket: BUCKET,
@@ -439,6 +449,43 @@ describe("ModelService with a fast cold start", () => {
                 expression: `resource.name.startsWith("projects/_/buckets/${BUCKET}/objects/weights/Qwen/Qwen2.5-3B-Instruct/")`,
             },
         });
+        // One bucket reader grant: the staged weights and the cache share the stack's bucket.
+        expect(
+            staged.graph
+                .ofType("gcp:storage/bucketIAMMember:BucketIAMMember")
+                .map((member) => member.name)
+                .sort(),
+        ).toEqual(["qwen-weights-cache", "qwen-weights-read-weights", "qwen-weights-weights-bucket", "qwen-weights-write-weights"]);
+    });
+
+    test("a model in a team's own bucket: reads of its folder and the bucket there, the cache and its bucket reader in the stack's", async () => {
+        const [own] = modelsFrom([{ name: "mine", pattern: "pattern1", modelUri: "gs://team-models/llama/8b", weightsGb: 16, layers: 32 }]);
+        const { graph } = await serviceFor(own, false, COLD_START_ON);
+        const grants = graph
+            .ofType("gcp:storage/bucketIAMMember:BucketIAMMember")
+            .map(({ name, inputs }) => ({
+                name,
+                bucket: inputs.bucket,
+                role: inputs.role,
+                objects: (inputs.condition as { expression?: string } | undefined)?.expression,
+            }))
+            .sort((a, b) => a.name.localeCompare(b.name));
+        expect(grants).toEqual([
+            {
+                name: "mine-weights-cache",
+                bucket: BUCKET,
+                role: "roles/storage.objectUser",
+                objects: `resource.name.startsWith("projects/_/buckets/${BUCKET}/objects/xla-cache/team-models/llama/8b/2x2/v0.27.0/")`,
+            },
+            { name: "mine-weights-cache-bucket", bucket: BUCKET, role: "roles/storage.legacyBucketReader", objects: undefined },
+            {
+                name: "mine-weights-read-weights",
+                bucket: "team-models",
+                role: "roles/storage.objectViewer",
+                objects: 'resource.name.startsWith("projects/_/buckets/team-models/objects/llama/8b/")',
+            },
+            { name: "mine-weights-weights-bucket", bucket: "team-models", role: "roles/storage.legacyBucketReader", objects: undefined },
+        ]);
     });
 
     test("the copy Job: the token from its Secret, never in the spec; its grant before it runs; the server after the copy and its grants", () => {
@@ -468,6 +515,7 @@ describe("ModelService with a fast cold start", () => {
             "gcp:storage/bucket:Bucket store-bucket",
             "gcp:storage/bucketIAMMember:BucketIAMMember qwen-weights-cache",
             "gcp:storage/bucketIAMMember:BucketIAMMember qwen-weights-read-weights",
+            "gcp:storage/bucketIAMMember:BucketIAMMember qwen-weights-weights-bucket",
             "kubernetes:batch/v1:Job qwen-weights-copy",
             "kubernetes:core/v1:Namespace platform",
             "kubernetes:core/v1:ServiceAccount qwen-weights-server",

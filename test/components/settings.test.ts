@@ -580,6 +580,11 @@ describe("settings validation names the key, the value and what is allowed", () 
             'gke-tpu-inference:models[0].modelUri = "Qwen/Qwen2.5-3B-Instruct" is not a model URI; allowed: hf://, gs://, s3://, pvc:// or oci:// followed by a path',
         ],
         [
+            "a gs:// model URI naming a whole bucket",
+            { models: '[{"name": "mine", "pattern": "pattern1", "modelUri": "gs://team-models/", "weightsGb": 16, "layers": 32}]' },
+            "gke-tpu-inference:models[0].modelUri = \"gs://team-models/\" names a whole bucket, and the server's read grant is scoped to the model's folder; allowed: gs://BUCKET/FOLDER, the folder holding the model's config.json and safetensors",
+        ],
+        [
             "authorized networks that are not a list",
             { masterAuthorizedNetworks: "203.0.113.0/24" },
             'gke-tpu-inference:masterAuthorizedNetworks = "203.0.113.0/24" is not a list of CIDR strings; allowed: e.g. ["203.0.113.0/24"]',

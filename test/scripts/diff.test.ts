@@ -84,7 +84,7 @@ describe("the pull-request diff from real before/after reports", () => {
         const markdown = fs.readFileSync(path.join(DIR, "head.md"), "utf8");
         expect(markdown).toBe(renderMarkdown(head.report, diffReports(base.report, head.report)));
         expect(markdown).toContain(
-            "### Offline preview of stack `prod`\n\n**+0 to create, ~3 to update, -0 to delete** (103 resources after)\n",
+            "### Offline preview of stack `prod`\n\n**+0 to create, ~3 to update, -0 to delete** (105 resources after)\n",
         );
         // The pool, the service's ScaledObject and its at-maximum alert change in place.
         expect(markdown).toContain("| ~ | `gcp:container:NodePool` | tpu-inference-tpu-pool |");
@@ -101,7 +101,7 @@ describe("the pull-request diff from real before/after reports", () => {
             [
                 "### Offline preview of stack `prod`",
                 "",
-                "**+103 to create**",
+                "**+105 to create**",
                 "",
                 "**Not checked offline:** the objects of `tpu-inference-chart` (oci://quay.io/jetstack/charts/cert-manager), " +
                     "`kserve-controller` (oci://ghcr.io/kserve/charts/kserve-llmisvc-resources), `kserve-crd` (oci://ghcr.io/kserve/charts/kserve-llmisvc-crd), " +

@@ -41,7 +41,7 @@ describe("npm run preview:offline (dev stack)", () => {
             / \+ {3}│ {2}└─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +serving-router-route +create/,
         );
         expect(run.stdout).toMatch(/ \+ {6}└─ gcp:container:NodePool +tpu-inference-tpu-pool +create/);
-        expect(run.stdout).toContain("    + 95 to create");
+        expect(run.stdout).toContain("    + 97 to create");
         // The runtime-configs chart's verbatim objects are its children; the charts nothing can render offline are marked.
         expect(run.stdout).toMatch(
             / \+ {3}│ {2}│ {2}├─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +kserve-configs:kserve\/kserve-config-llm-router-route +create/,
@@ -61,7 +61,7 @@ describe("npm run preview:offline (dev stack)", () => {
     test("the JSON report is modeled on pulumi preview --json", () => {
         expect(report.project).toBe("gke-tpu-inference");
         expect(report.stack).toBe("dev");
-        expect(report.summary).toEqual({ create: 95 });
+        expect(report.summary).toEqual({ create: 97 });
         expect(report.unrenderedCharts.map((chart) => [chart.name, chart.chart])).toEqual([
             ["tpu-inference-chart", "oci://quay.io/jetstack/charts/cert-manager"],
             ["kserve-controller", "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources"],
@@ -146,7 +146,7 @@ describe("npm run preview:offline (prod stack: pattern 3)", () => {
         const json = path.join(tempDir(), "prod.json");
         const run = preview("--stack", "prod", "--secret", "hfToken=hf_do_not_print", "--json", json);
         expect(run.status).toBe(0);
-        expect(run.stdout).toContain("    + 104 to create");
+        expect(run.stdout).toContain("    + 106 to create");
         const text = fs.readFileSync(json, "utf8");
         expect(text).not.toContain("hf_do_not_print");
         expect(run.stdout).not.toContain("hf_do_not_print");

@@ -1,0 +1,153 @@
+import * as path from "path";
+import { INVOKE_TOKENS, defaultInvokeAnswers } from "../scripts/offline/invokes";
+import { RecordedResource } from "../scripts/offline/recorder";
+import { runOffline } from "../scripts/offline/run";
+import { Binding, Identity, Need, bindingsOf, excessBindings, needsOf, unmetNeeds } from "./contracts";
+import { runProgram } from "./harness";
+
+const ROOT = path.resolve(__dirname, "..");
+
+/** The project and its number, as the offline preview answers them. */
+function identityOf(project: string): Identity {
+    const answer = defaultInvokeAnswers(project)[INVOKE_TOKENS.project]({ projectId: project });
+    return { project, projectNumber: String(answer.number) };
+}
+
+/** Which workloads a stack's needs come from, and how many of each instance. */
+function instances(needs: readonly Need[]): Record<string, string[]> {
+    const byWorkload: Record<string, Set<string>> = {};
+    for (const need of needs) {
+        (byWorkload[need.workload] ??= new Set()).add(need.who);
+    }
+    return Object.fromEntries(Object.entries(byWorkload).map(([workload, who]) => [workload, [...who].sort()]));
+}
+
+describe.each([
+    [
+        "dev",
+        {
+            modelServer: ["qwen2-3b server (qwen2-3b-server)"],
+            weightsCopy: ["qwen2-3b-weights-copy Job"],
+            nodes: ["tpu-inference-system nodes", "tpu-inference-tpu-pool nodes"],
+        },
+    ],
+    [
+        "prod",
+        {
+            modelServer: ["qwen2-3b-cache server (qwen2-3b-cache-server)"],
+            weightsCopy: ["qwen2-3b-cache-weights-copy Job"],
+            keda: ["KEDA's operator"],
+            nodes: ["tpu-inference-system nodes", "tpu-inference-tpu-pool nodes"],
+        },
+    ],
+    [
+        "multimodel",
+        {
+            modelServer: ["phi3-mini server (phi3-mini-server)", "qwen2-3b server (qwen2-3b-server)"],
+            weightsCopy: ["phi3-mini-weights-copy Job", "qwen2-3b-weights-copy Job"],
+            nodes: ["tpu-inference-system nodes", "tpu-inference-tpu-pool nodes"],
+        },
+    ],
+    [
+        "multihost",
+        {
+            modelServer: ["llama-70b server (llama-70b-server)"],
+            weightsCopy: ["llama-70b-weights-copy Job"],
+            nodes: ["tpu-inference-system nodes", "tpu-inference-tpu-pool nodes"],
+        },
+    ],
+    [
+        "istio",
+        {
+            modelServer: ["qwen2-3b-pc server (qwen2-3b-pc-server)"],
+            weightsCopy: ["qwen2-3b-pc-weights-copy Job"],
+            nodes: ["tpu-inference-system nodes", "tpu-inference-tpu-pool nodes"],
+        },
+    ],
+])("the shipped %s stack's runtime contracts", (stack, expected) => {
+    let needs: Need[];
+    let bindings: Binding[];
+    beforeAll(async () => {
+        const run = await runOffline(ROOT, stack, []);
+        needs = needsOf(run.resources, identityOf(run.project.config["gcp:project"]));
+        bindings = bindingsOf(run.resources);
+    }, 60_000);
+
+    test("every workload's every call is granted on a resource its binding's condition admits", () => {
+        expect(instances(needs)).toEqual(expected);
+        expect(unmetNeeds(needs, bindings)).toEqual([]);
+    });
+
+    test("no binding grants a role beyond what a call needs", () => {
+        expect(excessBindings(needs, bindings)).toEqual([]);
+    });
+});
+
+describe("runtime contracts of two services: one staged from Hugging Face and autoscaled, one from a team's own bucket", () => {
+    let resources: RecordedResource[];
+    const identity = identityOf("acme-inference");
+    beforeAll(async () => {
+        const graph = await runProgram({
+            tpuMaxNodes: "4",
+            models: JSON.stringify([
+                { name: "qwen", pattern: "pattern3", autoscaling: { minReplicas: 2, maxReplicas: 3 } },
+                { name: "mine", pattern: "pattern1", modelUri: "gs://team-models/llama/8b", weightsGb: 16, layers: 32 },
+            ]),
+        });
+        resources = graph.resources;
+    });
+
+    test("each server is granted its own weights, its bucket and its cache, and nothing of the other's", () => {
+        const needs = needsOf(resources, identity);
+        const bindings = bindingsOf(resources);
+        expect(instances(needs)).toMatchObject({
+            modelServer: ["mine server (mine-server)", "qwen server (qwen-server)"],
+            keda: ["KEDA's operator"],
+        });
+        expect(unmetNeeds(needs, bindings)).toEqual([]);
+        expect(excessBindings(needs, bindings)).toEqual([]);
+        // Swap the members: neither server may read the other's weights.
+        const swapped = needs
+            .filter((need) => need.workload === "modelServer" && need.call.on === "weightsObject")
+            .map((need) => ({
+                ...need,
+                member: need.member.replace(/sa\/(mine|qwen)-server$/, (_, name) => `sa/${name === "mine" ? "qwen" : "mine"}-server`),
+            }));
+        expect(unmetNeeds(swapped, bindings)).toHaveLength(swapped.length);
+    });
+
+    test("the check fails without the bucket reader grant: the streamer's get_bucket and listing are refused", () => {
+        const needs = needsOf(resources, identity);
+        const bindings = bindingsOf(resources).filter((binding) => binding.name !== "mine-weights-weights-bucket");
+        expect(unmetNeeds(needs, bindings).map((line) => line.split(", for ")[0])).toEqual([
+            "mine server (mine-server): storage.buckets.get on projects/_/buckets/team-models",
+            "mine server (mine-server): storage.objects.list on projects/_/buckets/team-models",
+        ]);
+    });
+
+    test("an object grant's prefix condition admits its objects only, never the bucket or a neighbouring prefix", () => {
+        const needs = needsOf(resources, identity).filter((need) => need.who.startsWith("mine server") && need.call.on === "weightsObject");
+        const objectGrant = bindingsOf(resources).filter((binding) => binding.name === "mine-weights-read-weights");
+        expect(unmetNeeds(needs, objectGrant)).toEqual([]);
+        const elsewhere = needs.map((need) => ({ ...need, resourceName: need.resourceName.replace("/llama/8b/", "/llama/70b/") }));
+        expect(unmetNeeds(elsewhere, objectGrant)).toHaveLength(elsewhere.length);
+        const bucketNeeds = needsOf(resources, identity).filter(
+            (need) => need.who.startsWith("mine server") && need.call.on === "weightsBucket",
+        );
+        expect(unmetNeeds(bucketNeeds, objectGrant)).toHaveLength(bucketNeeds.length);
+    });
+
+    test("a listing condition on the list-prefix attribute is flagged: role bindings do not support Cloud Storage API attributes", () => {
+        const needs = needsOf(resources, identity);
+        const listing: Binding = {
+            name: "listing",
+            on: "projects/_/buckets/team-models",
+            role: "roles/storage.objectViewer",
+            member: needs.find((need) => need.who.startsWith("mine server"))!.member,
+            condition: 'api.getAttribute("storage.googleapis.com/objectListPrefix", "").startsWith("llama/8b/")',
+        };
+        expect(excessBindings(needs, [listing])).toEqual([
+            "listing's condition reads a Cloud Storage API attribute, which role bindings do not support",
+        ]);
+    });
+});
