@@ -122,6 +122,7 @@ export = async () => {
               gateway: { namespace: gateway.namespaceName, name: settings.gateway.name },
               istio,
               models: settings.models.map((model) => ({ service: model.name, baseModel: model.modelName, adapters: [] })),
+              servingNamespace: settings.gateway.servingNamespace,
               gatewayAddress: gateway.address,
           })
         : undefined;

@@ -1,8 +1,9 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { BODY_BASED_ROUTER, INFERENCE_EXT_PROC_MODE } from "@gke-tpu-inference/facts";
+import { BODY_BASED_ROUTER } from "@gke-tpu-inference/facts";
 import { pinnedChartArgs } from "./charts";
 import { ISTIO_NETWORKING_API_VERSION, Istio, tlsOriginationRule } from "./istio";
+import { ROOT_INFERENCE_PATHS, servicePathRouteNames } from "./routerRoute";
 import { shellCommand } from "./shell";
 
 /** What one model service answers to: its base model and the LoRA adapters it serves. */
@@ -28,6 +29,8 @@ export interface BodyBasedRouterArgs {
     istio?: Pick<Istio, "crds">;
     /** Every model service behind the Gateway. */
     models: RoutedModel[];
+    /** The model services' namespace: behind Istio, their routes by path are named after it. */
+    servingNamespace: string;
     /** The Gateway's address, for the endpoint's URL and curl example. */
     gatewayAddress: pulumi.Input<string>;
 }
@@ -41,10 +44,24 @@ export interface ModelRoutingEndpoint {
     curl: string;
 }
 
+/** Router replicas: one may restart or be drained while the other serves (the PodDisruptionBudget keeps one). */
+const ROUTER_REPLICAS = 2;
+
 /**
- * Pattern 2's body-based router: the pinned upstream chart (Deployment, Service, RBAC) beside the Gateway, what makes the
- * Gateway call it with each request's headers and body before it picks a route (a GKE routing extension, or behind Istio
- * an ext_proc filter and the TLS to the router), and one ConfigMap per model service naming its base model and adapters.
+ * Requests the router serves: POSTs to an inference path at the Gateway's root, where only the body names the model. The
+ * per-service paths and `/health` never reach it, so they keep working whatever the router's state or the body's.
+ * Source: `SOURCES.gcpRoutingExtensionMatch` in the catalog.
+ */
+export function rootInferenceMatcher(): string {
+    return `request.method == 'POST' && (${ROOT_INFERENCE_PATHS.map((path) => `request.path == '${path}'`).join(" || ")})`;
+}
+
+/**
+ * Pattern 2's body-based router: the pinned upstream chart (Deployment, Service, RBAC) beside the Gateway, run highly
+ * available (two replicas on different nodes, a disruption budget, a readiness probe on its health port), and what makes
+ * the Gateway call it with each request's headers and body before it picks a route, for the requests at the Gateway's root
+ * only (a GKE routing extension with a match condition, or behind Istio an ext_proc filter turned off on every
+ * per-service route, and the TLS to the router); and one ConfigMap per model service naming its base model and adapters.
  * The router sets `X-Gateway-Base-Model-Name` to the base model of the body's `model`, which the services' routes match
  * (see routerRoute.ts). The chart's own provider objects stay off (`provider.name: none`): they are built here, as the
  * chart's templates write them, where they are typed and checked.
@@ -59,15 +76,16 @@ export class BodyBasedRouter extends pulumi.ComponentResource {
         const childOpts = { parent: this, provider: args.provider };
         const namespace = args.gateway.namespace;
 
-        new k8s.helm.v4.Chart(
+        const chart = new k8s.helm.v4.Chart(
             `${name}-chart`,
             pinnedChartArgs(BODY_BASED_ROUTER.chart, namespace, {
                 // The image is pinned by the chart's version; pulling it again on every start buys nothing.
-                bbr: { image: { pullPolicy: "IfNotPresent" } },
+                bbr: { replicas: ROUTER_REPLICAS, image: { pullPolicy: "IfNotPresent" } },
                 provider: { name: "none" },
             }),
             childOpts,
         );
+        this.highAvailability(name, namespace, chart, childOpts);
 
         this.extensionName = BODY_BASED_ROUTER.name;
         if (args.istio) {
@@ -111,7 +129,61 @@ export class BodyBasedRouter extends pulumi.ComponentResource {
         this.registerOutputs({ extensionName: this.extensionName, endpoint: this.endpoint });
     }
 
-    /** GKE: a routing extension on the Gateway to the router, which GKE health-checks like any backend. */
+    /**
+     * What the chart cannot be told: its pods spread over nodes (and zones where it can), ready only once the router's
+     * health server answers, and never all disrupted at once. The chart's Deployment is patched server-side with the
+     * fields it leaves unset.
+     */
+    private highAvailability(
+        name: string,
+        namespace: pulumi.Input<string>,
+        chart: pulumi.Resource,
+        childOpts: pulumi.CustomResourceOptions,
+    ) {
+        const selector = { matchLabels: { ...BODY_BASED_ROUTER.podLabels } };
+        new k8s.apps.v1.DeploymentPatch(
+            `${name}-availability`,
+            {
+                metadata: { name: BODY_BASED_ROUTER.name, namespace },
+                spec: {
+                    template: {
+                        spec: {
+                            topologySpreadConstraints: [
+                                {
+                                    maxSkew: 1,
+                                    topologyKey: "kubernetes.io/hostname",
+                                    whenUnsatisfiable: "DoNotSchedule",
+                                    labelSelector: selector,
+                                },
+                                {
+                                    maxSkew: 1,
+                                    topologyKey: "topology.kubernetes.io/zone",
+                                    whenUnsatisfiable: "ScheduleAnyway",
+                                    labelSelector: selector,
+                                },
+                            ],
+                            containers: [
+                                {
+                                    name: BODY_BASED_ROUTER.container,
+                                    // The router's gRPC health service, plain text, answers SERVING once it runs.
+                                    readinessProbe: { grpc: { port: BODY_BASED_ROUTER.healthPort }, periodSeconds: 5, failureThreshold: 2 },
+                                },
+                            ],
+                        },
+                    },
+                },
+            },
+            // The chart creates the Deployment this patches.
+            { ...childOpts, dependsOn: [chart] },
+        );
+        new k8s.policy.v1.PodDisruptionBudget(
+            `${name}-disruption`,
+            { metadata: { name: BODY_BASED_ROUTER.name, namespace }, spec: { minAvailable: ROUTER_REPLICAS - 1, selector } },
+            childOpts,
+        );
+    }
+
+    /** GKE: a routing extension on the Gateway to the router, for the requests at its root, which GKE health-checks like any backend. */
     private gkeExtension(name: string, args: BodyBasedRouterArgs, childOpts: pulumi.CustomResourceOptions) {
         const namespace = args.gateway.namespace;
         // GKE health-checks an extension backend like any other: over gRPC, on the router's health port.
@@ -146,6 +218,7 @@ export class BodyBasedRouter extends pulumi.ComponentResource {
                     extensionChains: [
                         {
                             name: "model-from-body",
+                            matchCondition: { celExpressions: [{ celMatcher: rootInferenceMatcher() }] },
                             extensions: [
                                 {
                                     name: "body-based-router",
@@ -172,7 +245,9 @@ export class BodyBasedRouter extends pulumi.ComponentResource {
 
     /**
      * Istio: an ext_proc filter, first in the Gateway's chain, to the router's Service by its cluster name, sending what
-     * the router reads; and TLS to the router, which serves it with a self-signed certificate.
+     * the router reads and no response; off on every route a service's own path selects (Envoy decides on the route a
+     * request matches before the router ran, so the root's requests, which match none yet, still reach it); and TLS to
+     * the router, which serves it with a self-signed certificate.
      */
     private istioExtension(name: string, args: BodyBasedRouterArgs, childOpts: pulumi.CustomResourceOptions) {
         const namespace = args.gateway.namespace;
@@ -200,7 +275,7 @@ export class BodyBasedRouter extends pulumi.ComponentResource {
                                         "@type": "type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor",
                                         failure_mode_allow: false,
                                         allow_mode_override: true,
-                                        processing_mode: { ...INFERENCE_EXT_PROC_MODE },
+                                        processing_mode: { ...BODY_BASED_ROUTER.processingMode },
                                         grpc_service: {
                                             envoy_grpc: {
                                                 cluster_name: pulumi.interpolate`outbound|${BODY_BASED_ROUTER.grpcPort}||${host}`,
@@ -210,6 +285,23 @@ export class BodyBasedRouter extends pulumi.ComponentResource {
                                 },
                             },
                         },
+                        ...args.models.flatMap((model) =>
+                            servicePathRouteNames(args.servingNamespace, model.service).map((route) => ({
+                                applyTo: "HTTP_ROUTE",
+                                match: { context: "GATEWAY", routeConfiguration: { vhost: { route: { name: route } } } },
+                                patch: {
+                                    operation: "MERGE",
+                                    value: {
+                                        typed_per_filter_config: {
+                                            [BODY_BASED_ROUTER.istioFilter.name]: {
+                                                "@type": "type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute",
+                                                disabled: true,
+                                            },
+                                        },
+                                    },
+                                },
+                            })),
+                        ),
                     ],
                 },
             },

@@ -108,7 +108,7 @@ describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
         });
     });
 
-    test("Pattern 2 behind Istio: the router's chart template's ext_proc filter and TLS, built typed", () => {
+    test("Pattern 2 behind Istio: the router's ext_proc filter (requests only, off on the services' own paths) and TLS, built typed", () => {
         const filter = graph.get("kubernetes:networking.istio.io/v1alpha3:EnvoyFilter", "body-based-router-ext-proc");
         expect(filter.inputs).toEqual({
             apiVersion: "networking.istio.io/v1alpha3",
@@ -131,13 +131,14 @@ describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
                                     "@type": "type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor",
                                     failure_mode_allow: false,
                                     allow_mode_override: true,
+                                    // The router reads requests only: responses, streamed ones included, pass straight through.
                                     processing_mode: {
                                         request_header_mode: "SEND",
                                         request_body_mode: "FULL_DUPLEX_STREAMED",
                                         request_trailer_mode: "SEND",
-                                        response_header_mode: "SEND",
-                                        response_body_mode: "FULL_DUPLEX_STREAMED",
-                                        response_trailer_mode: "SEND",
+                                        response_header_mode: "SKIP",
+                                        response_body_mode: "NONE",
+                                        response_trailer_mode: "SKIP",
                                     },
                                     grpc_service: {
                                         envoy_grpc: {
@@ -148,6 +149,27 @@ describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
                             },
                         },
                     },
+                    // Off on every route a service's own path selects: 0-3 by path, 5-8 by publisher path, 9-10 the catch-alls.
+                    ...["qwen-pc", "phi"].flatMap((service) =>
+                        [0, 1, 2, 3, 5, 6, 7, 8, 9, 10].map((index) => ({
+                            applyTo: "HTTP_ROUTE",
+                            match: {
+                                context: "GATEWAY",
+                                routeConfiguration: { vhost: { route: { name: `llm-inference.${service}-kserve-route.${index}` } } },
+                            },
+                            patch: {
+                                operation: "MERGE",
+                                value: {
+                                    typed_per_filter_config: {
+                                        "envoy.filters.http.ext_proc.bbr": {
+                                            "@type": "type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute",
+                                            disabled: true,
+                                        },
+                                    },
+                                },
+                            },
+                        })),
+                    ),
                 ],
             },
         });
@@ -178,6 +200,33 @@ describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
             { route: "llm-inference/qwen-pc-kserve-route", pools: Array(9).fill("llm-inference/qwen-pc-inference-pool") },
             { route: "llm-inference/phi-kserve-route", pools: Array(9).fill("llm-inference/phi-inference-pool") },
         ]);
+    });
+
+    test("the router's filter is off on exactly the routes istiod makes of the rules a service's own path prefix selects", () => {
+        const template = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig", "serving-router-route").inputs as {
+            spec: { router: { route: { http: { spec: unknown } } } };
+        };
+        type Match = { path?: { type: string; value: string } };
+        const ownPathRoutes = ["qwen-pc", "phi"].flatMap((name) => {
+            const route = renderedRoute(template.spec.router.route.http.spec, { namespace: "llm-inference", name, modelName: "m" });
+            const rules = route.spec.rules as unknown as Array<{ matches: Match[] }>;
+            return rules.flatMap((rule, index) =>
+                rule.matches.every(
+                    (match) =>
+                        match.path?.type === "PathPrefix" && match.path.value.startsWith(`/`) && !match.path.value.startsWith("/v1/"),
+                )
+                    ? [`llm-inference.${route.metadata.name}.${index}`]
+                    : [],
+            );
+        });
+        const filter = graph.get("kubernetes:networking.istio.io/v1alpha3:EnvoyFilter", "body-based-router-ext-proc").inputs as {
+            spec: { configPatches: Array<{ applyTo: string; match: { routeConfiguration?: { vhost: { route: { name: string } } } } }> };
+        };
+        const disabled = filter.spec.configPatches
+            .filter((patch) => patch.applyTo === "HTTP_ROUTE")
+            .map((patch) => patch.match.routeConfiguration!.vhost.route.name);
+        expect(disabled.sort()).toEqual(ownPathRoutes.sort());
+        expect(disabled).toHaveLength(20);
     });
 
     test("the same check catches what upstream's route template does: its named rules make every service call the newest one's EPP", () => {

@@ -63,6 +63,10 @@ export const SOURCES = {
     eppExtProc:
         "llm-d/llm-d-router v0.10.0 README.md:47-50 (request_body_mode and response_body_mode: only FULL_DUPLEX_STREAMED is supported), config/charts/llm-d-router-standalone/values.yaml:144-160 (the EPP's Envoy filter: request and response headers SEND, bodies FULL_DUPLEX_STREAMED, trailers SEND); istio/istio 1.29.6 pilot/pkg/networking/core/route/route.go:514-545 (the same per-route override Istio writes for an InferencePool, with the trailers SEND a FULL_DUPLEX_STREAMED body requires), pilot/pkg/xds/filters/filters.go:172-197 (its listener filter skips everything until a route overrides it)",
     istio: "istio/istio 1.29.6 manifests/charts/README.md:11-13 (charts base and istiod at https://istio-release.storage.googleapis.com/charts), manifests/charts/base/values.yaml (CRDs, defaultRevision), manifests/charts/istio-control/istio-discovery/values.yaml:37 (pilot.env), pilot/pkg/features/experimental.go:208 (ENABLE_GATEWAY_API_INFERENCE_EXTENSION, off by default), releasenotes/notes/57219-final.yaml (inference.networking.k8s.io/v1 InferencePool supported), pilot/pkg/config/kube/gateway/deploymentcontroller.go:176-186 (class `istio`: a Deployment and a LoadBalancer Service per Gateway), manifests/charts/istio-control/istio-discovery/files/kube-gateway.yaml:327-357 (the Gateway's infrastructure annotations are the Service's), pilot/pkg/networking/core/route/route.go:1336-1341 (a route without timeouts has none)",
+    extProcModes:
+        "envoyproxy/data-plane-api@933d9ff (the API of Envoy 1.37, which istio 1.29.6 pins in go.mod:23) envoy/extensions/filters/http/ext_proc/v3/processing_mode.proto:42-43 (SKIP: do not send the header or trailer), :65-66 (NONE: do not send the body), :98-99 (FULL_DUPLEX_STREAMED needs its trailer mode SEND), ext_proc.proto:437-450 (ExtProcPerRoute disabled: true turns the filter off on a route), config/route/v3/route_components.proto:332-340 (typed_per_filter_config keyed by the filter's name); istio/istio 1.29.6 pilot/pkg/networking/core/envoyfilter/rc_patch.go:234-258,349-376 (an HTTP_ROUTE patch matched by route name, merged into the route); kubernetes-sigs/gateway-api-inference-extension v1.5.0 pkg/bbr/handlers/request.go:66-67 (a body that is not JSON: 400), server.go:141-148 (responses held until their end)",
+    gcpRoutingExtensionMatch:
+        "shared/crds/gke-gateway-api/networking.gke.io_gcproutingextensions.yaml (extensionChains[].matchCondition.celExpressions[].celMatcher, at most 512 characters; the first chain whose condition matches runs); https://cloud.google.com/service-extensions/docs/cel-matcher-language-reference (request.method; request.path, the URL path, the query apart in request.query)",
     istioRouteNames:
         "istio/istio 1.29.6 pilot/pkg/config/kube/gateway/conversion.go:106-112 (a rule's route is named by its `name`, else `<namespace>.<route>.<index>`), route_collections.go:91-121 (each rule's InferencePool ext_proc config keyed by that route name; a rule of several matches keeps one name), :855-864 (the maps of every route on a Gateway merged into one, a later route's entry replacing an earlier one of the same name), pilot/pkg/networking/core/route/route.go:514-546 (each Envoy route of that name calls the EPP of the map's entry); kserve/kserve v0.20.0 config/crd/full/serving.kserve.io_llminferenceserviceconfigs.yaml (rules[].name must match Gateway API's SectionName pattern, so it cannot hold a template)",
     istioPrivateCluster:
@@ -510,6 +514,9 @@ export const BODY_BASED_ROUTER = {
     image: "registry.k8s.io/gateway-api-inference-extension/bbr:v1.5.0",
     /** The chart's Deployment and Service (`bbr.name`). */
     name: "body-based-router",
+    /** The label on the chart's pods, which its Service selects (templates/bbr.yaml:8-14), and the container's name (:18). */
+    podLabels: { app: "body-based-router" },
+    container: "bbr",
     grpcPort: 9004,
     healthPort: 9005,
     modelHeader: "X-Gateway-Model-Name",
@@ -517,6 +524,20 @@ export const BODY_BASED_ROUTER = {
     managedLabel: "inference.networking.k8s.io/bbr-managed",
     /** Behind Istio: the chart's ext_proc filter, first in the Gateway's chain (templates/istio.yaml, values.yaml provider.istio). */
     istioFilter: { name: "envoy.filters.http.ext_proc.bbr", operation: "INSERT_FIRST" },
+    /**
+     * What the router reads: each request's headers, its body in the one mode it serves (with the trailers that mode needs),
+     * and nothing of the response. The chart sends the response too, which the router holds until it ends before handing
+     * it back unchanged (pkg/bbr/handlers/server.go:141-148, response.go:62-73): a streamed completion would arrive in one
+     * piece. Envoy's SKIP sends no headers or trailers and NONE no body. Source: {@link SOURCES.extProcModes}.
+     */
+    processingMode: {
+        request_header_mode: "SEND",
+        request_body_mode: "FULL_DUPLEX_STREAMED",
+        request_trailer_mode: "SEND",
+        response_header_mode: "SKIP",
+        response_body_mode: "NONE",
+        response_trailer_mode: "SKIP",
+    },
     /** Routing extensions are called before the route is chosen. Source: {@link SOURCES.gcpRoutingExtension}. */
     extension: {
         supportedEvents: ["RequestHeaders", "RequestBody", "RequestTrailers"],

@@ -1,18 +1,45 @@
 /**
- * Pattern 2's checks: the body-based router Available beside the Gateway, GKE's routing extension on that Gateway,
+ * Pattern 2's checks: the body-based router's replicas ready beside the Gateway, GKE's routing extension on that Gateway,
  * each service's ConfigMap naming its model for the router, and, where the outputs give the endpoint, each model name
  * answered at the Gateway's root by its own service.
  */
 import { parse } from "yaml";
 import { BODY_BASED_ROUTER } from "@gke-tpu-inference/facts";
-import { describeCondition, findCondition } from "../cluster/checks";
-import type { ObjectReader } from "../cluster/kube";
+import type { KubeObject, ObjectReader } from "../cluster/kube";
 import { ModelRouting, ROUTED_PATH, routedToModel } from "../cluster/modelRouting";
 import type { GatewayRef } from "./platform";
 import { Diagnosis, objectName } from "./report";
 
 /** How long one request through the Gateway may take: a completion of one token on a warm server. */
 const ROUTED_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Whether the router serves: every request at the Gateway's root passes through it (the per-service paths do not), so no
+ * ready replica fails them all, and one of several leaves them a restart or a drain away from failing.
+ */
+export function routerReplicas(deployment: KubeObject | undefined, namespace: string): Diagnosis {
+    const check = "body-based router ready replicas";
+    const object = objectName("Deployment", BODY_BASED_ROUTER.name, namespace);
+    if (!deployment) {
+        return { status: "FAIL", check, object, evidence: "not found", fix: "run `pulumi up` with bodyBasedRouting on" };
+    }
+    const wanted = (deployment.spec as { replicas?: number } | undefined)?.replicas ?? 1;
+    const ready = (deployment.status as { readyReplicas?: number } | undefined)?.readyReplicas ?? 0;
+    const evidence = `${ready} of ${wanted} ready`;
+    const why = `kubectl -n ${namespace} describe deployment ${BODY_BASED_ROUTER.name} and its pods say why`;
+    if (ready === 0) {
+        return { status: "FAIL", check, object, evidence: `${evidence}: every request at the Gateway's root fails`, fix: why };
+    }
+    return ready < wanted
+        ? {
+              status: "WARN",
+              check,
+              object,
+              evidence: `${evidence}: one more restart or drain and requests at the Gateway's root fail`,
+              fix: why,
+          }
+        : { status: "OK", check, object, evidence };
+}
 
 /** Every check of the stack's body-based routing. */
 export async function modelRoutingChecks(reader: ObjectReader, gateway: GatewayRef, routing: ModelRouting): Promise<Diagnosis[]> {
@@ -23,21 +50,7 @@ export async function modelRoutingChecks(reader: ObjectReader, gateway: GatewayR
     ]);
     const results: Diagnosis[] = [];
 
-    const deploymentName = objectName("Deployment", BODY_BASED_ROUTER.name, namespace);
-    const available = findCondition((deployment?.status as { conditions?: unknown } | undefined)?.conditions, "Available");
-    results.push(
-        available?.status === "True"
-            ? { status: "OK", check: "body-based router available", object: deploymentName, evidence: describeCondition(available) }
-            : {
-                  status: "FAIL",
-                  check: "body-based router available",
-                  object: deploymentName,
-                  evidence: deployment ? (available ? describeCondition(available) : "no Available condition yet") : "not found",
-                  fix: deployment
-                      ? `kubectl -n ${namespace} describe deployment ${BODY_BASED_ROUTER.name}: its conditions and pods say why`
-                      : "run `pulumi up` with bodyBasedRouting on",
-              },
-    );
+    results.push(routerReplicas(deployment, namespace));
 
     const extensionName = objectName("GCPRoutingExtension", BODY_BASED_ROUTER.name, namespace);
     const targets = ((extension?.spec as { targetRefs?: Array<{ kind?: string; name?: string }> } | undefined)?.targetRefs ?? []).filter(

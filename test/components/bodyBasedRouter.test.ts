@@ -1,6 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { BodyBasedRouter, ModelRoutingEndpoint } from "../../components/bodyBasedRouter";
+import { run } from "@bufbuild/cel";
+import { BodyBasedRouter, ModelRoutingEndpoint, rootInferenceMatcher } from "../../components/bodyBasedRouter";
 import { CrdValidator } from "../crds";
 import { Graph, record } from "../harness";
 
@@ -18,6 +19,7 @@ describe("BodyBasedRouter", () => {
                     { service: "qwen", baseModel: "Qwen/Qwen2.5-3B-Instruct", adapters: ["qwen-sql", "qwen-chat"] },
                     { service: "phi", baseModel: "microsoft/Phi-3-mini-4k-instruct", adapters: [] },
                 ],
+                servingNamespace: "llm-inference",
                 gatewayAddress: pulumi.output("203.0.113.7"),
             });
             router.endpoint.apply((value) => (endpoint = value));
@@ -30,7 +32,7 @@ describe("BodyBasedRouter", () => {
             chart: "oci://registry.k8s.io/gateway-api-inference-extension/charts/body-based-routing",
             version: "v1.5.0",
             namespace: "inference-gateway",
-            values: { bbr: { image: { pullPolicy: "IfNotPresent" } }, provider: { name: "none" } },
+            values: { bbr: { replicas: 2, image: { pullPolicy: "IfNotPresent" } }, provider: { name: "none" } },
         });
         expect(graph.dependencyNames(chart)).toEqual(["kubernetes:core/v1:Namespace gateway-ns"]);
     });
@@ -46,6 +48,27 @@ describe("BodyBasedRouter", () => {
                 extensionChains: [
                     {
                         name: "model-from-body",
+                        matchCondition: {
+                            celExpressions: [
+                                {
+                                    celMatcher:
+                                        "request.method == 'POST' && (" +
+                                        [
+                                            "/v1/completions",
+                                            "/v1/completions/",
+                                            "/v1/chat/completions",
+                                            "/v1/chat/completions/",
+                                            "/v1/responses",
+                                            "/v1/responses/",
+                                            "/v1/messages",
+                                            "/v1/messages/",
+                                        ]
+                                            .map((path) => `request.path == '${path}'`)
+                                            .join(" || ") +
+                                        ")",
+                                },
+                            ],
+                        },
                         extensions: [
                             {
                                 name: "body-based-router",
@@ -68,6 +91,63 @@ describe("BodyBasedRouter", () => {
             .extensionChains[0].extensions;
         expect(ext.authority).not.toBe("");
         expect(ext.supportedEvents).toEqual(expect.arrayContaining(["RequestBody", "RequestTrailers"]));
+    });
+
+    test("the extension runs for POSTs to the root's inference paths only: per-service paths, /health and GETs never wait on the router", () => {
+        const matcher = rootInferenceMatcher();
+        const evaluate = (method: string, path: string) =>
+            run(matcher, {
+                request: new Map([
+                    ["method", method],
+                    ["path", path],
+                ]),
+            });
+        expect(evaluate("POST", "/v1/chat/completions")).toBe(true);
+        expect(evaluate("POST", "/v1/completions/")).toBe(true);
+        expect(evaluate("GET", "/v1/chat/completions")).toBe(false);
+        expect(evaluate("POST", "/llm-inference/qwen/v1/chat/completions")).toBe(false);
+        expect(evaluate("POST", "/publishers/llm-inference/models/Qwen/v1/completions")).toBe(false);
+        expect(evaluate("GET", "/llm-inference/qwen/health")).toBe(false);
+        // GKE's CRD allows at most 512 characters; the schema validation above checks its token pattern.
+        expect(matcher.length).toBeLessThanOrEqual(512);
+    });
+
+    test("highly available: two replicas spread over nodes, ready on the router's gRPC health, and a budget that keeps one", () => {
+        const patch = graph.get("kubernetes:apps/v1:DeploymentPatch", "bbr-availability");
+        const selector = { matchLabels: { app: "body-based-router" } };
+        expect(patch.inputs).toEqual({
+            apiVersion: "apps/v1",
+            kind: "Deployment",
+            metadata: { name: "body-based-router", namespace: "inference-gateway" },
+            spec: {
+                template: {
+                    spec: {
+                        topologySpreadConstraints: [
+                            {
+                                maxSkew: 1,
+                                topologyKey: "kubernetes.io/hostname",
+                                whenUnsatisfiable: "DoNotSchedule",
+                                labelSelector: selector,
+                            },
+                            {
+                                maxSkew: 1,
+                                topologyKey: "topology.kubernetes.io/zone",
+                                whenUnsatisfiable: "ScheduleAnyway",
+                                labelSelector: selector,
+                            },
+                        ],
+                        containers: [{ name: "bbr", readinessProbe: { grpc: { port: 9005 }, periodSeconds: 5, failureThreshold: 2 } }],
+                    },
+                },
+            },
+        });
+        expect(graph.dependencyNames(patch)).toEqual(["kubernetes:core/v1:Namespace gateway-ns", "kubernetes:helm.sh/v4:Chart bbr-chart"]);
+        expect(graph.get("kubernetes:policy/v1:PodDisruptionBudget", "bbr-disruption").inputs).toEqual({
+            apiVersion: "policy/v1",
+            kind: "PodDisruptionBudget",
+            metadata: { name: "body-based-router", namespace: "inference-gateway" },
+            spec: { minAvailable: 1, selector },
+        });
     });
 
     test("GKE health-checks the router over gRPC on its health port", () => {

@@ -8,6 +8,7 @@ import type { KubeObject } from "../../scripts/cluster/kube";
 import { DoctorTargets, runDoctor, targetsFromOutputs } from "../../scripts/doctor/diagnose";
 import { LESSONS } from "../../scripts/doctor/lessons";
 import { prefixCacheCheck, sumSamples } from "../../scripts/doctor/metrics";
+import { routerReplicas } from "../../scripts/doctor/modelRouting";
 import { Diagnosis, expand, formatDiagnoses } from "../../scripts/doctor/report";
 import { CrdValidator } from "../crds";
 import { clusterState, runCliAgainstCluster, writeStackOutputs } from "../fakeCluster";
@@ -679,7 +680,8 @@ describe("Pattern 2: the body-based router, its extension, what it knows, and ea
             apiVersion: "apps/v1",
             kind: "Deployment",
             metadata: { name: "body-based-router", namespace: GATEWAY.namespace },
-            status: { conditions: [{ type: "Available", status: "True", reason: "MinimumReplicasAvailable" }] },
+            spec: { replicas: 2 },
+            status: { readyReplicas: 2, conditions: [{ type: "Available", status: "True", reason: "MinimumReplicasAvailable" }] },
         },
         ...(options.extension === false
             ? []
@@ -737,12 +739,7 @@ describe("Pattern 2: the body-based router, its extension, what it knows, and ea
                     .filter((diagnosis) => /router|extension|reaches/.test(diagnosis.check))
                     .map((d) => [d.status, d.object, d.check, d.evidence]),
             ).toEqual([
-                [
-                    "OK",
-                    "Deployment inference-gateway/body-based-router",
-                    "body-based router available",
-                    "Available=True (MinimumReplicasAvailable)",
-                ],
+                ["OK", "Deployment inference-gateway/body-based-router", "body-based router ready replicas", "2 of 2 ready"],
                 [
                     "OK",
                     "GCPRoutingExtension inference-gateway/body-based-router",
@@ -771,6 +768,30 @@ describe("Pattern 2: the body-based router, its extension, what it knows, and ea
         } finally {
             await root.close();
         }
+    });
+
+    test("a router with one replica of two ready warns, with none ready fails: the root's requests all pass through it", () => {
+        const router = (readyReplicas?: number): KubeObject => ({
+            apiVersion: "apps/v1",
+            kind: "Deployment",
+            metadata: { name: "body-based-router", namespace: GATEWAY.namespace },
+            spec: { replicas: 2 },
+            status: readyReplicas === undefined ? {} : { readyReplicas },
+        });
+        const why = "kubectl -n inference-gateway describe deployment body-based-router and its pods say why";
+        expect(routerReplicas(router(1), GATEWAY.namespace)).toEqual({
+            status: "WARN",
+            check: "body-based router ready replicas",
+            object: "Deployment inference-gateway/body-based-router",
+            evidence: "1 of 2 ready: one more restart or drain and requests at the Gateway's root fail",
+            fix: why,
+        });
+        expect(routerReplicas(router(), GATEWAY.namespace)).toMatchObject({
+            status: "FAIL",
+            evidence: "0 of 2 ready: every request at the Gateway's root fails",
+            fix: why,
+        });
+        expect(routerReplicas(undefined, GATEWAY.namespace)).toMatchObject({ status: "FAIL", evidence: "not found" });
     });
 
     test("no extension and an unlabelled ConfigMap fail, each saying what GKE or the router then does", async () => {
