@@ -3,13 +3,22 @@
  * ({@link COLD_START_FIGURES}), and the startup budget and timeouts that follow from it. Pure: the program, the
  * outputs and `npm run bench:coldstart` all read the same numbers.
  */
-import { COLD_START_FIGURES, dockerHubPath, isArtifactRegistryImage, tpuStartupBudgetSeconds } from "@gke-tpu-inference/facts";
+import {
+    COLD_START_FIGURES,
+    PESSIMISTIC_COLD_START,
+    TPU_MULTI_HOST,
+    dockerHubPath,
+    isArtifactRegistryImage,
+    tpuStartupBudgetSeconds,
+} from "@gke-tpu-inference/facts";
 import { ColdStartSettings, ModelServiceSettings } from "./settings";
 
 /** Seconds per phase of one start, and their sum. */
 export interface ColdStartPhases {
     /** Until the vLLM container runs: the image pulled, or streamed. */
     imagePull: number;
+    /** On a multi-host slice, until every host of the group has joined the leader's Ray cluster; 0 on one host. */
+    groupFormation: number;
     /** Reading the weights: downloaded by KServe's storage initializer, or streamed from Cloud Storage into the server. */
     weights: number;
     /** vLLM's API server starting. */
@@ -25,7 +34,12 @@ export interface ColdStartEstimate {
     first: ColdStartPhases;
     /** The weights already in the stack's bucket and the compilation cache filled, on a node that has not pulled the image. */
     warm: ColdStartPhases;
-    /** The startup probe's budget: twice the first start, in whole minutes, never below the catalog's minimum. */
+    /**
+     * The first start with every figure at its pessimistic value ({@link PESSIMISTIC_COLD_START}) and, on a multi-host
+     * slice, the leader's whole wait for its group: what the startup budget must still cover.
+     */
+    pessimistic: ColdStartPhases;
+    /** The startup probe's budget: twice the first start and at least the pessimistic one, in whole minutes, never below the catalog's minimum. */
     startupBudgetSeconds: number;
 }
 
@@ -50,32 +64,60 @@ export function streamsImage(model: Pick<ModelServiceSettings, "image">, coldSta
 function phases(parts: Omit<ColdStartPhases, "total">): ColdStartPhases {
     const rounded = {
         imagePull: Math.round(parts.imagePull),
+        groupFormation: Math.round(parts.groupFormation),
         weights: Math.round(parts.weights),
         serverStart: Math.round(parts.serverStart),
         compile: Math.round(parts.compile),
     };
-    return { ...rounded, total: rounded.imagePull + rounded.weights + rounded.serverStart + rounded.compile };
+    return { ...rounded, total: rounded.imagePull + rounded.groupFormation + rounded.weights + rounded.serverStart + rounded.compile };
 }
 
-/** The estimate for `model` with the stack's cold-start settings. */
+/**
+ * The leader's longest wait for its group: the script's timeout counts polls of 5 s, and each poll also runs `ray.init()`,
+ * taken here to last as long as the sleep.
+ */
+const RAY_GROUP_LONGEST_WAIT_SECONDS = 2 * TPU_MULTI_HOST.rayGroupTimeoutSeconds;
+
+/**
+ * The estimate for `model` with the stack's cold-start settings, one replica spanning `hosts` TPU VMs. On a multi-host
+ * slice every host streams all the weights (each keeps its own pipeline stage) and the group forms once every worker
+ * has pulled the image the leader runs, which they do alongside it.
+ */
 export function estimateColdStart(
     model: Pick<ModelServiceSettings, "modelUri" | "image" | "weightsGb" | "layers">,
     coldStart: ColdStartSettings,
+    hosts = 1,
 ): ColdStartEstimate {
     const figures = COLD_START_FIGURES;
-    const imagePull = streamsImage(model, coldStart) ? figures.streamedImageStartSeconds.value : figures.imagePullSeconds.value;
-    const weights = streamsWeights(model, coldStart)
-        ? model.weightsGb / figures.runaiStreamerGBps.value
-        : figures.initializerPullSeconds.value + model.weightsGb / figures.huggingFaceGBps.value;
+    const slow = PESSIMISTIC_COLD_START.factor;
+    const streamsTheImage = streamsImage(model, coldStart);
+    const weightsSeconds = (pessimism: number) =>
+        streamsWeights(model, coldStart)
+            ? (model.weightsGb / figures.runaiStreamerGBps.value) * pessimism
+            : (figures.initializerPullSeconds.value + model.weightsGb / figures.huggingFaceGBps.value) * pessimism;
+    const imagePull = streamsTheImage ? figures.streamedImageStartSeconds.value : figures.imagePullSeconds.value;
     const compile = model.layers * figures.compileSecondsPerLayer.value;
-    const first = phases({ imagePull, weights, serverStart: figures.serverStartSeconds.value, compile });
-    const warm = phases({
+    const typical = {
         imagePull,
-        weights,
+        groupFormation: hosts > 1 ? imagePull : 0,
+        weights: weightsSeconds(1),
         serverStart: figures.serverStartSeconds.value,
-        compile: coldStart.compilationCache ? compile * figures.cachedCompileFraction.value : compile,
+    };
+    const first = phases({ ...typical, compile });
+    const warm = phases({ ...typical, compile: coldStart.compilationCache ? compile * figures.cachedCompileFraction.value : compile });
+    const pessimistic = phases({
+        imagePull: figures.imagePullSeconds.value * slow,
+        groupFormation: hosts > 1 ? RAY_GROUP_LONGEST_WAIT_SECONDS : 0,
+        weights: weightsSeconds(slow),
+        serverStart: figures.serverStartSeconds.value * slow,
+        compile: compile * slow,
     });
-    return { first, warm, startupBudgetSeconds: tpuStartupBudgetSeconds(first.total) };
+    return {
+        first,
+        warm,
+        pessimistic,
+        startupBudgetSeconds: tpuStartupBudgetSeconds({ firstSeconds: first.total, pessimisticSeconds: pessimistic.total }),
+    };
 }
 
 /** How long `pulumi up` waits for a model service to be Ready: TPU capacity found and nodes booted, then the startup budget. */

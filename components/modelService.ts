@@ -2,6 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import {
     COLD_START_ANNOTATION,
+    COLD_START_PESSIMISTIC_ANNOTATION,
     INFERENCE_POOL_KIND,
     KSERVE,
     KSERVE_CHILDREN,
@@ -100,7 +101,7 @@ export class ModelService extends pulumi.ComponentResource {
         const inferencePool = { ...INFERENCE_POOL_KIND, name: `${model.name}${KSERVE_CHILDREN.inferencePoolSuffix}` };
         const httpServiceName = `${model.name}${HTTP_SERVICE_SUFFIX}`;
         const eppServiceName = `${model.name}${KSERVE_CHILDREN.eppServiceSuffix}`;
-        this.coldStart = estimateColdStart(model, args.coldStart);
+        this.coldStart = estimateColdStart(model, args.coldStart, scheduling.hostsPerSlice);
         const image = args.store.imageFor(model.image);
         const weights = new ModelWeights(
             `${name}-weights`,
@@ -225,6 +226,7 @@ export class ModelService extends pulumi.ComponentResource {
                     namespace: args.namespace,
                     annotations: {
                         [COLD_START_ANNOTATION]: String(this.coldStart.first.total),
+                        [COLD_START_PESSIMISTIC_ANNOTATION]: String(this.coldStart.pessimistic.total),
                         // KServe copies it to the LeaderWorkerSet: a group takes one node pool, which on GKE is one slice.
                         ...(multiHost ? { [TPU_MULTI_HOST.exclusiveTopology.annotation]: TPU_MULTI_HOST.exclusiveTopology.key } : {}),
                         ...(args.paused

@@ -131,9 +131,6 @@ export function vllmWorkerContainer(options: VllmContainerOptions) {
     return tpuContainerBase(options);
 }
 
-/** How long the leader waits for every host of its slice to join Ray: the group's pods start together on nodes that come up as one. */
-const RAY_GROUP_TIMEOUT_SECONDS = 900;
-
 /** Ray keeps its object store and vLLM's compiled-graph channels in shared memory; a container's default /dev/shm is 64 MiB. */
 const SHARED_MEMORY = {
     volume: { name: "dshm", emptyDir: { medium: "Memory" } },
@@ -148,7 +145,7 @@ const SHARED_MEMORY = {
  */
 export function multiHostPresetSpec() {
     const script = TPU_MULTI_HOST.rayBootstrapScript;
-    const timeout = `--ray_init_timeout=${RAY_GROUP_TIMEOUT_SECONDS}`;
+    const timeout = `--ray_init_timeout=${TPU_MULTI_HOST.rayGroupTimeoutSeconds}`;
     const shared = {
         env: [TPU_MULTI_HOST.backendEnv],
         volumeMounts: [SHARED_MEMORY.mount],

@@ -1,6 +1,11 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { COLD_START_ANNOTATION, MINIMUM_TPU_STARTUP_SECONDS, tpuStartupBudgetSeconds } from "@gke-tpu-inference/facts";
-import { Props, containersOf, usesTpu } from "./support";
+import {
+    COLD_START_ANNOTATION,
+    COLD_START_PESSIMISTIC_ANNOTATION,
+    MINIMUM_TPU_STARTUP_SECONDS,
+    tpuStartupBudgetSeconds,
+} from "@gke-tpu-inference/facts";
+import { Props, containersOf, declaredStart, usesTpu } from "./support";
 
 /** Seconds a probe tolerates failure before it acts: initial delay plus period times failure threshold (Kubernetes defaults 0, 10, 3). */
 function probeWindowSeconds(probe: Props): number {
@@ -10,15 +15,16 @@ function probeWindowSeconds(probe: Props): number {
 /**
  * Seed 003, issue #8: a TPU pod needs minutes to load its model and compile XLA graphs before it serves; a liveness
  * probe that fires earlier restarts it in a loop. How many minutes depends on the model: a resource that carries its
- * estimated first start (the stack's annotation) needs twice that, a resource without it the configured minimum.
+ * estimated first start (the stack's annotation) needs twice that, and at least its pessimistic start where it carries
+ * one (on a multi-host slice, with the whole wait for its group), a resource without them the configured minimum.
  */
 export const enforceTpuStartupBudget: ResourceValidationPolicy = {
     name: "enforce-tpu-startup-budget",
     description:
-        "A TPU container with a liveness probe must give it a startup budget long enough for loading the model and XLA compilation before liveness can restart it: twice the estimated first start where the resource carries one, at least the configured minimum.",
+        "A TPU container with a liveness probe must give it a startup budget long enough for loading the model and XLA compilation before liveness can restart it: twice the estimated first start and at least the pessimistic start where the resource carries them, at least the configured minimum.",
     enforcementLevel: "advisory",
     severity: "medium",
-    remediationSteps: `Add a startupProbe on the same endpoint with a short period and periodSeconds x failureThreshold of at least twice the ${COLD_START_ANNOTATION} annotation (and at least 600 s), instead of a long fixed initialDelaySeconds.`,
+    remediationSteps: `Add a startupProbe on the same endpoint with a short period and periodSeconds x failureThreshold of at least twice the ${COLD_START_ANNOTATION} annotation, at least the ${COLD_START_PESSIMISTIC_ANNOTATION} annotation and at least 600 s, instead of a long fixed initialDelaySeconds.`,
     configSchema: {
         properties: {
             minimumStartupSeconds: {
@@ -31,17 +37,19 @@ export const enforceTpuStartupBudget: ResourceValidationPolicy = {
     validateResource: (args, reportViolation) => {
         const minimum = args.getConfig<{ minimumStartupSeconds?: number }>().minimumStartupSeconds ?? MINIMUM_TPU_STARTUP_SECONDS;
         const annotation: unknown = args.props.metadata?.annotations?.[COLD_START_ANNOTATION];
-        const estimate = annotation === undefined ? undefined : Number(annotation);
         const tpuContainers = containersOf(args.type, args.props).filter(({ container }) => usesTpu(container));
-        if (estimate !== undefined && !(Number.isFinite(estimate) && estimate > 0) && tpuContainers.length > 0) {
+        const start = declaredStart(args.props);
+        if (annotation !== undefined && start === undefined && tpuContainers.length > 0) {
             reportViolation(`${args.name}: ${COLD_START_ANNOTATION} is ${JSON.stringify(annotation)}, not a number of seconds above 0.`);
             return;
         }
-        const required = estimate !== undefined ? tpuStartupBudgetSeconds(estimate, minimum) : minimum;
+        const required = start !== undefined ? tpuStartupBudgetSeconds(start, minimum) : minimum;
         const why =
-            estimate !== undefined
-                ? `the ${required} s its estimated first start of ${estimate} s calls for (${COLD_START_ANNOTATION}, twice the estimate)`
-                : `the ${required} s a TPU pod needs to load its model and compile`;
+            start === undefined
+                ? `the ${required} s a TPU pod needs to load its model and compile`
+                : start.pessimisticSeconds !== undefined && start.pessimisticSeconds > 2 * start.firstSeconds
+                  ? `the ${required} s its pessimistic start of ${start.pessimisticSeconds} s calls for (${COLD_START_PESSIMISTIC_ANNOTATION})`
+                  : `the ${required} s its estimated first start of ${start.firstSeconds} s calls for (${COLD_START_ANNOTATION}, twice the estimate)`;
         for (const { path, container } of tpuContainers) {
             if (container.livenessProbe === undefined) {
                 continue;

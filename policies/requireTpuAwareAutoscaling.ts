@@ -1,6 +1,6 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { COLD_START_ANNOTATION, KSERVE_CHILDREN, MINIMUM_TPU_STARTUP_SECONDS, tpuStartupBudgetSeconds } from "@gke-tpu-inference/facts";
-import { Props, containersOf, isKubernetesKind, isLlmInferenceService, namespaceOf, tpuV6ePools, usesTpu } from "./support";
+import { KSERVE_CHILDREN, MINIMUM_TPU_STARTUP_SECONDS, tpuStartupBudgetSeconds } from "@gke-tpu-inference/facts";
+import { Props, containersOf, declaredStart, isKubernetesKind, isLlmInferenceService, namespaceOf, tpuV6ePools, usesTpu } from "./support";
 
 /** Kubernetes' scale-down stabilization window when an HPA's behavior sets none (autoscaling/v2; the ScaledObject CRD's description says so too). */
 const DEFAULT_SCALE_DOWN_WINDOW_SECONDS = 300;
@@ -29,10 +29,10 @@ function tpuTargets(resources: PolicyResource[], minimum: number): Map<string, T
         }
         const name = resource.props.metadata?.name;
         if (isLlmInferenceService(resource.type)) {
-            const estimate = Number(resource.props.metadata?.annotations?.[COLD_START_ANNOTATION]);
+            const start = declaredStart(resource.props);
             targets.set(`${namespaceOf(resource)}/Deployment/${KSERVE_CHILDREN.workloadDeployment(name)}`, {
                 description: `LLMInferenceService ${name}`,
-                startupSeconds: Number.isFinite(estimate) && estimate > 0 ? tpuStartupBudgetSeconds(estimate, minimum) : minimum,
+                startupSeconds: start !== undefined ? tpuStartupBudgetSeconds(start, minimum) : minimum,
             });
         }
         const workload = WORKLOADS.find(([group, kind]) => isKubernetesKind(resource.type, group, kind));

@@ -9,6 +9,8 @@
  */
 import { PolicyResource, ResourceValidationArgs } from "@pulumi/policy";
 import {
+    COLD_START_ANNOTATION,
+    COLD_START_PESSIMISTIC_ANNOTATION,
     GKE_GATEWAY_CLASS_PREFIX,
     INFERENCE_POOL_GROUPS,
     INFERENCE_POOL_KIND,
@@ -142,6 +144,23 @@ export function tpuResources(container: Props): { requests?: number; limits?: nu
     const read = (value: unknown) => (value === undefined ? undefined : Number(value));
     const limits = read(container.resources?.limits?.[TPU_NODE.resourceName]);
     return { requests: read(container.resources?.requests?.[TPU_NODE.resourceName]) ?? limits, limits };
+}
+
+/** A positive number of seconds from an annotation's value, else undefined. */
+function secondsOf(value: unknown): number | undefined {
+    const seconds = value === undefined ? NaN : Number(value);
+    return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
+
+/**
+ * The start a TPU server's resource declares in the stack's annotations: its estimated first start and, where given, its
+ * pessimistic one (on a multi-host slice, with the wait for its group). Undefined without a valid first start.
+ */
+export function declaredStart(props: Props): { firstSeconds: number; pessimisticSeconds?: number } | undefined {
+    const annotations = props.metadata?.annotations ?? {};
+    const firstSeconds = secondsOf(annotations[COLD_START_ANNOTATION]);
+    const pessimisticSeconds = secondsOf(annotations[COLD_START_PESSIMISTIC_ANNOTATION]);
+    return firstSeconds === undefined ? undefined : { firstSeconds, ...(pessimisticSeconds !== undefined ? { pessimisticSeconds } : {}) };
 }
 
 /** True when a container asks for TPU chips. */

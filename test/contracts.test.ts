@@ -4,6 +4,7 @@ import { RecordedResource } from "../scripts/offline/recorder";
 import { runOffline } from "../scripts/offline/run";
 import { Binding, Identity, Need, bindingsOf, excessBindings, needsOf, unmetNeeds } from "./contracts";
 import { runProgram } from "./harness";
+import { startPathProblems } from "./startPath";
 
 const ROOT = path.resolve(__dirname, "..");
 
@@ -67,8 +68,10 @@ describe.each([
 ])("the shipped %s stack's runtime contracts", (stack, expected) => {
     let needs: Need[];
     let bindings: Binding[];
+    let resources: RecordedResource[];
     beforeAll(async () => {
         const run = await runOffline(ROOT, stack, []);
+        resources = run.resources;
         needs = needsOf(run.resources, identityOf(run.project.config["gcp:project"]));
         bindings = bindingsOf(run.resources);
     }, 60_000);
@@ -80,6 +83,10 @@ describe.each([
 
     test("no binding grants a role beyond what a call needs", () => {
         expect(excessBindings(needs, bindings)).toEqual([]);
+    });
+
+    test("every wait before Ready fits the startup probe, at the pessimistic figures and the multi-host group's whole wait", () => {
+        expect(startPathProblems(resources)).toEqual([]);
     });
 });
 
@@ -149,5 +156,41 @@ describe("runtime contracts of two services: one staged from Hugging Face and au
         expect(excessBindings(needs, [listing])).toEqual([
             "listing's condition reads a Cloud Storage API attribute, which role bindings do not support",
         ]);
+    });
+});
+
+describe("the start path check", () => {
+    /** A multi-host service's objects as the program emitted them before: a 720 s startup window and a 900 s Ray wait. */
+    function emitted(window: number, rayTimeout: number, pessimistic: number): RecordedResource[] {
+        const resource = (type: string, inputs: unknown) => ({ type, inputs }) as unknown as RecordedResource;
+        return [
+            resource("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", {
+                metadata: {
+                    name: "llama-70b",
+                    namespace: "llm-inference",
+                    annotations: {
+                        "gke-tpu-inference/cold-start-pessimistic-seconds": String(pessimistic),
+                        "pulumi.com/timeoutSeconds": String(1800 + window),
+                    },
+                },
+                spec: { template: { containers: [{ startupProbe: { periodSeconds: 5, failureThreshold: window / 5 } }] }, worker: {} },
+            }),
+            resource("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig", {
+                metadata: { name: "kserve-config-llm-worker-pipeline-parallel", namespace: "llm-inference" },
+                spec: {
+                    template: {
+                        containers: [{ command: ["/bin/bash", "-c", `bash leader --ray_init_timeout=${rayTimeout} && exec vllm serve`] }],
+                    },
+                },
+            }),
+        ];
+    }
+
+    test("catches a startup window shorter than the wait before vLLM starts, and a Ray wait the estimate does not count", () => {
+        expect(startPathProblems(emitted(720, 900, 2106))).toEqual([
+            "llama-70b: the startup probe allows 720 s, less than its pessimistic start of 2106 s",
+            "llama-70b: the preset's Ray wait (1800 s at most) is not the one its pessimistic start of 2106 s counts",
+        ]);
+        expect(startPathProblems(emitted(2160, 300, 2106))).toEqual([]);
     });
 });

@@ -547,8 +547,9 @@ describe("the program's workloads", () => {
                 },
                 // Weights streamed from the bucket, the image streamed, compiled programs loaded from the cache when warm.
                 coldStart: {
-                    first: { imagePull: 10, weights: 6, serverStart: 3, compile: 91, total: 110 },
-                    warm: { imagePull: 10, weights: 6, serverStart: 3, compile: 9, total: 28 },
+                    first: { imagePull: 10, groupFormation: 0, weights: 6, serverStart: 3, compile: 91, total: 110 },
+                    warm: { imagePull: 10, groupFormation: 0, weights: 6, serverStart: 3, compile: 9, total: 28 },
+                    pessimistic: { imagePull: 120, groupFormation: 0, weights: 25, serverStart: 12, compile: 364, total: 521 },
                     startupBudgetSeconds: 600,
                 },
             },

@@ -78,7 +78,7 @@ export const SOURCES = {
     kserveMultiNode:
         "kserve/kserve v0.20.0 pkg/apis/serving/v1alpha2/llm_inference_service_validation.go:259-281 (a worker needs data or pipeline parallelism), llm_inference_service_types_func.go:102-117 (the group size is data/dataLocal or pipeline), pkg/controller/v1alpha2/llmisvc/config_merge.go:89-95 and :255-264 (the pipeline-parallel preset is looked up by name but not shipped: config/llmisvcconfig holds none), workload_multi_node.go:141-177 (LeaderWorkerSet `<name>-kserve-mn`, RecreateGroupOnPodRestart; only the leader carries kserve.io/component=workload when a template is set), :482-503 (the template's service account is kept), :616-631 (leaderworkerset.sigs.k8s.io/* annotations copied to the LeaderWorkerSet)",
     tpuMultiHost:
-        "vllm-project/tpu-inference v0.27.0 tpu_inference/envs.py:227-228 (TPU_MULTIHOST_BACKEND, only `ray`), platforms/tpu_platform.py:360-386 (Ray executor on multi-host), executors/ray_distributed_executor.py:185-196 (pipeline-parallel size = TPU hosts in the Ray cluster, each a placement-group bundle of its chips), worker/tpu_worker.py:334-342 (multi-host PP on Ray: each host its own JAX cluster), docs/includes/parallelism.md (PP multi-host passing), examples/offload/gke/benchmarks/multi-host/deploy-baseline.yaml (LeaderWorkerSet: leader runs vLLM's multi-node-serving.sh leader then vllm serve, workers join with LWS_LEADER_ADDRESS; /dev/shm in memory); docker/Dockerfile:55-59 (vLLM's tree at /workspace/vllm); kubernetes-sigs/lws v0.10.0 api/leaderworkerset/v1/leaderworkerset_types.go:27-29 and :67-75 (exclusive-topology annotation; LWS_LEADER_ADDRESS, LWS_GROUP_SIZE), docs/examples/vllm/TPU/lws.yaml (a 4x4 slice served by one group of 4), config/samples/leaderworkerset_exclusiveplacement.yaml (exclusive-topology cloud.google.com/gke-nodepool), pkg/utils/accelerators/tpu.go (TPU_WORKER_HOSTNAMES and TPU_WORKER_ID injected per group)",
+        "vllm-project/tpu-inference v0.27.0 tpu_inference/envs.py:227-228 (TPU_MULTIHOST_BACKEND, only `ray`), platforms/tpu_platform.py:360-386 (Ray executor on multi-host), executors/ray_distributed_executor.py:185-196 (pipeline-parallel size = TPU hosts in the Ray cluster, each a placement-group bundle of its chips), worker/tpu_worker.py:334-342 (multi-host PP on Ray: each host its own JAX cluster), docs/includes/parallelism.md (PP multi-host passing), examples/offload/gke/benchmarks/multi-host/deploy-baseline.yaml (LeaderWorkerSet: leader runs vLLM's multi-node-serving.sh leader then vllm serve, workers join with LWS_LEADER_ADDRESS; /dev/shm in memory); vllm-project/vllm@75162ed0 examples/ray_serving/multi-node-serving.sh:29 (ray_init_timeout defaults to 300 s), :100-111 (the leader polls every 5 s until the group has ray_cluster_size nodes, else exits 1), :58-68 (a worker retries joining for as long); docker/Dockerfile:55-59 (vLLM's tree at /workspace/vllm); kubernetes-sigs/lws v0.10.0 api/leaderworkerset/v1/leaderworkerset_types.go:27-29 and :67-75 (exclusive-topology annotation; LWS_LEADER_ADDRESS, LWS_GROUP_SIZE), docs/examples/vllm/TPU/lws.yaml (a 4x4 slice served by one group of 4), config/samples/leaderworkerset_exclusiveplacement.yaml (exclusive-topology cloud.google.com/gke-nodepool), pkg/utils/accelerators/tpu.go (TPU_WORKER_HOSTNAMES and TPU_WORKER_ID injected per group)",
     kserveStop: "kserve v0.20.0 pkg/constants/constants.go StopAnnotationKey and pkg/utils GetForceStopRuntime",
     kserveRouteMigration:
         'kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/router.go:54-56 (AnnotationInferencePoolMigrated), :241 (route name ChildName(name, "-kserve-route")), :282-310 (v1 once migrated, v1 accepted or v1alpha2 rejected), router_discovery.go (ResolvedRefs False, reason InvalidKind)',
@@ -376,6 +376,11 @@ export const TPU_MULTI_HOST = {
     groupSizeEnv: "LWS_GROUP_SIZE",
     /** LeaderWorkerSet's 1:1 placement of a group on one node pool, which on GKE is one multi-host slice. */
     exclusiveTopology: { annotation: "leaderworkerset.sigs.k8s.io/exclusive-topology", key: "cloud.google.com/gke-nodepool" },
+    /**
+     * How long the leader waits for its group to join Ray before it exits (and LeaderWorkerSet recreates the group): the
+     * script's own default. The workers pull the image the leader already runs, on nodes GKE brings up with the slice.
+     */
+    rayGroupTimeoutSeconds: 300,
 } as const;
 
 /** Container images of the serving path. */
@@ -581,11 +586,28 @@ export const MINIMUM_TPU_STARTUP_SECONDS = 600;
 export const COLD_START_ANNOTATION = "gke-tpu-inference/cold-start-seconds";
 
 /**
- * The startup budget a TPU server whose first start is estimated at `firstStartSeconds` needs before liveness may act:
- * twice the estimate (the estimate's own figures are partly assumptions), in whole minutes, never below `minimum`.
+ * Beside it, the same start with every figure at its pessimistic value ({@link PESSIMISTIC_COLD_START}) and, on a
+ * multi-host slice, the whole wait for the group's hosts: the start the startup budget must still cover.
  */
-export function tpuStartupBudgetSeconds(firstStartSeconds: number, minimum: number = MINIMUM_TPU_STARTUP_SECONDS): number {
-    return Math.max(minimum, Math.ceil((2 * firstStartSeconds) / 60) * 60);
+export const COLD_START_PESSIMISTIC_ANNOTATION = "gke-tpu-inference/cold-start-pessimistic-seconds";
+
+/**
+ * How much worse than its estimate a start may turn out: each throughput at a quarter and each duration four times its
+ * figure, the compilation cache and image streaming missing. A margin, not a measurement: three of the figures have no
+ * published value (the Run:ai streamer's throughput from Cloud Storage, the cached compile, the streamed image start).
+ */
+export const PESSIMISTIC_COLD_START = { factor: 4 } as const;
+
+/**
+ * The startup budget a TPU server needs before liveness may act, in whole minutes, never below `minimum`: twice its
+ * estimated first start (the estimate's own figures are partly assumptions), and at least its pessimistic start where
+ * one is known.
+ */
+export function tpuStartupBudgetSeconds(
+    start: { firstSeconds: number; pessimisticSeconds?: number },
+    minimum: number = MINIMUM_TPU_STARTUP_SECONDS,
+): number {
+    return Math.max(minimum, Math.ceil(Math.max(2 * start.firstSeconds, start.pessimisticSeconds ?? 0) / 60) * 60);
 }
 
 /** GCP's default backend timeout is 30 s; inference backends need at least this. */

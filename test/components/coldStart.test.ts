@@ -46,7 +46,13 @@ describe("where a start reads from", () => {
 
 describe("the estimate", () => {
     test("every part on: streamed image and weights, compiled programs loaded from the cache when warm", () => {
-        expect(estimateColdStart(QWEN, ON)).toEqual({ first: start(10, 6, 3, 91), warm: start(10, 6, 3, 9), startupBudgetSeconds: 600 });
+        expect(estimateColdStart(QWEN, ON)).toEqual({
+            first: start(10, 6, 3, 91),
+            warm: start(10, 6, 3, 9),
+            // The image pulled whole, each throughput at a quarter, each duration four times, the cache missing.
+            pessimistic: start(120, 25, 12, 364),
+            startupBudgetSeconds: 600,
+        });
     });
 
     test("every part off: the field report's phases without its fixed probe delay, and a warm start no faster", () => {
@@ -62,14 +68,35 @@ describe("the estimate", () => {
         expect(estimateColdStart({ ...QWEN, modelUri: "gs://models/qwen" }, OFF).first.weights).toBe(6);
     });
 
-    test("the startup budget: twice the first start in whole minutes, never below ten minutes", () => {
-        expect(tpuStartupBudgetSeconds(110)).toBe(600);
-        expect(tpuStartupBudgetSeconds(301)).toBe(660);
-        expect(tpuStartupBudgetSeconds(356)).toBe(720);
-        expect(tpuStartupBudgetSeconds(110, 900)).toBe(900);
+    test("the startup budget: twice the first start and at least the pessimistic one, in whole minutes, never below ten minutes", () => {
+        expect(tpuStartupBudgetSeconds({ firstSeconds: 110 })).toBe(600);
+        expect(tpuStartupBudgetSeconds({ firstSeconds: 301 })).toBe(660);
+        expect(tpuStartupBudgetSeconds({ firstSeconds: 356 })).toBe(720);
+        expect(tpuStartupBudgetSeconds({ firstSeconds: 110, pessimisticSeconds: 1506 })).toBe(1560);
+        expect(tpuStartupBudgetSeconds({ firstSeconds: 110 }, 900)).toBe(900);
         const large = estimateColdStart({ ...QWEN, weightsGb: 141.2, layers: 80 }, ON);
         expect(large.first).toEqual(start(10, 141, 3, 202));
-        expect(large.startupBudgetSeconds).toBe(720);
+        expect(large.pessimistic).toEqual(start(120, 565, 12, 809));
+        expect(large.startupBudgetSeconds).toBe(1560);
+    });
+
+    test("a multi-host group: the leader waits for every host to join Ray, at worst the script's whole timeout of polls", () => {
+        const slice = estimateColdStart({ ...QWEN, weightsGb: 141.2, layers: 80 }, ON, 4);
+        // Every host streams all the weights, alongside the others; the workers pull the image while the leader does.
+        expect(slice.first).toEqual(start(10, 141, 3, 202, 10));
+        // 60 polls of 5 s, each with a ray.init() taken as long again.
+        expect(slice.pessimistic).toEqual(start(120, 565, 12, 809, 600));
+        expect(slice.startupBudgetSeconds).toBe(2160);
+    });
+
+    test("a streamer at a quarter of the assumed throughput still starts within the budget, for every size the catalog knows", () => {
+        for (const model of [QWEN, { ...QWEN, weightsGb: 16.1, layers: 32 }, { ...QWEN, weightsGb: 141.2, layers: 80 }]) {
+            for (const hosts of [1, 4]) {
+                const estimate = estimateColdStart(model, ON, hosts);
+                const slowStreamer = estimate.first.total - estimate.first.weights + model.weightsGb / 0.25 + (hosts > 1 ? 600 : 0);
+                expect(estimate.startupBudgetSeconds).toBeGreaterThanOrEqual(slowStreamer);
+            }
+        }
     });
 
     test("pulumi up waits 30 minutes for TPU capacity, then the budget; the copy Job thrice the download, at least ten minutes", () => {

@@ -191,8 +191,10 @@ describe("ModelService", () => {
                 namespace: "models",
                 annotations: {
                     "gke-tpu-inference/cold-start-seconds": "180",
+                    // KServe downloading from Hugging Face at a quarter of the field report's throughput: 720 s.
+                    "gke-tpu-inference/cold-start-pessimistic-seconds": "720",
                     "pulumi.com/waitFor": "condition=Ready",
-                    "pulumi.com/timeoutSeconds": "2400",
+                    "pulumi.com/timeoutSeconds": "2520",
                 },
             },
             spec: {
@@ -208,7 +210,7 @@ describe("ModelService", () => {
                     nodeSelector: SCHEDULING.nodeSelector,
                     tolerations: [SCHEDULING.toleration],
                     terminationGracePeriodSeconds: 60,
-                    containers: [vllmContainer(PATTERN1, { shape: ONE_VM, image: PATTERN1.image, startupBudgetSeconds: 600 })],
+                    containers: [vllmContainer(PATTERN1, { shape: ONE_VM, image: PATTERN1.image, startupBudgetSeconds: 720 })],
                 },
             },
         });
@@ -231,7 +233,7 @@ describe("ModelService", () => {
             tolerations: [SCHEDULING.toleration],
             terminationGracePeriodSeconds: 60,
             containers: [
-                vllmContainer(PATTERN3, { shape: ONE_VM, image: PATTERN3.image, startupBudgetSeconds: 600, hfTokenSecret: "hf-token" }),
+                vllmContainer(PATTERN3, { shape: ONE_VM, image: PATTERN3.image, startupBudgetSeconds: 720, hfTokenSecret: "hf-token" }),
             ],
         });
         const main = (spec.template.containers as Array<{ args: string[]; env: unknown[] }>)[0];
@@ -352,7 +354,7 @@ describe("ModelService on a multi-host slice", () => {
 
     test("one LeaderWorkerSet group per replica: a pipeline stage per host, every pod on the slice's nodes with all its VM's chips", () => {
         const spec = slice.llmisvc.inputs.spec as Record<string, unknown>;
-        const options = { shape: SLICE, image: LLAMA.image, startupBudgetSeconds: 2160, hfTokenSecret: "hf-token" };
+        const options = { shape: SLICE, image: LLAMA.image, startupBudgetSeconds: 4860, hfTokenSecret: "hf-token" };
         const pod = {
             serviceAccountName: "llama-server",
             nodeSelector: SLICE.nodeSelector,
@@ -369,7 +371,7 @@ describe("ModelService on a multi-host slice", () => {
     });
 
     test("the leader serves vLLM with the preset's command; the workers hold their chips and the same environment, without probes", () => {
-        const options = { shape: SLICE, image: LLAMA.image, startupBudgetSeconds: 2160, hfTokenSecret: "hf-token" };
+        const options = { shape: SLICE, image: LLAMA.image, startupBudgetSeconds: 4860, hfTokenSecret: "hf-token" };
         const leader = vllmContainer(LLAMA, options);
         expect(leader).not.toHaveProperty("command");
         expect(leader.args.slice(7, 10)).toEqual(["--tensor-parallel-size=4", "--pipeline-parallel-size=4", "--max-model-len=2048"]);
@@ -538,6 +540,7 @@ describe("ModelService with a fast cold start", () => {
             namespace: "models",
             annotations: {
                 "gke-tpu-inference/cold-start-seconds": "110",
+                "gke-tpu-inference/cold-start-pessimistic-seconds": "521",
                 "pulumi.com/waitFor": "condition=Ready",
                 "pulumi.com/timeoutSeconds": String(30 * 60 + 600),
             },
@@ -595,7 +598,11 @@ describe("ModelService day 2", () => {
         expect(metadata).toEqual({
             name: "qwen",
             namespace: "models",
-            annotations: { "serving.kserve.io/stop": "true", "gke-tpu-inference/cold-start-seconds": "180" },
+            annotations: {
+                "serving.kserve.io/stop": "true",
+                "gke-tpu-inference/cold-start-seconds": "180",
+                "gke-tpu-inference/cold-start-pessimistic-seconds": "720",
+            },
         });
     });
 });

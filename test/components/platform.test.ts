@@ -225,7 +225,7 @@ describe("ServingNamespace", () => {
                             command: [
                                 "/bin/bash",
                                 "-c",
-                                `bash ${script} leader --ray_cluster_size="\${LWS_GROUP_SIZE}" --ray_init_timeout=900 && exec vllm serve "$@"`,
+                                `bash ${script} leader --ray_cluster_size="\${LWS_GROUP_SIZE}" --ray_init_timeout=300 && exec vllm serve "$@"`,
                                 "--",
                             ],
                             ...shared,
@@ -240,7 +240,7 @@ describe("ServingNamespace", () => {
                             command: [
                                 "/bin/bash",
                                 "-c",
-                                `exec bash ${script} worker --ray_address="\${LWS_LEADER_ADDRESS}" --ray_init_timeout=900`,
+                                `exec bash ${script} worker --ray_address="\${LWS_LEADER_ADDRESS}" --ray_init_timeout=300`,
                             ],
                             ...shared,
                         },

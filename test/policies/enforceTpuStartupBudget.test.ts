@@ -56,6 +56,28 @@ describe("enforce-tpu-startup-budget", () => {
         ]);
     });
 
+    test("a resource with its pessimistic start needs at least that: the multi-host leader that once gave 720 s against a longer wait for its group", async () => {
+        const pessimistic = (service: RecordedResource, value: string) => {
+            const metadata = service.inputs.metadata as { annotations?: Record<string, unknown> };
+            metadata.annotations = { ...metadata.annotations, "gke-tpu-inference/cold-start-pessimistic-seconds": value };
+            return service;
+        };
+        // Llama-3.1-70B on a 4x4 slice: 366 s estimated, 2106 s pessimistic (the leader's Ray wait included), 2160 s budget.
+        expect(await check(policy, [pessimistic(estimated(llmService(startupFor(2160)), "366"), "2106")])).toEqual([]);
+        expect(await check(policy, [pessimistic(estimated(llmService(startupFor(720)), "366"), "2106")])).toEqual([
+            {
+                level: "advisory",
+                resource: "qwen",
+                message:
+                    "qwen spec.template.containers[0] (main): liveness may restart the TPU container after 720 s, before the 2160 s its pessimistic start of 2106 s calls for (gke-tpu-inference/cold-start-pessimistic-seconds); add a startupProbe that allows 2160 s.",
+            },
+        ]);
+        // A pessimistic start below twice the estimate leaves the estimate's rule in charge.
+        expect((await check(policy, [pessimistic(estimated(llmService(startupFor(600)), "356"), "500")]))[0].message).toContain(
+            "before the 720 s its estimated first start of 356 s calls for",
+        );
+    });
+
     test("the configured minimum still holds under a small estimate", async () => {
         const config = { [policy.name]: { minimumStartupSeconds: 900 } };
         expect((await check(policy, [estimated(llmService(startupFor(600)), "110")], config))[0].message).toContain(
