@@ -19,12 +19,15 @@ import {
     IMAGES,
     ISTIO,
     KNOWN_MODELS,
+    KNOWN_WEIGHTS_TOLERANCE,
     KSERVE_CHILDREN,
     PROTECTED_NAMESPACES,
     PROXY_ONLY_SUBNET,
     RELEASE_CHANNELS,
     TPU_REJECTED_VLLM_FLAGS,
+    TPU_V6E_HBM_GB_PER_CHIP,
     TPU_V6E_MACHINE_TYPES,
+    VLLM_MEMORY,
     commandWords,
     findTpuShape,
     imageReferenceProblem,
@@ -33,6 +36,7 @@ import {
 } from "@gke-tpu-inference/facts";
 import { Ipv4Range, isRfc1918, networkRangeProblem, overlaps, parseCidr } from "./cidr";
 import { parseGsUri } from "./gcsUri";
+import { replicaMemory, smallestFittingShape } from "./modelMemory";
 import { runningStackFileProblems } from "./stackFile";
 import { suggestion } from "./suggest";
 
@@ -312,6 +316,9 @@ const BUILDER_FLAGS: Readonly<Record<string, string>> = {
 };
 
 const MODEL_URI = /^(hf|gs|s3|pvc|oci):\/\/\S+$/;
+
+/** vLLM's context when an entry sets none. */
+const DEFAULT_MAX_MODEL_LEN = 2048;
 
 const modelSchema = z.strictObject({
     name: z
@@ -738,7 +745,12 @@ export const MODEL_SETTINGS: ReadonlyArray<{
             "minReplicas 1 or more (2 for pattern3) up to maxReplicas; maxReplicas of all services within tpuMaxNodes; target within the signal's range",
     },
     { field: "image", default: IMAGES.vllmTpu, description: "vLLM TPU image.", allowed: "a tag other than latest, or a digest" },
-    { field: "maxModelLen", default: "2048", description: "vLLM's --max-model-len.", allowed: "a whole number of tokens, at least 1" },
+    {
+        field: "maxModelLen",
+        default: String(DEFAULT_MAX_MODEL_LEN),
+        description: "vLLM's --max-model-len; its KV cache must fit one replica's TPU memory beside the weights.",
+        allowed: "a whole number of tokens, at least 1, within a known model's context",
+    },
     {
         field: "weightsGb",
         default: "from the catalog",
@@ -992,6 +1004,64 @@ export const RULES: readonly Rule[] = [
     },
     {
         description:
+            "A model the catalog knows keeps its figures (weightsGb within 10 % of the catalog's, its layers) and a maxModelLen within its context; each model's weights and the KV cache of one maxModelLen sequence fit the TPU memory vLLM uses of one replica.",
+        reads: ["models", "tpuMachineType", "tpuTopology"],
+        check: (values, key) => {
+            const problems: string[] = [];
+            const shape = tpuShape(values);
+            for (const [index, model] of values.models.entries()) {
+                const at = `${key("models")}[${index}]`;
+                const known = knownModel(model);
+                const name = modelNameOf(model);
+                const reported = problems.length;
+                if (known !== undefined) {
+                    if (
+                        model.weightsGb !== undefined &&
+                        Math.abs(model.weightsGb - known.weightsGb) > KNOWN_WEIGHTS_TOLERANCE * known.weightsGb
+                    ) {
+                        problems.push(
+                            `${at}.weightsGb = ${model.weightsGb} contradicts the catalog's ${known.weightsGb} GB for ${name}; allowed: unset (the catalog's figure), or within ${KNOWN_WEIGHTS_TOLERANCE * 100} % of it`,
+                        );
+                    }
+                    if (model.layers !== undefined && model.layers !== known.layers) {
+                        problems.push(
+                            `${at}.layers = ${model.layers} contradicts the catalog's ${known.layers} for ${name}; allowed: unset, or ${known.layers}`,
+                        );
+                    }
+                    if (model.maxModelLen !== undefined && model.maxModelLen > known.maxContext) {
+                        problems.push(
+                            `${at}.maxModelLen = ${model.maxModelLen} is longer than ${name}'s context (max_position_embeddings ${known.maxContext}), which vLLM refuses; allowed: at most ${known.maxContext}`,
+                        );
+                    }
+                }
+                const weightsGb = model.weightsGb ?? known?.weightsGb;
+                // A figure that contradicts the catalog is reported above; the memory is judged once the entry agrees with it.
+                if (shape === undefined || weightsGb === undefined || problems.length > reported) {
+                    continue;
+                }
+                const footprint = { weightsGb, maxModelLen: maxModelLenOf(model), extraArgs: model.extraArgs ?? [], known };
+                const chipsPerVm = TPU_V6E_MACHINE_TYPES[values.tpuMachineType].chipsPerVm;
+                const memory = replicaMemory(footprint, { chipsPerVm, hosts: shape.hosts });
+                if (memory.neededGb > memory.availableGb) {
+                    const fits = smallestFittingShape(footprint);
+                    const needs =
+                        memory.kvCacheGb === undefined
+                            ? `${gb(memory.weightsGb)} GB of weights alone (its KV cache not counted: the catalog does not know its attention shape)`
+                            : `${gb(memory.neededGb)} GB: ${gb(memory.weightsGb)} GB of weights and ${gb(memory.kvCacheGb)} GB of KV cache for maxModelLen ${footprint.maxModelLen}`;
+                    problems.push(
+                        `${at} (${name}) needs ${needs}, more than the ${gb(memory.availableGb)} GB vLLM uses of one ${shape.topology} replica ` +
+                            `(${chipsPerVm * shape.hosts} chips of ${TPU_V6E_HBM_GB_PER_CHIP} GB, at ${VLLM_MEMORY.utilizationFlag} ${memory.utilization}); allowed: ` +
+                            (fits
+                                ? `tpuMachineType ${fits.machineType} with tpuTopology ${fits.topology} (${fits.chips} chips) or larger${memory.kvCacheGb ? ", or a smaller maxModelLen" : ""}`
+                                : `no TPU v6e shape holds it; a smaller model${memory.kvCacheGb ? " or maxModelLen" : ""}`),
+                    );
+                }
+            }
+            return problems;
+        },
+    },
+    {
+        description:
             "With bodyBasedRouting, every name a client sends as `model` (each service's modelName) is used by one service only: the router maps a name to one service.",
         reads: ["models", "bodyBasedRouting"],
         check: (values, key) => {
@@ -1037,6 +1107,16 @@ function proxyOnlyCidrOf(values: Pick<Values, "gatewayProvider" | "proxyOnlyCidr
 /** The TPU shape the values select, when the topology is one of the machine type's. */
 function tpuShape(values: Pick<Values, "tpuMachineType" | "tpuTopology">) {
     return findTpuShape(values.tpuMachineType, values.tpuTopology || TPU_V6E_MACHINE_TYPES[values.tpuMachineType].shapes[0].topology);
+}
+
+/** GB to one decimal, for messages. */
+function gb(value: number): string {
+    return value.toFixed(1);
+}
+
+/** The context an entry asks vLLM for: its own, else the default. */
+function maxModelLenOf(model: z.output<typeof modelSchema>): number {
+    return model.maxModelLen ?? DEFAULT_MAX_MODEL_LEN;
 }
 
 /** The URI a model entry's weights come from. */
@@ -1297,7 +1377,7 @@ function settingsOf(values: Values, project: string): Settings {
                 replicas: replicasOf(model),
                 ...(model.autoscaling !== undefined ? { autoscaling: autoscalingOf(model.autoscaling) } : {}),
                 image: model.image ?? IMAGES.vllmTpu,
-                maxModelLen: model.maxModelLen ?? 2048,
+                maxModelLen: maxModelLenOf(model),
                 extraArgs: model.extraArgs ?? [],
             };
         }),

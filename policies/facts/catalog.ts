@@ -45,6 +45,11 @@ export const SOURCES = {
         'vllm-project/tpu-inference v0.27.0 tpu_inference/runner/compilation_manager.py:65-68 (jax_compilation_cache_dir = VLLM_XLA_CACHE_PATH unless VLLM_DISABLE_COMPILE_CACHE); jax-ml/jax docs/persistent_compilation_cache.md "Google Cloud" (a gs:// bucket as the cache directory, in the workload\'s region, the shortest soft-delete policy and an age lifecycle rule: the cache has no eviction) and "How it works" (the key covers the HLO, the jaxlib version, XLA flags and the device topology)',
     modelCards:
         "Hugging Face model cards: Qwen/Qwen2.5-3B-Instruct (3.09B parameters, 36 layers), microsoft/Phi-3-mini-4k-instruct (3.8B, 32 layers), meta-llama/Llama-3.1-8B-Instruct (8.03B, 32 layers), meta-llama/Llama-3.1-70B-Instruct (70.6B, 80 layers); weights in bf16, 2 bytes per parameter",
+    modelConfigs:
+        "each model's config.json on Hugging Face (num_hidden_layers, num_key_value_heads, hidden_size / num_attention_heads, max_position_embeddings), as mirrored in oumi-ai/oumi@2f02887 configs/recipes/llama3_1/README.md:9-38 (Llama 3.1 8B and 70B), NVIDIA/TensorRT-LLM@43b18bd tests/unittest/_torch/modeling/test_modeling_phi3.py:22-55 (Phi-3-mini-4k) and citsjtu2020/LLM-Prof@8434c8d sglang/Model_Config.md (Qwen2.5-3B); gated: meta-llama's Llama 3.1 repositories serve files only after the Llama 3.1 Community License is accepted (huggingface_hub raises GatedRepoError, huggingface/huggingface_hub@v1.28.0 src/huggingface_hub/utils/_http.py:820-824)",
+    tpuV6e: "https://docs.cloud.google.com/tpu/docs/v6e (System architecture: HBM capacity per chip 32 GB)",
+    vllmMemory:
+        "vllm-project/tpu-inference v0.27.0 tpu_inference/worker/tpu_worker.py:511-569 (KV cache = HBM x gpu_memory_utilization minus what is in use after loading; a ValueError when nothing is left); vllm-project/vllm vllm/config/cache.py (gpu_memory_utilization defaults to 0.9, 0.92 at 002f10e0), vllm/config/model.py ModelConfig.get_num_kv_heads (max(1, total KV heads // tensor-parallel size) per rank: heads replicated when fewer than ranks)",
     artifactRegistryRemote:
         "https://cloud.google.com/artifact-registry/docs/repositories/remote-repo (a remote repository proxies Docker Hub and caches what it serves: DOCKER_HUB); hashicorp/terraform-provider-google release-7.46.0 resource_artifact_registry_repository (remote_repository_config.docker_repository.public_repository)",
     imageStreaming:
@@ -845,16 +850,51 @@ export interface SourcedFigure {
     readonly assumed?: true;
 }
 
+/** What the stack knows of a model: its weights, its layers and, for the KV cache, its attention shape and longest context. */
+export interface KnownModel {
+    /** Size of its weights in GB (10^9 bytes), bf16. */
+    readonly weightsGb: number;
+    readonly layers: number;
+    /** `num_key_value_heads` of its config. */
+    readonly kvHeads: number;
+    /** Width of one attention head: `hidden_size / num_attention_heads` where the config names no `head_dim`. */
+    readonly headDim: number;
+    /** `max_position_embeddings`: vLLM refuses a longer --max-model-len. */
+    readonly maxContext: number;
+    /** Hugging Face gates it: the repository serves files only to an account that accepted its license, with a token. */
+    readonly gated: boolean;
+}
+
 /**
- * Models the cold-start estimate knows: the size of their weights in GB (bf16) and their layers. Any other model names
- * its size in its model entry (`weightsGb`, `layers`). Source: {@link SOURCES.modelCards}.
+ * Models the catalog knows. Any other model names its size in its model entry (`weightsGb`, `layers`).
+ * Sources: {@link SOURCES.modelCards}, {@link SOURCES.modelConfigs}.
  */
-export const KNOWN_MODELS: Readonly<Record<string, { weightsGb: number; layers: number }>> = {
-    "Qwen/Qwen2.5-3B-Instruct": { weightsGb: 6.2, layers: 36 },
-    "microsoft/Phi-3-mini-4k-instruct": { weightsGb: 7.6, layers: 32 },
-    "meta-llama/Llama-3.1-8B-Instruct": { weightsGb: 16.1, layers: 32 },
-    "meta-llama/Llama-3.1-70B-Instruct": { weightsGb: 141.2, layers: 80 },
+export const KNOWN_MODELS: Readonly<Record<string, KnownModel>> = {
+    "Qwen/Qwen2.5-3B-Instruct": { weightsGb: 6.2, layers: 36, kvHeads: 2, headDim: 128, maxContext: 32768, gated: false },
+    "microsoft/Phi-3-mini-4k-instruct": { weightsGb: 7.6, layers: 32, kvHeads: 32, headDim: 96, maxContext: 4096, gated: false },
+    "meta-llama/Llama-3.1-8B-Instruct": { weightsGb: 16.1, layers: 32, kvHeads: 8, headDim: 128, maxContext: 131072, gated: true },
+    "meta-llama/Llama-3.1-70B-Instruct": { weightsGb: 141.2, layers: 80, kvHeads: 8, headDim: 128, maxContext: 131072, gated: true },
 };
+
+/** How far an entry's `weightsGb` may differ from the catalog's figure for a known model (rounding, another shard format). */
+export const KNOWN_WEIGHTS_TOLERANCE = 0.1;
+
+/** TPU v6e's memory: high-bandwidth memory per chip, in GB. Source: {@link SOURCES.tpuV6e}. */
+export const TPU_V6E_HBM_GB_PER_CHIP = 32;
+
+/**
+ * How vLLM on TPU shares a replica's memory. It caps what it uses at `--gpu-memory-utilization` of the chips' HBM and gives
+ * the KV cache what the weights leave of that, refusing to start when nothing is left; the rest is the runtime's. The KV
+ * cache must hold at least one sequence of `--max-model-len`, two values (key and value) per layer, KV head and head
+ * dimension, in the model's dtype; with tensor parallelism each chip holds `max(1, kvHeads / chips)` heads, replicating
+ * them where the model has fewer than chips. Source: {@link SOURCES.vllmMemory}.
+ */
+export const VLLM_MEMORY = {
+    /** The flag's default at the older of the releases read; the check is no looser than vLLM. */
+    defaultUtilization: 0.9,
+    utilizationFlag: "--gpu-memory-utilization",
+    bytesPerValue: 2,
+} as const;
 
 /**
  * The field report's cold start of Qwen2.5-3B-Instruct on a v6e 2x2 VM (seed 003 #8): T+21 s storage initializer

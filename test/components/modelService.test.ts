@@ -26,8 +26,9 @@ const SCHEDULING: TpuScheduling = {
 };
 const ONE_VM = { chipsPerVm: 4, hostsPerSlice: 1 };
 
-function modelsFrom(models: unknown[]): ModelServiceSettings[] {
-    return parseSettings(PROJECT, (key) => (key === "models" ? JSON.stringify(models) : undefined), "acme-inference").models;
+/** The model entries as the settings read them, with other stack settings in `config` (a multi-host topology, say). */
+function modelsFrom(models: unknown[], config: Record<string, string> = {}): ModelServiceSettings[] {
+    return parseSettings(PROJECT, (key) => (key === "models" ? JSON.stringify(models) : config[key]), "acme-inference").models;
 }
 
 const [PATTERN1, PATTERN3] = modelsFrom([
@@ -346,7 +347,10 @@ describe("ModelService on a multi-host slice", () => {
         nodeSelector: { ...SCHEDULING.nodeSelector, "cloud.google.com/gke-tpu-topology": "4x4" },
         hostsPerSlice: 4,
     };
-    const [LLAMA] = modelsFrom([{ name: "llama", pattern: "pattern1", modelUri: "hf://meta-llama/Llama-3.1-70B-Instruct" }]);
+    const [LLAMA] = modelsFrom([{ name: "llama", pattern: "pattern1", modelUri: "hf://meta-llama/Llama-3.1-70B-Instruct" }], {
+        tpuTopology: "4x4",
+        tpuMaxNodes: "4",
+    });
     let slice: Awaited<ReturnType<typeof serviceFor>>;
     beforeAll(async () => {
         slice = await serviceFor(LLAMA, true, COLD_START_OFF, SLICE);

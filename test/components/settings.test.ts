@@ -100,6 +100,8 @@ describe("settings defaults", () => {
         // A known model is found by its Hugging Face repository when the entry names it differently.
         expect(
             parse({
+                tpuTopology: "4x4",
+                tpuMaxNodes: "4",
                 models: JSON.stringify([
                     { name: "llama", pattern: "pattern1", modelUri: "hf://meta-llama/Llama-3.1-70B-Instruct", modelName: "llama-70b" },
                 ]),
@@ -583,6 +585,42 @@ describe("settings validation names the key, the value and what is allowed", () 
             "a gs:// model URI naming a whole bucket",
             { models: '[{"name": "mine", "pattern": "pattern1", "modelUri": "gs://team-models/", "weightsGb": 16, "layers": 32}]' },
             "gke-tpu-inference:models[0].modelUri = \"gs://team-models/\" names a whole bucket, and the server's read grant is scoped to the model's folder; allowed: gs://BUCKET/FOLDER, the folder holding the model's config.json and safetensors",
+        ],
+        [
+            "a 70B model on one v6e-4 VM: its weights alone exceed the HBM vLLM uses there",
+            {
+                models: '[{"name": "llama", "pattern": "pattern1", "modelUri": "hf://meta-llama/Llama-3.1-70B-Instruct", "maxModelLen": 8192}]',
+            },
+            "gke-tpu-inference:models[0] (meta-llama/Llama-3.1-70B-Instruct) needs 143.9 GB: 141.2 GB of weights and 2.7 GB of KV cache for maxModelLen 8192, more than the 115.2 GB vLLM uses of one 2x2 replica (4 chips of 32 GB, at --gpu-memory-utilization 0.9); allowed: tpuMachineType ct6e-standard-8t with tpuTopology 2x4 (8 chips) or larger, or a smaller maxModelLen",
+        ],
+        [
+            "a context whose KV cache does not fit beside the weights, with the entry's own memory utilization",
+            {
+                models: '[{"name": "llama", "pattern": "pattern1", "modelUri": "hf://meta-llama/Llama-3.1-8B-Instruct", "maxModelLen": 131072, "extraArgs": ["--gpu-memory-utilization=0.25"]}]',
+            },
+            "gke-tpu-inference:models[0] (meta-llama/Llama-3.1-8B-Instruct) needs 33.3 GB: 16.1 GB of weights and 17.2 GB of KV cache for maxModelLen 131072, more than the 32.0 GB vLLM uses of one 2x2 replica (4 chips of 32 GB, at --gpu-memory-utilization 0.25); allowed: tpuMachineType ct6e-standard-8t with tpuTopology 2x4 (8 chips) or larger, or a smaller maxModelLen",
+        ],
+        [
+            "a model the catalog does not know, too large for any slice",
+            { models: '[{"name": "huge", "pattern": "pattern1", "modelUri": "gs://team-models/huge", "weightsGb": 9000, "layers": 120}]' },
+            "gke-tpu-inference:models[0] (team-models/huge) needs 9000.0 GB of weights alone (its KV cache not counted: the catalog does not know its attention shape), more than the 115.2 GB vLLM uses of one 2x2 replica (4 chips of 32 GB, at --gpu-memory-utilization 0.9); allowed: no TPU v6e shape holds it; a smaller model",
+        ],
+        [
+            "a known model's size a thousand times too large: the catalog's figure stands, the memory is not judged on it",
+            { models: '[{"name": "qwen", "pattern": "pattern1", "weightsGb": 6200}]' },
+            "gke-tpu-inference:models[0].weightsGb = 6200 contradicts the catalog's 6.2 GB for Qwen/Qwen2.5-3B-Instruct; allowed: unset (the catalog's figure), or within 10 % of it",
+        ],
+        [
+            "a known model's layers contradicted",
+            { models: '[{"name": "qwen", "pattern": "pattern1", "layers": 80}]' },
+            "gke-tpu-inference:models[0].layers = 80 contradicts the catalog's 36 for Qwen/Qwen2.5-3B-Instruct; allowed: unset, or 36",
+        ],
+        [
+            "a context longer than the model's",
+            {
+                models: '[{"name": "phi", "pattern": "pattern1", "modelUri": "hf://microsoft/Phi-3-mini-4k-instruct", "maxModelLen": 8192}]',
+            },
+            "gke-tpu-inference:models[0].maxModelLen = 8192 is longer than microsoft/Phi-3-mini-4k-instruct's context (max_position_embeddings 4096), which vLLM refuses; allowed: at most 4096",
         ],
         [
             "authorized networks that are not a list",

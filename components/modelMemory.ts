@@ -1,0 +1,78 @@
+/**
+ * Whether a model fits the TPU memory of one replica, as vLLM on TPU sizes it: the weights and the KV cache of one
+ * `maxModelLen` sequence within `--gpu-memory-utilization` of the replica's HBM (see {@link VLLM_MEMORY}). Pure: the
+ * settings refuse a model that does not fit, naming the smallest shape that does.
+ */
+import { KnownModel, TPU_V6E_HBM_GB_PER_CHIP, TPU_V6E_MACHINE_TYPES, VLLM_MEMORY, commandWords, vllmFlags } from "@gke-tpu-inference/facts";
+
+/** What one replica spans: the chips of each VM, and its VMs. */
+export interface ReplicaSpan {
+    chipsPerVm: number;
+    hosts: number;
+}
+
+/** A model as the memory check needs it: its weights, its context, its flags, and what the catalog knows of it. */
+export interface ModelFootprint {
+    weightsGb: number;
+    maxModelLen: number;
+    extraArgs: readonly string[];
+    /** The catalog's entry, which alone gives the attention shape the KV cache needs. */
+    known?: Pick<KnownModel, "layers" | "kvHeads" | "headDim">;
+}
+
+/** The memory one replica of a model needs and what vLLM may use of its chips, in GB. */
+export interface ReplicaMemory {
+    weightsGb: number;
+    /** The KV cache of one `maxModelLen` sequence; undefined for a model whose attention shape the catalog does not know. */
+    kvCacheGb?: number;
+    neededGb: number;
+    /** The share of the chips' HBM vLLM uses. */
+    utilization: number;
+    availableGb: number;
+}
+
+/** `--gpu-memory-utilization` as the entry's extra flags set it, else vLLM's default. */
+function utilizationOf(extraArgs: readonly string[]): number {
+    const set = vllmFlags(commandWords([], extraArgs)).find(({ flag }) => flag === VLLM_MEMORY.utilizationFlag)?.value;
+    const value = set === undefined ? NaN : Number(set);
+    return Number.isFinite(value) && value > 0 && value <= 1 ? value : VLLM_MEMORY.defaultUtilization;
+}
+
+/** GB of KV cache one sequence of `tokens` takes across a replica whose tensor parallelism spans `chipsPerVm` chips. */
+export function kvCacheGb(model: NonNullable<ModelFootprint["known"]>, tokens: number, chipsPerVm: number): number {
+    // Each chip holds max(1, kvHeads / chips) heads: fewer heads than chips are replicated.
+    const heads = chipsPerVm * Math.max(1, Math.floor(model.kvHeads / chipsPerVm));
+    return (2 * model.layers * heads * model.headDim * VLLM_MEMORY.bytesPerValue * tokens) / 1e9;
+}
+
+/** The memory one replica of `model` needs on `span`, against what vLLM may use of it. */
+export function replicaMemory(model: ModelFootprint, span: ReplicaSpan): ReplicaMemory {
+    const kv = model.known ? kvCacheGb(model.known, model.maxModelLen, span.chipsPerVm) : undefined;
+    const utilization = utilizationOf(model.extraArgs);
+    return {
+        weightsGb: model.weightsGb,
+        ...(kv !== undefined ? { kvCacheGb: kv } : {}),
+        neededGb: model.weightsGb + (kv ?? 0),
+        utilization,
+        availableGb: span.chipsPerVm * span.hosts * TPU_V6E_HBM_GB_PER_CHIP * utilization,
+    };
+}
+
+/** The TPU v6e shape with the fewest chips that holds `model`, or undefined when none does. */
+export function smallestFittingShape(model: ModelFootprint): { machineType: string; topology: string; chips: number } | undefined {
+    return Object.entries(TPU_V6E_MACHINE_TYPES)
+        .flatMap(([machineType, machine]) =>
+            machine.shapes.map((shape) => ({
+                machineType,
+                topology: shape.topology,
+                chips: machine.chipsPerVm * shape.hosts,
+                span: { chipsPerVm: machine.chipsPerVm, hosts: shape.hosts },
+            })),
+        )
+        .sort((a, b) => a.chips - b.chips)
+        .filter(({ span }) => {
+            const memory = replicaMemory(model, span);
+            return memory.neededGb <= memory.availableGb;
+        })
+        .map(({ machineType, topology, chips }) => ({ machineType, topology, chips }))[0];
+}
