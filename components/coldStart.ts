@@ -128,7 +128,11 @@ export function readyTimeoutSeconds(estimate: ColdStartEstimate): number {
 /** What GKE may take to find TPU capacity and boot a node from zero, before any pod of the service starts. */
 export const TPU_NODE_PROVISIONING_SECONDS = 30 * 60;
 
-/** How long the copy Job of a `hf://` model may take: thrice the download at the field report's Hugging Face throughput, at least ten minutes. */
+/**
+ * How long the copy Job of a `hf://` model may take: its weights downloaded in one stream at a quarter of the field
+ * report's Hugging Face throughput (the Job runs several; uploads overlap other downloads), at least ten minutes.
+ */
 export function copyTimeoutSeconds(model: Pick<ModelServiceSettings, "weightsGb">): number {
-    return Math.max(600, Math.ceil((3 * model.weightsGb) / COLD_START_FIGURES.huggingFaceGBps.value / 60) * 60);
+    const seconds = (model.weightsGb * PESSIMISTIC_COLD_START.factor) / COLD_START_FIGURES.huggingFaceGBps.value;
+    return Math.max(600, Math.ceil(seconds / 60) * 60);
 }

@@ -61,6 +61,13 @@ export interface ModelServiceArgs {
     keda?: { ready: pulumi.Resource[]; triggerAuthenticationName: pulumi.Input<string> };
 }
 
+/**
+ * What `pulumi up` waits for: the service serving, its router ready and one replica (or group) ready, not KServe's Ready,
+ * which is False through every scale-out of two or three replicas until the new one serves, and indefinitely where the
+ * pool gets no TPU capacity: an update during a scale-out would hang, then fail.
+ */
+const SERVING = JSON.stringify([`condition=${KSERVE.routerReadyCondition}`, `jsonpath=${KSERVE.primaryServingPath}`]);
+
 /** GCP's backend timeout defaults to 30 s; a long completion streams for minutes. */
 export const INFERENCE_BACKEND_TIMEOUT_SECONDS = 600;
 
@@ -232,7 +239,7 @@ export class ModelService extends pulumi.ComponentResource {
                         ...(args.paused
                             ? { [KSERVE_STOP_ANNOTATION]: "true" }
                             : {
-                                  "pulumi.com/waitFor": "condition=Ready",
+                                  "pulumi.com/waitFor": SERVING,
                                   "pulumi.com/timeoutSeconds": String(readyTimeoutSeconds(this.coldStart)),
                               }),
                     },

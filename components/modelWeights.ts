@@ -1,3 +1,5 @@
+import * as fs from "fs";
+import * as path from "path";
 import * as gcp from "@pulumi/gcp";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
@@ -49,34 +51,29 @@ export function prefixCondition(bucket: string, prefix: string): string {
  */
 export const BUCKET_READER_ROLE = "roles/storage.legacyBucketReader";
 
-/** The Python the copy Job runs: skip when the marker names the repository's current revision; else copy every file, then write the marker. */
-export const COPY_SCRIPT = `
-import os, sys, tempfile
-from google.cloud import storage
-from huggingface_hub import HfApi, hf_hub_download
-repo, prefix = os.environ["HF_REPOSITORY"], os.environ["PREFIX"]
-bucket = storage.Client().bucket(os.environ["BUCKET"])
-marker = bucket.blob(prefix + "/" + os.environ["MARKER"])
-api = HfApi()
-revision = api.model_info(repo).sha
-if marker.exists() and marker.download_as_text().strip() == revision:
-    print(f"{repo}@{revision} is already staged in gs://{bucket.name}/{prefix}")
-    sys.exit(0)
-for name in api.list_repo_files(repo, revision=revision):
-    with tempfile.TemporaryDirectory() as scratch:
-        local = hf_hub_download(repo, name, revision=revision, local_dir=scratch)
-        bucket.blob(prefix + "/" + name).upload_from_filename(local)
-    print(f"copied {name}")
-marker.upload_from_string(revision)
-print(f"{repo}@{revision} staged in gs://{bucket.name}/{prefix}")
-`.trim();
+/** The Python the copy Job runs (see its docstring); it runs in the vLLM image, which carries huggingface_hub and the Cloud Storage client. */
+export const COPY_SCRIPT = fs.readFileSync(path.join(__dirname, "weightsCopy.py"), "utf8");
+
+/** How the copy Job works: files copied at once, each through scratch space that holds the largest shard of a model. */
+export const COPY_JOB = {
+    workers: 4,
+    scratchPath: "/scratch",
+    /** Four of Hugging Face's largest shards (5 GB each, transformers' default max_shard_size) and room to spare. */
+    scratchGi: 24,
+    /** The exit code of a failure no retry mends (a gated model without access, no safetensors): the Job fails at once. */
+    refusedExitCode: 3,
+    /** How long a 403 from Cloud Storage is retried: a new grant typically applies within 2 minutes, sometimes 7 or more. */
+    grantWaitSeconds: 600,
+    grantRetrySeconds: 10,
+} as const;
 
 /**
  * Where one model service reads its weights and keeps its compiled programs, with least privilege: the server's own
  * Kubernetes service account, which through Workload Identity may read its weights' prefix and read and write its
  * compilation cache's prefix (or, when KServe downloads the weights, lists the token Secret for KServe's storage
  * initializer); and, for a staged `hf://` model, a Job (with an account that may write only that model's prefix) that
- * copies the repository into the bucket once, skipped when a marker names the same revision.
+ * copies what vLLM reads of the repository into the bucket once, several files at a time, skipped when a marker names
+ * the same revision.
  */
 export class ModelWeights extends pulumi.ComponentResource {
     /** The server's Kubernetes service account. */
@@ -147,17 +144,28 @@ export class ModelWeights extends pulumi.ComponentResource {
                     title: "stage the model's weights",
                     expression: weightsObjects,
                 });
+                const timeoutSeconds = copyTimeoutSeconds(model);
                 const job = new k8s.batch.v1.Job(
                     `${name}-copy`,
                     {
                         metadata: {
                             name: `${model.name}-weights-copy`,
                             namespace: args.namespace,
-                            // Pulumi waits for the Job to complete, as long as a download at the field report's throughput may take.
-                            annotations: { "pulumi.com/timeoutSeconds": String(copyTimeoutSeconds(model)) },
+                            // Pulumi waits for the Job as long as the copy may take; the Job itself stops then too.
+                            annotations: { "pulumi.com/timeoutSeconds": String(timeoutSeconds) },
                         },
                         spec: {
                             backoffLimit: 3,
+                            activeDeadlineSeconds: timeoutSeconds,
+                            // A refusal (no access to a gated model, no safetensors) is not retried: the Job fails with its message.
+                            podFailurePolicy: {
+                                rules: [
+                                    {
+                                        action: "FailJob",
+                                        onExitCodes: { containerName: "copy", operator: "In", values: [COPY_JOB.refusedExitCode] },
+                                    },
+                                ],
+                            },
                             template: {
                                 spec: {
                                     serviceAccountName: copier.metadata.name,
@@ -172,6 +180,11 @@ export class ModelWeights extends pulumi.ComponentResource {
                                                 { name: "BUCKET", value: source.bucket },
                                                 { name: "PREFIX", value: source.prefix },
                                                 { name: "MARKER", value: COLD_START_STORAGE.markerObject },
+                                                { name: "WORKERS", value: String(COPY_JOB.workers) },
+                                                { name: "SCRATCH", value: COPY_JOB.scratchPath },
+                                                { name: "REFUSED_EXIT_CODE", value: String(COPY_JOB.refusedExitCode) },
+                                                { name: "GRANT_WAIT_SECONDS", value: String(COPY_JOB.grantWaitSeconds) },
+                                                { name: "GRANT_RETRY_SECONDS", value: String(COPY_JOB.grantRetrySeconds) },
                                                 // The token stays in its Secret: the Job spec names it only.
                                                 ...(args.hfTokenSecret !== undefined
                                                     ? [
@@ -182,10 +195,15 @@ export class ModelWeights extends pulumi.ComponentResource {
                                                       ]
                                                     : []),
                                             ],
-                                            // One file at a time passes through local scratch space: the largest shard, not the model.
-                                            resources: { requests: { cpu: "1", memory: "2Gi", "ephemeral-storage": "20Gi" } },
+                                            resources: {
+                                                requests: { cpu: "2", memory: "4Gi", "ephemeral-storage": `${COPY_JOB.scratchGi}Gi` },
+                                            },
+                                            volumeMounts: [{ name: "scratch", mountPath: COPY_JOB.scratchPath }],
+                                            // What the script says last (why it refused) shows in the pod's status and Pulumi's error.
+                                            terminationMessagePolicy: "FallbackToLogsOnError",
                                         },
                                     ],
+                                    volumes: [{ name: "scratch", emptyDir: { sizeLimit: `${COPY_JOB.scratchGi}Gi` } }],
                                 },
                             },
                         },

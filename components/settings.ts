@@ -1313,10 +1313,33 @@ export function parseSettings(
             problems.push(...rule.check(values as Values, key));
         }
     }
+    if ("models" in values) {
+        problems.push(...gatedModelProblems(values.models as Values["models"], read("hfToken") !== undefined, key));
+    }
     if (problems.length > 0) {
         throw new ConfigError(problems);
     }
     return settingsOf(values as Values, gcpProject!);
+}
+
+/**
+ * A model the catalog knows to be gated on Hugging Face, fetched from there (the copy Job, or KServe), with no token: the
+ * download would fail after the cluster, the pool and the platform are up.
+ */
+function gatedModelProblems(models: Values["models"], hasToken: boolean, key: (name: string) => string): string[] {
+    if (hasToken) {
+        return [];
+    }
+    return models.flatMap((model, index) => {
+        const uri = modelUriOf(model);
+        const known = knownModel(model);
+        return uri.startsWith("hf://") && known?.gated
+            ? [
+                  `${key("models")}[${index}] (${modelNameOf(model)}) is gated on Hugging Face and ${key("hfToken")} is not set; allowed: ` +
+                      `accept its license on https://huggingface.co/${uri.slice("hf://".length)}, then \`pulumi config set --secret hfToken <TOKEN>\` with that account's token, or a gs:// copy of the weights`,
+              ]
+            : [];
+    });
 }
 
 /** The typed settings from checked values. */

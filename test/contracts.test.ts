@@ -52,8 +52,8 @@ describe.each([
     [
         "multihost",
         {
-            modelServer: ["llama-70b server (llama-70b-server)"],
-            weightsCopy: ["llama-70b-weights-copy Job"],
+            modelServer: ["qwen-72b server (qwen-72b-server)"],
+            weightsCopy: ["qwen-72b-weights-copy Job"],
             nodes: ["tpu-inference-system nodes", "tpu-inference-tpu-pool nodes"],
         },
     ],

@@ -173,7 +173,7 @@ describe("every custom resource the program emits validates against the upstream
     test("the offline preview's --out YAML of the multihost stack: the leader-and-worker service and the namespace's pipeline-parallel preset", () => {
         const custom = previewedCustomResources("multihost");
         const byFile = new Map(custom.map(({ file, object }) => [file, object]));
-        const service = byFile.get("llminferenceservice-llm-inference-llama-70b.yaml");
+        const service = byFile.get("llminferenceservice-llm-inference-qwen-72b.yaml");
         expect(service.spec.parallelism).toEqual({ pipeline: 4, tensor: 4 });
         expect(Object.keys(service.spec.worker)).toContain("containers");
         expect(byFile.has("llminferenceserviceconfig-llm-inference-kserve-config-llm-worker-pipeline-parallel.yaml")).toBe(true);

@@ -44,9 +44,9 @@ export const SOURCES = {
     xlaCache:
         'vllm-project/tpu-inference v0.27.0 tpu_inference/runner/compilation_manager.py:65-68 (jax_compilation_cache_dir = VLLM_XLA_CACHE_PATH unless VLLM_DISABLE_COMPILE_CACHE); jax-ml/jax docs/persistent_compilation_cache.md "Google Cloud" (a gs:// bucket as the cache directory, in the workload\'s region, the shortest soft-delete policy and an age lifecycle rule: the cache has no eviction) and "How it works" (the key covers the HLO, the jaxlib version, XLA flags and the device topology)',
     modelCards:
-        "Hugging Face model cards: Qwen/Qwen2.5-3B-Instruct (3.09B parameters, 36 layers), microsoft/Phi-3-mini-4k-instruct (3.8B, 32 layers), meta-llama/Llama-3.1-8B-Instruct (8.03B, 32 layers), meta-llama/Llama-3.1-70B-Instruct (70.6B, 80 layers); weights in bf16, 2 bytes per parameter",
+        "Hugging Face model cards: Qwen/Qwen2.5-3B-Instruct (3.09B parameters, 36 layers), microsoft/Phi-3-mini-4k-instruct (3.8B, 32 layers), meta-llama/Llama-3.1-8B-Instruct (8.03B, 32 layers), meta-llama/Llama-3.1-70B-Instruct (70.6B, 80 layers), Qwen/Qwen2.5-72B-Instruct (72.7B: 72,706,203,648 in keras-team/keras-hub keras_hub/src/models/qwen/qwen_presets.py:51-57; 80 layers); weights in bf16, 2 bytes per parameter",
     modelConfigs:
-        "each model's config.json on Hugging Face (num_hidden_layers, num_key_value_heads, hidden_size / num_attention_heads, max_position_embeddings), as mirrored in oumi-ai/oumi@2f02887 configs/recipes/llama3_1/README.md:9-38 (Llama 3.1 8B and 70B), NVIDIA/TensorRT-LLM@43b18bd tests/unittest/_torch/modeling/test_modeling_phi3.py:22-55 (Phi-3-mini-4k) and citsjtu2020/LLM-Prof@8434c8d sglang/Model_Config.md (Qwen2.5-3B); gated: meta-llama's Llama 3.1 repositories serve files only after the Llama 3.1 Community License is accepted (huggingface_hub raises GatedRepoError, huggingface/huggingface_hub@v1.28.0 src/huggingface_hub/utils/_http.py:820-824)",
+        "each model's config.json on Hugging Face (num_hidden_layers, num_key_value_heads, hidden_size / num_attention_heads, max_position_embeddings), as mirrored in oumi-ai/oumi@2f02887 configs/recipes/llama3_1/README.md:9-38 (Llama 3.1 8B and 70B), NVIDIA/TensorRT-LLM@43b18bd tests/unittest/_torch/modeling/test_modeling_phi3.py:22-55 (Phi-3-mini-4k) and citsjtu2020/LLM-Prof@8434c8d sglang/Model_Config.md (Qwen2.5-3B); pytorch/torchtune torchtune/models/qwen2_5/_model_builders.py:317-340 (Qwen2.5-72B-Instruct: 80 layers, 64 heads, 8 KV heads, embed 8192, max_seq_len 32768), recipes/configs/qwen2_5/72B_lora.yaml:6 (downloaded without a token); gated: meta-llama's Llama 3.1 repositories serve files only after the Llama 3.1 Community License is accepted (huggingface_hub raises GatedRepoError, huggingface/huggingface_hub@v1.28.0 src/huggingface_hub/utils/_http.py:820-824)",
     tpuV6e: "https://docs.cloud.google.com/tpu/docs/v6e (System architecture: HBM capacity per chip 32 GB)",
     vllmMemory:
         "vllm-project/tpu-inference v0.27.0 tpu_inference/worker/tpu_worker.py:511-569 (KV cache = HBM x gpu_memory_utilization minus what is in use after loading; a ValueError when nothing is left); vllm-project/vllm vllm/config/cache.py (gpu_memory_utilization defaults to 0.9, 0.92 at 002f10e0), vllm/config/model.py ModelConfig.get_num_kv_heads (max(1, total KV heads // tensor-parallel size) per rank: heads replicated when fewer than ranks)",
@@ -56,6 +56,8 @@ export const SOURCES = {
         "https://cloud.google.com/kubernetes-engine/docs/how-to/image-streaming (node pool gcfsConfig; images in Artifact Registry; the Container File System API; containers start while the image streams, the whole image is cached on the node in the background)",
     kserveConditions:
         "kserve/kserve v0.20.0 pkg/apis/serving/v1alpha2/llm_inference_service_lifecycle.go:24-44 (Ready rolls up WorkloadsReady and RouterReady, each of its sub-conditions), :318-337 (RouterReady copies the first False sub-condition's reason and message)",
+    kserveScaleOut:
+        "kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/workload_single_node.go:122-133 (the Deployment carries no strategy: RollingUpdate 25 %/25 % by default) and :332-348 (MainWorkloadReady copies the Deployment's Available), workload_multi_node.go:113-136 (WorkerWorkloadReady the LeaderWorkerSet's), llm_inference_service_lifecycle.go:84-128 (RouterReady rolls up the scheduler, Gateways, HTTPRoutes and InferencePool; Ready needs WorkloadsReady and RouterReady), workload_status.go:60-140 (status.workloads.primary.readyReplicas: the Deployment's availableReplicas, the LeaderWorkerSet's ready groups); kubernetes/kubernetes pkg/controller/deployment/sync.go:517-523 (Available while availableReplicas >= replicas - maxUnavailable) and util/deployment_util.go:851-870 (maxUnavailable rounds down); pulumi/pulumi-kubernetes v4.32.0 provider/pkg/metadata/overrides.go:100-160 (waitFor: a JSON list of condition= and jsonpath= expressions, all to hold), provider/pkg/jsonpath/jsonpath.go (RFC 9535 JSONPath; a path without a value matches when it selects something)",
     kserveChildNames:
         "kserve v0.20.0 config/llmisvcconfig/config-llm-scheduler.yaml and config-llm-router-route.yaml (ChildName suffixes, workload pod labels)",
     seed003Flags:
@@ -354,6 +356,16 @@ export const KSERVE = {
      * part that is not ready. Source: {@link SOURCES.kserveConditions}.
      */
     rollUpConditions: ["Ready", "WorkloadsReady", "RouterReady"],
+    /** The condition that rolls up the router alone: the Gateway, the HTTPRoutes accepted, the InferencePool, the EPP ready. */
+    routerReadyCondition: "RouterReady",
+    /**
+     * The workload conditions that follow the Deployment's `Available` (or the LeaderWorkerSet's): False while fewer
+     * replicas are available than the Deployment wants, which with 2 or 3 replicas (25 % maxUnavailable rounds to 0) is
+     * every scale-out until its new replica serves. Source: {@link SOURCES.kserveScaleOut}.
+     */
+    workloadConditions: ["MainWorkloadReady", "WorkerWorkloadReady"],
+    /** RFC 9535 JSONPath, as Pulumi's waitFor reads it: at least one replica (or multi-host group) of the primary workload ready. */
+    primaryServingPath: "{.status[?@.primary.readyReplicas > 0]}",
 } as const;
 
 /**
@@ -379,6 +391,11 @@ export const TPU_MULTI_HOST = {
     /** LeaderWorkerSet's environment on every pod of a group. */
     leaderAddressEnv: "LWS_LEADER_ADDRESS",
     groupSizeEnv: "LWS_GROUP_SIZE",
+    /**
+     * The event LeaderWorkerSet records on itself when a pod of a group restarted or went away: it deletes the leader, and
+     * the whole group starts again (kubernetes-sigs/lws v0.10.0 pkg/controllers/pod_controller.go:204-265).
+     */
+    recreateGroupEvent: "RecreateGroup",
     /** LeaderWorkerSet's 1:1 placement of a group on one node pool, which on GKE is one multi-host slice. */
     exclusiveTopology: { annotation: "leaderworkerset.sigs.k8s.io/exclusive-topology", key: "cloud.google.com/gke-nodepool" },
     /**
@@ -448,6 +465,8 @@ export const KSERVE_CHILDREN = {
      * its replica count when the service sets no `replicas` (`workload.go:215-237`), so an autoscaler may own it.
      */
     workloadDeployment: (name: string) => `${name}-kserve`,
+    /** The LeaderWorkerSet of a multi-host service's groups. Source: {@link SOURCES.kserveMultiNode}. */
+    workloadLeaderWorkerSet: (name: string) => `${name}-kserve-mn`,
     /** Labels on every workload pod of a service named `name`. */
     workloadLabels: (name: string) => ({
         "app.kubernetes.io/name": name,
@@ -874,6 +893,7 @@ export const KNOWN_MODELS: Readonly<Record<string, KnownModel>> = {
     "microsoft/Phi-3-mini-4k-instruct": { weightsGb: 7.6, layers: 32, kvHeads: 32, headDim: 96, maxContext: 4096, gated: false },
     "meta-llama/Llama-3.1-8B-Instruct": { weightsGb: 16.1, layers: 32, kvHeads: 8, headDim: 128, maxContext: 131072, gated: true },
     "meta-llama/Llama-3.1-70B-Instruct": { weightsGb: 141.2, layers: 80, kvHeads: 8, headDim: 128, maxContext: 131072, gated: true },
+    "Qwen/Qwen2.5-72B-Instruct": { weightsGb: 145.4, layers: 80, kvHeads: 8, headDim: 128, maxContext: 32768, gated: false },
 };
 
 /** How far an entry's `weightsGb` may differ from the catalog's figure for a known model (rounding, another shard format). */

@@ -11,7 +11,7 @@ import { modelRoutingChecks } from "./modelRouting";
 import { GatewayRef, certificateChecks, controllerChecks, crdChecks, gatewayChecks } from "./platform";
 import { PodContext, endpointPickerChecks, workloadChecks } from "./pods";
 import { Diagnosis, objectName } from "./report";
-import { appProtocolChecks, gatewayHealth, isStopped, routeChecks, serviceReady } from "./services";
+import { appProtocolChecks, gatewayHealth, groupRestarts, isStopped, routeChecks, serviceReady } from "./services";
 
 /** Where to look, from the stack's outputs or the command line. */
 export interface DoctorTargets {
@@ -141,11 +141,14 @@ async function namespaceChecks(
             const hasScheduler = (service.spec as { router?: { scheduler?: unknown } } | undefined)?.router?.scheduler !== undefined;
             const stopped = isStopped(service);
             const baseUrl = targets.services?.[name]?.baseUrl;
+            const podChecks = await workloadChecks(name, serviceNamespace, workload, stopped, context);
+            const multiHost = (service.spec as { worker?: unknown } | undefined)?.worker !== undefined;
             const results: Diagnosis[] = [
-                serviceReady(service),
+                serviceReady(service, podChecks),
                 ...(routed ? await routeChecks(reader, serviceNamespace, name, gateway) : []),
                 ...(await appProtocolChecks(reader, serviceNamespace, name, workload)),
-                ...(await workloadChecks(name, serviceNamespace, workload, stopped, context)),
+                ...podChecks,
+                ...(multiHost && !stopped ? [groupRestarts(name, serviceNamespace, context.events)] : []),
                 ...(hasScheduler && !stopped ? endpointPickerChecks(name, serviceNamespace, pickers) : []),
             ];
             // Only where the stack's outputs give the URL: a Gateway's address alone may not be reachable from here.

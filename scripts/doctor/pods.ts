@@ -22,16 +22,36 @@ type ContainerState = {
 type ContainerStatus = { name: string; ready?: boolean; restartCount?: number; state?: ContainerState; lastState?: ContainerState };
 type PodSpec = { containers?: Container[]; nodeSelector?: Record<string, string> };
 type PodStatus = { phase?: string; conditions?: unknown; containerStatuses?: ContainerStatus[]; initContainerStatuses?: ContainerStatus[] };
-type Event = {
+/** A core/v1 Event as the doctor reads it. */
+export type KubeEvent = {
     reason?: string;
     message?: string;
     involvedObject?: { kind?: string; name?: string };
     lastTimestamp?: string;
     eventTime?: string;
+    /** How many times it happened, deduplicated. */
+    count?: number;
 };
+type Event = KubeEvent;
+
+/** The check a Pending pod's diagnosis answers; the service's readiness reads it for a stuck scale-out. */
+export const POD_SCHEDULED = "pod scheduled";
 
 /** Causes a crashed vLLM container's log shows, and what each means. */
-export const LOG_CAUSES: ReadonlyArray<{ pattern: RegExp; what: string; lesson?: LessonId; fix?: string }> = [
+export const LOG_CAUSES: ReadonlyArray<{
+    pattern: RegExp;
+    what: string;
+    lesson?: LessonId;
+    fix?: string | ((match: RegExpExecArray) => string);
+}> = [
+    {
+        // Cloud Storage's 403 names the principal, the permission and the resource kind.
+        pattern: /.*does not have (storage\.\w+\.\w+) access to the Google Cloud Storage (bucket|object).*/,
+        what: "Cloud Storage refused the server",
+        fix: (match) =>
+            `its Workload Identity principal lacks ${match[1]} on the ${match[2]} it reads (its weights or its compilation cache, see README "Least privilege"): ` +
+            "`pulumi up` grants it; a grant made minutes ago may still be applying (typically 2 minutes, sometimes 7 or more)",
+    },
     { pattern: /error: unrecognized arguments: .*/, what: "vLLM rejected a flag", lesson: "vllmFlag" },
     {
         pattern: /.*(?:RESOURCE_EXHAUSTED|[Oo]ut of memory|OutOfMemory).*/,
@@ -79,7 +99,7 @@ export interface PodContext {
 
 /** Why a pod is Pending. */
 function pendingDiagnosis(pod: KubeObject, object: string, events: Event[], context: PodContext): Diagnosis {
-    const check = "pod scheduled";
+    const check = POD_SCHEDULED;
     const stockout = events.find((event) => STOCKOUT.test(event.message ?? ""));
     if (stockout) {
         return { status: "FAIL", check, object, evidence: eventText(stockout), lesson: "capacity" };
@@ -190,14 +210,14 @@ async function restartDiagnosis(
     });
     const source = [terminated?.message ?? "", log ?? ""].join("\n");
     for (const cause of LOG_CAUSES) {
-        const line = cause.pattern.exec(source)?.[0];
-        if (line) {
+        const match = cause.pattern.exec(source);
+        if (match) {
             return {
                 status: "FAIL",
                 check,
                 object,
-                evidence: `${status.name}: ${restarts}; ${cause.what}: ${line.trim()}`,
-                ...(cause.lesson ? { lesson: cause.lesson } : { fix: cause.fix }),
+                evidence: `${status.name}: ${restarts}; ${cause.what}: ${match[0].trim()}`,
+                ...(cause.lesson ? { lesson: cause.lesson } : { fix: typeof cause.fix === "function" ? cause.fix(match) : cause.fix }),
             };
         }
     }

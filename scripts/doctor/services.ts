@@ -9,6 +9,7 @@ import {
     KSERVE_STOP_ANNOTATION,
     KSERVE_CHILDREN,
     MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS,
+    TPU_MULTI_HOST,
     VLLM_PORT,
 } from "@gke-tpu-inference/facts";
 import {
@@ -23,6 +24,7 @@ import {
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import type { LessonId } from "./lessons";
 import type { GatewayRef } from "./platform";
+import { type KubeEvent, POD_SCHEDULED } from "./pods";
 import { Diagnosis, objectName } from "./report";
 
 /** Known causes in a message anywhere a controller reports one, and the lesson each matches. */
@@ -57,10 +59,13 @@ function targets(policy: KubeObject, backend: BackendRef): boolean {
 }
 
 /** KServe's own verdict on the service: its Ready condition, and the first part that is not ready (a roll-up when none is). */
-export function serviceReady(service: KubeObject): Diagnosis {
+export function serviceReady(service: KubeObject, workload: readonly Diagnosis[] = []): Diagnosis {
     const object = objectName("LLMInferenceService", service.metadata!.name!, service.metadata?.namespace);
-    const conditions = ((service.status as { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> })
-        ?.conditions ?? []) as Array<{ type: string; status: string; reason?: string; message?: string }>;
+    const status = (service.status ?? {}) as {
+        conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>;
+        workloads?: { primary?: { readyReplicas?: number } };
+    };
+    const conditions = status.conditions ?? [];
     const ready = findCondition(conditions, "Ready");
     if (ready?.status === "True") {
         return { status: "OK", check: "service ready", object, evidence: describeCondition(ready) };
@@ -69,6 +74,35 @@ export function serviceReady(service: KubeObject): Diagnosis {
     const notReady = conditions.filter((condition) => condition.type !== "Ready" && condition.status === "False");
     const cause = notReady.find((condition) => !rollUps.includes(condition.type)) ?? notReady[0] ?? ready;
     const evidence = cause ? describeCondition(cause) : "no Ready condition yet";
+    // KServe's Ready follows the Deployment's Available, False through a scale-out of two or three replicas: the service
+    // still serves while its router is ready, a replica is, and only the workload waits.
+    const serving = status.workloads?.primary?.readyReplicas ?? 0;
+    const workloadOnly = notReady.filter((condition) => !rollUps.includes(condition.type));
+    const workloadConditions: readonly string[] = KSERVE.workloadConditions;
+    if (
+        serving > 0 &&
+        findCondition(conditions, KSERVE.routerReadyCondition)?.status === "True" &&
+        workloadOnly.length > 0 &&
+        workloadOnly.every((condition) => workloadConditions.includes(condition.type))
+    ) {
+        const serves = `serving on ${serving} ready replica${serving === 1 ? "" : "s"}`;
+        const unplaced = workload.find((diagnosis) => diagnosis.check === POD_SCHEDULED && diagnosis.status === "FAIL");
+        return unplaced
+            ? {
+                  status: "FAIL",
+                  check: "service ready",
+                  object,
+                  evidence: `scale-out stuck, ${serves}: a new replica cannot be placed (${unplaced.evidence})`,
+                  ...(unplaced.lesson ? { lesson: unplaced.lesson } : { fix: unplaced.fix }),
+              }
+            : {
+                  status: "WARN",
+                  check: "service ready",
+                  object,
+                  evidence: `scaling out, ${serves}; ${evidence}`,
+                  fix: "a new replica waits for a TPU node and its start (the pod checks below); KServe reports Ready once it serves",
+              };
+    }
     const lesson = lessonForMessage(evidence);
     return {
         status: "FAIL",
@@ -76,6 +110,34 @@ export function serviceReady(service: KubeObject): Diagnosis {
         object,
         evidence,
         ...(lesson ? { lesson } : { fix: "the checks below name the part that is not ready" }),
+    };
+}
+
+/**
+ * A multi-host service's groups: LeaderWorkerSet recreates a whole group when one of its pods restarts or goes away, so a
+ * group that cannot start (a host that never joins Ray in time, a probe shorter than the start) loops without a restart
+ * count on any pod. Its events on the LeaderWorkerSet say so.
+ */
+export function groupRestarts(service: string, namespace: string, events: readonly KubeEvent[]): Diagnosis {
+    const name = KSERVE_CHILDREN.workloadLeaderWorkerSet(service);
+    const object = objectName("LeaderWorkerSet", name, namespace);
+    const recreated = events.filter(
+        (event) =>
+            event.reason === TPU_MULTI_HOST.recreateGroupEvent &&
+            event.involvedObject?.kind === "LeaderWorkerSet" &&
+            event.involvedObject.name === name,
+    );
+    if (recreated.length === 0) {
+        return { status: "OK", check: "groups not recreated", object, evidence: `no ${TPU_MULTI_HOST.recreateGroupEvent} events` };
+    }
+    const times = recreated.reduce((sum, event) => sum + (event.count ?? 1), 0);
+    const newest = recreated.map((event) => event.message ?? "").pop();
+    return {
+        status: "FAIL",
+        check: "groups not recreated",
+        object,
+        evidence: `recreated ${times} time${times === 1 ? "" : "s"}, last: ${newest}`,
+        fix: "a pod of the group restarted and LeaderWorkerSet started the whole group again: the group's pods' previous logs say why (Ray not formed within the preset's wait, the startup probe, a worker crash)",
     };
 }
 

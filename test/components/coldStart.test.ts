@@ -99,10 +99,10 @@ describe("the estimate", () => {
         }
     });
 
-    test("pulumi up waits 30 minutes for TPU capacity, then the budget; the copy Job thrice the download, at least ten minutes", () => {
+    test("pulumi up waits 30 minutes for TPU capacity, then the budget; the copy Job one download at a quarter of its speed, at least ten minutes", () => {
         expect(readyTimeoutSeconds(estimateColdStart(QWEN, ON))).toBe(1800 + 600);
         expect(copyTimeoutSeconds({ weightsGb: 6.2 })).toBe(600);
-        // 3 x 141.2 GB at 0.177 GB/s = 2393 s, rounded up to whole minutes.
-        expect(copyTimeoutSeconds({ weightsGb: 141.2 })).toBe(2400);
+        // 141.2 GB at a quarter of 0.177 GB/s = 3191 s, rounded up to whole minutes.
+        expect(copyTimeoutSeconds({ weightsGb: 141.2 })).toBe(3240);
     });
 });

@@ -2,9 +2,11 @@ import { spawnSync } from "child_process";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import * as fs from "fs";
+import { jsonpath } from "json-p3";
 import { parse } from "yaml";
 import { INFERENCE_BACKEND_TIMEOUT_SECONDS, ModelService } from "../../components/modelService";
 import { ModelStore } from "../../components/modelStore";
+import { COPY_SCRIPT } from "../../components/modelWeights";
 import { ColdStartSettings, ModelServiceSettings, parseSettings } from "../../components/settings";
 import { TpuScheduling } from "../../components/tpuNodePool";
 import {
@@ -35,6 +37,9 @@ const [PATTERN1, PATTERN3] = modelsFrom([
     { name: "qwen", pattern: "pattern1" },
     { name: "qwen-cache", pattern: "pattern3", replicas: 2 },
 ]);
+
+/** What pulumi up waits for on a model service: its router ready and one replica serving. */
+const SERVING_WAIT = '["condition=RouterReady","jsonpath={.status[?@.primary.readyReplicas > 0]}"]';
 
 const HTTP_PROBE = (path: string, periodSeconds: number, failureThreshold: number) => ({
     httpGet: { path, port: 8000, scheme: "HTTP" },
@@ -194,7 +199,7 @@ describe("ModelService", () => {
                     "gke-tpu-inference/cold-start-seconds": "180",
                     // KServe downloading from Hugging Face at a quarter of the field report's throughput: 720 s.
                     "gke-tpu-inference/cold-start-pessimistic-seconds": "720",
-                    "pulumi.com/waitFor": "condition=Ready",
+                    "pulumi.com/waitFor": SERVING_WAIT,
                     "pulumi.com/timeoutSeconds": "2520",
                 },
             },
@@ -350,6 +355,7 @@ describe("ModelService on a multi-host slice", () => {
     const [LLAMA] = modelsFrom([{ name: "llama", pattern: "pattern1", modelUri: "hf://meta-llama/Llama-3.1-70B-Instruct" }], {
         tpuTopology: "4x4",
         tpuMaxNodes: "4",
+        hfToken: "hf_test",
     });
     let slice: Awaited<ReturnType<typeof serviceFor>>;
     beforeAll(async () => {
@@ -497,16 +503,33 @@ describe("ModelService with a fast cold start", () => {
     test("the copy Job: the token from its Secret, never in the spec; its grant before it runs; the server after the copy and its grants", () => {
         const job = staged.graph.get("kubernetes:batch/v1:Job", "qwen-weights-copy");
         const pod = (job.inputs.spec as { template: { spec: Record<string, unknown> } }).template.spec;
-        const [copy] = pod.containers as Array<{ env: Array<Record<string, unknown>>; command: string[] }>;
+        const [copy] = pod.containers as Array<{ env: Array<Record<string, unknown>>; command: string[] } & Record<string, unknown>>;
         expect(pod.serviceAccountName).toBe("qwen-weights-copy");
-        expect(copy.command.slice(0, 2)).toEqual(["python3", "-c"]);
+        expect(copy.command).toEqual(["python3", "-c", COPY_SCRIPT]);
         expect(copy.env).toEqual([
             { name: "HF_REPOSITORY", value: "Qwen/Qwen2.5-3B-Instruct" },
             { name: "BUCKET", value: BUCKET },
             { name: "PREFIX", value: "weights/Qwen/Qwen2.5-3B-Instruct" },
             { name: "MARKER", value: ".gke-tpu-inference-staged" },
+            { name: "WORKERS", value: "4" },
+            { name: "SCRATCH", value: "/scratch" },
+            { name: "REFUSED_EXIT_CODE", value: "3" },
+            { name: "GRANT_WAIT_SECONDS", value: "600" },
+            { name: "GRANT_RETRY_SECONDS", value: "10" },
             { name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: "hf-token", key: "HF_TOKEN" } } },
         ]);
+        // Four files at once through a scratch volume of four of Hugging Face's largest shards; the refusal ends the Job.
+        expect(copy.resources).toEqual({ requests: { cpu: "2", memory: "4Gi", "ephemeral-storage": "24Gi" } });
+        expect(copy.volumeMounts).toEqual([{ name: "scratch", mountPath: "/scratch" }]);
+        expect(copy.terminationMessagePolicy).toBe("FallbackToLogsOnError");
+        expect(pod.volumes).toEqual([{ name: "scratch", emptyDir: { sizeLimit: "24Gi" } }]);
+        const jobSpec = job.inputs.spec as Record<string, unknown>;
+        expect(jobSpec.backoffLimit).toBe(3);
+        expect(jobSpec.activeDeadlineSeconds).toBe(600);
+        expect(jobSpec.podFailurePolicy).toEqual({
+            rules: [{ action: "FailJob", onExitCodes: { containerName: "copy", operator: "In", values: [3] } }],
+        });
+        expect((job.inputs.metadata as { annotations: unknown }).annotations).toEqual({ "pulumi.com/timeoutSeconds": "600" });
         // Outputs carry the image (through the repository), the bucket and the account; the grants are the explicit edges.
         expect(staged.graph.dependencyNames(job)).toEqual([
             "gcp:artifactregistry/repository:Repository store-images",
@@ -545,10 +568,54 @@ describe("ModelService with a fast cold start", () => {
             annotations: {
                 "gke-tpu-inference/cold-start-seconds": "110",
                 "gke-tpu-inference/cold-start-pessimistic-seconds": "521",
-                "pulumi.com/waitFor": "condition=Ready",
+                "pulumi.com/waitFor": SERVING_WAIT,
                 "pulumi.com/timeoutSeconds": String(30 * 60 + 600),
             },
         });
+    });
+});
+
+describe("what pulumi up waits for on a model service", () => {
+    /** The service's status as KServe writes it (workload_status.go), with the Deployment's or LeaderWorkerSet's ready count. */
+    const status = (routerReady: string, readyReplicas?: number) => ({
+        status: {
+            conditions: [
+                { type: "Ready", status: "False" },
+                { type: "RouterReady", status: routerReady },
+                { type: "MainWorkloadReady", status: "False", reason: "MinimumReplicasUnavailable" },
+            ],
+            workloads: {
+                primary: { kind: "Deployment", name: "qwen-kserve", ...(readyReplicas === undefined ? {} : { readyReplicas }) },
+                scheduler: { kind: "Deployment", name: "qwen-kserve-router-scheduler", readyReplicas: 1 },
+            },
+        },
+    });
+    /** Pulumi's reading of one waitFor expression (provider/pkg/jsonpath: RFC 9535, a path alone matching when it selects something). */
+    const holds = (expression: string, object: ReturnType<typeof status>) => {
+        if (expression.startsWith("condition=")) {
+            return object.status.conditions.some(
+                (condition) => condition.type === expression.slice("condition=".length) && condition.status === "True",
+            );
+        }
+        const path = /^jsonpath=\{(.*)\}$/.exec(expression)![1];
+        return jsonpath.query(`$${path}`, object).values().length > 0;
+    };
+    const waitFor = JSON.parse(SERVING_WAIT) as string[];
+
+    test("satisfied while a scale-out is under way: the router ready and replicas serving, though KServe's Ready is False", () => {
+        expect(waitFor.every((expression) => holds(expression, status("True", 2)))).toBe(true);
+    });
+
+    test("not satisfied before anything serves: no ready replica, an EPP or route not ready", () => {
+        expect(waitFor.every((expression) => holds(expression, status("True", 0)))).toBe(false);
+        expect(waitFor.every((expression) => holds(expression, status("True")))).toBe(false);
+        expect(waitFor.every((expression) => holds(expression, status("False", 2)))).toBe(false);
+    });
+
+    test("the expression keeps clear of what Pulumi's parser splits on: one '=' after the prefix, no braces inside", () => {
+        const path = waitFor[1].slice("jsonpath=".length);
+        expect(path.includes("=")).toBe(false);
+        expect(path.slice(1, -1).includes("{") || path.slice(1, -1).includes("}")).toBe(false);
     });
 });
 

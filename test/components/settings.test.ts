@@ -102,6 +102,7 @@ describe("settings defaults", () => {
             parse({
                 tpuTopology: "4x4",
                 tpuMaxNodes: "4",
+                hfToken: "hf_test",
                 models: JSON.stringify([
                     { name: "llama", pattern: "pattern1", modelUri: "hf://meta-llama/Llama-3.1-70B-Instruct", modelName: "llama-70b" },
                 ]),
@@ -119,8 +120,8 @@ describe("settings defaults", () => {
         );
         expect(() => parse({ models: JSON.stringify([{ name: "mine", pattern: "pattern1", modelUri: "gs://team-models/mine" }]) })).toThrow(
             [
-                'gke-tpu-inference:models[0].weightsGb is not set and the catalog does not know "team-models/mine"; allowed: the size of its weights in GB (known models: Qwen/Qwen2.5-3B-Instruct, microsoft/Phi-3-mini-4k-instruct, meta-llama/Llama-3.1-8B-Instruct, meta-llama/Llama-3.1-70B-Instruct)',
-                'gke-tpu-inference:models[0].layers is not set and the catalog does not know "team-models/mine"; allowed: its number of transformer layers (known models: Qwen/Qwen2.5-3B-Instruct, microsoft/Phi-3-mini-4k-instruct, meta-llama/Llama-3.1-8B-Instruct, meta-llama/Llama-3.1-70B-Instruct)',
+                'gke-tpu-inference:models[0].weightsGb is not set and the catalog does not know "team-models/mine"; allowed: the size of its weights in GB (known models: Qwen/Qwen2.5-3B-Instruct, microsoft/Phi-3-mini-4k-instruct, meta-llama/Llama-3.1-8B-Instruct, meta-llama/Llama-3.1-70B-Instruct, Qwen/Qwen2.5-72B-Instruct)',
+                'gke-tpu-inference:models[0].layers is not set and the catalog does not know "team-models/mine"; allowed: its number of transformer layers (known models: Qwen/Qwen2.5-3B-Instruct, microsoft/Phi-3-mini-4k-instruct, meta-llama/Llama-3.1-8B-Instruct, meta-llama/Llama-3.1-70B-Instruct, Qwen/Qwen2.5-72B-Instruct)',
             ].join("\n"),
         );
         expect(() => parse({ models: JSON.stringify([{ name: "mine", pattern: "pattern1", layers: 12.5 }]) })).toThrow(
@@ -202,6 +203,7 @@ describe("settings defaults", () => {
         const settings = parse({
             tpuTopology: "4x4",
             tpuMaxNodes: "4",
+            hfToken: "hf_test",
             models: '[{"name": "llama", "pattern": "pattern1", "modelUri": "hf://meta-llama/Llama-3.1-70B-Instruct"}]',
         });
         expect(settings.tpu).toEqual(expect.objectContaining({ hostsPerSlice: 4, chipsPerVm: 4 }));
@@ -587,15 +589,14 @@ describe("settings validation names the key, the value and what is allowed", () 
             "gke-tpu-inference:models[0].modelUri = \"gs://team-models/\" names a whole bucket, and the server's read grant is scoped to the model's folder; allowed: gs://BUCKET/FOLDER, the folder holding the model's config.json and safetensors",
         ],
         [
-            "a 70B model on one v6e-4 VM: its weights alone exceed the HBM vLLM uses there",
-            {
-                models: '[{"name": "llama", "pattern": "pattern1", "modelUri": "hf://meta-llama/Llama-3.1-70B-Instruct", "maxModelLen": 8192}]',
-            },
-            "gke-tpu-inference:models[0] (meta-llama/Llama-3.1-70B-Instruct) needs 143.9 GB: 141.2 GB of weights and 2.7 GB of KV cache for maxModelLen 8192, more than the 115.2 GB vLLM uses of one 2x2 replica (4 chips of 32 GB, at --gpu-memory-utilization 0.9); allowed: tpuMachineType ct6e-standard-8t with tpuTopology 2x4 (8 chips) or larger, or a smaller maxModelLen",
+            "a 72B model on one v6e-4 VM: its weights alone exceed the HBM vLLM uses there",
+            { models: '[{"name": "qwen-72b", "pattern": "pattern1", "modelUri": "hf://Qwen/Qwen2.5-72B-Instruct", "maxModelLen": 8192}]' },
+            "gke-tpu-inference:models[0] (Qwen/Qwen2.5-72B-Instruct) needs 148.1 GB: 145.4 GB of weights and 2.7 GB of KV cache for maxModelLen 8192, more than the 115.2 GB vLLM uses of one 2x2 replica (4 chips of 32 GB, at --gpu-memory-utilization 0.9); allowed: tpuMachineType ct6e-standard-8t with tpuTopology 2x4 (8 chips) or larger, or a smaller maxModelLen",
         ],
         [
             "a context whose KV cache does not fit beside the weights, with the entry's own memory utilization",
             {
+                hfToken: "hf_test",
                 models: '[{"name": "llama", "pattern": "pattern1", "modelUri": "hf://meta-llama/Llama-3.1-8B-Instruct", "maxModelLen": 131072, "extraArgs": ["--gpu-memory-utilization=0.25"]}]',
             },
             "gke-tpu-inference:models[0] (meta-llama/Llama-3.1-8B-Instruct) needs 33.3 GB: 16.1 GB of weights and 17.2 GB of KV cache for maxModelLen 131072, more than the 32.0 GB vLLM uses of one 2x2 replica (4 chips of 32 GB, at --gpu-memory-utilization 0.25); allowed: tpuMachineType ct6e-standard-8t with tpuTopology 2x4 (8 chips) or larger, or a smaller maxModelLen",
@@ -621,6 +622,11 @@ describe("settings validation names the key, the value and what is allowed", () 
                 models: '[{"name": "phi", "pattern": "pattern1", "modelUri": "hf://microsoft/Phi-3-mini-4k-instruct", "maxModelLen": 8192}]',
             },
             "gke-tpu-inference:models[0].maxModelLen = 8192 is longer than microsoft/Phi-3-mini-4k-instruct's context (max_position_embeddings 4096), which vLLM refuses; allowed: at most 4096",
+        ],
+        [
+            "a model the catalog knows to be gated, fetched from Hugging Face with no token",
+            { models: '[{"name": "llama", "pattern": "pattern1", "modelUri": "hf://meta-llama/Llama-3.1-8B-Instruct"}]' },
+            "gke-tpu-inference:models[0] (meta-llama/Llama-3.1-8B-Instruct) is gated on Hugging Face and gke-tpu-inference:hfToken is not set; allowed: accept its license on https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct, then `pulumi config set --secret hfToken <TOKEN>` with that account's token, or a gs:// copy of the weights",
         ],
         [
             "authorized networks that are not a list",

@@ -51,7 +51,10 @@ describe("the pull-request diff from real before/after reports", () => {
                 "qwen2-3b-cache-llmisvc",
                 [
                     { path: "inputs.metadata.annotations.pulumi.com/timeoutSeconds", before: "2400" },
-                    { path: "inputs.metadata.annotations.pulumi.com/waitFor", before: "condition=Ready" },
+                    {
+                        path: "inputs.metadata.annotations.pulumi.com/waitFor",
+                        before: '["condition=RouterReady","jsonpath={.status[?@.primary.readyReplicas > 0]}"]',
+                    },
                     { path: "inputs.metadata.annotations.serving.kserve.io/stop", after: "true" },
                 ],
             ],

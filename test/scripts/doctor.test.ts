@@ -23,6 +23,7 @@ const POD_STATES = [
     "stockout",
     "scaling-up",
     "crashloop-unknown-flag",
+    "bucket-forbidden",
     "tpu-out-of-memory",
     "hf-unauthorized",
     "oom-killed",
@@ -183,6 +184,22 @@ describe("npm run doctor over recorded states", () => {
         ["crashloop-unknown-flag", [NOT_AVAILABLE, ["FAIL", POD, "container running", "vllmFlag"]]],
         ["tpu-out-of-memory", [NOT_AVAILABLE, ["FAIL", POD, "container running", undefined]]],
         ["hf-unauthorized", [NOT_AVAILABLE, ["FAIL", POD, "container running", undefined]]],
+        ["bucket-forbidden", [NOT_AVAILABLE, ["FAIL", POD, "container running", undefined]]],
+        [
+            "scaling-out",
+            [
+                ["WARN", SERVICE, "service ready", undefined],
+                ["WARN", "Pod llm-inference/qwen2-3b-kserve-6c8f9d7b54-z9y8w", "pod scheduled", undefined],
+            ],
+        ],
+        [
+            "scale-out-stuck",
+            [
+                ["FAIL", SERVICE, "service ready", "capacity"],
+                ["FAIL", "Pod llm-inference/qwen2-3b-kserve-6c8f9d7b54-z9y8w", "pod scheduled", "capacity"],
+            ],
+        ],
+        ["group-recreated", [["FAIL", "LeaderWorkerSet llm-inference/qwen2-3b-kserve-mn", "groups not recreated", undefined]]],
         ["oom-killed", [NOT_AVAILABLE, ["FAIL", POD, "container running", undefined]]],
         ["image-pull", [NOT_AVAILABLE, ["FAIL", POD, "image pulled", undefined]]],
         ["startup-probe-restarts", [NOT_AVAILABLE, ["FAIL", POD, "container running", "startupBudget"]]],
@@ -265,6 +282,23 @@ describe("npm run doctor over recorded states", () => {
             "main: 3 restarts, last Error (exit 137); Killing: Container main failed startup probe, will be restarted; startup budget 120 s",
         );
         expect(await line("pool-at-max", "pod scheduled")).toContain("fix: the TPU pool is at its maximum: raise tpuMaxNodes");
+        expect(await line("bucket-forbidden", "container running")).toContain(
+            "Cloud Storage refused the server: google.api_core.exceptions.Forbidden: 403 GET https://storage.googleapis.com/storage/v1/b/tpu-inference-dev-weights-9ceade23",
+        );
+        expect(await line("bucket-forbidden", "container running")).toContain(
+            "fix: its Workload Identity principal lacks storage.buckets.get on the bucket it reads (its weights or its compilation cache",
+        );
+        expect(await line("scaling-out", "service ready")).toBe(
+            `WARN    ${SERVICE}: service ready: scaling out, serving on 1 ready replica; MainWorkloadReady=False (MinimumReplicasUnavailable: Deployment does not have minimum availability.)` +
+                " | fix: a new replica waits for a TPU node and its start (the pod checks below); KServe reports Ready once it serves",
+        );
+        expect(await line("scale-out-stuck", "service ready")).toContain(
+            "FAIL    LLMInferenceService llm-inference/qwen2-3b: service ready: scale-out stuck, serving on 1 ready replica: a new replica cannot be placed (FailedScaleUp: Node scale up in zones europe-west4-a associated with this pod failed: GCE out of resources.",
+        );
+        expect(await line("group-recreated", "groups not recreated")).toBe(
+            "FAIL    LeaderWorkerSet llm-inference/qwen2-3b-kserve-mn: groups not recreated: recreated 4 times, last: Worker pod qwen2-3b-kserve-mn-0-2 failed, deleted leader pod qwen2-3b-kserve-mn-0 to recreate group 0" +
+                " | fix: a pod of the group restarted and LeaderWorkerSet started the whole group again: the group's pods' previous logs say why (Ray not formed within the preset's wait, the startup probe, a worker crash)",
+        );
         expect(await line("tpu-out-of-memory", "container running")).toContain(
             "the model does not fit the TPU's memory: jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Error allocating device buffer",
         );
