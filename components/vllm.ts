@@ -78,9 +78,13 @@ function vllmEnv(options: VllmContainerOptions) {
         ...(options.hfTokenSecret !== undefined
             ? [{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: options.hfTokenSecret, key: "HF_TOKEN" } } }]
             : []),
-        // tpu-inference hands this to JAX as its persistent compilation cache directory.
+        // tpu-inference hands this to JAX as its persistent compilation cache directory; every compile is written there,
+        // the short ones too, which JAX's 1 s default would recompile on every start.
         ...(options.compilationCacheUri !== undefined
-            ? [{ name: VLLM_TPU_LOADING.compilationCacheEnv, value: options.compilationCacheUri }]
+            ? [
+                  { name: VLLM_TPU_LOADING.compilationCacheEnv, value: options.compilationCacheUri },
+                  ...Object.entries(VLLM_TPU_LOADING.cacheThresholdEnv).map(([name, value]) => ({ name, value })),
+              ]
             : []),
     ];
 }

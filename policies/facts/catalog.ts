@@ -43,6 +43,8 @@ export const SOURCES = {
         "vllm-project/tpu-inference v0.27.0 requirements.txt:22 (runai-model-streamer[s3,gcs]==0.15.9, with gcsfs and google-cloud-storage; installed in the vllm-tpu image by docker/Dockerfile:80-81), tpu_inference/models/common/model_loader.py:697-700 (load_format runai_streamer), tests/e2e/test_runai_model_streamer_loader.py:61,72 (a gs:// model on TPU)",
     xlaCache:
         'vllm-project/tpu-inference v0.27.0 tpu_inference/runner/compilation_manager.py:65-68 (jax_compilation_cache_dir = VLLM_XLA_CACHE_PATH unless VLLM_DISABLE_COMPILE_CACHE); jax-ml/jax docs/persistent_compilation_cache.md "Google Cloud" (a gs:// bucket as the cache directory, in the workload\'s region, the shortest soft-delete policy and an age lifecycle rule: the cache has no eviction) and "How it works" (the key covers the HLO, the jaxlib version, XLA flags and the device topology)',
+    jaxCacheThresholds:
+        "jax-ml/jax jax-v0.11.0 (the jax tpu-inference v0.27.0 pins) jax/_src/config.py:1428-1444 (jax_persistent_cache_min_compile_time_secs defaults to 1.0; jax_persistent_cache_min_entry_size_bytes 0, -1 turning the size limit off), :745-750 (a float flag's default read from its upper-cased environment variable; the int flags alike), jax/_src/compiler.py:794-820 (only process 0 writes; a compile shorter than the minimum is not written; a failed write is a warning), jax/_src/lru_cache.py:140-152 (an entry that exists is never written again), docs/persistent_compilation_cache.md:31-33 (the quick start sets both to -1 and 0), :81-93 (thresholds), :120-148 (Google Cloud: an age lifecycle rule as the only eviction; several writers at once can hit Cloud Storage's rate limits); tpu-inference v0.27.0 tpu_inference/runner/compilation_manager.py:65-74 (it sets the thresholds only with VLLM_XLA_CHECK_RECOMPILATION)",
     modelCards:
         "Hugging Face model cards: Qwen/Qwen2.5-3B-Instruct (3.09B parameters, 36 layers), microsoft/Phi-3-mini-4k-instruct (3.8B, 32 layers), meta-llama/Llama-3.1-8B-Instruct (8.03B, 32 layers), meta-llama/Llama-3.1-70B-Instruct (70.6B, 80 layers), Qwen/Qwen2.5-72B-Instruct (72.7B: 72,706,203,648 in keras-team/keras-hub keras_hub/src/models/qwen/qwen_presets.py:51-57; 80 layers); weights in bf16, 2 bytes per parameter",
     modelConfigs:
@@ -984,6 +986,12 @@ export const VLLM_TPU_LOADING = {
     compilationCacheEnv: "VLLM_XLA_CACHE_PATH",
     /** A non-zero integer turns the compilation cache off. */
     disableCacheEnv: "VLLM_DISABLE_COMPILE_CACHE",
+    /**
+     * JAX's thresholds for writing an entry, as environment variables (each JAX flag reads its upper-cased name): by
+     * default only compiles of at least 1 s are written, so every shorter one is compiled again on every start. The
+     * cache's own quick start sets both off. Source: {@link SOURCES.jaxCacheThresholds}.
+     */
+    cacheThresholdEnv: { JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS: "0", JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES: "-1" },
 } as const;
 
 /** Docker Hub as an Artifact Registry remote repository names it. Source: {@link SOURCES.artifactRegistryRemote}. */

@@ -38,6 +38,12 @@ const [PATTERN1, PATTERN3] = modelsFrom([
     { name: "qwen-cache", pattern: "pattern3", replicas: 2 },
 ]);
 
+/** JAX's thresholds for writing a compilation cache entry, both off. */
+const CACHE_THRESHOLDS = [
+    { name: "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", value: "0" },
+    { name: "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", value: "-1" },
+];
+
 /** What pulumi up waits for on a model service: its router ready and one replica serving. */
 const SERVING_WAIT = '["condition=RouterReady","jsonpath={.status[?@.primary.readyReplicas > 0]}"]';
 
@@ -422,7 +428,11 @@ describe("ModelService with a fast cold start", () => {
         const [main] = spec.template.containers as Array<Record<string, unknown>>;
         expect(spec.template.serviceAccountName).toBe("qwen-server");
         expect((main.args as string[]).slice(0, 2)).toEqual([weights, "--load-format=runai_streamer"]);
-        expect(main.env).toEqual([{ name: "VLLM_XLA_CACHE_PATH", value: `gs://${BUCKET}/xla-cache/Qwen/Qwen2.5-3B-Instruct/2x2/v0.27.0` }]);
+        // Every compile is written to the cache, the ones under JAX's default 1 s included.
+        expect(main.env).toEqual([
+            { name: "VLLM_XLA_CACHE_PATH", value: `gs://${BUCKET}/xla-cache/Qwen/Qwen2.5-3B-Instruct/2x2/v0.27.0` },
+            ...CACHE_THRESHOLDS,
+        ]);
         expect(main.image).toBe("europe-west4-docker.pkg.dev/acme-inference/tpu-inference-dev-images/vllm/vllm-tpu:v0.27.0");
     });
 
@@ -558,6 +568,7 @@ describe("ModelService with a fast cold start", () => {
         const [main] = (llmisvc.inputs.spec as { template: { containers: Array<{ env: unknown[] }> } }).template.containers;
         expect(main.env).toEqual([
             { name: "VLLM_XLA_CACHE_PATH", value: `gs://${BUCKET}/xla-cache/Qwen/Qwen2.5-3B-Instruct/2x2/sha256-${"a".repeat(64)}` },
+            ...CACHE_THRESHOLDS,
         ]);
     });
 
