@@ -1,9 +1,11 @@
 import * as path from "path";
+import { REQUEST_PATHS } from "@gke-tpu-inference/facts";
 import { INVOKE_TOKENS, defaultInvokeAnswers } from "../scripts/offline/invokes";
 import { RecordedResource } from "../scripts/offline/recorder";
 import { runOffline } from "../scripts/offline/run";
 import { Binding, Identity, Need, bindingsOf, excessBindings, needsOf, unmetNeeds } from "./contracts";
 import { runProgram } from "./harness";
+import { CHECKED_HOPS, requestPathProblems } from "./requestPath";
 import { startPathProblems } from "./startPath";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -87,6 +89,10 @@ describe.each([
 
     test("every wait before Ready fits the startup probe, at the pessimistic figures and the multi-host group's whole wait", () => {
         expect(startPathProblems(resources)).toEqual([]);
+    });
+
+    test("the emitted objects build every hop of the request path, each health check included", () => {
+        expect(requestPathProblems(resources, stack === "istio" ? "istio" : "gke")).toEqual([]);
     });
 });
 
@@ -193,4 +199,32 @@ describe("the start path check", () => {
         ]);
         expect(startPathProblems(emitted(2160, 300, 2106))).toEqual([]);
     });
+});
+
+describe("the request path check", () => {
+    test("every hop of each provider's table has a check", () => {
+        const hops = new Set([...Object.keys(REQUEST_PATHS.gke), ...Object.keys(REQUEST_PATHS.istio)]);
+        expect([...hops].filter((hop) => !CHECKED_HOPS.includes(hop))).toEqual([]);
+    });
+
+    test("catches an EPP on another port, a named route rule and a vLLM probe over HTTPS", async () => {
+        const run = await runOffline(ROOT, "multimodel", []);
+        const broken = JSON.parse(JSON.stringify(run.resources)) as RecordedResource[];
+        const inputs = (type: string, name: string) =>
+            broken.find((resource) => resource.type === type && resource.name === name)!.inputs as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+        const service = inputs("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen2-3b-llmisvc");
+        const picker = service.spec.router.scheduler.template.containers[0];
+        picker.command[picker.command.indexOf("--grpc-port") + 1] = "9003";
+        service.spec.template.containers[0].readinessProbe.httpGet.scheme = "HTTPS";
+        inputs(
+            "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig",
+            "serving-router-route",
+        ).spec.router.route.http.spec.rules[4].name = "v1-model-routing";
+        expect(requestPathProblems(broken, "gke")).toEqual([
+            "routeToPool: rule 4 is named v1-model-routing: istiod would key every service's EPP by it",
+            "routeToPool: llm-inference/qwen2-3b-kserve-route reaches another service's InferencePool",
+            "endpointPicker: qwen2-3b's EPP does not serve ext_proc on 9002, where KServe's pool calls it",
+            "poolToVllm: qwen2-3b's probes are not HTTP on 8000",
+        ]);
+    }, 60_000);
 });

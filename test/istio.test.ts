@@ -3,6 +3,7 @@ import { parse } from "yaml";
 import { CrdValidator } from "./crds";
 import { Graph, runProgram } from "./harness";
 import { istioEndpointPickers, renderedRoute } from "./kserveRoutes";
+import { requestPathProblems } from "./requestPath";
 import { sharedPath } from "./shared";
 
 /** Two services, Pattern 3 and Pattern 1, so that both pattern's objects are seen behind Istio. */
@@ -240,6 +241,10 @@ describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
             new Set(["llm-inference/phi-inference-pool"]),
             new Set(["llm-inference/phi-inference-pool"]),
         ]);
+    });
+
+    test("two services and Pattern 2 behind Istio: the emitted objects build every hop of Istio's request path", () => {
+        expect(requestPathProblems(graph.resources, "istio")).toEqual([]);
     });
 
     test("the outputs name the provider and Istio's class", () => {
