@@ -252,6 +252,14 @@ describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
     });
 });
 
+describe("two services behind Istio without Pattern 2", () => {
+    test("each route's rules call its own service's EPP, and every hop of Istio's request path is built", async () => {
+        const graph = await runProgram({ gatewayProvider: "istio", models: MODELS, tpuMaxNodes: "3" });
+        expect(graph.ofType("kubernetes:networking.istio.io/v1alpha3:EnvoyFilter")).toEqual([]);
+        expect(requestPathProblems(graph.resources, "istio")).toEqual([]);
+    });
+});
+
 describe("gatewayProvider istio with gatewayLoadBalancer internal", () => {
     test("GKE gives the Gateway's Service an internal passthrough load balancer", async () => {
         const graph = await runProgram({ gatewayProvider: "istio", gatewayLoadBalancer: "internal" });
