@@ -148,17 +148,21 @@ export class BodyBasedRouter extends pulumi.ComponentResource {
                 spec: {
                     template: {
                         spec: {
+                            // Only nodes the router may run on count: TPU nodes, tainted, would otherwise be empty domains
+                            // that no spread could ever even out, and a rolling update would need a third system node.
                             topologySpreadConstraints: [
                                 {
                                     maxSkew: 1,
                                     topologyKey: "kubernetes.io/hostname",
                                     whenUnsatisfiable: "DoNotSchedule",
+                                    nodeTaintsPolicy: "Honor",
                                     labelSelector: selector,
                                 },
                                 {
                                     maxSkew: 1,
                                     topologyKey: "topology.kubernetes.io/zone",
                                     whenUnsatisfiable: "ScheduleAnyway",
+                                    nodeTaintsPolicy: "Honor",
                                     labelSelector: selector,
                                 },
                             ],

@@ -80,8 +80,9 @@ const RAY_GROUP_LONGEST_WAIT_SECONDS = 2 * TPU_MULTI_HOST.rayGroupTimeoutSeconds
 
 /**
  * The estimate for `model` with the stack's cold-start settings, one replica spanning `hosts` TPU VMs. On a multi-host
- * slice every host streams all the weights (each keeps its own pipeline stage) and the group forms once every worker
- * has pulled the image the leader runs, which they do alongside it.
+ * slice every host streams all the weights (each keeps its own pipeline stage), and the group forms once every worker
+ * runs: LeaderWorkerSet creates the workers once the leader exists, so their image pulls are counted once more after
+ * the leader's.
  */
 export function estimateColdStart(
     model: Pick<ModelServiceSettings, "modelUri" | "image" | "weightsGb" | "layers">,
@@ -130,9 +131,10 @@ export const TPU_NODE_PROVISIONING_SECONDS = 30 * 60;
 
 /**
  * How long the copy Job of a `hf://` model may take: its weights downloaded in one stream at a quarter of the field
- * report's Hugging Face throughput (the Job runs several; uploads overlap other downloads), at least ten minutes.
+ * report's Hugging Face throughput (the Job runs several; uploads overlap other downloads), at least ten minutes, and the
+ * time it may wait for its new grant to apply before the first byte.
  */
-export function copyTimeoutSeconds(model: Pick<ModelServiceSettings, "weightsGb">): number {
+export function copyTimeoutSeconds(model: Pick<ModelServiceSettings, "weightsGb">, grantWaitSeconds: number): number {
     const seconds = (model.weightsGb * PESSIMISTIC_COLD_START.factor) / COLD_START_FIGURES.huggingFaceGBps.value;
-    return Math.max(600, Math.ceil(seconds / 60) * 60);
+    return Math.max(600, Math.ceil(seconds / 60) * 60) + grantWaitSeconds;
 }

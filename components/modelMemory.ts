@@ -31,23 +31,38 @@ export interface ReplicaMemory {
     availableGb: number;
 }
 
+/** The value the entry's extra flags give `flag`, if any. */
+function flagOf(extraArgs: readonly string[], flag: string): string | undefined {
+    return vllmFlags(commandWords([], extraArgs)).find((found) => found.flag === flag)?.value;
+}
+
 /** `--gpu-memory-utilization` as the entry's extra flags set it, else vLLM's default. */
 function utilizationOf(extraArgs: readonly string[]): number {
-    const set = vllmFlags(commandWords([], extraArgs)).find(({ flag }) => flag === VLLM_MEMORY.utilizationFlag)?.value;
+    const set = flagOf(extraArgs, VLLM_MEMORY.utilizationFlag);
     const value = set === undefined ? NaN : Number(set);
     return Number.isFinite(value) && value > 0 && value <= 1 ? value : VLLM_MEMORY.defaultUtilization;
 }
 
+/** Bytes per KV cache value: the model's bf16, or one byte where `--kv-cache-dtype` asks for an fp8 cache. */
+function kvBytesOf(extraArgs: readonly string[]): number {
+    return flagOf(extraArgs, VLLM_MEMORY.kvCacheDtypeFlag)?.startsWith("fp8") ? 1 : VLLM_MEMORY.bytesPerValue;
+}
+
 /** GB of KV cache one sequence of `tokens` takes across a replica whose tensor parallelism spans `chipsPerVm` chips. */
-export function kvCacheGb(model: NonNullable<ModelFootprint["known"]>, tokens: number, chipsPerVm: number): number {
+export function kvCacheGb(
+    model: NonNullable<ModelFootprint["known"]>,
+    tokens: number,
+    chipsPerVm: number,
+    bytesPerValue: number = VLLM_MEMORY.bytesPerValue,
+): number {
     // Each chip holds max(1, kvHeads / chips) heads: fewer heads than chips are replicated.
     const heads = chipsPerVm * Math.max(1, Math.floor(model.kvHeads / chipsPerVm));
-    return (2 * model.layers * heads * model.headDim * VLLM_MEMORY.bytesPerValue * tokens) / 1e9;
+    return (2 * model.layers * heads * model.headDim * bytesPerValue * tokens) / 1e9;
 }
 
 /** The memory one replica of `model` needs on `span`, against what vLLM may use of it. */
 export function replicaMemory(model: ModelFootprint, span: ReplicaSpan): ReplicaMemory {
-    const kv = model.known ? kvCacheGb(model.known, model.maxModelLen, span.chipsPerVm) : undefined;
+    const kv = model.known ? kvCacheGb(model.known, model.maxModelLen, span.chipsPerVm, kvBytesOf(model.extraArgs)) : undefined;
     const utilization = utilizationOf(model.extraArgs);
     return {
         weightsGb: model.weightsGb,

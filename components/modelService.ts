@@ -120,6 +120,7 @@ export class ModelService extends pulumi.ComponentResource {
                 topology: args.topology,
                 coldStart: args.coldStart,
                 bucketName: args.store.bucketName,
+                bucketId: args.store.bucketId,
                 image,
                 imagePullable: args.store.imagePullable,
                 hfTokenSecret: args.hfToken?.secretName,

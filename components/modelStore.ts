@@ -32,8 +32,10 @@ export interface ModelStoreArgs {
  * Artifact Registry remote repository in front of Docker Hub for the vLLM image.
  */
 export class ModelStore extends pulumi.ComponentResource {
-    /** The bucket's name, when the stack has one. */
+    /** The bucket's name, when the stack has one; an Output, so that what uses it waits for the bucket. */
     public readonly bucketName?: pulumi.Output<string>;
+    /** The same name as the program knows it before the bucket exists, to tell a `gs://` URI into it apart. */
+    public readonly bucketId?: string;
     /** `REGION-docker.pkg.dev/PROJECT/REPOSITORY`, when Docker Hub images are pulled through the remote repository. */
     public readonly registryPrefix?: pulumi.Output<string>;
     /** What pulling through the repository needs: the node account's read grant on it. */
@@ -50,11 +52,12 @@ export class ModelStore extends pulumi.ComponentResource {
                 .update(`${args.project}/${args.names.stack}`)
                 .digest("hex")
                 .slice(0, 2 * COLD_START_STORAGE.bucketSuffixBytes);
+            this.bucketId = `${args.names.name("weights", GCP_NAME_RULES.bucket)}-${suffix}`;
             const bucket = new gcp.storage.Bucket(
                 `${name}-bucket`,
                 {
                     project: args.project,
-                    name: `${args.names.name("weights", GCP_NAME_RULES.bucket)}-${suffix}`,
+                    name: this.bucketId,
                     location: args.region.toUpperCase(),
                     storageClass: "STANDARD",
                     uniformBucketLevelAccess: true,

@@ -28,6 +28,8 @@ export interface ModelWeightsArgs {
     coldStart: ColdStartSettings;
     /** The stack's bucket (present when weights are staged or the compilation cache is kept). */
     bucketName?: pulumi.Input<string>;
+    /** Its name as known before it exists, to tell a `gs://` model inside it from one in a team's own bucket. */
+    bucketId?: string;
     /** The vLLM image as the pods pull it; the copy Job runs it too (it carries huggingface_hub and the Cloud Storage client). */
     image: pulumi.Input<string>;
     /** What pulling `image` needs in place (the node account's read grant on the remote repository). */
@@ -132,8 +134,11 @@ export class ModelWeights extends pulumi.ComponentResource {
                     title: "read the model's weights",
                     expression: weightsObjects,
                 }),
-                grant("weights-bucket", BUCKET_READER_ROLE, source.bucket, serverPrincipal),
             );
+            // A team's own bucket; the stack's is read below, one grant whatever reads it.
+            if (!staged && parseGsUri(model.modelUri).bucket !== args.bucketId) {
+                this.ready.push(grant("weights-bucket", BUCKET_READER_ROLE, source.bucket, serverPrincipal));
+            }
             if (staged) {
                 const copier = new k8s.core.v1.ServiceAccount(
                     `${name}-copier`,
@@ -144,7 +149,7 @@ export class ModelWeights extends pulumi.ComponentResource {
                     title: "stage the model's weights",
                     expression: weightsObjects,
                 });
-                const timeoutSeconds = copyTimeoutSeconds(model);
+                const timeoutSeconds = copyTimeoutSeconds(model, COPY_JOB.grantWaitSeconds);
                 const job = new k8s.batch.v1.Job(
                     `${name}-copy`,
                     {
@@ -182,6 +187,7 @@ export class ModelWeights extends pulumi.ComponentResource {
                                                 { name: "MARKER", value: COLD_START_STORAGE.markerObject },
                                                 { name: "WORKERS", value: String(COPY_JOB.workers) },
                                                 { name: "SCRATCH", value: COPY_JOB.scratchPath },
+                                                { name: "SCRATCH_LIMIT_BYTES", value: String(COPY_JOB.scratchGi * 2 ** 30) },
                                                 { name: "REFUSED_EXIT_CODE", value: String(COPY_JOB.refusedExitCode) },
                                                 { name: "GRANT_WAIT_SECONDS", value: String(COPY_JOB.grantWaitSeconds) },
                                                 { name: "GRANT_RETRY_SECONDS", value: String(COPY_JOB.grantRetrySeconds) },
@@ -225,9 +231,16 @@ export class ModelWeights extends pulumi.ComponentResource {
                     title: "keep the compilation cache",
                     expression: bucketName.apply((bucket) => prefixCondition(bucket, prefix)),
                 }),
-                // Staged weights share the stack's bucket, whose reader grant is already there.
-                ...(staged ? [] : [grant("cache-bucket", BUCKET_READER_ROLE, bucketName, serverPrincipal)]),
             );
+        }
+        // The stack's bucket, for staged weights, a gs:// model inside it or the cache: one grant, so that what reads it can
+        // change without a second binding of the same member and role, whose removal would take the first one with it.
+        const readsStackBucket =
+            staged ||
+            coldStart.compilationCache ||
+            (streams && parseGsUri(model.modelUri).bucket === args.bucketId && args.bucketId !== undefined);
+        if (readsStackBucket) {
+            this.ready.push(grant("stack-bucket", BUCKET_READER_ROLE, bucketName, serverPrincipal));
         }
         this.registerOutputs({ serviceAccountName: this.serviceAccountName, weightsUri: this.weightsUri, cacheUri: this.cacheUri });
     }

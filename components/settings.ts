@@ -1049,7 +1049,7 @@ export const RULES: readonly Rule[] = [
                             ? `${gb(memory.weightsGb)} GB of weights alone (its KV cache not counted: the catalog does not know its attention shape)`
                             : `${gb(memory.neededGb)} GB: ${gb(memory.weightsGb)} GB of weights and ${gb(memory.kvCacheGb)} GB of KV cache for maxModelLen ${footprint.maxModelLen}`;
                     problems.push(
-                        `${at} (${name}) needs ${needs}, more than the ${gb(memory.availableGb)} GB vLLM uses of one ${shape.topology} replica ` +
+                        `${at} (${name}) needs ${needs}, more than the ${gb(memory.availableGb, "down")} GB vLLM uses of one ${shape.topology} replica ` +
                             `(${chipsPerVm * shape.hosts} chips of ${TPU_V6E_HBM_GB_PER_CHIP} GB, at ${VLLM_MEMORY.utilizationFlag} ${memory.utilization}); allowed: ` +
                             (fits
                                 ? `tpuMachineType ${fits.machineType} with tpuTopology ${fits.topology} (${fits.chips} chips) or larger${memory.kvCacheGb ? ", or a smaller maxModelLen" : ""}`
@@ -1059,6 +1059,16 @@ export const RULES: readonly Rule[] = [
             }
             return problems;
         },
+    },
+    {
+        description: "With bodyBasedRouting, the system pool can hold two nodes: the router's two replicas run on different ones.",
+        reads: ["bodyBasedRouting", "systemMaxNodes"],
+        check: ({ bodyBasedRouting, systemMaxNodes }, key) =>
+            bodyBasedRouting && systemMaxNodes < 2
+                ? [
+                      `${key("systemMaxNodes")} = ${systemMaxNodes} leaves the body-based router's second replica nowhere to run: its two replicas spread over system nodes; allowed: 2 or more (or bodyBasedRouting false)`,
+                  ]
+                : [],
     },
     {
         description:
@@ -1109,9 +1119,9 @@ function tpuShape(values: Pick<Values, "tpuMachineType" | "tpuTopology">) {
     return findTpuShape(values.tpuMachineType, values.tpuTopology || TPU_V6E_MACHINE_TYPES[values.tpuMachineType].shapes[0].topology);
 }
 
-/** GB to one decimal, for messages. */
-function gb(value: number): string {
-    return value.toFixed(1);
+/** GB to one decimal, for messages: what is needed rounded up, what is there rounded down, so that the two never read alike. */
+function gb(value: number, round: "up" | "down" = "up"): string {
+    return ((round === "up" ? Math.ceil(value * 10) : Math.floor(value * 10)) / 10).toFixed(1);
 }
 
 /** The context an entry asks vLLM for: its own, else the default. */

@@ -14,7 +14,7 @@ import time
 from google.api_core import exceptions
 from google.cloud import storage
 from huggingface_hub import HfApi, hf_hub_download
-from huggingface_hub.errors import GatedRepoError, RepositoryNotFoundError
+from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, RepositoryNotFoundError
 
 REPO = os.environ["HF_REPOSITORY"]
 BUCKET = os.environ["BUCKET"]
@@ -22,12 +22,13 @@ PREFIX = os.environ["PREFIX"]
 MARKER = os.environ["MARKER"]
 WORKERS = int(os.environ["WORKERS"])
 SCRATCH = os.environ["SCRATCH"]
+SCRATCH_LIMIT_BYTES = int(os.environ["SCRATCH_LIMIT_BYTES"])
 REFUSED = int(os.environ["REFUSED_EXIT_CODE"])
 GRANT_WAIT_SECONDS = float(os.environ["GRANT_WAIT_SECONDS"])
 GRANT_RETRY_SECONDS = float(os.environ["GRANT_RETRY_SECONDS"])
 
 # Weight formats a repository may carry besides safetensors; the streamer reads top-level *.safetensors only.
-WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".tensors", ".gguf", ".ckpt", ".h5", ".msgpack")
+WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".tensors", ".gguf", ".ckpt", ".h5", ".msgpack", ".onnx", ".onnx_data")
 TOKEN_HELP = (
     f"accept its license on https://huggingface.co/{REPO} with the account whose token the stack holds, "
     "set that token with `pulumi config set --secret hfToken <TOKEN>`, and run `pulumi up`"
@@ -83,6 +84,10 @@ def main():
         refuse(f"{REPO} is gated on Hugging Face and this token may not read it: {TOKEN_HELP} ({error})")
     except RepositoryNotFoundError as error:
         refuse(f"Hugging Face has no {REPO} that this Job may read: check the model URI, or, for a private or gated model, {TOKEN_HELP} ({error})")
+    except HfHubHTTPError as error:
+        if getattr(error.response, "status_code", None) == 401:
+            refuse(f"Hugging Face refuses the stack's token, revoked or mistyped: {TOKEN_HELP} ({error})")
+        raise
     if info.gated and not os.environ.get("HF_TOKEN"):
         refuse(f"{REPO} is gated on Hugging Face and the stack holds no token: {TOKEN_HELP}")
     revision = info.sha
@@ -97,7 +102,8 @@ def main():
     if not any(name.endswith(".safetensors") for name in files):
         refuse(f"{REPO} has no safetensors at its top level, the only weights the Run:ai streamer reads: set stageWeights to false (KServe then downloads it)")
     total, largest = sum(sizes[name] for name in files), max(sizes[name] for name in files)
-    free = shutil.disk_usage(SCRATCH).free
+    # The emptyDir's size limit, not the node's disk the volume reports: the kubelet evicts a pod that writes past it.
+    free = min(shutil.disk_usage(SCRATCH).free, SCRATCH_LIMIT_BYTES)
     if largest > free:
         refuse(f"{REPO}'s largest file needs {largest / 1e9:.1f} GB of scratch space and {SCRATCH} has {free / 1e9:.1f} GB free")
     workers = max(1, min(WORKERS, free // max(largest, 1)))
@@ -109,12 +115,16 @@ def main():
     )
 
     def copy(name):
-        with tempfile.TemporaryDirectory(dir=SCRATCH) as scratch:
-            try:
-                local = hf_hub_download(REPO, name, revision=revision, local_dir=scratch)
-            except GatedRepoError as error:
-                refuse(f"{REPO} is gated on Hugging Face and this token may not read {name}: {TOKEN_HELP} ({error})")
-            granted(lambda: bucket.blob(f"{PREFIX}/{name}").upload_from_filename(local), f"uploading {name}")
+        try:
+            with tempfile.TemporaryDirectory(dir=SCRATCH) as scratch:
+                try:
+                    local = hf_hub_download(REPO, name, revision=revision, local_dir=scratch)
+                except GatedRepoError as error:
+                    refuse(f"{REPO} is gated on Hugging Face and this token may not read {name}: {TOKEN_HELP} ({error})")
+                granted(lambda: bucket.blob(f"{PREFIX}/{name}").upload_from_filename(local), f"uploading {name}")
+        except Exception as error:
+            # At once, not after every other file: the Job's retry starts over from the marker.
+            stop(f"copying {name} failed: {type(error).__name__}: {error}", 1)
         return name
 
     copied = 0

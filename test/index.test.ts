@@ -472,7 +472,7 @@ describe("the program's workloads", () => {
             "gcp:storage/bucket:Bucket tpu-inference-bucket",
             "gcp:storage/bucketIAMMember:BucketIAMMember qwen2-3b-weights-cache",
             "gcp:storage/bucketIAMMember:BucketIAMMember qwen2-3b-weights-read-weights",
-            "gcp:storage/bucketIAMMember:BucketIAMMember qwen2-3b-weights-weights-bucket",
+            "gcp:storage/bucketIAMMember:BucketIAMMember qwen2-3b-weights-stack-bucket",
             "kubernetes:batch/v1:Job lws-webhooks-probe",
             "kubernetes:batch/v1:Job qwen2-3b-weights-copy",
             "kubernetes:core/v1:Namespace serving-ns",

@@ -915,7 +915,9 @@ export const VLLM_MEMORY = {
     /** The flag's default at the older of the releases read; the check is no looser than vLLM. */
     defaultUtilization: 0.9,
     utilizationFlag: "--gpu-memory-utilization",
+    /** bf16, the known models' dtype; `--kv-cache-dtype fp8` halves it. */
     bytesPerValue: 2,
+    kvCacheDtypeFlag: "--kv-cache-dtype",
 } as const;
 
 /**

@@ -127,7 +127,17 @@ function pendingDiagnosis(pod: KubeObject, object: string, events: Event[], cont
     if (notTriggered && reasons.length > 0 && reasons.every((reason) => /didn't match Pod's node affinity\/selector/.test(reason))) {
         return { status: "FAIL", check, object, evidence: `${eventText(notTriggered)}; the pod selects ${wanted}`, lesson: "tpuSelector" };
     }
-    const triggered = newestEvent(events, ["TriggeredScaleUp"]);
+    const scaleUp = newestEvent(events, ["TriggeredScaleUp", "FailedScaleUp"]);
+    if (scaleUp?.reason === "FailedScaleUp") {
+        return {
+            status: "FAIL",
+            check,
+            object,
+            evidence: eventText(scaleUp),
+            fix: "GKE could not add the TPU node (its message says why: quota, addresses, capacity); kubectl describe pod has the history",
+        };
+    }
+    const triggered = scaleUp;
     if (triggered) {
         return {
             status: "WARN",

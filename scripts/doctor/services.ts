@@ -131,7 +131,8 @@ export function groupRestarts(service: string, namespace: string, events: readon
         return { status: "OK", check: "groups not recreated", object, evidence: `no ${TPU_MULTI_HOST.recreateGroupEvent} events` };
     }
     const times = recreated.reduce((sum, event) => sum + (event.count ?? 1), 0);
-    const newest = recreated.map((event) => event.message ?? "").pop();
+    const time = (event: KubeEvent) => event.lastTimestamp ?? event.eventTime ?? "";
+    const newest = [...recreated].sort((a, b) => time(a).localeCompare(time(b))).pop()?.message;
     return {
         status: "FAIL",
         check: "groups not recreated",

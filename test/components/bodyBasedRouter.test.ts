@@ -127,12 +127,15 @@ describe("BodyBasedRouter", () => {
                                 maxSkew: 1,
                                 topologyKey: "kubernetes.io/hostname",
                                 whenUnsatisfiable: "DoNotSchedule",
+                                // Tainted TPU nodes are no domains: a rolling update needs no third system node.
+                                nodeTaintsPolicy: "Honor",
                                 labelSelector: selector,
                             },
                             {
                                 maxSkew: 1,
                                 topologyKey: "topology.kubernetes.io/zone",
                                 whenUnsatisfiable: "ScheduleAnyway",
+                                nodeTaintsPolicy: "Honor",
                                 labelSelector: selector,
                             },
                         ],

@@ -99,10 +99,11 @@ describe("the estimate", () => {
         }
     });
 
-    test("pulumi up waits 30 minutes for TPU capacity, then the budget; the copy Job one download at a quarter of its speed, at least ten minutes", () => {
+    test("pulumi up waits 30 minutes for TPU capacity, then the budget; the copy Job one download at a quarter of its speed, at least ten minutes, and its wait for a grant", () => {
         expect(readyTimeoutSeconds(estimateColdStart(QWEN, ON))).toBe(1800 + 600);
-        expect(copyTimeoutSeconds({ weightsGb: 6.2 })).toBe(600);
+        // Ten minutes at least, and the ten the Job may wait for its grant to apply.
+        expect(copyTimeoutSeconds({ weightsGb: 6.2 }, 600)).toBe(1200);
         // 141.2 GB at a quarter of 0.177 GB/s = 3191 s, rounded up to whole minutes.
-        expect(copyTimeoutSeconds({ weightsGb: 141.2 })).toBe(3240);
+        expect(copyTimeoutSeconds({ weightsGb: 141.2 }, 600)).toBe(3840);
     });
 });

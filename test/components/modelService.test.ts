@@ -448,7 +448,7 @@ describe("ModelService with a fast cold start", () => {
             },
         });
         // The streamer reads the bucket and lists it; a condition cannot scope either in a role binding.
-        expect(grant("qwen-weights-weights-bucket")).toEqual({
+        expect(grant("qwen-weights-stack-bucket")).toEqual({
             bucket: BUCKET,
             role: "roles/storage.legacyBucketReader",
             member: `${PRINCIPAL}/qwen-server`,
@@ -477,7 +477,7 @@ describe("ModelService with a fast cold start", () => {
                 .ofType("gcp:storage/bucketIAMMember:BucketIAMMember")
                 .map((member) => member.name)
                 .sort(),
-        ).toEqual(["qwen-weights-cache", "qwen-weights-read-weights", "qwen-weights-weights-bucket", "qwen-weights-write-weights"]);
+        ).toEqual(["qwen-weights-cache", "qwen-weights-read-weights", "qwen-weights-stack-bucket", "qwen-weights-write-weights"]);
     });
 
     test("a model in a team's own bucket: reads of its folder and the bucket there, the cache and its bucket reader in the stack's", async () => {
@@ -499,15 +499,36 @@ describe("ModelService with a fast cold start", () => {
                 role: "roles/storage.objectUser",
                 objects: `resource.name.startsWith("projects/_/buckets/${BUCKET}/objects/xla-cache/team-models/llama/8b/2x2/v0.27.0/")`,
             },
-            { name: "mine-weights-cache-bucket", bucket: BUCKET, role: "roles/storage.legacyBucketReader", objects: undefined },
             {
                 name: "mine-weights-read-weights",
                 bucket: "team-models",
                 role: "roles/storage.objectViewer",
                 objects: 'resource.name.startsWith("projects/_/buckets/team-models/objects/llama/8b/")',
             },
+            { name: "mine-weights-stack-bucket", bucket: BUCKET, role: "roles/storage.legacyBucketReader", objects: undefined },
             { name: "mine-weights-weights-bucket", bucket: "team-models", role: "roles/storage.legacyBucketReader", objects: undefined },
         ]);
+    });
+
+    test("one reader grant on the stack's bucket whatever reads it, so that a change of what reads it never drops the binding", async () => {
+        const readers = async (model: ModelServiceSettings, coldStart: ColdStartSettings) =>
+            (await serviceFor(model, false, coldStart)).graph
+                .ofType("gcp:storage/bucketIAMMember:BucketIAMMember")
+                .filter(({ inputs }) => inputs.role === "roles/storage.legacyBucketReader")
+                .map(({ name, inputs }) => `${name} on ${inputs.bucket}`);
+        // Staged weights with the cache, then KServe fetching them with the cache: the same resource stays.
+        expect(await readers(PATTERN1, COLD_START_ON)).toEqual([`qwen-weights-stack-bucket on ${BUCKET}`]);
+        expect(await readers(PATTERN1, { ...COLD_START_ON, stageWeights: false })).toEqual([`qwen-weights-stack-bucket on ${BUCKET}`]);
+        // A gs:// model inside the stack's own bucket: still one binding of the member and the role.
+        const [inside] = modelsFrom([
+            {
+                name: "qwen",
+                pattern: "pattern1",
+                modelUri: `gs://${BUCKET}/weights/Qwen/Qwen2.5-3B-Instruct`,
+                modelName: "Qwen/Qwen2.5-3B-Instruct",
+            },
+        ]);
+        expect(await readers(inside, COLD_START_ON)).toEqual([`qwen-weights-stack-bucket on ${BUCKET}`]);
     });
 
     test("the copy Job: the token from its Secret, never in the spec; its grant before it runs; the server after the copy and its grants", () => {
@@ -523,6 +544,7 @@ describe("ModelService with a fast cold start", () => {
             { name: "MARKER", value: ".gke-tpu-inference-staged" },
             { name: "WORKERS", value: "4" },
             { name: "SCRATCH", value: "/scratch" },
+            { name: "SCRATCH_LIMIT_BYTES", value: String(24 * 2 ** 30) },
             { name: "REFUSED_EXIT_CODE", value: "3" },
             { name: "GRANT_WAIT_SECONDS", value: "600" },
             { name: "GRANT_RETRY_SECONDS", value: "10" },
@@ -535,11 +557,11 @@ describe("ModelService with a fast cold start", () => {
         expect(pod.volumes).toEqual([{ name: "scratch", emptyDir: { sizeLimit: "24Gi" } }]);
         const jobSpec = job.inputs.spec as Record<string, unknown>;
         expect(jobSpec.backoffLimit).toBe(3);
-        expect(jobSpec.activeDeadlineSeconds).toBe(600);
+        expect(jobSpec.activeDeadlineSeconds).toBe(1200);
         expect(jobSpec.podFailurePolicy).toEqual({
             rules: [{ action: "FailJob", onExitCodes: { containerName: "copy", operator: "In", values: [3] } }],
         });
-        expect((job.inputs.metadata as { annotations: unknown }).annotations).toEqual({ "pulumi.com/timeoutSeconds": "600" });
+        expect((job.inputs.metadata as { annotations: unknown }).annotations).toEqual({ "pulumi.com/timeoutSeconds": "1200" });
         // Outputs carry the image (through the repository), the bucket and the account; the grants are the explicit edges.
         expect(staged.graph.dependencyNames(job)).toEqual([
             "gcp:artifactregistry/repository:Repository store-images",
@@ -554,7 +576,7 @@ describe("ModelService with a fast cold start", () => {
             "gcp:storage/bucket:Bucket store-bucket",
             "gcp:storage/bucketIAMMember:BucketIAMMember qwen-weights-cache",
             "gcp:storage/bucketIAMMember:BucketIAMMember qwen-weights-read-weights",
-            "gcp:storage/bucketIAMMember:BucketIAMMember qwen-weights-weights-bucket",
+            "gcp:storage/bucketIAMMember:BucketIAMMember qwen-weights-stack-bucket",
             "kubernetes:batch/v1:Job qwen-weights-copy",
             "kubernetes:core/v1:Namespace platform",
             "kubernetes:core/v1:ServiceAccount qwen-weights-server",

@@ -199,6 +199,16 @@ describe("settings defaults", () => {
         expect(settings.tpu).toEqual(expect.objectContaining({ topology: "4x4", hostsPerSlice: 4, minNodes: 0, maxNodes: 4 }));
     });
 
+    test("an fp8 KV cache takes a byte a value: the context that did not fit beside the weights at bf16 fits", () => {
+        const entry = (extraArgs: string[]) =>
+            JSON.stringify([
+                { name: "llama", pattern: "pattern1", modelUri: "hf://meta-llama/Llama-3.1-8B-Instruct", maxModelLen: 131072, extraArgs },
+            ]);
+        const utilization = "--gpu-memory-utilization=0.25";
+        expect(() => parse({ hfToken: "hf_test", models: entry([utilization]) })).toThrow("17.2 GB of KV cache for maxModelLen 131072");
+        expect(parse({ hfToken: "hf_test", models: entry([utilization, "--kv-cache-dtype", "fp8"]) }).models[0].maxModelLen).toBe(131072);
+    });
+
     test("one replica of one model fills a multi-host slice", () => {
         const settings = parse({
             tpuTopology: "4x4",
@@ -627,6 +637,11 @@ describe("settings validation names the key, the value and what is allowed", () 
             "a model the catalog knows to be gated, fetched from Hugging Face with no token",
             { models: '[{"name": "llama", "pattern": "pattern1", "modelUri": "hf://meta-llama/Llama-3.1-8B-Instruct"}]' },
             "gke-tpu-inference:models[0] (meta-llama/Llama-3.1-8B-Instruct) is gated on Hugging Face and gke-tpu-inference:hfToken is not set; allowed: accept its license on https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct, then `pulumi config set --secret hfToken <TOKEN>` with that account's token, or a gs:// copy of the weights",
+        ],
+        [
+            "a body-based router on a system pool of one node",
+            { bodyBasedRouting: "true", systemMinNodes: "1", systemMaxNodes: "1" },
+            "gke-tpu-inference:systemMaxNodes = 1 leaves the body-based router's second replica nowhere to run: its two replicas spread over system nodes; allowed: 2 or more (or bodyBasedRouting false)",
         ],
         [
             "authorized networks that are not a list",

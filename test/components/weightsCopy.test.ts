@@ -61,6 +61,7 @@ function copy(state: Record<string, unknown>, env: Record<string, string> = {}):
             MARKER: ".gke-tpu-inference-staged",
             WORKERS: String(COPY_JOB.workers),
             SCRATCH: scratch,
+            SCRATCH_LIMIT_BYTES: String(COPY_JOB.scratchGi * 2 ** 30),
             REFUSED_EXIT_CODE: String(COPY_JOB.refusedExitCode),
             GRANT_WAIT_SECONDS: "5",
             GRANT_RETRY_SECONDS: "0",
@@ -146,6 +147,29 @@ describe("the weights copy Job's script", () => {
         expect(wrongToken.status).toBe(COPY_JOB.refusedExitCode);
         expect(wrongToken.stderr).toContain(`meta-llama/Llama-3.1-70B-Instruct is gated on Hugging Face and this token may not read `);
         expect(wrongToken.staged).toEqual([]);
+    });
+
+    test("a revoked token is refused, not retried", () => {
+        const run = copy({ token: "hf_granted" }, { HF_TOKEN: "hf_revoked" });
+        expect(run.status).toBe(COPY_JOB.refusedExitCode);
+        expect(run.stderr.trim()).toMatch(
+            /^Hugging Face refuses the stack's token, revoked or mistyped: accept its license on https:\/\/huggingface\.co\/meta-llama\/Llama-3\.1-70B-Instruct/,
+        );
+    });
+
+    test("a file that fails ends the Job at once, naming it, for the Job to retry; the marker is not written", () => {
+        const run = copy({ broken: ["model-00002-of-00003.safetensors"], downloadSeconds: 0.3 }, { HF_TOKEN: "hf_test" });
+        expect(run.status).toBe(1);
+        expect(run.stderr.trim()).toBe(
+            "copying model-00002-of-00003.safetensors failed: OSError: connection reset while downloading model-00002-of-00003.safetensors",
+        );
+        expect(run.staged).not.toContain(".gke-tpu-inference-staged");
+    });
+
+    test("a shard larger than the scratch volume's limit is refused, whatever the node's disk", () => {
+        const run = copy({}, { HF_TOKEN: "hf_test", SCRATCH_LIMIT_BYTES: "200" });
+        expect(run.status).toBe(COPY_JOB.refusedExitCode);
+        expect(run.stderr).toContain("largest file needs 0.0 GB of scratch space");
     });
 
     test("a repository without top-level safetensors is refused: the streamer reads nothing else", () => {

@@ -21,6 +21,7 @@ const POD_STATES = [
     "pending-selector",
     "pool-at-max",
     "stockout",
+    "scale-up-quota",
     "scaling-up",
     "crashloop-unknown-flag",
     "bucket-forbidden",
@@ -180,6 +181,7 @@ describe("npm run doctor over recorded states", () => {
         ["pending-selector", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", "tpuSelector"]]],
         ["pool-at-max", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", undefined]]],
         ["stockout", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", "capacity"]]],
+        ["scale-up-quota", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", undefined]]],
         ["scaling-up", [NOT_AVAILABLE, ["WARN", POD, "pod scheduled", undefined]]],
         ["crashloop-unknown-flag", [NOT_AVAILABLE, ["FAIL", POD, "container running", "vllmFlag"]]],
         ["tpu-out-of-memory", [NOT_AVAILABLE, ["FAIL", POD, "container running", undefined]]],
@@ -282,6 +284,10 @@ describe("npm run doctor over recorded states", () => {
             "main: 3 restarts, last Error (exit 137); Killing: Container main failed startup probe, will be restarted; startup budget 120 s",
         );
         expect(await line("pool-at-max", "pod scheduled")).toContain("fix: the TPU pool is at its maximum: raise tpuMaxNodes");
+        // A scale-up GKE started and then gave up on is no longer in progress.
+        expect(await line("scale-up-quota", "pod scheduled")).toContain(
+            "FailedScaleUp: Node scale up in zones europe-west4-a associated with this pod failed: GCE quota exceeded.",
+        );
         expect(await line("bucket-forbidden", "container running")).toContain(
             "Cloud Storage refused the server: google.api_core.exceptions.Forbidden: 403 GET https://storage.googleapis.com/storage/v1/b/tpu-inference-dev-weights-9ceade23",
         );
