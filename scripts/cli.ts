@@ -1,14 +1,30 @@
 import { parseArgs, ParseArgsConfig } from "util";
+import { stopChildren } from "./children";
 
-/** Runs a CLI's `main` and exits with its code; an unexpected error prints its stack and exits 2, as a usage error does. */
+/** The exit code of a process ended by `signal`, as shells report it. */
+const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+/**
+ * Runs a CLI's `main` and exits with its code; an unexpected error prints its stack and exits 2, as a usage error does.
+ * Every way out (its code, an error, an uncaught exception, SIGINT, SIGTERM, SIGHUP) stops the children it started.
+ */
 export function runCli(main: (argv: string[]) => Promise<number>): void {
-    main(process.argv.slice(2)).then(
-        (code) => process.exit(code),
-        (err) => {
-            process.stderr.write(`error: ${(err as Error)?.stack ?? String(err)}\n`);
-            process.exit(2);
-        },
-    );
+    const fail = (err: unknown) => {
+        process.stderr.write(`error: ${(err as Error)?.stack ?? String(err)}\n`);
+        stopChildren();
+        process.exit(2);
+    };
+    process.once("uncaughtException", fail);
+    for (const [signal, code] of Object.entries(SIGNAL_EXIT)) {
+        process.once(signal, () => {
+            stopChildren();
+            process.exit(code);
+        });
+    }
+    main(process.argv.slice(2)).then((code) => {
+        stopChildren();
+        process.exit(code);
+    }, fail);
 }
 
 /** Writes a usage error (the message, then the usage line) to stderr and returns the usage exit code. */

@@ -7,6 +7,7 @@
  * is validated first, as the CLI validates it, and sent with every schema default filled in.
  */
 import { ChildProcess, spawn } from "child_process";
+import { ownChild } from "../children";
 import * as path from "path";
 import Ajv from "ajv";
 import { suggestion } from "../../components/suggest";
@@ -189,10 +190,12 @@ export class PolicyPackProcess {
      */
     static async start(packDir: string): Promise<PolicyPackProcess> {
         const sdk = sdkDir(packDir);
-        const child = spawn(process.execPath, [path.join(sdk, "cmd", "run-policy-pack", "index.js"), "127.0.0.1:0", "."], {
-            cwd: packDir,
-            stdio: ["ignore", "pipe", "pipe"],
-        });
+        const child = ownChild(
+            spawn(process.execPath, [path.join(sdk, "cmd", "run-policy-pack", "index.js"), "127.0.0.1:0", "."], {
+                cwd: packDir,
+                stdio: ["ignore", "pipe", "pipe"],
+            }),
+        );
         let stderr = "";
         child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
         const port = await new Promise<string>((resolve, reject) => {

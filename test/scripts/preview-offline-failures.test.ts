@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { ROOT, preview, tempDir } from "./previewCli";
@@ -110,4 +111,51 @@ describe("npm run preview:offline's other inputs and outputs", () => {
             (JSON.parse(fs.readFileSync(path.join(ours, ".preview-offline.json"), "utf8")) as { files: string[] }).files.length + 1,
         );
     });
+});
+
+describe("no process outlives npm run preview:offline", () => {
+    /** Processes whose environment carries `marker`: the command's own children inherit it. */
+    const marked = (marker: string): number[] =>
+        fs.readdirSync("/proc").flatMap((entry) => {
+            if (!/^\d+$/.test(entry)) {
+                return [];
+            }
+            try {
+                return fs.readFileSync(`/proc/${entry}/environ`, "latin1").includes(`PREVIEW_TEST_MARKER=${marker}`) ? [Number(entry)] : [];
+            } catch {
+                return [];
+            }
+        });
+
+    test.each([
+        ["a failing preview", ["--config", "gke-tpu-inference:zone=us-west1-a"]],
+        ["a timed-out preview", ["--program-timeout", "0.001"]],
+    ])("%s exits 2 and leaves no policy pack running", (_, args) => {
+        const marker = `exit-${process.pid}-${args[0]}`;
+        const run = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", ...args], {
+            cwd: ROOT,
+            encoding: "utf8",
+            env: { ...process.env, PREVIEW_TEST_MARKER: marker },
+        });
+        expect(run.status).toBe(2);
+        expect(marked(marker)).toEqual([]);
+    });
+
+    test("SIGTERM stops the preview and its policy pack", async () => {
+        const marker = `signal-${process.pid}`;
+        const cli = spawn(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts"], {
+            cwd: ROOT,
+            env: { ...process.env, PREVIEW_TEST_MARKER: marker },
+            stdio: "ignore",
+        });
+        const exited = new Promise<number | null>((resolve) => cli.on("exit", (code) => resolve(code)));
+        // Once the pack is up beside the preview.
+        for (let waited = 0; marked(marker).filter((pid) => pid !== cli.pid).length === 0 && waited < 30_000; waited += 50) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(marked(marker).filter((pid) => pid !== cli.pid).length).toBeGreaterThan(0);
+        cli.kill("SIGTERM");
+        expect(await exited).toBe(143);
+        expect(marked(marker)).toEqual([]);
+    }, 40_000);
 });
