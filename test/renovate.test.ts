@@ -18,6 +18,7 @@ describe("dependency updates know the pins' reasons", () => {
             dependencies: Record<string, string>;
             devDependencies?: Record<string, string>;
             overrides?: Record<string, string>;
+            engines?: Record<string, string>;
         };
 
     test("the Pulumi SDK and providers are one group", () => {
@@ -31,16 +32,16 @@ describe("dependency updates know the pins' reasons", () => {
         ]);
     });
 
-    test("nothing is proposed that cannot install here: the SDK's Node 20 ceiling, client-node's Node floor, the native bindings", () => {
+    test("nothing is proposed that cannot install here: client-node's Node floor, types of the oldest Node, the native bindings", () => {
         const root = pinned("package.json");
-        expect(rulesFor("@pulumi/pulumi").find((rule) => rule.allowedVersions)?.allowedVersions).toBe(
-            `<=${root.dependencies["@pulumi/pulumi"]}`,
-        );
+        expect(rulesFor("@pulumi/pulumi").filter((rule) => rule.allowedVersions)).toEqual([]);
         expect(pinned("policies/package.json").dependencies["@pulumi/pulumi"]).toBe(root.dependencies["@pulumi/pulumi"]);
         expect(rulesFor("@kubernetes/client-node")[0].allowedVersions).toBe("<2");
         expect(root.dependencies["@kubernetes/client-node"]).toMatch(/^1\./);
-        expect(rulesFor("@types/node")[0].allowedVersions).toBe("<21");
-        expect(root.devDependencies!["@types/node"]).toMatch(/^20\./);
+        expect(rulesFor("@types/node")[0].allowedVersions).toBe("<23");
+        expect(root.devDependencies!["@types/node"]).toMatch(/^22\./);
+        expect(root.engines!.node).toBe("^22.13.0 || >=24");
+        expect(pinned("policies/package.json").engines!.node).toBe(root.engines!.node);
         expect(rulesFor("@swc/core")[0].enabled).toBe(false);
         expect(rulesFor("unrs-resolver")[0].enabled).toBe(false);
         expect(root.overrides).toEqual({ "unrs-resolver": "1.12.2" });

@@ -89,6 +89,27 @@ describe("GitHub workflows", () => {
     });
 });
 
+describe("Node versions", () => {
+    const engines = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+
+    test("CI checks every supported LTS line; the other jobs and .ci/run's fallback use .nvmrc, a supported release", () => {
+        expect(engines).toBe("^22.13.0 || >=24");
+        const check = read("ci.yml").jobs.check as unknown as { strategy: { matrix: { node: number[] } } };
+        expect(check.strategy.matrix.node).toEqual([22, 24]);
+        const setupNode = fs
+            .readdirSync(WORKFLOWS)
+            .flatMap((file) => Object.values(read(file).jobs).flatMap((job) => job.steps))
+            .filter((step) => step.uses?.startsWith("actions/setup-node@"))
+            .map((step) => step.with);
+        expect(setupNode.length).toBeGreaterThan(1);
+        for (const options of setupNode) {
+            expect([{ "node-version": "${{ matrix.node }}" }, { "node-version-file": ".nvmrc" }]).toContainEqual(options);
+        }
+        const [major, minor] = fs.readFileSync(path.join(ROOT, ".nvmrc"), "utf8").trim().split(".").map(Number);
+        expect(major === 24 || (major === 22 && minor >= 13)).toBe(true);
+    });
+});
+
 describe("affected stacks", () => {
     test("a program change affects every stack; a stack file only its stack; docs and tests none", () => {
         expect(affectedStacks(["components/vllm.ts", "README.md"], ["prod", "dev"])).toEqual(["dev", "prod"]);
