@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_REJECTED_VLLM_FLAGS, vllmFlags } from "@gke-tpu-inference/facts";
+import { TPU_REJECTED_VLLM_FLAGS, vllmFlags } from "./facts";
 import { commandLine, containersOf, usesTpu } from "./support";
 
 /**

@@ -1,5 +1,5 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { KSERVE } from "@gke-tpu-inference/facts";
+import { KSERVE } from "./facts";
 import {
     Props,
     attachesToGkeGateway,

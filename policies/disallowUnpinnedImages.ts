@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { isPinnedImage } from "@gke-tpu-inference/facts";
+import { isPinnedImage } from "./facts";
 import { containersOf } from "./support";
 
 /**

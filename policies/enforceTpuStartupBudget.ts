@@ -1,10 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import {
-    COLD_START_ANNOTATION,
-    COLD_START_PESSIMISTIC_ANNOTATION,
-    MINIMUM_TPU_STARTUP_SECONDS,
-    tpuStartupBudgetSeconds,
-} from "@gke-tpu-inference/facts";
+import { COLD_START_ANNOTATION, COLD_START_PESSIMISTIC_ANNOTATION, MINIMUM_TPU_STARTUP_SECONDS, tpuStartupBudgetSeconds } from "./facts";
 import { Props, containersOf, declaredStart, usesTpu } from "./support";
 
 /** Seconds a probe tolerates failure before it acts: initial delay plus period times failure threshold (Kubernetes defaults 0, 10, 3). */

@@ -6,7 +6,7 @@
  * writes it (pilot/pkg/xds/filters/filters.go:172-197, pilot/pkg/networking/core/route/route.go:514-545).
  */
 import { PolicyResource } from "@pulumi/policy";
-import { EPP_PORTS, INFERENCE_EXT_PROC_MODE, KSERVE_CHILDREN } from "@gke-tpu-inference/facts";
+import { EPP_PORTS, INFERENCE_EXT_PROC_MODE, KSERVE_CHILDREN } from "./facts";
 import { Props, isKubernetesKind, namespaceOf } from "./support";
 
 /** Envoy's name for the ext_proc HTTP filter, which per-route overrides are keyed by. */

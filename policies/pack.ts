@@ -35,10 +35,11 @@ import { requireTpuAwareAutoscaling } from "./requireTpuAwareAutoscaling";
 import { requireTpuSelectorMatchingPool } from "./requireTpuSelectorMatchingPool";
 import { requireWholeSliceGroups } from "./requireWholeSliceGroups";
 import { requireWorkloadIdentity } from "./requireWorkloadIdentity";
+import packageJson from "./package.json";
 
 export const PACK_NAME = "gke-tpu-inference";
-// The version the pack publishes with: its package.json's.
-export const PACK_VERSION: string = (require("./package.json") as { version: string }).version;
+// The version the pack publishes with: its package.json's (tsc copies the file beside the compiled pack).
+export const PACK_VERSION: string = packageJson.version;
 
 /** True for what the policy SDK throws on purpose: a value unknown during preview, or a policy that does not apply. */
 function isSdkSignal(err: unknown): boolean {

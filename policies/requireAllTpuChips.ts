@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_NODE, chipsPerVmForTopology } from "@gke-tpu-inference/facts";
+import { TPU_NODE, chipsPerVmForTopology } from "./facts";
 import { containersOf, placements, tpuResources, usesTpu } from "./support";
 
 /**

@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { INFERENCE_EXT_PROC_MODE } from "@gke-tpu-inference/facts";
+import { INFERENCE_EXT_PROC_MODE } from "./facts";
 import { ExtProcPatch, addedClusters, callsEndpointPicker, describePatch, effectiveMode, extProcPatches } from "./extProc";
 import { isInferencePool, isLlmInferenceService } from "./support";
 

@@ -1,5 +1,5 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { EPP_MINIMUM_VERSIONS, KSERVE_CHILDREN, endpointPickerAlpn } from "@gke-tpu-inference/facts";
+import { EPP_MINIMUM_VERSIONS, KSERVE_CHILDREN, endpointPickerAlpn } from "./facts";
 import { addedClusters, describePatch } from "./extProc";
 import { Props, containersOf, isKubernetesKind, isLlmInferenceService, namespaceOf, selects } from "./support";
 

@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS } from "@gke-tpu-inference/facts";
+import { MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS } from "./facts";
 import { backendKey, describeBackend, gkeInferencePools, gkePoliciesByTarget } from "./support";
 
 /** DESIGN lesson 17: a GCP backend service times out after 30 s unless told otherwise, which cuts long completions short. */

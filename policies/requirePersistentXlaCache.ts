@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { VLLM_TPU_LOADING } from "@gke-tpu-inference/facts";
+import { VLLM_TPU_LOADING } from "./facts";
 import { Props, containersOf, isVllmContainer, usesTpu } from "./support";
 
 /** A container's literal environment variable, or undefined when unset or set from a reference the pack cannot read. */

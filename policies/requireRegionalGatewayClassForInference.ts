@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { GATEWAY_CLASSES } from "@gke-tpu-inference/facts";
+import { GATEWAY_CLASSES } from "./facts";
 import {
     gatewaysByKey,
     httpRoutes,

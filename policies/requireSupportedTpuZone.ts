@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { GKE_TPU_V6E_ZONES } from "@gke-tpu-inference/facts";
+import { GKE_TPU_V6E_ZONES } from "./facts";
 import { tpuV6ePools } from "./support";
 
 /**

@@ -1,5 +1,5 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { KSERVE_CHILDREN, MINIMUM_TPU_STARTUP_SECONDS, tpuStartupBudgetSeconds } from "@gke-tpu-inference/facts";
+import { KSERVE_CHILDREN, MINIMUM_TPU_STARTUP_SECONDS, tpuStartupBudgetSeconds } from "./facts";
 import { Props, containersOf, declaredStart, isKubernetesKind, isLlmInferenceService, namespaceOf, tpuV6ePools, usesTpu } from "./support";
 
 /** Kubernetes' scale-down stabilization window when an HPA's behavior sets none (autoscaling/v2; the ScaledObject CRD's description says so too). */

@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { TPU_NODE, TPU_V6E_MACHINE_TYPES } from "@gke-tpu-inference/facts";
+import { TPU_NODE, TPU_V6E_MACHINE_TYPES } from "./facts";
 import { containersOf, effectiveServiceSpec, isLlmInferenceService, placements, tpuV6ePools, usesTpu } from "./support";
 
 /** Every topology a TPU v6e node can carry. */

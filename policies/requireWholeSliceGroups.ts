@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_MULTI_HOST, TPU_NODE, hostsForTopology } from "@gke-tpu-inference/facts";
+import { TPU_MULTI_HOST, TPU_NODE, hostsForTopology } from "./facts";
 import { Props, isKubernetesKind, isLlmInferenceService, placements, usesTpu } from "./support";
 
 /** The multi-host topology (and its hosts) a pod template selects, if exactly one: only TPU nodes carry the label. */

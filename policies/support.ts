@@ -26,7 +26,7 @@ import {
     shellWords,
     startsVllmServer,
     vllmFlags,
-} from "@gke-tpu-inference/facts";
+} from "./facts";
 
 /** Props as the policy SDK hands them over. */
 export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -327,15 +327,46 @@ export function isGkeGatewayClass(className: unknown): boolean {
     return typeof className === "string" && className.startsWith(GKE_GATEWAY_CLASS_PREFIX);
 }
 
+/** The stack-wide facts the per-service lookups read, built once per stack: a policy asks once per service, and a scan per ask is quadratic. */
+interface StackIndex {
+    gateways: Map<string, { className: string; resource: PolicyResource }>;
+    kserveNamespace: string;
+    /** LLMInferenceServiceConfigs by `namespace/name`, the first of each. */
+    configs: Map<string, PolicyResource>;
+    defaultGateway: string;
+}
+
+const stackIndexes = new WeakMap<PolicyResource[], StackIndex>();
+
+function stackIndex(resources: PolicyResource[]): StackIndex {
+    let index = stackIndexes.get(resources);
+    if (index === undefined) {
+        const gateways = new Map<string, { className: string; resource: PolicyResource }>();
+        const configs = new Map<string, PolicyResource>();
+        let controller: PolicyResource | undefined;
+        for (const resource of resources) {
+            if (isKubernetesKind(resource.type, "gateway.networking.k8s.io", "Gateway")) {
+                gateways.set(objectKey(resource), { className: resource.props.spec?.gatewayClassName, resource });
+            } else if (isLlmInferenceServiceConfig(resource.type) && !configs.has(objectKey(resource))) {
+                configs.set(objectKey(resource), resource);
+            } else if (
+                controller === undefined &&
+                isKubernetesKind(resource.type, "apps", "Deployment") &&
+                resource.props.metadata?.name === KSERVE_CONTROLLER
+            ) {
+                controller = resource;
+            }
+        }
+        const namespace = controller ? namespaceOf(controller) : KSERVE.namespace;
+        index = { gateways, kserveNamespace: namespace, configs, defaultGateway: defaultGatewayOf(resources, namespace) };
+        stackIndexes.set(resources, index);
+    }
+    return index;
+}
+
 /** The stack's Gateways by `namespace/name`, with their class. */
 export function gatewaysByKey(resources: PolicyResource[]): Map<string, { className: string; resource: PolicyResource }> {
-    const gateways = new Map<string, { className: string; resource: PolicyResource }>();
-    for (const resource of resources) {
-        if (isKubernetesKind(resource.type, "gateway.networking.k8s.io", "Gateway")) {
-            gateways.set(objectKey(resource), { className: resource.props.spec?.gatewayClassName, resource });
-        }
-    }
-    return gateways;
+    return stackIndex(resources).gateways;
 }
 
 /** A test of whether any of some Gateways (as `namespace/name`) is one of the stack's GKE Gateways. */
@@ -346,10 +377,7 @@ export function attachesToGkeGateway(resources: PolicyResource[]): (gatewayKeys:
 
 /** The namespace KServe's controller runs in: that of its controller Deployment if the stack shows it, else KServe's own. */
 export function kserveNamespace(resources: PolicyResource[]): string {
-    const controller = resources.find(
-        (resource) => isKubernetesKind(resource.type, "apps", "Deployment") && resource.props.metadata?.name === KSERVE_CONTROLLER,
-    );
-    return controller ? namespaceOf(controller) : KSERVE.namespace;
+    return stackIndex(resources).kserveNamespace;
 }
 
 /** KServe's LLMInferenceService controller Deployment. Source: kserve v0.20.0 charts/kserve-llmisvc-resources. */
@@ -357,12 +385,11 @@ export const KSERVE_CONTROLLER = "llmisvc-controller-manager";
 
 /** Looks up an LLMInferenceServiceConfig by name as KServe does for a service in `namespace`: that namespace first, then the controller's. */
 export function kserveConfigResolver(resources: PolicyResource[]): (name: unknown, namespace: string) => PolicyResource | undefined {
-    const configs = resources.filter((resource) => isLlmInferenceServiceConfig(resource.type));
-    const controllerNamespace = kserveNamespace(resources);
+    const { configs, kserveNamespace: controllerNamespace } = stackIndex(resources);
     return (name, namespace) =>
-        [namespace, controllerNamespace]
-            .map((candidate) => configs.find((config) => config.props.metadata?.name === name && namespaceOf(config) === candidate))
-            .find(Boolean);
+        typeof name === "string"
+            ? [namespace, controllerNamespace].map((candidate) => configs.get(`${candidate}/${name}`)).find(Boolean)
+            : undefined;
 }
 
 /** Lists whose items KServe's strategic merge matches by `name` (the PodSpec's patch merge keys); every other list is replaced whole. */
@@ -410,7 +437,10 @@ export function effectiveServiceSpec(service: PolicyResource, resources: PolicyR
  * chart's default. Source: {@link KSERVE.defaultGateway}.
  */
 export function kserveDefaultGateway(resources: PolicyResource[]): string {
-    const namespace = kserveNamespace(resources);
+    return stackIndex(resources).defaultGateway;
+}
+
+function defaultGatewayOf(resources: PolicyResource[], namespace: string): string {
     const { configMap, chartValue, chartDefault } = KSERVE.defaultGateway;
     const fromConfigMap = resources
         .filter(

@@ -16,7 +16,7 @@ import { parseArgs } from "util";
 import { runCli } from "./cli";
 import { PackConfig, PackConfigError, PolicyPackProcess } from "./offline/analyzer";
 import { diffReports, readBaseReport, renderMarkdown } from "./offline/diff";
-import { judge } from "./offline/policies";
+import { Judgement } from "./offline/policies";
 import { ProjectError } from "./offline/project";
 import { KubernetesManifest, buildReport, kubernetesManifests, renderPolicies, renderTree } from "./offline/report";
 import { DEFAULT_PROGRAM_TIMEOUT_SECONDS, ProgramError, runOffline } from "./offline/run";
@@ -146,12 +146,23 @@ async function main(argv: string[]): Promise<number> {
         return 2;
     }
 
-    // The pack starts while the program runs; both take about a second.
-    const packStarting = PolicyPackProcess.start(path.resolve(values["policy-pack"] ?? DEFAULT_PACK));
+    // The pack starts first and judges each resource as it registers, as the engine has it do, while the program runs.
+    const packStarting = PolicyPackProcess.start(path.resolve(values["policy-pack"] ?? DEFAULT_PACK), (reason) =>
+        process.stderr.write(`building the policy pack: ${reason}\n`),
+    );
     packStarting.catch(() => undefined);
+    let judgement: Judgement | undefined;
     let run;
     try {
-        run = await runOffline(values.dir, values.stack, values.config, values.secret, values["bare-stack"], timeout);
+        run = await runOffline(values.dir, values.stack, {
+            overrides: values.config,
+            secretOverrides: values.secret,
+            allowBareStack: values["bare-stack"],
+            timeoutSeconds: timeout,
+            onProject: (project) =>
+                (judgement = new Judgement(packStarting, policyConfig, { project: project.projectName, stack: project.stack })),
+            onResource: (resource) => judgement!.analyze(resource),
+        });
     } catch (err) {
         const message = isUserError(err) ? (err as Error).message : ((err as Error)?.stack ?? String(err));
         process.stderr.write(`error: ${message}\n`);
@@ -163,15 +174,13 @@ async function main(argv: string[]): Promise<number> {
     }
 
     let verdict;
-    let pack: PolicyPackProcess | undefined;
     try {
-        pack = await packStarting;
-        verdict = await judge(pack, run.resources, policyConfig, { project: run.project.projectName, stack: run.project.stack });
+        verdict = await judgement!.verdict(run.resources);
     } catch (err) {
         process.stderr.write(`error: ${err instanceof PackConfigError ? err.message : `policy pack: ${(err as Error).message}`}\n`);
         return 2;
     } finally {
-        pack?.close();
+        (await packStarting.catch(() => undefined))?.close();
     }
     const { info, violations } = verdict;
 

@@ -72,7 +72,7 @@ describe.each([
     let bindings: Binding[];
     let resources: RecordedResource[];
     beforeAll(async () => {
-        const run = await runOffline(ROOT, stack, []);
+        const run = await runOffline(ROOT, stack);
         resources = run.resources;
         needs = needsOf(run.resources, identityOf(run.project.config["gcp:project"]));
         bindings = bindingsOf(run.resources);
@@ -208,7 +208,7 @@ describe("the request path check", () => {
     });
 
     test("catches an EPP on another port, a named route rule and a vLLM probe over HTTPS", async () => {
-        const run = await runOffline(ROOT, "multimodel", []);
+        const run = await runOffline(ROOT, "multimodel");
         const broken = JSON.parse(JSON.stringify(run.resources)) as RecordedResource[];
         const inputs = (type: string, name: string) =>
             broken.find((resource) => resource.type === type && resource.name === name)!.inputs as any; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -563,7 +563,7 @@ describe("the shipped stacks in one project", () => {
         const stacks = ["dev", "prod"];
         const seen = new Map<string, string>();
         for (const stack of stacks) {
-            const run = await runOffline(ROOT, stack, ["gcp:project=acme-shared"]);
+            const run = await runOffline(ROOT, stack, { overrides: ["gcp:project=acme-shared"] });
             // Project services are the project's own: each stack enables them and none ever disables them.
             for (const resource of run.resources.filter(
                 (candidate) => candidate.type.startsWith("gcp:") && candidate.type !== "gcp:projects/service:Service",

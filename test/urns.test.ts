@@ -12,7 +12,7 @@ const ROOT = path.resolve(__dirname, "..");
 
 describe.each(["dev", "prod"])("the %s stack's URNs", (stack) => {
     test("are the ones its state holds", async () => {
-        const run = await runOffline(ROOT, stack, []);
+        const run = await runOffline(ROOT, stack);
         expect(run.resources.map((resource) => resource.urn).sort()).toMatchSnapshot();
     });
 });

@@ -7,6 +7,7 @@
  * is validated first, as the CLI validates it, and sent with every schema default filled in.
  */
 import { ChildProcess, spawn } from "child_process";
+import * as fs from "fs";
 import { ownChild } from "../children";
 import * as path from "path";
 import Ajv from "ajv";
@@ -174,6 +175,63 @@ function sdkDir(packDir: string): string {
     return path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [packDir] }));
 }
 
+/** TypeScript sources of a pack (and what its build reads), outside its dependencies and `outDir`. */
+function buildInputs(dir: string, outDir: string): string[] {
+    return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+            return entry.name === "node_modules" || full === outDir ? [] : buildInputs(full, outDir);
+        }
+        return /\.ts$|^tsconfig\.json$|^package\.json$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [full] : [];
+    });
+}
+
+/**
+ * Why the compiled pack in `packDir` is out of date, or undefined when it is current or not compiled: a pack whose
+ * `main` is JavaScript made by its own `build` script (as this project's is, so that it starts without type-checking)
+ * is stale when `main` is missing or older than any of its sources.
+ */
+export function staleBuild(packDir: string): string | undefined {
+    const manifest = JSON.parse(fs.readFileSync(path.join(packDir, "package.json"), "utf8")) as {
+        main?: string;
+        scripts?: Record<string, string>;
+    };
+    if (!manifest.scripts?.build || !manifest.main?.endsWith(".js")) {
+        return undefined;
+    }
+    const main = path.join(packDir, manifest.main);
+    if (!fs.existsSync(main)) {
+        return `${manifest.main} is not built yet`;
+    }
+    const builtAt = fs.statSync(main).mtimeMs;
+    const changed = buildInputs(packDir, path.dirname(main)).find((file) => fs.statSync(file).mtimeMs > builtAt);
+    return changed && `${path.relative(packDir, changed)} changed since ${manifest.main} was built`;
+}
+
+/** Runs the pack's own `npm run build` when its compiled `main` is stale; rejects with the build's output when it fails. */
+export async function buildIfStale(packDir: string, onBuild: (reason: string) => void = () => undefined): Promise<void> {
+    const reason = staleBuild(packDir);
+    if (reason === undefined) {
+        return;
+    }
+    onBuild(reason);
+    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+    const build = ownChild(spawn(npm, ["run", "-s", "build"], { cwd: packDir, stdio: ["ignore", "pipe", "pipe"] }));
+    let output = "";
+    build.stdout!.on("data", (chunk: Buffer) => (output += chunk));
+    build.stderr!.on("data", (chunk: Buffer) => (output += chunk));
+    const code = await new Promise<number | null>((resolve, reject) => {
+        build.on("error", reject);
+        build.on("close", resolve);
+    });
+    if (code !== 0) {
+        throw new Error(`npm run build in ${packDir} failed (${reason}):\n${output.trim()}`);
+    }
+}
+
+/** Preloaded into the pack's process: keeps its compiled modules between runs (the file says how). */
+const PACK_COMPILE_CACHE = path.join(__dirname, "pack-compile-cache.js");
+
 /** A running policy pack. */
 export class PolicyPackProcess {
     private constructor(
@@ -186,12 +244,14 @@ export class PolicyPackProcess {
 
     /**
      * Starts the pack in `packDir` through the SDK's policy-pack runner, in its own directory (where it reads its
-     * package.json), and connects once it prints its port. Rejects with the pack's own error if it exits first.
+     * package.json), and connects once it prints its port; a compiled pack whose sources changed is built first
+     * (`onBuild` hears why). Rejects with the pack's own error if it exits first.
      */
-    static async start(packDir: string): Promise<PolicyPackProcess> {
+    static async start(packDir: string, onBuild?: (reason: string) => void): Promise<PolicyPackProcess> {
+        await buildIfStale(packDir, onBuild);
         const sdk = sdkDir(packDir);
         const child = ownChild(
-            spawn(process.execPath, [path.join(sdk, "cmd", "run-policy-pack", "index.js"), "127.0.0.1:0", "."], {
+            spawn(process.execPath, ["-r", PACK_COMPILE_CACHE, path.join(sdk, "cmd", "run-policy-pack", "index.js"), "127.0.0.1:0", "."], {
                 cwd: packDir,
                 stdio: ["ignore", "pipe", "pipe"],
             }),

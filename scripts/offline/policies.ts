@@ -26,28 +26,64 @@ function byPolicyAndUrn(a: PolicyViolation, b: PolicyViolation): number {
     return a.policyName.localeCompare(b.policyName) || a.urn.localeCompare(b.urn) || a.message.localeCompare(b.message);
 }
 
+/** Diagnostics as the pack returned them, with the URN to report them against when the pack names none. */
+interface Diagnostics {
+    diagnostics: Parameters<typeof PolicyPackProcess.violation>[0][];
+    urn: string;
+}
+
 /**
- * Configures `pack` (config validated first; a {@link PackConfigError} when it is not valid) and runs `Analyze` on
- * every resource and `AnalyzeStack` on the whole stack.
+ * A pack's verdict, built as the engine builds it: each resource goes to `Analyze` as it registers (while the program
+ * still runs), and the whole stack to `AnalyzeStack` once it is done. The pack is configured first (config validated
+ * as the CLI validates it; a {@link PackConfigError} when it is not valid), as soon as it is up.
  */
-export async function judge(
+export class Judgement {
+    private readonly configured: Promise<{ pack: PolicyPackProcess; info: PackInfo }>;
+    private readonly analyses: Promise<Diagnostics>[] = [];
+    private readonly byUrn = new Map<string, RecordedResource>();
+
+    constructor(pack: Promise<PolicyPackProcess>, config: PackConfig, stack: { project: string; stack: string }) {
+        this.configured = pack.then(async (started) => {
+            const info = await started.info();
+            await started.configure(stack, resolvePackConfig(info, config));
+            return { pack: started, info };
+        });
+        // Surfaced by verdict(); a rejection nobody awaits yet must not look like the program's own failure.
+        this.configured.catch(() => undefined);
+    }
+
+    /** Sends `resource` to `Analyze` once the pack is configured. */
+    analyze(resource: RecordedResource): void {
+        this.byUrn.set(resource.urn, resource);
+        const analysis = this.configured.then(async ({ pack }) => ({
+            diagnostics: await pack.analyze(resource, this.byUrn),
+            urn: resource.urn,
+        }));
+        analysis.catch(() => undefined);
+        this.analyses.push(analysis);
+    }
+
+    /** Analyzes each of `resources` not yet sent, then the whole stack; every violation, with no secret in a message. */
+    async verdict(resources: readonly RecordedResource[]): Promise<{ info: PackInfo; violations: PolicyViolation[] }> {
+        resources.filter((resource) => !this.byUrn.has(resource.urn)).forEach((resource) => this.analyze(resource));
+        const { pack, info } = await this.configured;
+        const perResource = await Promise.all(this.analyses);
+        const stackWide: Diagnostics = { diagnostics: await pack.analyzeStack([...resources], this.byUrn), urn: "" };
+        const secrets = secretStrings(resources);
+        const redact = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[secret]"), text);
+        const violations = [...perResource, stackWide].flatMap(({ diagnostics, urn }) =>
+            diagnostics.map((diagnostic) => PolicyPackProcess.violation(diagnostic, urn, redact)),
+        );
+        return { info, violations: violations.sort(byPolicyAndUrn) };
+    }
+}
+
+/** The verdict of a running `pack` over `resources`, all registered already. */
+export function judge(
     pack: PolicyPackProcess,
     resources: readonly RecordedResource[],
     config: PackConfig,
     stack: { project: string; stack: string },
 ): Promise<{ info: PackInfo; violations: PolicyViolation[] }> {
-    const info = await pack.info();
-    await pack.configure(stack, resolvePackConfig(info, config));
-    const byUrn = new Map(resources.map((resource) => [resource.urn, resource]));
-    const secrets = secretStrings(resources);
-    const redact = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[secret]"), text);
-    const perResource = await Promise.all(
-        resources.map(async (resource) =>
-            (await pack.analyze(resource, byUrn)).map((diagnostic) => PolicyPackProcess.violation(diagnostic, resource.urn, redact)),
-        ),
-    );
-    const stackWide = (await pack.analyzeStack([...resources], byUrn)).map((diagnostic) =>
-        PolicyPackProcess.violation(diagnostic, "", redact),
-    );
-    return { info, violations: [...perResource.flat(), ...stackWide].sort(byPolicyAndUrn) };
+    return new Judgement(Promise.resolve(pack), config, stack).verdict(resources);
 }

@@ -164,8 +164,13 @@ export class ResourceRecorder {
     /**
      * @param inner the SDK's MockMonitor
      * @param unsupportedFeatures features to report as unsupported, whatever `inner` says
+     * @param onRecord hears each resource as it registers (as the engine hands it to a policy pack then)
      */
-    constructor(inner: Monitor, unsupportedFeatures: ReadonlySet<string>) {
+    constructor(
+        inner: Monitor,
+        unsupportedFeatures: ReadonlySet<string>,
+        onRecord: (resource: RecordedResource) => void = () => undefined,
+    ) {
         this.monitor = new Proxy(inner, {
             get: (target, property, receiver) => {
                 if (property === "supportsFeature") {
@@ -180,7 +185,9 @@ export class ResourceRecorder {
                             if (!err && response) {
                                 // The engine's URN, which the program then uses for parents and dependencies.
                                 response.setUrn(engineUrn(response.getUrn(), req));
-                                this.resources.push(record(req, response.getUrn(), response.getObject()?.toJavaScript() ?? {}));
+                                const resource = record(req, response.getUrn(), response.getObject()?.toJavaScript() ?? {});
+                                this.resources.push(resource);
+                                onRecord(resource);
                             }
                             callback(err, response);
                         });

@@ -1,7 +1,7 @@
 import * as path from "path";
 import { UnrenderedChart, expandComponents } from "./expand";
-import { InvokeAnswer, RecordedInvoke } from "./invokes";
-import { realisticMocks } from "./mocks";
+import type { InvokeAnswer, RecordedInvoke } from "./invokes";
+import type * as MocksModule from "./mocks";
 import { ProjectRun, loadProject } from "./project";
 import { RecordedResource, ResourceRecorder } from "./recorder";
 
@@ -52,6 +52,8 @@ export interface RecordOptions {
     programDir?: string;
     /** Answers per invoke token that replace the offline defaults. */
     invokes?: Record<string, InvokeAnswer>;
+    /** Hears each resource as it registers. */
+    onResource?: (resource: RecordedResource) => void;
 }
 
 /** Resources, invokes and stack outputs a program registered. */
@@ -96,6 +98,9 @@ export async function recordResources(
     const sdkDir = programSdkDir(options.programDir ?? __dirname);
     const sdk = require(sdkDir) as Sdk;
     const { MockMonitor } = require(path.join(sdkDir, "runtime", "mocks")) as { MockMonitor: new (mocks: unknown) => never };
+    // The mocks load the program's own modules (settings, preflight, the SDK): required here, when a program runs, so
+    // that a command which starts the policy pack's process first does not wait for them.
+    const { realisticMocks } = require("./mocks") as typeof MocksModule;
     const invokes: RecordedInvoke[] = [];
     const mocks = realisticMocks({
         project: options.config["gcp:project"] ?? PLACEHOLDER_PROJECT,
@@ -103,7 +108,7 @@ export async function recordResources(
         invokes: options.invokes,
         onInvoke: (invoke) => invokes.push(invoke),
     });
-    const recorder = new ResourceRecorder(new MockMonitor(mocks), UNSUPPORTED_FEATURES);
+    const recorder = new ResourceRecorder(new MockMonitor(mocks), UNSUPPORTED_FEATURES, options.onResource);
 
     // The SDK's own entry points, wrapped for the run: every resource the program constructs (to name the ones that
     // never register) and every error it logs (the language host fails a run that logged one).
@@ -178,20 +183,30 @@ export async function recordResources(
     return { resources: recorder.resources, invokes, outputs: (stackResource && recorder.outputs.get(stackResource.urn)) ?? {} };
 }
 
+/** How {@link runOffline} runs a stack besides its directory and name. */
+export interface OfflineOptions {
+    /** `key=value` overrides, like `pulumi -c`. */
+    overrides?: readonly string[];
+    /** `key=value` overrides that are secrets. */
+    secretOverrides?: readonly string[];
+    /** Runs a stack that has no stack file, with project defaults and overrides alone. */
+    allowBareStack?: boolean;
+    timeoutSeconds?: number;
+    /** Hears the project and stack once they are read, before the program runs. */
+    onProject?: (project: ProjectRun) => void;
+    /** Hears each resource as it registers (the stack's components' expanded objects come after the run). */
+    onResource?: (resource: RecordedResource) => void;
+}
+
 /**
  * Runs the Pulumi program in `dir` as a preview of `stack` under mocks, recording every
  * resource it registers.
  */
-export async function runOffline(
-    dir: string,
-    stack: string,
-    overrides: readonly string[],
-    secretOverrides: readonly string[] = [],
-    allowBareStack = false,
-    timeoutSeconds = DEFAULT_PROGRAM_TIMEOUT_SECONDS,
-): Promise<OfflineRun> {
+export async function runOffline(dir: string, stack: string, options: OfflineOptions = {}): Promise<OfflineRun> {
+    const { overrides = [], secretOverrides = [], allowBareStack = false, timeoutSeconds = DEFAULT_PROGRAM_TIMEOUT_SECONDS } = options;
     const programDir = path.resolve(dir);
     const project = loadProject(programDir, stack, overrides, secretOverrides, allowBareStack);
+    options.onProject?.(project);
     const notes: string[] = [];
     if (!project.hasStackFile) {
         notes.push(`no Pulumi.${stack}.yaml in ${programDir}: running with project defaults and --config values only`);
@@ -207,7 +222,14 @@ export async function runOffline(
     process.chdir(programDir);
     try {
         const recording = await recordResources(
-            { projectName: project.projectName, stack, config: project.config, secretKeys: project.secretKeys, programDir },
+            {
+                projectName: project.projectName,
+                stack,
+                config: project.config,
+                secretKeys: project.secretKeys,
+                programDir,
+                onResource: options.onResource,
+            },
             async () => {
                 const loaded = require(project.main) as { default?: unknown; __esModule?: boolean };
                 const entry = loaded.__esModule && "default" in loaded ? loaded.default : loaded;

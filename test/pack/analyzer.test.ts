@@ -434,7 +434,7 @@ describe.each(["dev", "prod", "multimodel", "multihost", "istio"])(
         let run: OfflineRun;
         let resources: RecordedResource[];
         beforeAll(async () => {
-            run = await runOffline(ROOT, stack, []);
+            run = await runOffline(ROOT, stack);
             const gateway = run.outputs.gateway as { namespace: string; name: string };
             resources = [...run.resources, ...renderedChartObjects(run, `${gateway.namespace}/${gateway.name}`)];
         }, 60_000);
