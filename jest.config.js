@@ -6,6 +6,8 @@ module.exports = {
     roots: ["<rootDir>/test"],
     testMatch: ["**/*.test.ts"],
     transform: { "^.+\\.ts$": ["@swc/jest"] },
+    // Checks the run can start (the pinned upstream files are there) once, before any test file.
+    globalSetup: "<rootDir>/test/globalSetup.ts",
     // Each test file gets its own module registry, so the Pulumi runtime's global
     // mock state never leaks between files.
     maxWorkers: 2,

@@ -3,7 +3,8 @@ import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
 import { affectedStacks, shippedStacks } from "../scripts/affected-stacks";
-import { SHARED_DIR } from "./shared";
+import { readManifest } from "../scripts/fetch-shared";
+import { sharedPath } from "./shared";
 
 const ROOT = path.resolve(__dirname, "..");
 const WORKFLOWS = path.join(ROOT, ".github", "workflows");
@@ -61,28 +62,41 @@ describe("GitHub workflows", () => {
         expect(jobs.stacks.steps.map((step) => step.run ?? "").join("\n")).toContain("npm run -s affected-stacks");
     });
 
-    test("ci.yml runs .ci/run with the shared files fetched at their pinned commits", () => {
+    test("ci.yml runs .ci/run, which fetches the shared files at their pinned commits where no shared folder resolves", () => {
         const { jobs } = read("ci.yml");
-        expect(jobs.check.steps.at(-1)).toEqual({ name: ".ci/run", run: "bash .ci/run" });
-        const manifest = fs
-            .readFileSync(path.join(ROOT, ".github", "shared-files.tsv"), "utf8")
+        // No SHARED_DIR: the files go where a clone keeps them, .shared/.
+        expect((jobs.check as { env?: unknown }).env).toBeUndefined();
+        expect(jobs.check.steps).toEqual([
+            { uses: "actions/checkout@v4" },
+            { uses: "actions/setup-node@v4", with: { "node-version": "${{ matrix.node }}" } },
+            { name: ".ci/run", run: "bash .ci/run" },
+        ]);
+        const commands = fs
+            .readFileSync(path.join(ROOT, ".ci", "run"), "utf8")
             .split("\n")
-            .filter((line) => line && !line.startsWith("#"))
-            .map((line) => line.split("\t"));
-        for (const [, url, lines] of manifest) {
+            .filter((line) => line && !line.startsWith("#"));
+        const install = commands.indexOf("npm ci --no-audit --no-fund");
+        expect(commands.slice(install, install + 3)).toEqual([
+            "npm ci --no-audit --no-fund",
+            "npm run -s shared:fetch -- --if-missing",
+            "npm run lint",
+        ]);
+
+        const manifest = readManifest(path.join(ROOT, ".github", "shared-files.tsv"));
+        for (const { url } of manifest) {
             expect(url).toMatch(/^https:\/\/raw\.githubusercontent\.com\/[^/]+\/[^/]+\/[0-9a-f]{40}\//);
-            expect(lines ?? "1-1").toMatch(/^[1-9]\d*-[1-9]\d*$/);
         }
-        const listed = new Set(manifest.map(([dest]) => dest));
+        const listed = new Set(manifest.map(({ dest }) => dest));
         const walk = (dir: string): string[] =>
             fs
                 .readdirSync(dir, { withFileTypes: true })
                 .flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
-        // Every upstream file in shared/ (CRDs and references) is one the tests may read.
+        // Every upstream file in the shared folder (CRDs and references) is one the tests may read.
         const shared = ["crds", "reference"]
-            .flatMap((dir) => walk(path.join(SHARED_DIR, dir)))
+            .flatMap((dir) => walk(sharedPath(dir)))
             .filter((file) => file.endsWith(".yaml"))
-            .map((file) => path.relative(SHARED_DIR, file));
+            .map((file) => path.relative(sharedPath(), file));
+        expect(shared.length).toBeGreaterThan(0);
         for (const needed of shared) {
             expect({ needed, listed: listed.has(needed) }).toEqual({ needed, listed: true });
         }

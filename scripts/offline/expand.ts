@@ -12,6 +12,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { parseAllDocuments } from "yaml";
 import { CHARTS } from "@gke-tpu-inference/facts";
+import { SHARED_FILES_MISSING, resolveSharedDir } from "../sharedDir";
 import { RecordedResource } from "./recorder";
 
 type KubeObject = { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown; namespace?: unknown }; items?: unknown } & Record<
@@ -64,7 +65,7 @@ interface VerbatimChart {
     enabled: (values: Record<string, unknown>) => boolean;
     /** Whether the values also turn on templates, whose objects cannot be rendered offline. */
     rendersTemplates: (values: Record<string, unknown>) => boolean;
-    /** Path under the shared material (../shared, or SHARED_DIR). */
+    /** Its path in the shared folder (scripts/sharedDir.ts). */
     file: string;
 }
 
@@ -83,11 +84,6 @@ const VERBATIM_CHARTS: readonly VerbatimChart[] = [
         file: "reference/kserve-v0.20.0/charts/kserve-runtime-configs.llmisvcconfigs.yaml",
     },
 ];
-
-/** Where the shared upstream material is: SHARED_DIR, or ../shared beside the checkout. */
-function sharedDir(): string {
-    return path.resolve(process.env.SHARED_DIR ?? path.join(__dirname, "..", "..", "..", "shared"));
-}
 
 /** The objects in YAML text, with `List`s flattened. */
 export function parseObjects(text: string): KubeObject[] {
@@ -212,7 +208,12 @@ export interface Expansion {
     unrendered: UnrenderedChart[];
     /** Components whose YAML could not be read (a URL, a missing file): reported like unrendered charts. */
     unread: UnrenderedChart[];
+    /** What the user can do to see more, for the run's notes. */
+    notes: string[];
 }
+
+/** The note when a verbatim chart's upstream file is missing: the command that fetches it. */
+const SHARED_FILES_NOTE = `${SHARED_FILES_MISSING}; until then the chart objects they hold are not checked offline`;
 
 /** The default namespace of a component's Kubernetes provider: its `namespace` input, else `default` (no kubeconfig context offline). */
 function providerNamespace(component: RecordedResource, byUrn: Map<string, RecordedResource>): string {
@@ -222,7 +223,7 @@ function providerNamespace(component: RecordedResource, byUrn: Map<string, Recor
 
 /** Registers the children of every yaml/v2 component and verbatim chart among `resources`, and names the charts it cannot render. */
 export function expandComponents(resources: readonly RecordedResource[], programDir: string): Expansion {
-    const out: Expansion = { resources: [], unrendered: [], unread: [] };
+    const out: Expansion = { resources: [], unrendered: [], unread: [], notes: [] };
     const hasChildren = new Set(resources.map((resource) => resource.parent));
     const byUrn = new Map(resources.map((resource) => [resource.urn, resource]));
     for (const component of resources) {
@@ -270,8 +271,7 @@ export function expandComponents(resources: readonly RecordedResource[], program
                           : inputs.chart;
                 const verbatim = VERBATIM_CHARTS.find((candidate) => candidate.chart === chart && candidate.version === inputs.version);
                 const values = (inputs.values as Record<string, unknown> | undefined) ?? {};
-                const file = verbatim && path.join(sharedDir(), verbatim.file);
-                if (!verbatim || !file) {
+                if (!verbatim) {
                     out.unrendered.push(
                         describe("Helm charts are rendered by the Kubernetes provider, which the offline preview does not run", chart),
                     );
@@ -293,8 +293,18 @@ export function expandComponents(resources: readonly RecordedResource[], program
                 }
                 if (!verbatim.enabled(values)) {
                     // The chart's values turn its verbatim objects off: nothing of them to register.
-                } else if (!fs.existsSync(file)) {
-                    out.unrendered.push(describe(`its verbatim objects are read from ${file}, which is missing (set SHARED_DIR)`, chart));
+                    break;
+                }
+                const sharedDir = resolveSharedDir();
+                const file = sharedDir && path.join(sharedDir, verbatim.file);
+                if (!file || !fs.existsSync(file)) {
+                    // Named by its place in the shared folder: the report and the tree carry no path of this machine.
+                    out.unrendered.push(
+                        describe(`its verbatim objects are read from the pinned upstream file ${verbatim.file}, which is missing`, chart),
+                    );
+                    if (!out.notes.includes(SHARED_FILES_NOTE)) {
+                        out.notes.push(SHARED_FILES_NOTE);
+                    }
                 } else {
                     const namespace = typeof inputs.namespace === "string" ? inputs.namespace : providerNamespace(component, byUrn);
                     out.resources.push(...children(component, parseObjects(fs.readFileSync(file, "utf8")), prefix, namespace));

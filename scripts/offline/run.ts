@@ -11,7 +11,7 @@ export const PLACEHOLDER_PROJECT = "offline-preview-project";
 /** What a program registered when run under the mocks, with the objects of its YAML components and verbatim charts. */
 export interface OfflineRun extends Recording {
     project: ProjectRun;
-    /** Things the user should know about this run (placeholders used, missing stack file). */
+    /** Things the user should know about this run (placeholders used, missing stack file, missing upstream files). */
     notes: string[];
     /** Charts and components whose objects the preview could not see, so no policy judged them. */
     unrendered: UnrenderedChart[];
@@ -242,7 +242,7 @@ export async function runOffline(dir: string, stack: string, options: OfflineOpt
             project,
             ...recording,
             resources: [...recording.resources, ...expansion.resources],
-            notes,
+            notes: [...notes, ...expansion.notes],
             unrendered: [...expansion.unrendered, ...expansion.unread].sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0)),
         };
     } finally {

@@ -7,6 +7,7 @@ import { stringify } from "yaml";
 import { CHARTS } from "@gke-tpu-inference/facts";
 import { Expansion, expandComponents } from "../../scripts/offline/expand";
 import { record } from "../harness";
+import { withSharedDir } from "../shared";
 
 /** Records `program` and expands its components from `programDir`; resources are shown as `type name`, with parent and dependencies by name. */
 async function expand(program: () => void, programDir = os.tmpdir()) {
@@ -157,6 +158,32 @@ describe("charts", () => {
         const { children, expansion } = await expand(runtimeConfigs(false));
         expect(children).toEqual([]);
         expect(expansion.unrendered).toEqual([]);
+    });
+
+    test("without the pinned upstream file it is named as not rendered, with one note giving the command, and no path of this machine", async () => {
+        const emptyShared = fs.mkdtempSync(path.join(os.tmpdir(), "shared-"));
+        const { children, expansion } = await withSharedDir(emptyShared, () =>
+            expand(() => {
+                runtimeConfigs(true)();
+                new k8s.helm.v4.Chart("more-configs", {
+                    chart: CHARTS.kserveRuntimeConfigs.chart,
+                    version: CHARTS.kserveRuntimeConfigs.version,
+                    values: { kserve: { llmisvcConfigs: { enabled: true } } },
+                });
+            }),
+        );
+        expect(children).toEqual([]);
+        const missing =
+            "its verbatim objects are read from the pinned upstream file reference/kserve-v0.20.0/charts/kserve-runtime-configs.llmisvcconfigs.yaml, which is missing";
+        expect(expansion.unrendered.map((chart) => [chart.name, chart.chart, chart.reason]).sort()).toEqual([
+            ["configs", CHARTS.kserveRuntimeConfigs.chart, missing],
+            ["more-configs", CHARTS.kserveRuntimeConfigs.chart, missing],
+        ]);
+        expect(expansion.notes).toEqual([
+            "the pinned upstream files (CRDs and reference configs) are missing (looked in SHARED_DIR, else .shared/, else ../shared): run `npm run shared:fetch`; until then the chart objects they hold are not checked offline",
+        ]);
+        // No absolute path anywhere: what the report and the tree show is the same on every machine.
+        expect(JSON.stringify(expansion)).not.toMatch(/["\s]\/\w/);
     });
 
     test("what it cannot see of a verbatim chart is named: values from files, templates its values turn on", async () => {

@@ -1,0 +1,198 @@
+/**
+ * `npm run shared:fetch [-- --manifest FILE] [--if-missing]`
+ *
+ * Downloads the pinned upstream files the tests and the offline preview read (upstream CRDs and reference configs, listed
+ * in .github/shared-files.tsv: the destination, a URL at a pinned commit, optionally the FIRST-LAST lines to keep) into
+ * SHARED_DIR when set, else `.shared/` in the checkout. Each file is written whole or not at all. Exit codes: 0 every file
+ * fetched (or, with --if-missing, a shared folder already resolves); 2 a file could not be fetched, or a usage error.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { parseCliArgs, runCli } from "./cli";
+import { resolveSharedDir, sharedFetchDir } from "./sharedDir";
+
+const USAGE = "usage: npm run shared:fetch -- [--manifest FILE] [--if-missing]";
+
+const HELP = [
+    USAGE,
+    "Fetches the pinned upstream files the tests and the offline preview read into SHARED_DIR when set, else .shared/.",
+    "  --manifest FILE  what to fetch, a line each: DEST<TAB>URL[<TAB>FIRST-LAST] (default .github/shared-files.tsv)",
+    "  --if-missing     fetch only when no shared folder resolves (SHARED_DIR, else .shared/, else ../shared)",
+    "example: npm run shared:fetch",
+    "example: SHARED_DIR=/tmp/shared npm run shared:fetch",
+].join("\n");
+
+const DEFAULT_MANIFEST = path.resolve(__dirname, "..", ".github", "shared-files.tsv");
+
+/** One line of the manifest. */
+export interface SharedFile {
+    /** Its path in the shared folder. */
+    dest: string;
+    /** Where it is, at a pinned commit. */
+    url: string;
+    /** Lines FIRST to LAST (counted from 1, both kept) of the download, when only those belong in the file. */
+    lines?: { first: number; last: number };
+}
+
+/** How hard to try for each file. */
+export interface FetchOptions {
+    /** Tries per file. */
+    attempts: number;
+    /** The pause before the nth retry is n times this, in milliseconds. */
+    retryDelayMs: number;
+    /** Deadline of one try, up to the last byte, in milliseconds. */
+    requestTimeoutMs: number;
+}
+
+const DEFAULT_FETCH_OPTIONS: FetchOptions = { attempts: 3, retryDelayMs: 1_000, requestTimeoutMs: 60_000 };
+
+/** The files `manifest` lists; a malformed line throws, naming it. */
+export function readManifest(manifest: string): SharedFile[] {
+    let text: string;
+    try {
+        text = fs.readFileSync(manifest, "utf8");
+    } catch (err) {
+        throw new Error(`cannot read the manifest: ${(err as Error).message}`);
+    }
+    return text.split(/\r?\n/).flatMap((line, index): SharedFile[] => {
+        if (line.trim() === "" || line.startsWith("#")) {
+            return [];
+        }
+        const where = `${manifest}:${index + 1}`;
+        const [dest, url, range, ...extra] = line.split("\t");
+        if (!url || extra.length > 0) {
+            throw new Error(`${where}: expected DEST<TAB>URL[<TAB>FIRST-LAST], got ${JSON.stringify(line)}`);
+        }
+        if (!dest || path.isAbsolute(dest) || dest.split(/[\\/]/).includes("..")) {
+            throw new Error(`${where}: ${dest} is not a path inside the shared folder`);
+        }
+        if (!URL.canParse(url)) {
+            throw new Error(`${where}: ${url} is not a URL`);
+        }
+        if (range === undefined) {
+            return [{ dest, url }];
+        }
+        const match = /^([1-9]\d*)-([1-9]\d*)$/.exec(range);
+        if (!match || Number(match[2]) < Number(match[1])) {
+            throw new Error(`${where}: ${JSON.stringify(range)} is not a line range FIRST-LAST with 1 <= FIRST <= LAST`);
+        }
+        return [{ dest, url, lines: { first: Number(match[1]), last: Number(match[2]) } }];
+    });
+}
+
+/**
+ * Lines FIRST to LAST of `body`, each with its newline (the last line of the body may have none), as `sed -n FIRST,LASTp`
+ * prints them. A body shorter than LAST is refused: the range was written for another file.
+ */
+export function selectLines(body: Buffer, { first, last }: { first: number; last: number }): Buffer {
+    // latin1 maps each byte to one character and back, so the kept lines are byte for byte the download's.
+    const lines = body.toString("latin1").split(/(?<=\n)/);
+    if (lines.length < last) {
+        throw new Error(`the download has ${lines.length} lines, fewer than the ${last} the manifest's range ends at`);
+    }
+    return Buffer.from(lines.slice(first - 1, last).join(""), "latin1");
+}
+
+/** A failure another try cannot mend: the server says the URL is wrong. */
+class UrlRefused extends Error {}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The body at `url`, tried up to `options.attempts` times; throws the last try's cause, in one line. */
+async function download(url: string, options: FetchOptions): Promise<Buffer> {
+    for (let attempt = 1; ; attempt++) {
+        try {
+            const response = await fetch(url, { signal: AbortSignal.timeout(options.requestTimeoutMs) });
+            if (!response.ok) {
+                await response.body?.cancel();
+                const status = `HTTP ${response.status} ${response.statusText}`;
+                // A server error or a rate limit may pass; any other answer is about the URL itself.
+                throw response.status >= 500 || response.status === 429 ? new Error(status) : new UrlRefused(status);
+            }
+            return Buffer.from(await response.arrayBuffer());
+        } catch (err) {
+            const error = err as Error;
+            const cause =
+                error.name === "TimeoutError"
+                    ? `no complete answer within ${options.requestTimeoutMs / 1000} s`
+                    : // fetch reports a network failure as "fetch failed", with the reason as its cause.
+                      ((error.cause as Error | undefined)?.message ?? error.message);
+            if (error instanceof UrlRefused || attempt >= options.attempts) {
+                throw new Error(attempt > 1 ? `${cause} (${attempt} tries)` : cause);
+            }
+        }
+        await sleep(options.retryDelayMs * attempt);
+    }
+}
+
+/** Writes `content` to `file` through a temporary file beside it, so that an interrupted run never leaves half a file. */
+function writeWhole(file: string, content: Buffer): void {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const partial = `${file}.${process.pid}.partial`;
+    try {
+        fs.writeFileSync(partial, content);
+        fs.renameSync(partial, file);
+    } catch (err) {
+        fs.rmSync(partial, { force: true });
+        throw err;
+    }
+}
+
+/** Fetches every file into `dir`, one progress line each; the first failure throws, naming the file, its URL and the cause. */
+async function fetchSharedFiles(files: readonly SharedFile[], dir: string, options: FetchOptions): Promise<void> {
+    for (const [index, file] of files.entries()) {
+        let content: Buffer;
+        try {
+            const body = await download(file.url, options);
+            content = file.lines ? selectLines(body, file.lines) : body;
+        } catch (err) {
+            throw new Error(`cannot fetch ${file.dest} from ${file.url}: ${(err as Error).message}`);
+        }
+        try {
+            writeWhole(path.join(dir, file.dest), content);
+        } catch (err) {
+            throw new Error(`cannot write ${file.dest} into ${dir}: ${(err as Error).message}`);
+        }
+        const range = file.lines ? ` (lines ${file.lines.first}-${file.lines.last})` : "";
+        process.stdout.write(`fetched ${index + 1} of ${files.length}: ${file.dest}${range}\n`);
+    }
+}
+
+/** The CLI; `options` lets tests shorten the waits. */
+export async function main(argv: string[], options: FetchOptions = DEFAULT_FETCH_OPTIONS): Promise<number> {
+    const values = parseCliArgs(
+        argv,
+        {
+            manifest: { type: "string", default: DEFAULT_MANIFEST },
+            "if-missing": { type: "boolean", default: false },
+            help: { type: "boolean", short: "h", default: false },
+        },
+        USAGE,
+    );
+    if (!values) {
+        return 2;
+    }
+    if (values.help) {
+        process.stdout.write(`${HELP}\n`);
+        return 0;
+    }
+    const resolved = values["if-missing"] ? resolveSharedDir() : undefined;
+    if (resolved !== undefined) {
+        process.stdout.write(`using the pinned upstream files in ${resolved}; nothing fetched\n`);
+        return 0;
+    }
+    const dir = sharedFetchDir();
+    try {
+        const files = readManifest(values.manifest);
+        await fetchSharedFiles(files, dir, options);
+        process.stdout.write(`fetched ${files.length} pinned upstream files into ${dir}\n`);
+        return 0;
+    } catch (err) {
+        process.stderr.write(`error: ${(err as Error).message}\n`);
+        return 2;
+    }
+}
+
+if (require.main === module) {
+    runCli(main);
+}

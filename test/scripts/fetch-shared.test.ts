@@ -1,0 +1,220 @@
+import * as fs from "fs";
+import * as http from "http";
+import { AddressInfo } from "net";
+import * as os from "os";
+import * as path from "path";
+import { FetchOptions, main, readManifest, selectLines } from "../../scripts/fetch-shared";
+import { withSharedDir } from "../shared";
+
+/** Short waits: a retry at once, a hung request given up in a twentieth of a second. */
+const FAST: FetchOptions = { attempts: 2, retryDelayMs: 0, requestTimeoutMs: 50 };
+
+/** Upstream on loopback: two files, one that is not there, one cut off mid-body, one that fails once, one that never answers. */
+async function upstream() {
+    const requests: string[] = [];
+    const server = http.createServer((req, res) => {
+        const url = req.url ?? "";
+        requests.push(url);
+        if (url === "/kserve/crd.yaml") {
+            res.writeHead(200).end("kind: CustomResourceDefinition\n");
+        } else if (url === "/istio/crd-all.gen.yaml") {
+            res.writeHead(200).end("# header\n---\nkind: DestinationRule\n---\nkind: EnvoyFilter\n");
+        } else if (url === "/flaky.yaml" && requests.filter((seen) => seen === url).length === 1) {
+            res.writeHead(503).end();
+        } else if (url === "/flaky.yaml") {
+            res.writeHead(200).end("second try\n");
+        } else if (url === "/cut.yaml") {
+            res.writeHead(200, { "Content-Length": "100" });
+            res.write("kind: Cust");
+            setTimeout(() => res.destroy(), 10);
+        } else if (url !== "/hangs.yaml") {
+            res.writeHead(404).end();
+        }
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const close = () =>
+        new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            // fetch keeps connections alive, and one request never gets an answer: end them now.
+            server.closeAllConnections();
+        });
+    return { base, requests, close };
+}
+
+let server: Awaited<ReturnType<typeof upstream>>;
+let scratch: string;
+
+beforeAll(async () => {
+    server = await upstream();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "fetch-shared-"));
+    server.requests.length = 0;
+});
+
+/** A manifest of `lines` (DEST, path on the loopback upstream, optional range), tab-separated, after a comment. */
+function manifest(...lines: string[][]): string {
+    const file = path.join(scratch, "shared-files.tsv");
+    const rows = lines.map(([dest, urlPath, ...range]) => [dest, `${server.base}${urlPath}`, ...range].join("\t"));
+    fs.writeFileSync(file, ["# what the tests read", ...rows, ""].join("\n"));
+    return file;
+}
+
+/** Runs the CLI in this process with SHARED_DIR set to `sharedDir`, capturing what it prints. */
+async function fetchShared(argv: string[], sharedDir: string, options = FAST) {
+    const printed = { stdout: "", stderr: "" };
+    const capture = (stream: "stdout" | "stderr") =>
+        jest.spyOn(process[stream], "write").mockImplementation((chunk: string | Uint8Array) => {
+            printed[stream] += String(chunk);
+            return true;
+        });
+    const spies = [capture("stdout"), capture("stderr")];
+    try {
+        const status = await withSharedDir(sharedDir, () => main(argv, options));
+        return { status, ...printed };
+    } finally {
+        spies.forEach((spy) => spy.mockRestore());
+    }
+}
+
+/** Every file under `dir`, relative to it, sorted. */
+const filesIn = (dir: string) =>
+    (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+        .filter((entry) => entry.isFile())
+        .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+        .sort();
+
+describe("npm run shared:fetch", () => {
+    test("writes each file into SHARED_DIR, keeps only a range's lines, and prints a line per file and a summary", async () => {
+        const shared = path.join(scratch, "shared");
+        const list = manifest(
+            ["crds/kserve/crd.yaml", "/kserve/crd.yaml"],
+            ["crds/istio/networking.istio.io_envoyfilters.yaml", "/istio/crd-all.gen.yaml", "4-5"],
+        );
+        expect(await fetchShared(["--manifest", list], shared)).toEqual({
+            status: 0,
+            stdout: [
+                "fetched 1 of 2: crds/kserve/crd.yaml",
+                "fetched 2 of 2: crds/istio/networking.istio.io_envoyfilters.yaml (lines 4-5)",
+                `fetched 2 pinned upstream files into ${shared}`,
+                "",
+            ].join("\n"),
+            stderr: "",
+        });
+        expect(filesIn(shared)).toEqual(["crds/istio/networking.istio.io_envoyfilters.yaml", "crds/kserve/crd.yaml"]);
+        expect(fs.readFileSync(path.join(shared, "crds/kserve/crd.yaml"), "utf8")).toBe("kind: CustomResourceDefinition\n");
+        expect(fs.readFileSync(path.join(shared, "crds/istio/networking.istio.io_envoyfilters.yaml"), "utf8")).toBe(
+            "---\nkind: EnvoyFilter\n",
+        );
+    });
+
+    test("a file the server does not have stops the run in one line naming it, its URL and the cause, with exit 2, untried again", async () => {
+        const shared = path.join(scratch, "shared");
+        const list = manifest(["crds/kserve/crd.yaml", "/kserve/crd.yaml"], ["reference/gone.yaml", "/gone.yaml"]);
+        expect(await fetchShared(["--manifest", list], shared)).toEqual({
+            status: 2,
+            stdout: "fetched 1 of 2: crds/kserve/crd.yaml\n",
+            stderr: `error: cannot fetch reference/gone.yaml from ${server.base}/gone.yaml: HTTP 404 Not Found\n`,
+        });
+        expect(server.requests).toEqual(["/kserve/crd.yaml", "/gone.yaml"]);
+        expect(filesIn(shared)).toEqual(["crds/kserve/crd.yaml"]);
+    });
+
+    test("a download cut off on every try leaves the file as it was and no partial file beside it", async () => {
+        const shared = path.join(scratch, "shared");
+        fs.mkdirSync(path.join(shared, "crds"), { recursive: true });
+        fs.writeFileSync(path.join(shared, "crds", "crd.yaml"), "kind: Old\n");
+        const { status, stderr } = await fetchShared(["--manifest", manifest(["crds/crd.yaml", "/cut.yaml"])], shared);
+        expect({ status, stderr }).toEqual({
+            status: 2,
+            stderr: `error: cannot fetch crds/crd.yaml from ${server.base}/cut.yaml: other side closed (2 tries)\n`,
+        });
+        expect(filesIn(shared)).toEqual(["crds/crd.yaml"]);
+        expect(fs.readFileSync(path.join(shared, "crds", "crd.yaml"), "utf8")).toBe("kind: Old\n");
+    });
+
+    test("a server error is tried again; a request with no answer is given up at the deadline", async () => {
+        const shared = path.join(scratch, "shared");
+        expect((await fetchShared(["--manifest", manifest(["flaky.yaml", "/flaky.yaml"])], shared)).status).toBe(0);
+        expect(server.requests).toEqual(["/flaky.yaml", "/flaky.yaml"]);
+        expect(fs.readFileSync(path.join(shared, "flaky.yaml"), "utf8")).toBe("second try\n");
+
+        const hung = await fetchShared(["--manifest", manifest(["hangs.yaml", "/hangs.yaml"])], shared, { ...FAST, attempts: 1 });
+        expect(hung.stderr).toBe(`error: cannot fetch hangs.yaml from ${server.base}/hangs.yaml: no complete answer within 0.05 s\n`);
+    });
+
+    test("--if-missing fetches nothing when the shared folder exists, and fetches into SHARED_DIR when it does not", async () => {
+        const list = manifest(["crds/kserve/crd.yaml", "/kserve/crd.yaml"]);
+        expect(await fetchShared(["--manifest", list, "--if-missing"], scratch)).toEqual({
+            status: 0,
+            stdout: `using the pinned upstream files in ${scratch}; nothing fetched\n`,
+            stderr: "",
+        });
+        expect(server.requests).toEqual([]);
+        const shared = path.join(scratch, "shared");
+        expect((await fetchShared(["--manifest", list, "--if-missing"], shared)).status).toBe(0);
+        expect(filesIn(shared)).toEqual(["crds/kserve/crd.yaml"]);
+    });
+
+    test("--help prints the usage and an example", async () => {
+        expect(await fetchShared(["-h"], scratch)).toEqual({
+            status: 0,
+            stdout: [
+                "usage: npm run shared:fetch -- [--manifest FILE] [--if-missing]",
+                "Fetches the pinned upstream files the tests and the offline preview read into SHARED_DIR when set, else .shared/.",
+                "  --manifest FILE  what to fetch, a line each: DEST<TAB>URL[<TAB>FIRST-LAST] (default .github/shared-files.tsv)",
+                "  --if-missing     fetch only when no shared folder resolves (SHARED_DIR, else .shared/, else ../shared)",
+                "example: npm run shared:fetch",
+                "example: SHARED_DIR=/tmp/shared npm run shared:fetch",
+                "",
+            ].join("\n"),
+            stderr: "",
+        });
+    });
+});
+
+describe("the manifest", () => {
+    test("comments and blank lines are skipped; a range is read as FIRST-LAST", () => {
+        const file = path.join(scratch, "list.tsv");
+        fs.writeFileSync(file, "# a comment\n\na.yaml\thttps://example.com/a.yaml\nb.yaml\thttps://example.com/all.yaml\t3-9\n");
+        expect(readManifest(file)).toEqual([
+            { dest: "a.yaml", url: "https://example.com/a.yaml" },
+            { dest: "b.yaml", url: "https://example.com/all.yaml", lines: { first: 3, last: 9 } },
+        ]);
+    });
+
+    test.each([
+        ["a.yaml", 'expected DEST<TAB>URL[<TAB>FIRST-LAST], got "a.yaml"'],
+        ["../a.yaml\thttps://example.com/a.yaml", "../a.yaml is not a path inside the shared folder"],
+        ["/etc/a.yaml\thttps://example.com/a.yaml", "/etc/a.yaml is not a path inside the shared folder"],
+        ["a.yaml\texample.com/a.yaml", "example.com/a.yaml is not a URL"],
+        ["a.yaml\thttps://example.com/a.yaml\t9-3", '"9-3" is not a line range FIRST-LAST with 1 <= FIRST <= LAST'],
+        ["a.yaml\thttps://example.com/a.yaml\t0-3", '"0-3" is not a line range FIRST-LAST with 1 <= FIRST <= LAST'],
+    ])("%j is refused, naming the line", (line, message) => {
+        const file = path.join(scratch, "list.tsv");
+        fs.writeFileSync(file, `# header\n${line}\n`);
+        expect(() => readManifest(file)).toThrow(`${file}:2: ${message}`);
+    });
+});
+
+describe("a line range, as sed -n FIRST,LASTp keeps it", () => {
+    const body = Buffer.from("one\ntwo\nthree\nfour");
+    test.each([
+        [{ first: 2, last: 3 }, "two\nthree\n"],
+        [{ first: 3, last: 4 }, "three\nfour"],
+        [{ first: 4, last: 4 }, "four"],
+    ])("%j", (range, kept) => {
+        expect(selectLines(body, range).toString()).toBe(kept);
+    });
+
+    test("bytes that are not UTF-8 are kept as they are; a range past the end is refused", () => {
+        expect([...selectLines(Buffer.from([0x61, 0x0a, 0xef, 0xbb, 0xbf, 0xff, 0x0a]), { first: 2, last: 2 })]).toEqual([
+            0xef, 0xbb, 0xbf, 0xff, 0x0a,
+        ]);
+        expect(() => selectLines(body, { first: 3, last: 5 })).toThrow(
+            "the download has 4 lines, fewer than the 5 the manifest's range ends at",
+        );
+    });
+});
