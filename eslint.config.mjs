@@ -3,7 +3,17 @@ import pulumi from "@pulumi/eslint-plugin";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-    { ignores: ["node_modules/", "bin/", "policies/node_modules/", "policies/bin/", "scripts/ts-hook.js", "jest.config.js"] },
+    {
+        ignores: [
+            "node_modules/",
+            "bin/",
+            "policies/node_modules/",
+            "policies/bin/",
+            "scripts/ts-hook.js",
+            "scripts/offline/pack-compile-cache.js",
+            "jest.config.js",
+        ],
+    },
     ...tseslint.configs.recommended,
     {
         files: ["**/*.ts"],

@@ -6,7 +6,7 @@ module.exports = {
     roots: ["<rootDir>/test"],
     testMatch: ["**/*.test.ts"],
     transform: { "^.+\\.ts$": ["@swc/jest"] },
-    // Checks the run can start (the pinned upstream files are there) once, before any test file.
+    // Once, before any test file: checks the pinned upstream files are there, and builds the policy pack if its sources changed.
     globalSetup: "<rootDir>/test/globalSetup.ts",
     // Each test file gets its own module registry, so the Pulumi runtime's global
     // mock state never leaks between files.
