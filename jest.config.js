@@ -6,8 +6,13 @@ module.exports = {
     roots: ["<rootDir>/test"],
     testMatch: ["**/*.test.ts"],
     transform: { "^.+\\.ts$": ["@swc/jest"] },
-    // Once, before any test file: checks the pinned upstream files are there, and builds the policy pack if its sources changed.
+    // Once, before any test file: checks the pinned upstream files are there, builds the policy pack if its sources
+    // changed, and makes the folder where the first test file to record a shipped stack leaves it for the others (shippedStacks.ts).
     globalSetup: "<rootDir>/test/globalSetup.ts",
+    globalTeardown: "<rootDir>/test/globalTeardown.ts",
+    // A test or hook that records a program or starts the policy pack takes seconds, and several times that on a loaded
+    // machine; jest's default of 5 s fails them for the load, not for a fault.
+    testTimeout: 60_000,
     // Each test file gets its own module registry, so the Pulumi runtime's global
     // mock state never leaks between files.
     maxWorkers: 2,

@@ -1,14 +1,11 @@
-import * as path from "path";
 import { REQUEST_PATHS } from "@gke-tpu-inference/facts";
 import { INVOKE_TOKENS, defaultInvokeAnswers } from "../scripts/offline/invokes";
 import { RecordedResource } from "../scripts/offline/recorder";
-import { runOffline } from "../scripts/offline/run";
 import { Binding, Identity, Need, bindingsOf, excessBindings, needsOf, unmetNeeds } from "./contracts";
 import { runProgram } from "./harness";
 import { CHECKED_HOPS, requestPathProblems } from "./requestPath";
+import { shippedRun } from "./shippedStacks";
 import { startPathProblems } from "./startPath";
-
-const ROOT = path.resolve(__dirname, "..");
 
 /** The project and its number, as the offline preview answers them. */
 function identityOf(project: string): Identity {
@@ -72,11 +69,11 @@ describe.each([
     let bindings: Binding[];
     let resources: RecordedResource[];
     beforeAll(async () => {
-        const run = await runOffline(ROOT, stack);
+        const run = await shippedRun(stack);
         resources = run.resources;
         needs = needsOf(run.resources, identityOf(run.project.config["gcp:project"]));
         bindings = bindingsOf(run.resources);
-    }, 60_000);
+    });
 
     test("every workload's every call is granted on a resource its binding's condition admits", () => {
         expect(instances(needs)).toEqual(expected);
@@ -208,7 +205,7 @@ describe("the request path check", () => {
     });
 
     test("catches an EPP on another port, a named route rule and a vLLM probe over HTTPS", async () => {
-        const run = await runOffline(ROOT, "multimodel");
+        const run = await shippedRun("multimodel");
         const broken = JSON.parse(JSON.stringify(run.resources)) as RecordedResource[];
         const inputs = (type: string, name: string) =>
             broken.find((resource) => resource.type === type && resource.name === name)!.inputs as any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -226,5 +223,5 @@ describe("the request path check", () => {
             "endpointPicker: qwen2-3b's EPP does not serve ext_proc on 9002, where KServe's pool calls it",
             "poolToVllm: qwen2-3b's probes are not HTTP on 8000",
         ]);
-    }, 60_000);
+    });
 });

@@ -1,14 +1,10 @@
-import { spawnSync } from "child_process";
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 import { parse } from "yaml";
 import { routerRouteSpec } from "../components/routerRoute";
+import { kubernetesManifests } from "../scripts/offline/report";
 import { CrdValidator } from "./crds";
 import { Graph, runProgram } from "./harness";
 import { renderedRoute } from "./kserveRoutes";
-
-const ROOT = path.resolve(__dirname, "..");
+import { shippedRun } from "./shippedStacks";
 
 /** API groups Kubernetes serves itself; every other group's objects are custom resources. */
 const BUILT_IN_GROUPS = new Set([
@@ -30,17 +26,10 @@ function isCustomResource(object: { apiVersion?: unknown }): boolean {
     return !BUILT_IN_GROUPS.has(apiVersion.includes("/") ? apiVersion.split("/")[0] : "");
 }
 
-/** The custom resources the offline preview of a shipped stack writes with --out, by file. */
-function previewedCustomResources(stack: string) {
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), "schemas-"));
-    const run = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--stack", stack, "--out", out], {
-        cwd: ROOT,
-        encoding: "utf8",
-    });
-    expect(run.status).toBe(0);
-    return fs
-        .readdirSync(out)
-        .map((file) => ({ file, object: parse(fs.readFileSync(path.join(out, file), "utf8")) }))
+/** The custom resources the offline preview of a shipped stack writes with --out (`kubernetesManifests`), by file. */
+async function previewedCustomResources(stack: string) {
+    return kubernetesManifests(await shippedRun(stack))
+        .map(({ fileName, yaml }) => ({ file: fileName, object: parse(yaml) }))
         .filter(({ object }) => isCustomResource(object));
 }
 
@@ -116,8 +105,8 @@ describe("every custom resource the program emits validates against the upstream
     test.each([
         ["dev", "qwen2-3b"],
         ["prod", "qwen2-3b-cache"],
-    ])("the offline preview's --out YAML of the %s stack", (stack, service) => {
-        const custom = previewedCustomResources(stack);
+    ])("the offline preview's --out YAML of the %s stack", async (stack, service) => {
+        const custom = await previewedCustomResources(stack);
         expect(custom.map(({ file }) => file).sort()).toEqual(
             [
                 "certificate-cert-manager-tpu-inference-ca.yaml",
@@ -155,8 +144,8 @@ describe("every custom resource the program emits validates against the upstream
         }
     });
 
-    test("the offline preview's --out YAML of the multimodel stack: the router's extension and health check, both services' objects", () => {
-        const custom = previewedCustomResources("multimodel");
+    test("the offline preview's --out YAML of the multimodel stack: the router's extension and health check, both services' objects", async () => {
+        const custom = await previewedCustomResources("multimodel");
         const files = custom.map(({ file }) => file);
         expect(files).toEqual(
             expect.arrayContaining([
@@ -168,10 +157,10 @@ describe("every custom resource the program emits validates against the upstream
         for (const { file, object } of custom) {
             expect({ file, errors: validator.errors(object) }).toEqual({ file, errors: [] });
         }
-    }, 60_000);
+    });
 
-    test("the offline preview's --out YAML of the multihost stack: the leader-and-worker service and the namespace's pipeline-parallel preset", () => {
-        const custom = previewedCustomResources("multihost");
+    test("the offline preview's --out YAML of the multihost stack: the leader-and-worker service and the namespace's pipeline-parallel preset", async () => {
+        const custom = await previewedCustomResources("multihost");
         const byFile = new Map(custom.map(({ file, object }) => [file, object]));
         const service = byFile.get("llminferenceservice-llm-inference-qwen-72b.yaml");
         expect(service.spec.parallelism).toEqual({ pipeline: 4, tensor: 4 });
@@ -180,10 +169,10 @@ describe("every custom resource the program emits validates against the upstream
         for (const { file, object } of custom) {
             expect({ file, errors: validator.errors(object) }).toEqual({ file, errors: [] });
         }
-    }, 60_000);
+    });
 
-    test("the offline preview's --out YAML of the istio stack: a Gateway of class istio and the EPP's DestinationRule, no GKE policy", () => {
-        const custom = previewedCustomResources("istio");
+    test("the offline preview's --out YAML of the istio stack: a Gateway of class istio and the EPP's DestinationRule, no GKE policy", async () => {
+        const custom = await previewedCustomResources("istio");
         const files = custom.map(({ file }) => file);
         expect(files).toEqual(
             expect.arrayContaining([
@@ -196,7 +185,7 @@ describe("every custom resource the program emits validates against the upstream
         for (const { file, object } of custom) {
             expect({ file, errors: validator.errors(object) }).toEqual({ file, errors: [] });
         }
-    }, 60_000);
+    });
 
     test.each([false, true])(
         "the route template (body-based routing %s), rendered for a service, is a valid Gateway API HTTPRoute",

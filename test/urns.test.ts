@@ -5,14 +5,11 @@
  * `aliases`. This snapshot of the shipped stacks' URNs changes only on purpose: update it with `npx jest -u`
  * together with the aliases that keep the old resources.
  */
-import * as path from "path";
-import { runOffline } from "../scripts/offline/run";
-
-const ROOT = path.resolve(__dirname, "..");
+import { shippedRun } from "./shippedStacks";
 
 describe.each(["dev", "prod"])("the %s stack's URNs", (stack) => {
     test("are the ones its state holds", async () => {
-        const run = await runOffline(ROOT, stack);
+        const run = await shippedRun(stack);
         expect(run.resources.map((resource) => resource.urn).sort()).toMatchSnapshot();
     });
 });

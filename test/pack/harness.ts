@@ -18,7 +18,7 @@ export function usePack(): () => PolicyPackProcess {
     let pack: PolicyPackProcess | undefined;
     beforeAll(async () => {
         pack = await PolicyPackProcess.start(PACK_DIR);
-    }, 30_000);
+    });
     afterAll(() => pack?.close());
     return () => pack!;
 }
