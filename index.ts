@@ -209,8 +209,8 @@ export = async () => {
         dashboardUrl: observability.dashboardUrl,
         /** Pattern 2: one OpenAI-compatible endpoint for every model service, which the body's `model` picks. */
         ...(bodyBasedRouter ? { modelRouting: bodyBasedRouter.endpoint } : {}),
-        /** The bucket of staged weights and the compilation cache (see the README's "Cold start"). */
-        modelBucket: store.bucketName,
+        /** The bucket of staged weights and the compilation cache (see the README's "Cold start"); none when nothing is staged. */
+        ...(store.bucketName ? { modelBucket: store.bucketName } : {}),
         /** Per model service: its URL through the Gateway and requests to paste. */
         models: Object.fromEntries(
             settings.models.map((model, index) => [

@@ -7,7 +7,7 @@ module.exports = {
     testMatch: ["**/*.test.ts"],
     transform: { "^.+\\.ts$": ["@swc/jest"] },
     // Once, before any test file: checks the pinned upstream files are there, builds the policy pack if its sources
-    // changed, and makes the folder where the first test file to record a shipped stack leaves it for the others (shippedStacks.ts).
+    // changed, and makes the folder where the first test file to compute what others need too leaves it for them (runCache.ts).
     globalSetup: "<rootDir>/test/globalSetup.ts",
     globalTeardown: "<rootDir>/test/globalTeardown.ts",
     // A test or hook that records a program or starts the policy pack takes seconds, and several times that on a loaded

@@ -1,7 +1,9 @@
 import Ajv, { ValidateFunction } from "ajv";
+import standaloneCode from "ajv/dist/standalone";
 import * as fs from "fs";
 import * as path from "path";
 import { parseAllDocuments } from "yaml";
+import { cachedSync } from "./runCache";
 import { sharedPath } from "./shared";
 
 interface CrdVersion {
@@ -56,30 +58,44 @@ function withObjectMeta(schema: Schema): Schema {
     return { ...schema, properties: { ...implicit, ...((schema.properties as Record<string, Schema> | undefined) ?? {}) } };
 }
 
-/** Validates Kubernetes objects against the upstream CRD schemas in shared/crds (see SOURCES.txt there). Compiles each schema once, on first use. */
-export class CrdValidator {
-    private readonly schemas = new Map<string, Schema>();
-    private readonly compiled = new Map<string, ValidateFunction>();
-    // The API server evaluates `pattern` with Go's RE2, which reads GKE's `[A-Za-z0-9-_:%...]` as written; JavaScript's
-    // Unicode mode rejects `9-_` as a range, so the patterns compile in its legacy mode.
-    private readonly ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, unicodeRegExp: false });
-
-    constructor(private readonly dir: string = sharedPath("crds")) {
-        for (const file of walk(dir)) {
-            for (const document of parseAllDocuments(fs.readFileSync(file, "utf8"))) {
-                // Conversion-webhook patches are CRD fragments without versions.
-                const crd = document.toJSON() as Crd | null;
-                if (crd?.kind !== "CustomResourceDefinition" || !Array.isArray(crd.spec?.versions)) {
-                    continue;
-                }
-                for (const version of crd.spec.versions) {
-                    const schema = version.schema?.openAPIV3Schema;
-                    if (schema) {
-                        this.schemas.set(`${crd.spec.group}/${version.name}:${crd.spec.names.kind}`, schema);
-                    }
+/** Every schema of every version of the CRDs in `dir`, by `group/version:Kind`. */
+function readSchemas(dir: string): Record<string, Schema> {
+    const schemas: Record<string, Schema> = {};
+    for (const file of walk(dir)) {
+        for (const document of parseAllDocuments(fs.readFileSync(file, "utf8"))) {
+            // Conversion-webhook patches are CRD fragments without versions.
+            const crd = document.toJSON() as Crd | null;
+            if (crd?.kind !== "CustomResourceDefinition" || !Array.isArray(crd.spec?.versions)) {
+                continue;
+            }
+            for (const version of crd.spec.versions) {
+                const schema = version.schema?.openAPIV3Schema;
+                if (schema) {
+                    schemas[`${crd.spec.group}/${version.name}:${crd.spec.names.kind}`] = schema;
                 }
             }
         }
+    }
+    return schemas;
+}
+
+/** Validates Kubernetes objects against the upstream CRD schemas in shared/crds (see SOURCES.txt there). Compiles each schema once, on first use. */
+export class CrdValidator {
+    private readonly schemas: Map<string, Schema>;
+    private readonly compiled = new Map<string, ValidateFunction>();
+    // The API server evaluates `pattern` with Go's RE2, which reads GKE's `[A-Za-z0-9-_:%...]` as written; JavaScript's
+    // Unicode mode rejects `9-_` as a range, so the patterns compile in its legacy mode.
+    private readonly ajv = new Ajv({
+        strict: false,
+        allErrors: true,
+        validateFormats: false,
+        unicodeRegExp: false,
+        code: { source: true },
+    });
+
+    constructor(private readonly dir: string = sharedPath("crds")) {
+        // Parsing every CRD's YAML takes seconds; each test file that validates reads the run's one parse.
+        this.schemas = new Map(Object.entries(cachedSync(`crd-schemas-${dir.replace(/[^A-Za-z0-9]/g, "_")}`, () => readSchemas(dir))));
     }
 
     /** `group/version:Kind` keys of every schema loaded. */
@@ -96,7 +112,14 @@ export class CrdValidator {
             if (!schema) {
                 throw new Error(`no CRD schema for ${key} in ${this.dir}`);
             }
-            validate = this.ajv.compile(strict(withObjectMeta(schema)));
+            // Compiling the big schemas (KServe's) takes seconds: the run compiles each once, to standalone code that
+            // every test file evaluates.
+            const source = cachedSync(`crd-validator-${key.replace(/[^A-Za-z0-9]/g, "_")}`, () =>
+                standaloneCode(this.ajv, this.ajv.compile(strict(withObjectMeta(schema)))),
+            );
+            const module = { exports: {} as { default?: ValidateFunction } };
+            new Function("require", "module", "exports", source)(require, module, module.exports);
+            validate = module.exports.default!;
             this.compiled.set(key, validate);
         }
         return validate(object)

@@ -1,14 +1,14 @@
 import * as path from "path";
 import { buildIfStale } from "../scripts/offline/analyzer";
 import { SHARED_FILES_MISSING, resolveSharedDir } from "../scripts/sharedDir";
-import { createShippedRunsDir } from "./shippedStacks";
+import { createRunCacheDir } from "./runCache";
 
 /** jest.config.js `globalSetup`: runs once, before any test file. */
 export default async function globalSetup(): Promise<void> {
     requireSharedFiles();
     // Once, here: test files that start the pack in parallel must not each rebuild it over the others.
     await buildIfStale(path.resolve(__dirname, "..", "policies"));
-    createShippedRunsDir();
+    createRunCacheDir();
 }
 
 /** Stops the run before any test when the pinned upstream files the tests read resolve nowhere. */
