@@ -1,6 +1,10 @@
 import * as fs from "fs";
 import * as path from "path";
 import { PACK_NAME, PACK_VERSION, policies } from "../../policies/pack";
+import { RecordedResource } from "../../scripts/offline/recorder";
+import { evaluatePolicies } from "./evaluate";
+import { gateway, llmService, vllmContainer } from "./fixtures";
+import { kube } from "./harness";
 
 const POLICY_DIR = path.resolve(__dirname, "..", "..", "policies");
 const POLICY_FILES = fs.readdirSync(POLICY_DIR).filter((file) => /^(require|disallow|enforce)[A-Z]\w*\.ts$/.test(file));
@@ -64,5 +68,41 @@ describe("the policy pack", () => {
         expect(PACK_NAME).toBe("gke-tpu-inference");
         expect(PACK_VERSION).toBe(JSON.parse(fs.readFileSync(path.join(POLICY_DIR, "package.json"), "utf8")).version);
         expect(fs.readFileSync(path.join(POLICY_DIR, "index.ts"), "utf8")).toContain("new PolicyPack(PACK_NAME, { policies })");
+    });
+});
+
+describe("the pack's cost grows with the stack, not with its square", () => {
+    /** `count` model services on one Gateway, each built over a config of its own, as KServe resolves them. */
+    const stackOf = (count: number): RecordedResource[] => [
+        gateway(),
+        ...Array.from({ length: count }, (_, index) => {
+            const name = `model-${index}`;
+            const service = llmService(vllmContainer(), { name });
+            (service.inputs.spec as Record<string, unknown>).baseRefs = [{ name: `${name}-config` }];
+            const config = kube("serving.kserve.io/v1alpha2", "LLMInferenceServiceConfig", `${name}-config`, {
+                metadata: { name: `${name}-config`, namespace: "models" },
+                spec: { router: { route: {} } },
+            });
+            return [config, service];
+        }).flat(),
+    ];
+    /** The fastest of three runs of every stack policy over `resources`, in milliseconds. */
+    const stackPoliciesMs = async (resources: RecordedResource[]) => {
+        const stackPolicies = { name: PACK_NAME, version: PACK_VERSION, policies: policies.filter((policy) => "validateStack" in policy) };
+        const runs: number[] = [];
+        for (let run = 0; run < 3; run++) {
+            const start = performance.now();
+            await evaluatePolicies(stackPolicies, resources);
+            runs.push(performance.now() - start);
+        }
+        return Math.min(...runs);
+    };
+
+    test("four times the model services take well under sixteen times as long", async () => {
+        await stackPoliciesMs(stackOf(10)); // warms the JIT, so that the first measure is not of compiling
+        const small = await stackPoliciesMs(stackOf(50));
+        const large = await stackPoliciesMs(stackOf(200));
+        // Linear work is about 4x; a lookup that rescans every resource per service is about 16x.
+        expect(large / small).toBeLessThan(8);
     });
 });
