@@ -15,7 +15,7 @@ import * as path from "path";
 import { parseArgs } from "util";
 import { runCli } from "./cli";
 import { PackConfig, PackConfigError, PolicyPackProcess } from "./offline/analyzer";
-import { diffReports, readBaseReport, renderMarkdown } from "./offline/diff";
+import { diffReports, readBaseReport, renderChanges, renderMarkdown } from "./offline/diff";
 import { Judgement } from "./offline/policies";
 import { ProjectError } from "./offline/project";
 import { KubernetesManifest, buildReport, kubernetesManifests, renderPolicies, renderTree } from "./offline/report";
@@ -189,8 +189,12 @@ async function main(argv: string[]): Promise<number> {
     }
     process.stdout.write(`${renderTree(run)}\n\n${renderPolicies(info, violations, run)}\n`);
     const report = buildReport(run, violations);
+    const diff = base && diffReports(base, report);
+    if (diff) {
+        process.stdout.write(`\n${renderChanges(diff)}\n`);
+    }
     if (markdownPath) {
-        writeOutput(markdownPath, renderMarkdown(report, base && diffReports(base, report)));
+        writeOutput(markdownPath, renderMarkdown(report, diff));
     }
     if (jsonPath) {
         writeOutput(jsonPath, `${JSON.stringify(report, null, 2)}\n`);

@@ -46,6 +46,13 @@ const CLUSTER_SCOPED_KINDS = new Set([
 /** The namespace the provider uses when neither the object nor the component sets one (no kubeconfig namespace offline). */
 const PROVIDER_DEFAULT_NAMESPACE = "default";
 
+/** Components the Kubernetes provider constructs and fills with the objects it renders, each registered as their child. */
+export const PROVIDER_RENDERED_TYPES: ReadonlySet<string> = new Set([
+    "kubernetes:helm.sh/v4:Chart",
+    "kubernetes:yaml/v2:ConfigGroup",
+    "kubernetes:yaml/v2:ConfigFile",
+]);
+
 /** A chart whose objects the preview could not render. */
 export interface UnrenderedChart {
     urn: string;

@@ -131,7 +131,8 @@ type Callback = (
     response: { getUrn(): string; setUrn(urn: string): void; getObject(): Struct | undefined } | undefined,
 ) => void;
 
-const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
+/** The type of the stack resource, the root of every other. */
+export const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
 
 /**
  * The URN the Pulumi engine gives a resource: its type is qualified by its parent's

@@ -2,7 +2,7 @@ import { stringify } from "yaml";
 import { UnrenderedChart } from "./expand";
 import { RecordedInvoke } from "./invokes";
 import { PolicyViolation } from "./analyzer";
-import { RecordedResource, SECRET_PLACEHOLDER } from "./recorder";
+import { ROOT_STACK_TYPE, RecordedResource, SECRET_PLACEHOLDER } from "./recorder";
 import { OfflineRun } from "./run";
 
 /** One step of the JSON report, shaped like `pulumi preview --json`. */
@@ -85,6 +85,50 @@ export function buildReport(run: OfflineRun, policyViolations: PolicyViolation[]
 export function displayType(type: string): string {
     const match = /^([^:]+):(.+)\/([^/:]+):([^:]+)$/.exec(type);
     return match && match[3].toLowerCase() === match[4].toLowerCase() ? `${match[1]}:${match[2]}:${match[4]}` : type;
+}
+
+/** A top-level component of the stack, or the stack for the resources it holds directly, and what it creates. */
+export interface ComponentPlan {
+    type: string;
+    name: string;
+    /** How many resources it creates (itself excluded), and of which types, most first. */
+    count: number;
+    types: Array<{ type: string; count: number }>;
+}
+
+/** The plan as a reviewer reads it: each component under the stack with the resources it creates, by type. */
+export function planByComponent(report: PreviewReport): ComponentPlan[] {
+    const states = new Map(report.steps.map((step) => [step.urn, step.newState]));
+    const stack = report.steps.find((step) => step.newState.type === ROOT_STACK_TYPE)?.newState;
+    // A resource belongs to its ancestor right under the stack; a custom resource right under the stack to the stack.
+    const topLevel = (state: ReportStep["newState"]) => {
+        let current = state;
+        while (current.parent !== undefined && states.get(current.parent)?.parent !== undefined) {
+            current = states.get(current.parent)!;
+        }
+        return current.custom ? stack : current;
+    };
+    const groups = new Map<ReportStep["newState"], Map<string, number>>();
+    for (const { newState } of report.steps) {
+        const group = newState === stack ? undefined : topLevel(newState);
+        if (group === undefined) {
+            continue;
+        }
+        const types = groups.get(group) ?? new Map<string, number>();
+        groups.set(group, types);
+        if (group !== newState) {
+            types.set(displayType(newState.type), (types.get(displayType(newState.type)) ?? 0) + 1);
+        }
+    }
+    const nameOf = (state: ReportStep["newState"]) => state.urn.split("::").pop() ?? state.urn;
+    return [...groups]
+        .sort(([a], [b]) => Number(b === stack) - Number(a === stack) || nameOf(a).localeCompare(nameOf(b)) || a.urn.localeCompare(b.urn))
+        .map(([state, types]) => ({
+            type: displayType(state.type),
+            name: nameOf(state),
+            count: [...types.values()].reduce((sum, count) => sum + count, 0),
+            types: [...types].map(([type, count]) => ({ type, count })).sort((a, b) => b.count - a.count || a.type.localeCompare(b.type)),
+        }));
 }
 
 /** The resource tree and summary, laid out like `pulumi preview`. */

@@ -1,23 +1,28 @@
-import { spawnSync } from "child_process";
-import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
-import { diffReports, diffValues, renderMarkdown } from "../../scripts/offline/diff";
 import { PolicyViolation } from "../../scripts/offline/analyzer";
-import { PreviewReport } from "../../scripts/offline/report";
+import { diffReports, diffValues, readBaseReport, renderChanges, renderMarkdown } from "../../scripts/offline/diff";
+import { UNKNOWN_VALUE } from "../../scripts/offline/recorder";
+import { PreviewReport, buildReport } from "../../scripts/offline/report";
+import { OfflineRun, runOffline } from "../../scripts/offline/run";
+import { shippedRun } from "../shippedStacks";
+import { PulumiPreview, PulumiStep, firstPulumiPreview } from "./pulumiPreview";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-const DIR = fs.mkdtempSync(path.join(os.tmpdir(), "diff-"));
 
-/** Runs the offline preview of the prod stack with `args` and returns its report (and the process). */
-function prodReport(file: string, ...args: string[]) {
-    const json = path.join(DIR, file);
-    const run = spawnSync(
-        process.execPath,
-        ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--stack", "prod", "--json", json, ...args],
-        { cwd: ROOT, encoding: "utf8" },
-    );
-    return { run, json, report: JSON.parse(fs.readFileSync(json, "utf8")) as PreviewReport };
+/** The offline report of `stack` with `config` overrides, without a policy verdict. */
+async function offlineReport(stack: string, ...config: string[]): Promise<PreviewReport> {
+    return buildReport(await runOffline(ROOT, stack, { overrides: config }), []);
+}
+
+/** A copy of `preview` whose step for the resource named `name` is changed by `edit`. */
+function editStep(preview: PulumiPreview, name: string, edit: (step: PulumiStep) => void): PulumiPreview {
+    const copy = structuredClone(preview);
+    const step = copy.steps.find((candidate) => candidate.urn.endsWith(`::${name}`));
+    if (!step) {
+        throw new Error(`no step named ${name}`);
+    }
+    edit(step);
+    return copy;
 }
 
 describe("diffValues", () => {
@@ -29,25 +34,203 @@ describe("diffValues", () => {
             { path: "e", after: true },
         ]);
     });
+
+    test("a value the base held as unknown is whatever the head has (kept to be shown), or nothing; one the head does not know yet is a change", () => {
+        expect(
+            diffValues({ a: UNKNOWN_VALUE, b: UNKNOWN_VALUE, c: "x", d: [1, UNKNOWN_VALUE] }, { a: { x: 1 }, c: UNKNOWN_VALUE, d: [1, 2] }),
+        ).toEqual([
+            { path: "a", before: UNKNOWN_VALUE, after: { x: 1 } },
+            { path: "c", before: "x", after: UNKNOWN_VALUE },
+            { path: "d[1]", before: UNKNOWN_VALUE, after: 2 },
+        ]);
+    });
 });
 
-describe("the pull-request diff from real before/after reports", () => {
-    let base: ReturnType<typeof prodReport>;
-    beforeAll(() => {
-        base = prodReport("base.json");
+describe("against a real pulumi preview --json of the dev stack", () => {
+    let run: OfflineRun;
+    let head: PreviewReport;
+    let preview: PulumiPreview;
+    beforeAll(async () => {
+        run = await shippedRun("dev");
+        head = buildReport(run, []);
+        preview = firstPulumiPreview(run);
     });
 
-    test("pausing touches the model service, its autoscaler and the outputs only: the pool is not replaced and the platform is undisturbed", () => {
-        const paused = prodReport("paused.json", "--config", "paused=true", "--config", "tpuMinNodes=1");
-        const unpaused = prodReport("min1.json", "--config", "tpuMinNodes=1");
-        const diff = diffReports(unpaused.report, paused.report);
-        expect(diff.added).toEqual([]);
-        expect(diff.removed).toEqual([]);
-        expect(diff.changed.map((change) => [change.name, change.changes])).toEqual([
-            ["tpu-inference-tpu-pool", [{ path: "inputs.autoscaling.minNodeCount", before: 1, after: 0 }]],
-            // KEDA stops scaling the Deployment KServe removes, until the stack resumes.
-            ["qwen2-3b-cache-autoscaler", [{ path: "inputs.metadata.annotations", after: { "autoscaling.keda.sh/paused": "true" } }]],
+    const UNKNOWN_IN_BASE = "11 unchanged resources have values the base held as [unknown], which are not changes";
+    const NOT_COMPARED =
+        "Not compared: 1 default provider of the base (the engine adds them) and 10 objects of components only one of the two previews rendered";
+
+    test("the program against its own first preview changes nothing: unknowns, options the CLI does not record, default providers and charts it registered alone are no change", () => {
+        const diff = diffReports(readBaseReport(preview), head);
+        expect(diff.resources).toEqual([]);
+        expect(renderChanges(diff)).toBe(
             [
+                "Changes against the base:",
+                "    ~ 0 to update, + 0 to create, - 0 to delete, 87 unchanged",
+                `    ${UNKNOWN_IN_BASE}`,
+                `    ${NOT_COMPARED}`,
+            ].join("\n"),
+        );
+        const markdown = renderMarkdown(head, diff);
+        expect(markdown).toContain(
+            [
+                "### Offline preview of stack `dev`",
+                "",
+                "**~ 0 to update, + 0 to create, - 0 to delete, 87 unchanged**",
+                "",
+                "<details><summary>Values the base held as [unknown]</summary>",
+                "",
+                "```diff",
+                "  gcp:compute:Firewall tpu-inference-webhooks",
+                '    inputs.network: [unknown] => "projects/offline-preview-project/global/networks/tpu-inference-dev"',
+                '    inputs.targetServiceAccounts[0]: [unknown] => "tpu-inference-dev-nodes@offline-preview-project.iam.gserviceaccount.com"',
+            ].join("\n"),
+        );
+        expect(markdown).toContain(`\`\`\`\n\n</details>\n\n${UNKNOWN_IN_BASE}.\n${NOT_COMPARED}.\n\n`);
+    });
+
+    test("a real change shows, beside the values the base did not know", () => {
+        const bigger = editStep(preview, "tpu-inference-tpu-pool", (step) => {
+            (step.newState.inputs as { autoscaling: { maxNodeCount: number } }).autoscaling.maxNodeCount = 2;
+        });
+        const diff = diffReports(readBaseReport(bigger), head);
+        expect(renderChanges(diff)).toBe(
+            [
+                "Changes against the base:",
+                "    ~ update  gcp:container:NodePool  tpu-inference-tpu-pool  inputs.autoscaling.maxNodeCount",
+                "",
+                "    ~ 1 to update, + 0 to create, - 0 to delete, 86 unchanged",
+                "    10 unchanged resources have values the base held as [unknown], which are not changes",
+                `    ${NOT_COMPARED}`,
+            ].join("\n"),
+        );
+        expect(renderMarkdown(head, diff)).toContain(
+            [
+                "**~ 1 to update, + 0 to create, - 0 to delete, 86 unchanged**",
+                "",
+                "| | type | name | changes |",
+                "|---|---|---|---|",
+                "| ~ update | `gcp:container:NodePool` | tpu-inference-tpu-pool | `inputs.autoscaling.maxNodeCount` |",
+                "",
+                "<details><summary>~ gcp:container:NodePool <code>tpu-inference-tpu-pool</code> (1 property)</summary>",
+                "",
+                "```diff",
+                "- inputs.autoscaling.maxNodeCount: 2",
+                "+ inputs.autoscaling.maxNodeCount: 3",
+                '  inputs.cluster: [unknown] => "projects/offline-preview-project/locations/europe-west4/clusters/tpu-inference-dev"',
+                '  inputs.nodeConfig.serviceAccount: [unknown] => "tpu-inference-dev-nodes@offline-preview-project.iam.gserviceaccount.com"',
+                "```",
+            ].join("\n"),
+        );
+    });
+
+    test("options the CLI records are compared (custom timeouts in seconds); deleteBeforeReplace, which it does not record, is not", () => {
+        const cluster = "tpu-inference-cluster";
+        const step = preview.steps.find((candidate) => candidate.urn.endsWith(`::${cluster}`))!;
+        expect(step.newState).not.toHaveProperty("deleteBeforeReplace");
+        expect(step.newState.customTimeouts).toEqual({ create: 2700, update: 2700, delete: 2700 });
+        expect(head.steps.find((candidate) => candidate.urn === step.urn)!.newState.options).toMatchObject({
+            customTimeouts: { create: "45m" },
+            deleteBeforeReplace: true,
+        });
+
+        const slower = editStep(preview, cluster, (edited) => {
+            (edited.newState.customTimeouts as { create: number }).create = 3600;
+            edited.newState.protect = true;
+        });
+        expect(renderChanges(diffReports(readBaseReport(slower), head)).split("\n")[1]).toBe(
+            "    ~ update  gcp:container:Cluster  tpu-inference-cluster  options.customTimeouts.create, options.protect",
+        );
+        // Against an offline report, which records it, deleteBeforeReplace is compared.
+        const replaceFirst = structuredClone(head);
+        delete replaceFirst.steps.find((candidate) => candidate.urn === step.urn)!.newState.options!.deleteBeforeReplace;
+        expect(diffReports(readBaseReport(replaceFirst), head).resources.map((change) => [change.name, change.properties])).toEqual([
+            [cluster, [{ path: "options.deleteBeforeReplace", after: true }]],
+        ]);
+    });
+
+    test("a later preview: objects of charts not rendered offline are not compared, the stack's outputs are", () => {
+        const later = structuredClone(preview);
+        const steps = later.steps;
+        const stack = steps[0];
+        const chart = head.unrenderedCharts[0].urn;
+        const object = (urn: string, state: Omit<PulumiStep["newState"], "urn">): PulumiStep => ({
+            op: "same",
+            urn,
+            newState: { urn, ...state },
+            detailedDiff: null,
+        });
+        // Once the cluster exists the provider renders every chart: the runtime-configs chart's objects, and one of a chart not rendered here.
+        steps.push(
+            ...head.steps
+                .filter((step) => step.newState.parent?.endsWith("::kserve-configs"))
+                .map(({ urn, newState: { custom, type, inputs, parent, dependencies, provider } }) =>
+                    object(urn, { custom, type, inputs, parent, dependencies, provider }),
+                ),
+            object(`${chart}$kubernetes:apps/v1:Deployment::cert-manager`, {
+                custom: true,
+                type: "kubernetes:apps/v1:Deployment",
+                parent: chart,
+            }),
+        );
+        for (const step of steps) {
+            step.op = "same";
+        }
+        stack.newState.outputs = { ...head.outputs, gatewayClass: "gke-l7-rilb", region: UNKNOWN_VALUE };
+        const diff = diffReports(readBaseReport({ ...later, changeSummary: { same: steps.length } }), head);
+        expect(renderChanges(diff)).toBe(
+            [
+                "Changes against the base:",
+                "    ~ outputs  gatewayClass",
+                "",
+                "    ~ 0 to update, + 0 to create, - 0 to delete, 97 unchanged",
+                `    ${UNKNOWN_IN_BASE}`,
+                "    Not compared: 1 default provider of the base (the engine adds them) and 1 object of components only one of the two previews rendered",
+            ].join("\n"),
+        );
+        expect(renderMarkdown(head, diff)).toContain(
+            [
+                "<details><summary>Outputs</summary>",
+                "",
+                "```diff",
+                '- gatewayClass: "gke-l7-rilb"',
+                '+ gatewayClass: "gke-l7-regional-external-managed"',
+                '  region: [unknown] => "europe-west4"',
+                "```",
+            ].join("\n"),
+        );
+    });
+
+    test("a preview that leaves out unchanged resources (no --show-sames) is refused, naming the fix", () => {
+        const [stack] = preview.steps;
+        expect(() => readBaseReport({ ...preview, steps: [{ ...stack, op: "same" }], changeSummary: { same: 97, update: 1 } })).toThrow(
+            new Error(
+                "leaves out 96 unchanged resources, which pulumi preview --json lists only with --show-sames; rerun it with --show-sames",
+            ),
+        );
+    });
+});
+
+describe("against an offline report of the prod stack", () => {
+    let base: PreviewReport;
+    beforeAll(async () => {
+        base = buildReport(await shippedRun("prod"), []);
+    });
+
+    test("pausing touches the model service, its autoscaler and the outputs only: the pool is not replaced and the platform is undisturbed", async () => {
+        const paused = await offlineReport("prod", "paused=true", "tpuMinNodes=1");
+        const unpaused = await offlineReport("prod", "tpuMinNodes=1");
+        const diff = diffReports(readBaseReport(unpaused), paused);
+        expect(diff.resources.map((change) => [change.op, change.name, change.properties])).toEqual([
+            ["update", "tpu-inference-tpu-pool", [{ path: "inputs.autoscaling.minNodeCount", before: 1, after: 0 }]],
+            // KEDA stops scaling the Deployment KServe removes, until the stack resumes.
+            [
+                "update",
+                "qwen2-3b-cache-autoscaler",
+                [{ path: "inputs.metadata.annotations", after: { "autoscaling.keda.sh/paused": "true" } }],
+            ],
+            [
+                "update",
                 "qwen2-3b-cache-llmisvc",
                 [
                     { path: "inputs.metadata.annotations.pulumi.com/timeoutSeconds", before: "2400" },
@@ -71,40 +254,95 @@ describe("the pull-request diff from real before/after reports", () => {
         ]);
     });
 
-    test("npm run preview:offline --against --markdown: the summary a pull request shows", () => {
-        const head = prodReport(
-            "head.json",
-            "--config",
+    test("the terminal and the pull request show the same change", async () => {
+        const head = await offlineReport(
+            "prod",
             "tpuMaxNodes=4",
-            "--config",
             'models=[{"name":"qwen2-3b-cache","pattern":"pattern3","autoscaling":{"minReplicas":2,"maxReplicas":4}}]',
-            "--against",
-            path.join(DIR, "base.json"),
-            "--markdown",
-            path.join(DIR, "head.md"),
         );
-        expect(head.run.status).toBe(0);
-        const markdown = fs.readFileSync(path.join(DIR, "head.md"), "utf8");
-        expect(markdown).toBe(renderMarkdown(head.report, diffReports(base.report, head.report)));
+        const diff = diffReports(readBaseReport(base), head);
+        expect(renderChanges(diff)).toBe(
+            [
+                "Changes against the base:",
+                // The pool, the service's ScaledObject and its at-maximum alert change in place.
+                "    ~ update  gcp:monitoring:AlertPolicy  tpu-inference-qwen2-3b-cache-at-maximum  inputs.conditions[0].displayName, inputs.documentation.content",
+                "    ~ update  gcp:container:NodePool  tpu-inference-tpu-pool  inputs.autoscaling.maxNodeCount",
+                "    ~ update  kubernetes:keda.sh/v1alpha1:ScaledObject  qwen2-3b-cache-autoscaler  inputs.spec.maxReplicaCount",
+                "    ~ outputs  tpuHourlyCost.atMaximum.chips, tpuHourlyCost.atMaximum.nodes, tpuHourlyCost.atMaximum.usdPerHour (+1 more)",
+                "",
+                "    ~ 3 to update, + 0 to create, - 0 to delete, 102 unchanged",
+            ].join("\n"),
+        );
+        const markdown = renderMarkdown(head, diff);
         expect(markdown).toContain(
-            "### Offline preview of stack `prod`\n\n**+0 to create, ~3 to update, -0 to delete** (105 resources after)\n",
+            [
+                "### Offline preview of stack `prod`",
+                "",
+                "**~ 3 to update, + 0 to create, - 0 to delete, 102 unchanged**",
+                "",
+                "| | type | name | changes |",
+                "|---|---|---|---|",
+                "| ~ update | `gcp:monitoring:AlertPolicy` | tpu-inference-qwen2-3b-cache-at-maximum | `inputs.conditions[0].displayName`, `inputs.documentation.content` |",
+                "| ~ update | `gcp:container:NodePool` | tpu-inference-tpu-pool | `inputs.autoscaling.maxNodeCount` |",
+                "| ~ update | `kubernetes:keda.sh/v1alpha1:ScaledObject` | qwen2-3b-cache-autoscaler | `inputs.spec.maxReplicaCount` |",
+                "",
+            ].join("\n"),
         );
-        // The pool, the service's ScaledObject and its at-maximum alert change in place.
-        expect(markdown).toContain("| ~ | `gcp:container:NodePool` | tpu-inference-tpu-pool |");
         expect(markdown).toContain("```diff\n- inputs.autoscaling.maxNodeCount: 3\n+ inputs.autoscaling.maxNodeCount: 4\n```");
-        expect(markdown).toContain("```diff\n- inputs.spec.maxReplicaCount: 3\n+ inputs.spec.maxReplicaCount: 4\n```");
         expect(markdown).toContain("- tpuHourlyCost.atMaximum.usdPerHour: 32.4\n+ tpuHourlyCost.atMaximum.usdPerHour: 43.2");
         expect(markdown).toContain(
             "#### Policies\n\n✅ no violations over what was previewed (the objects of 5 components not checked offline, listed above)\n",
         );
     });
 
-    test("without a base, the summary states the plan", () => {
-        expect(renderMarkdown(base.report)).toBe(
+    test("without a base, the summary is the plan: what each component creates, by type", () => {
+        expect(renderMarkdown(base)).toBe(
             [
                 "### Offline preview of stack `prod`",
                 "",
-                "**+105 to create**",
+                "**+ 105 to create**",
+                "",
+                "| component | type | resources | by type |",
+                "|---|---|---|---|",
+                "| inference | `gke-tpu-inference:gateway:InferenceGateway` | 2 | `kubernetes:core/v1:Namespace`, " +
+                    "`kubernetes:gateway.networking.k8s.io/v1:Gateway` |",
+                "| keda | `gke-tpu-inference:platform:Keda` | 4 | `gcp:projects:IAMMember`, `kubernetes:core/v1:Namespace`, " +
+                    "`kubernetes:helm.sh/v4:Chart`, `kubernetes:keda.sh/v1alpha1:ClusterTriggerAuthentication` |",
+                "| kserve | `gke-tpu-inference:platform:KServe` | 20 | 10 × `kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig`, " +
+                    "3 × `kubernetes:helm.sh/v4:Chart`, `gke-tpu-inference:platform:WebhookGate`, `kubernetes:batch/v1:Job`, " +
+                    "`kubernetes:core/v1:ConfigMap`, `kubernetes:core/v1:Namespace`, `kubernetes:core/v1:ServiceAccount`, " +
+                    "`kubernetes:rbac.authorization.k8s.io/v1:ClusterRole`, " +
+                    "`kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding` |",
+                "| lws | `gke-tpu-inference:platform:LeaderWorkerSet` | 8 | `gke-tpu-inference:platform:WebhookGate`, " +
+                    "`kubernetes:batch/v1:Job`, `kubernetes:core/v1:ConfigMap`, `kubernetes:core/v1:Namespace`, " +
+                    "`kubernetes:core/v1:ServiceAccount`, `kubernetes:helm.sh/v4:Chart`, " +
+                    "`kubernetes:rbac.authorization.k8s.io/v1:ClusterRole`, " +
+                    "`kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding` |",
+                "| qwen2-3b-cache | `gke-tpu-inference:workloads:ModelService` | 16 | 4 × `gcp:storage:BucketIAMMember`, " +
+                    "2 × `kubernetes:core/v1:ServiceAccount`, 2 × `kubernetes:monitoring.googleapis.com/v1:PodMonitoring`, " +
+                    "2 × `kubernetes:networking.gke.io/v1:HealthCheckPolicy`, `gke-tpu-inference:workloads:ModelWeights`, " +
+                    "`kubernetes:batch/v1:Job`, `kubernetes:core/v1:Service`, `kubernetes:keda.sh/v1alpha1:ScaledObject`, " +
+                    "`kubernetes:networking.gke.io/v1:GCPBackendPolicy`, " +
+                    "`kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService` |",
+                "| serving | `gke-tpu-inference:platform:ServingNamespace` | 2 | `kubernetes:core/v1:Namespace`, " +
+                    "`kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig` |",
+                "| tpu-inference | `gke-tpu-inference:cluster:GkeCluster` | 7 | 2 × `gcp:projects:IAMMember`, " +
+                    "`gcp:compute:Firewall`, `gcp:container:Cluster`, `gcp:container:NodePool`, `gcp:serviceaccount:Account`, " +
+                    "`pulumi:providers:kubernetes` |",
+                "| tpu-inference | `gke-tpu-inference:network:Network` | 5 | 2 × `gcp:compute:Subnetwork`, " +
+                    "`gcp:compute:Network`, `gcp:compute:Router`, `gcp:compute:RouterNat` |",
+                "| tpu-inference | `gke-tpu-inference:observability:InferenceObservability` | 3 | 2 × `gcp:monitoring:AlertPolicy`, " +
+                    "`gcp:monitoring:Dashboard` |",
+                "| tpu-inference | `gke-tpu-inference:platform:CertManager` | 11 | 2 × `kubernetes:cert-manager.io/v1:ClusterIssuer`, " +
+                    "`gke-tpu-inference:platform:WebhookGate`, `kubernetes:batch/v1:Job`, " +
+                    "`kubernetes:cert-manager.io/v1:Certificate`, `kubernetes:core/v1:ConfigMap`, `kubernetes:core/v1:Namespace`, " +
+                    "`kubernetes:core/v1:ServiceAccount`, `kubernetes:helm.sh/v4:Chart`, " +
+                    "`kubernetes:rbac.authorization.k8s.io/v1:ClusterRole`, " +
+                    "`kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding` |",
+                "| tpu-inference | `gke-tpu-inference:project:ProjectApis` | 9 | 9 × `gcp:projects:Service` |",
+                "| tpu-inference | `gke-tpu-inference:storage:ModelStore` | 3 | `gcp:artifactregistry:Repository`, " +
+                    "`gcp:artifactregistry:RepositoryIamMember`, `gcp:storage:Bucket` |",
+                "| tpu-inference-tpu | `gke-tpu-inference:tpu:TpuNodePool` | 1 | `gcp:container:NodePool` |",
                 "",
                 "**Not checked offline:** the objects of `tpu-inference-chart` (oci://quay.io/jetstack/charts/cert-manager), " +
                     "`kserve-controller` (oci://ghcr.io/kserve/charts/kserve-llmisvc-resources), `kserve-crd` (oci://ghcr.io/kserve/charts/kserve-llmisvc-crd), " +
@@ -130,9 +368,9 @@ describe("the pull-request diff from real before/after reports", () => {
             message: `${policyName} message`,
             urn,
         });
-        const before = { ...base.report, policyViolations: [violation("require-private-nodes", "urn:a::gke")] };
-        const after = { ...base.report, policyViolations: [violation("disallow-unpinned-images", "urn:a::qwen")] };
-        const diff = diffReports(before, after);
+        const before = { ...base, policyViolations: [violation("require-private-nodes", "urn:a::gke")] };
+        const after = { ...base, policyViolations: [violation("disallow-unpinned-images", "urn:a::qwen")] };
+        const diff = diffReports(readBaseReport(before), after);
         expect(diff.violations.introduced.map((item) => item.policyName)).toEqual(["disallow-unpinned-images"]);
         expect(diff.violations.resolved.map((item) => item.policyName)).toEqual(["require-private-nodes"]);
         expect(renderMarkdown(after, diff)).toContain(

@@ -1,7 +1,11 @@
 import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
+import { diffReports, readBaseReport, renderMarkdown } from "../../scripts/offline/diff";
+import { PreviewReport } from "../../scripts/offline/report";
+import { shippedRun } from "../shippedStacks";
 import { ROOT, preview, tempDir } from "./previewCli";
+import { firstPulumiPreview } from "./pulumiPreview";
 
 const FAILING = path.join(ROOT, "test", "fixtures", "failing-program");
 
@@ -45,7 +49,7 @@ describe("npm run preview:offline reports a failing program as a failure, as pul
 });
 
 describe("npm run preview:offline's other inputs and outputs", () => {
-    test("--against a file that is no report names what is missing; a real pulumi preview --json is read", () => {
+    test("--against a file that is no report names what is missing; a real pulumi preview --json is read, its change shown in the terminal and the Markdown", async () => {
         const dir = tempDir();
         const notReport = path.join(dir, "not-report.json");
         fs.writeFileSync(notReport, JSON.stringify({ steps: [{ op: "create" }] }));
@@ -55,40 +59,38 @@ describe("npm run preview:offline's other inputs and outputs", () => {
             `error: --against ${notReport} is not a report of npm run preview:offline --json or of pulumi preview --json: steps[0].urn is missing\n`,
         );
 
-        // What `pulumi preview --json` prints: steps with old and new states, the stack's outputs in its own step, no policy violations.
+        // A real first preview of the dev stack whose pool scaled to 2 nodes and which held one more resource.
         const real = path.join(dir, "pulumi-preview.json");
-        const stackUrn = "urn:pulumi:dev::gke-tpu-inference::pulumi:pulumi:Stack::gke-tpu-inference-dev";
-        fs.writeFileSync(
-            real,
-            JSON.stringify({
-                config: {},
-                steps: [
-                    {
-                        op: "same",
-                        urn: stackUrn,
-                        newState: {
-                            type: "pulumi:pulumi:Stack",
-                            urn: stackUrn,
-                            custom: false,
-                            inputs: {},
-                            outputs: { gatewayClass: "gke-l7-rilb" },
-                        },
-                    },
-                    {
-                        op: "delete",
-                        urn: `${stackUrn}-gone`,
-                        oldState: { type: "random:index/randomString:RandomString", urn: `${stackUrn}-gone`, custom: true, inputs: {} },
-                    },
-                ],
-                duration: 1000,
-                changeSummary: { same: 1, delete: 1 },
-            }),
-        );
+        const base = firstPulumiPreview(await shippedRun("dev"));
+        const pool = base.steps.find((step) => step.urn.endsWith("::tpu-inference-tpu-pool"))!;
+        (pool.newState.inputs as { autoscaling: { maxNodeCount: number } }).autoscaling.maxNodeCount = 2;
+        const type = "random:index/randomString:RandomString";
+        const gone = `urn:pulumi:dev::gke-tpu-inference::${type}::gone`;
+        base.steps.push({
+            op: "create",
+            urn: gone,
+            newState: { urn: gone, custom: true, type, inputs: { length: 8 } },
+            detailedDiff: null,
+        });
+        fs.writeFileSync(real, JSON.stringify(base));
         const markdown = path.join(dir, "diff.md");
-        const read = preview("--against", real, "--markdown", markdown);
+        const json = path.join(dir, "head.json");
+        const read = preview("--against", real, "--markdown", markdown, "--json", json);
         expect(read.status).toBe(0);
-        const text = fs.readFileSync(markdown, "utf8");
-        expect(text).toContain('- gatewayClass: "gke-l7-rilb"\n+ gatewayClass: "gke-l7-regional-external-managed"');
+        expect(read.stdout).toContain(
+            [
+                "Changes against the base:",
+                "    ~ update  gcp:container:NodePool  tpu-inference-tpu-pool  inputs.autoscaling.maxNodeCount",
+                "    - delete  random:index:RandomString  gone",
+                "",
+                "    ~ 1 to update, + 0 to create, - 1 to delete, 86 unchanged",
+                "    10 unchanged resources have values the base held as [unknown], which are not changes",
+                "    Not compared: 1 default provider of the base (the engine adds them) and 10 objects of components only one of the two previews rendered",
+                "",
+            ].join("\n"),
+        );
+        const head = JSON.parse(fs.readFileSync(json, "utf8")) as PreviewReport;
+        expect(fs.readFileSync(markdown, "utf8")).toBe(renderMarkdown(head, diffReports(readBaseReport(base), head)));
     });
 
     test("--out keeps exactly this run's objects, and refuses a folder it did not write", () => {
