@@ -197,8 +197,14 @@ export function loadProject(
             .map((file) => /^Pulumi\.(.+)\.yaml$/.exec(file)?.[1])
             .filter((name): name is string => name !== undefined)
             .sort();
+        // The next command, ready to paste: the program's folder as the user would type it from here.
+        const command = `npm run preview:offline -- --dir ${path.relative(process.cwd(), dir) || "."}`;
+        const ways = [
+            ...(stacks.length > 0 ? [`a stack it has: ${command} --stack ${stacks[0]}`] : []),
+            `this one on the project's defaults and --config alone: ${command} --stack ${stack} --bare-stack`,
+        ];
         throw new ProjectError(
-            `stack ${JSON.stringify(stack)} has no ${path.basename(stackPath)} in ${directory}; stacks here: ${stacks.length > 0 ? stacks.join(", ") : "none"} (--bare-stack previews it on project defaults and --config alone)`,
+            `stack ${JSON.stringify(stack)} has no ${path.basename(stackPath)} in ${directory} (stacks there: ${stacks.length > 0 ? stacks.join(", ") : "none"}); preview ${ways.join(", or ")}`,
         );
     }
     const stackFile = hasStackFile ? ((readYaml(stackPath) ?? {}) as { config?: Record<string, unknown> }) : {};

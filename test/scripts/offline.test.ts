@@ -101,10 +101,17 @@ describe("loadProject", () => {
             "Pulumi.dev.yaml": "config: {}\n",
             "Pulumi.prod.yaml": "config: {}\n",
         });
+        const command = `npm run preview:offline -- --dir ${path.relative(process.cwd(), dir)}`;
         expect(() => loadProject(dir, "staging", [])).toThrow(
-            `stack "staging" has no Pulumi.staging.yaml in ${dir}; stacks here: dev, prod (--bare-stack previews it on project defaults and --config alone)`,
+            `stack "staging" has no Pulumi.staging.yaml in ${dir} (stacks there: dev, prod); preview a stack it has: ${command} --stack dev, or this one on the project's defaults and --config alone: ${command} --stack staging --bare-stack`,
         );
         expect(loadProject(dir, "staging", [], [], true).hasStackFile).toBe(false);
+        // A program with no stack file at all, previewed as the README's first --dir example does.
+        const bare = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n" });
+        const bareCommand = `npm run preview:offline -- --dir ${path.relative(process.cwd(), bare)}`;
+        expect(() => loadProject(bare, "dev", [])).toThrow(
+            `stack "dev" has no Pulumi.dev.yaml in ${bare} (stacks there: none); preview this one on the project's defaults and --config alone: ${bareCommand} --stack dev --bare-stack`,
+        );
         // Pulumi.yaml's stackConfigDir moves the stack files.
         const moved = project({ "Pulumi.yaml": "name: p\nruntime: nodejs\nstackConfigDir: stacks\n" });
         fs.mkdirSync(path.join(moved, "stacks"));

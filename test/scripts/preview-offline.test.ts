@@ -304,7 +304,7 @@ describe("npm run preview:offline with overrides and errors", () => {
         [
             "a stack without its file",
             ["--stack", "staging"],
-            `error: stack "staging" has no Pulumi.staging.yaml in ${ROOT}; stacks here: dev, istio, multihost, multimodel, prod (--bare-stack previews it on project defaults and --config alone)\n`,
+            `error: stack "staging" has no Pulumi.staging.yaml in ${ROOT} (stacks there: dev, istio, multihost, multimodel, prod); preview a stack it has: npm run preview:offline -- --dir . --stack dev, or this one on the project's defaults and --config alone: npm run preview:offline -- --dir . --stack staging --bare-stack\n`,
         ],
     ])("%s: one line, exit 2", (_, args, stderr) => {
         const run = preview(...args);
