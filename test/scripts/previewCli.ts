@@ -3,15 +3,13 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { ROOT, cliEnv, scriptArgs } from "../cli";
 
-export const ROOT = path.resolve(__dirname, "..", "..");
+export { ROOT };
 
 /** Runs `npm run preview:offline -- ARGS` from the repository root. */
 export function preview(...args: string[]) {
-    const result = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", ...args], {
-        cwd: ROOT,
-        encoding: "utf8",
-    });
+    const result = spawnSync(process.execPath, scriptArgs("preview-offline.ts", args), { cwd: ROOT, encoding: "utf8", env: cliEnv() });
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

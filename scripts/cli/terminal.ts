@@ -1,0 +1,79 @@
+/**
+ * What a command may assume of the stream it writes to: how wide a line may be, and whether it shows colour. Both are
+ * decided once per stream, the way a user expects of a command-line tool: colour only on a terminal and never with
+ * `NO_COLOR`; lines as wide as the terminal, else `COLUMNS`, else 80.
+ */
+import { styleText } from "util";
+
+/** The styles the commands use: one format each, never an array (see `terminalFor`). */
+export type Style = "red" | "yellow" | "green" | "gray" | "bold";
+
+/** A stream as the commands see it. */
+export interface Terminal {
+    /** The columns a line may take. */
+    readonly width: number;
+    /** Whether the stream is an interactive terminal (a progress line may update in place). */
+    readonly interactive: boolean;
+    /** `text` in `style` when the stream shows colour, else `text` unchanged. */
+    style(style: Style, text: string): string;
+}
+
+/** The width when neither the terminal nor `COLUMNS` gives one. */
+export const DEFAULT_WIDTH = 80;
+
+/** The part of a Node stream a terminal is decided from. */
+export type OutputStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
+/**
+ * How `stream` shows text. Colour: never when `NO_COLOR` is set to anything but the empty string (no-color.org);
+ * otherwise as Node's own `util.styleText` decides with its default stream validation: `FORCE_COLOR` first
+ * (1/true/empty, 2 or 3 colour even a pipe; 0 or anything else turns colour off), else only a TTY whose colour depth
+ * is above 2 bits, which `NODE_DISABLE_COLORS`, an empty `NO_COLOR` and `TERM=dumb` turn off (node lib/util.js
+ * styleText, lib/internal/util/colors.js shouldColorize, lib/internal/tty.js getColorDepth). Checking `NO_COLOR` here
+ * first also means Node never warns that `FORCE_COLOR` overrides it. Formats go one at a time: Node 22.13 skipped that
+ * validation for an array of formats (nodejs/node#56717, fixed by #56722).
+ */
+export function terminalFor(stream: OutputStream, env: NodeJS.ProcessEnv = process.env): Terminal {
+    const columns = Number(env.COLUMNS);
+    const width = stream.isTTY && stream.columns ? stream.columns : Number.isInteger(columns) && columns > 0 ? columns : DEFAULT_WIDTH;
+    const noColor = Boolean(env.NO_COLOR);
+    return {
+        width,
+        interactive: Boolean(stream.isTTY),
+        style: (style, text) => (noColor ? text : styleText(style, text, { stream })),
+    };
+}
+
+/** A terminal that shows no colour, `width` wide: what tests and files get. */
+export function plainTerminal(width = DEFAULT_WIDTH): Terminal {
+    return { width, interactive: false, style: (_, text) => text };
+}
+
+/**
+ * `text` (plain, without escape sequences) broken at spaces into lines of at most `width` columns, each after the first
+ * starting with `hanging`. The first line never breaks within its first `hanging.length` columns (a status or a key
+ * the hanging indent aligns under), spacing inside a line (aligned keys) is kept, and a word longer than a line (a URL,
+ * a long name) keeps its line whole rather than being cut.
+ */
+export function wrap(text: string, width: number, hanging = ""): string[] {
+    const lines: string[] = [];
+    let rest = text;
+    let start = Math.max(/^ */.exec(text)![0].length, hanging.length);
+    while (rest.length > width) {
+        // The last space before the limit that ends a run of spaces, else the first after it; none inside the indent.
+        const breaks = [...rest.slice(start).matchAll(/ +(?=\S)/g)].map((match) => ({
+            at: start + match.index,
+            end: start + match.index + match[0].length,
+        }));
+        const fitting = breaks.filter((candidate) => candidate.at <= width);
+        const cut = fitting.at(-1) ?? breaks[0];
+        if (!cut) {
+            break;
+        }
+        lines.push(rest.slice(0, cut.at));
+        rest = `${hanging}${rest.slice(cut.end)}`;
+        start = hanging.length;
+    }
+    lines.push(rest);
+    return lines;
+}
