@@ -30,7 +30,7 @@ export class Progress {
         clearTimeout(this.pending);
         if (this.terminal.interactive) {
             // One row: a line longer than the terminal would wrap and leave its first part behind when cleared.
-            const row = text.length >= this.terminal.width ? `${text.slice(0, this.terminal.width - 2)}…` : text;
+            const row = text.length >= this.terminal.width ? `${text.slice(0, this.terminal.width - 2).trimEnd()}…` : text;
             this.stream.write(`${CLEAR_LINE}${this.terminal.style("gray", row)}`);
             this.shown = true;
         } else if (this.options.onlyAfterMs) {

@@ -5,7 +5,7 @@
  */
 import { styleText } from "util";
 
-/** The styles the commands use: one format each, never an array (see `terminalFor`). */
+/** The styles the commands use. */
 export type Style = "red" | "yellow" | "green" | "gray" | "bold";
 
 /** A stream as the commands see it. */
@@ -21,26 +21,44 @@ export interface Terminal {
 /** The width when neither the terminal nor `COLUMNS` gives one. */
 export const DEFAULT_WIDTH = 80;
 
-/** The part of a Node stream a terminal is decided from. */
-export type OutputStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+/** The part of a Node stream a terminal is decided from (`tty.WriteStream` has all of it). */
+export type OutputStream = NodeJS.WritableStream & {
+    isTTY?: boolean;
+    columns?: number;
+    getColorDepth?: (env?: NodeJS.ProcessEnv) => number;
+};
+
+/** The `FORCE_COLOR` values with which Node colours: more than 2 bits of colour (lib/internal/tty.js `getColorDepth`). */
+const FORCE_COLOR_ON = ["", "1", "true", "2", "3"];
 
 /**
- * How `stream` shows text. Colour: never when `NO_COLOR` is set to anything but the empty string (no-color.org);
- * otherwise as Node's own `util.styleText` decides with its default stream validation: `FORCE_COLOR` first
- * (1/true/empty, 2 or 3 colour even a pipe; 0 or anything else turns colour off), else only a TTY whose colour depth
- * is above 2 bits, which `NODE_DISABLE_COLORS`, an empty `NO_COLOR` and `TERM=dumb` turn off (node lib/util.js
- * styleText, lib/internal/util/colors.js shouldColorize, lib/internal/tty.js getColorDepth). Checking `NO_COLOR` here
- * first also means Node never warns that `FORCE_COLOR` overrides it. Formats go one at a time: Node 22.13 skipped that
- * validation for an array of formats (nodejs/node#56717, fixed by #56722).
+ * Whether `stream` shows colour. Never with `NO_COLOR` set to anything but the empty string (no-color.org). Otherwise as
+ * Node decides for `util.styleText` (lib/internal/util/colors.js `shouldColorize`): `FORCE_COLOR` first, colouring even
+ * a pipe (1, true or empty; 2; 3) or turning colour off (0 or anything else); else only a TTY whose `getColorDepth`
+ * is above 2 bits, which `NODE_DISABLE_COLORS`, an empty `NO_COLOR`, `TERM=dumb` and an unknown CI turn off
+ * (lib/internal/tty.js). Decided here with `env` rather than by `styleText` itself, which reads only `process.env` and
+ * lets `FORCE_COLOR` override `NO_COLOR` (with a warning), and which in Node 22.13 skipped the check for an array of
+ * formats (nodejs/node#56717).
  */
+function showsColour(stream: OutputStream, env: NodeJS.ProcessEnv): boolean {
+    if (env.NO_COLOR) {
+        return false;
+    }
+    if (env.FORCE_COLOR !== undefined) {
+        return FORCE_COLOR_ON.includes(env.FORCE_COLOR);
+    }
+    return Boolean(stream.isTTY) && (stream.getColorDepth?.(env) ?? 1) > 2;
+}
+
+/** How `stream` shows text: its width (the terminal's, else `COLUMNS`, else 80) and whether it shows colour. */
 export function terminalFor(stream: OutputStream, env: NodeJS.ProcessEnv = process.env): Terminal {
     const columns = Number(env.COLUMNS);
     const width = stream.isTTY && stream.columns ? stream.columns : Number.isInteger(columns) && columns > 0 ? columns : DEFAULT_WIDTH;
-    const noColor = Boolean(env.NO_COLOR);
+    const colour = showsColour(stream, env);
     return {
         width,
         interactive: Boolean(stream.isTTY),
-        style: (style, text) => (noColor ? text : styleText(style, text, { stream })),
+        style: (style, text) => (colour ? styleText(style, text, { validateStream: false }) : text),
     };
 }
 

@@ -126,7 +126,7 @@ export function clusterAccessError(err: unknown, server: string, requestTimeoutS
             code === 401
                 ? `the API server at ${server} refused the kubeconfig's credentials (401 Unauthorized): they may have expired; ${FETCH_CREDENTIALS}`
                 : code === 403
-                  ? `the kubeconfig's user may not read this (403 Forbidden: ${reason}): ask for read access to the cluster, for example roles/container.viewer`
+                  ? `the kubeconfig's user is not allowed this read (403 Forbidden: ${reason}): ask for read access to the cluster, for example roles/container.viewer`
                   : `the API server at ${server} answered HTTP ${code}: ${reason}`;
         return new ClusterAccessError(said, EXIT.usage, code, reason, options);
     }

@@ -785,16 +785,16 @@ describe("the doctor CLI against a loopback API server", () => {
         }
     });
 
-    test("an unknown context is one line naming the ones there are, exit 2", async () => {
-        const unknown = await doctor(clusterState(), ["--context", "nope"]);
+    test("an unknown context is one line naming the ones there are, exit 2; FORCE_COLOR colours it even on a pipe", async () => {
+        const unknown = await doctor(clusterState(), ["--context", "nope"], { FORCE_COLOR: "1" });
         expect(unknown.status).toBe(2);
-        expect(unknown.stderr).toBe(`error: kubeconfig has no context "nope"; it has ${CONTEXT}\n`);
+        expect(unknown.stderr).toBe(`\x1b[31merror:\x1b[39m kubeconfig has no context "nope"; it has ${CONTEXT}\n`);
     });
 
-    test("an API server that refuses connections: one line naming it, exit 2, no stack trace", async () => {
+    test("an API server that refuses connections: one line naming it, exit 2, no stack trace; NO_COLOR wins over FORCE_COLOR", async () => {
         const port = await closedPort();
         const kubeconfig = writeKubeconfig(path.join(dir, "refused.yaml"), `http://127.0.0.1:${port}`);
-        const run = await runCli("doctor.ts", [], { KUBECONFIG: kubeconfig });
+        const run = await runCli("doctor.ts", [], { KUBECONFIG: kubeconfig, FORCE_COLOR: "1", NO_COLOR: "1" });
         expect(run.status).toBe(EXIT.usage);
         expect(run.stderr.split("\n").filter((line) => line.startsWith("error"))).toEqual([
             `error: cannot reach the API server at http://127.0.0.1:${port}: connection refused; check that the cluster is up, or run $(pulumi stack output kubeconfigCommand) if its address changed`,
