@@ -214,5 +214,6 @@ export function runCli<O extends CliOptions>(spec: CliSpec<O>, main: (values: Cl
         progress.clear();
         process.stdout.write(text);
     };
-    main(values, { stdout, progress, print }).then(exit, fail);
+    // Exits once stdout has taken everything written to it: a pipe may still hold part of a long --json document.
+    main(values, { stdout, progress, print }).then((code) => process.stdout.write("", () => exit(code)), fail);
 }

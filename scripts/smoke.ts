@@ -269,7 +269,7 @@ export function smokeChecks(results: CheckResult[]): SmokeCheck[] {
 }
 
 /** The check the report lists when the outputs do not say where the stack's objects are. */
-export const CLUSTER_CHECKS_SKIPPED: SmokeCheck = {
+const CLUSTER_CHECKS_SKIPPED: SmokeCheck = {
     status: "SKIPPED",
     area: "cluster",
     check: "cluster checks",

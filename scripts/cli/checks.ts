@@ -26,13 +26,16 @@ const SEVERITY: readonly CheckStatus[] = ["FAIL", "WARN", "SKIPPED", "OK"];
 
 const STATUS_STYLE: Record<CheckStatus, Style> = { FAIL: "red", WARN: "yellow", SKIPPED: "gray", OK: "green" };
 
-/** The status column, four spaces in: wide enough for the longest status and a space, so that the subject and the details start a level further. */
+/**
+ * The status column, four spaces in: the longest status (SKIPPED) and a space, so that the subject and the details
+ * start at the next four-space level.
+ */
 const STATUS_WIDTH = 8;
 
 const severity = (check: { status: CheckStatus }) => SEVERITY.indexOf(check.status);
 
 /** How many checks ended in each status. */
-export function countStatuses(checks: ReadonlyArray<{ status: CheckStatus }>): Record<CheckStatus, number> {
+function countStatuses(checks: ReadonlyArray<{ status: CheckStatus }>): Record<CheckStatus, number> {
     const counts: Record<CheckStatus, number> = { FAIL: 0, WARN: 0, SKIPPED: 0, OK: 0 };
     for (const check of checks) {
         counts[check.status]++;
@@ -41,7 +44,7 @@ export function countStatuses(checks: ReadonlyArray<{ status: CheckStatus }>): R
 }
 
 /** `doctor: 2 failed, 1 warning, 33 OK`: failures and passes always, warnings and skipped checks when there are any. */
-export function summaryLine(command: string, checks: ReadonlyArray<{ status: CheckStatus }>): string {
+function summaryLine(command: string, checks: ReadonlyArray<{ status: CheckStatus }>): string {
     const counts = countStatuses(checks);
     const parts = [
         `${counts.FAIL} failed`,

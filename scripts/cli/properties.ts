@@ -1,9 +1,11 @@
 /**
  * Nested values laid out as the Pulumi CLI lays out a stack's outputs in `pulumi preview` and `pulumi up`
- * (pulumi/pulumi pkg/backend/display/object_diff.go): keys sorted and padded to the longest (`printObject`,
- * `printPropertyTitle`: `%-Ns: `), an object's properties and an array's `[i]: ` elements four spaces further in
- * between `{` `}` and `[` `]` (`printPropertyValueRecurse`), strings quoted, null as `<null>`, a secret it does not show
- * as `[secret]` (`printPrimitivePropertyValue`). A line too wide for the terminal wraps under its value.
+ * (pulumi/pulumi@1b59498 pkg/backend/display/object_diff.go): keys sorted and padded to the longest (`printObject`
+ * :276-287, `printPropertyTitle` :655-657, `%-Ns: `), an object's properties and an array's `[i]: ` elements four spaces
+ * further in between `{` `}` and `[` `]` (`printPropertyValueRecurse` :670-751), strings quoted, null as `<null>`, a
+ * secret it does not show as `[secret]` (`printPrimitivePropertyValue` :976-1024). `pulumi stack output` itself prints
+ * each output as one line of JSON in a table (pkg/cmd/pulumi/stack/stack.go:252-296); the preview's layout reads better
+ * nested. A line too wide for the terminal wraps under its value.
  */
 import { wrap } from "./terminal";
 
@@ -67,7 +69,10 @@ function propertyLinesOf(
     return keys.flatMap((key) => valueLines(`${indentation(level)}${key.padEnd(keyWidth)}: `, properties[key], level, layout));
 }
 
-/** Whether Pulumi shows a stack output at all: not null, an empty string, an empty array or an empty object (`shouldPrintPropertyValue`). */
+/**
+ * Whether Pulumi shows a stack output at all: not null, an empty string, an empty array or an empty object
+ * (`shouldPrintPropertyValue` :576-594).
+ */
 function shown(value: unknown): boolean {
     return !(
         value === null ||
@@ -79,9 +84,9 @@ function shown(value: unknown): boolean {
 }
 
 /**
- * A stack's outputs as the `Outputs:` section of `pulumi preview` lists them, one level in (`printOutputs` passes
- * indent 1): empty values left out, the others' keys padded to the longest of all keys, as
- * `getResourceOutputsPropertiesString` pads them.
+ * A stack's outputs as the `Outputs:` section of `pulumi preview` lists them, one level in (progress.go:1040-1052,
+ * `printOutputs` passes indent 1): empty values left out, the others' keys padded to the longest of all keys, as
+ * `getResourceOutputsPropertiesString` pads them (object_diff.go:489-495, 532).
  */
 export function outputLines(outputs: Record<string, unknown>, width: number): string[] {
     const keys = Object.keys(outputs).sort();

@@ -19,7 +19,7 @@ export interface Terminal {
 }
 
 /** The width when neither the terminal nor `COLUMNS` gives one. */
-export const DEFAULT_WIDTH = 80;
+const DEFAULT_WIDTH = 80;
 
 /** The part of a Node stream a terminal is decided from (`tty.WriteStream` has all of it). */
 export type OutputStream = NodeJS.WritableStream & {
@@ -28,17 +28,17 @@ export type OutputStream = NodeJS.WritableStream & {
     getColorDepth?: (env?: NodeJS.ProcessEnv) => number;
 };
 
-/** The `FORCE_COLOR` values with which Node colours: more than 2 bits of colour (lib/internal/tty.js `getColorDepth`). */
+/** The `FORCE_COLOR` values with which Node colours: more than 2 bits of colour (node lib/internal/tty.js:109-125). */
 const FORCE_COLOR_ON = ["", "1", "true", "2", "3"];
 
 /**
  * Whether `stream` shows colour. Never with `NO_COLOR` set to anything but the empty string (no-color.org). Otherwise as
- * Node decides for `util.styleText` (lib/internal/util/colors.js `shouldColorize`): `FORCE_COLOR` first, colouring even
- * a pipe (1, true or empty; 2; 3) or turning colour off (0 or anything else); else only a TTY whose `getColorDepth`
- * is above 2 bits, which `NODE_DISABLE_COLORS`, an empty `NO_COLOR`, `TERM=dumb` and an unknown CI turn off
- * (lib/internal/tty.js). Decided here with `env` rather than by `styleText` itself, which reads only `process.env` and
- * lets `FORCE_COLOR` override `NO_COLOR` (with a warning), and which in Node 22.13 skipped the check for an array of
- * formats (nodejs/node#56717).
+ * Node decides for `util.styleText` (node lib/internal/util/colors.js:18-25, `shouldColorize`): `FORCE_COLOR` first,
+ * colouring even a pipe (1, true or empty; 2; 3) or turning colour off (0 or anything else); else only a TTY whose
+ * `getColorDepth` is above 2 bits, which `NODE_DISABLE_COLORS`, an empty `NO_COLOR`, `TERM=dumb` and an unknown CI
+ * turn off (lib/internal/tty.js:106, `getColorDepth`). Decided here, with `env`, rather than by `styleText`'s own
+ * check: that reads only `process.env`, lets `FORCE_COLOR` override `NO_COLOR` (with a warning, tty.js:81-101), and
+ * in Node 22.13 skipped the check for an array of formats (nodejs/node#56717, fixed by #56722).
  */
 function showsColour(stream: OutputStream, env: NodeJS.ProcessEnv): boolean {
     if (env.NO_COLOR) {
@@ -47,7 +47,7 @@ function showsColour(stream: OutputStream, env: NodeJS.ProcessEnv): boolean {
     if (env.FORCE_COLOR !== undefined) {
         return FORCE_COLOR_ON.includes(env.FORCE_COLOR);
     }
-    return Boolean(stream.isTTY) && (stream.getColorDepth?.(env) ?? 1) > 2;
+    return Boolean(stream.isTTY) && (stream.getColorDepth ? stream.getColorDepth(env) > 2 : true);
 }
 
 /** How `stream` shows text: its width (the terminal's, else `COLUMNS`, else 80) and whether it shows colour. */
@@ -62,7 +62,7 @@ export function terminalFor(stream: OutputStream, env: NodeJS.ProcessEnv = proce
     };
 }
 
-/** A terminal that shows no colour, `width` wide: what tests and files get. */
+/** A terminal that shows no colour, `width` wide. */
 export function plainTerminal(width = DEFAULT_WIDTH): Terminal {
     return { width, interactive: false, style: (_, text) => text };
 }

@@ -11,7 +11,7 @@ import { CliError, EXIT } from "../cli";
 export const FETCH_CREDENTIALS = "run $(pulumi stack output kubeconfigCommand)";
 
 /** Where a pod finds its service account's token: @kubernetes/client-node then reads the cluster from inside. */
-export const SERVICE_ACCOUNT_TOKEN = "/var/run/secrets/kubernetes.io/serviceaccount/token";
+const SERVICE_ACCOUNT_TOKEN = "/var/run/secrets/kubernetes.io/serviceaccount/token";
 
 /**
  * Refuses to go on without a kubeconfig, resolved as @kubernetes/client-node's `loadFromDefault` does
@@ -70,7 +70,7 @@ function firstLine(message: string): string {
 
 /**
  * The message of the Status the API server answered with: the object API keeps the body as text
- * (dist/object.js:447, `getBodyAsAny`), the generated APIs parse it.
+ * (dist/object.js:448, `getBodyAsAny`), the generated APIs parse it.
  */
 function statusMessage(body: unknown): string | undefined {
     let status = body;
@@ -86,11 +86,11 @@ function statusMessage(body: unknown): string | undefined {
 }
 
 /**
- * What `err`, thrown while reading the cluster at `server`, means for the user. The shapes are node-fetch 2's, which
- * client-node sends requests with: an `AbortError` when a request's signal fires (only the request timeout aborts
- * here), a `FetchError` carrying the socket's `code`; an `ApiException` with the HTTP `code` and the Status `body` when
- * the API server answered (client-node dist/gen/apis/exception.js); a spawn error when the kubeconfig's exec
- * credential plugin is missing (dist/exec_auth.js).
+ * What `err`, thrown while reading the cluster at `server`, means for the user. The shapes are node-fetch 2.7's, which
+ * client-node sends requests with: an `AbortError` when a request's signal fires (node-fetch lib/index.js:1458; only
+ * the request timeout aborts here), a `FetchError` carrying the socket's `code`; an `ApiException` with the HTTP `code`
+ * and the Status `body` when the API server answered (client-node dist/gen/apis/exception.js:11); a spawn error when
+ * the kubeconfig's exec credential plugin is missing (dist/exec_auth.js:89-94).
  */
 export function clusterAccessError(err: unknown, server: string, requestTimeoutSeconds: number): ClusterAccessError {
     if (err instanceof ClusterAccessError) {

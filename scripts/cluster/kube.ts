@@ -69,7 +69,7 @@ export class ClusterReader implements ObjectReader {
         // What KubeConfig.makeApiClient builds (dist/config.js:385-400), plus a middleware giving each request its own
         // abort signal: client-node hands it to node-fetch (dist/gen/http/isomorphic-fetch.js:12), which rejects with an
         // AbortError when it fires. The object API runs its configuration's middleware on every request, discovery
-        // included (dist/object.js:408-433).
+        // included (dist/object.js:408-432).
         const configuration = k8s.createConfiguration({
             baseServer: new k8s.ServerConfiguration(cluster.server, {}),
             authMethods: { default: kubeconfig },

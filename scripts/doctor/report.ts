@@ -5,11 +5,9 @@
 import type { CheckStatus, ReportedCheck } from "../cli/checks";
 import { LESSONS, LessonId } from "./lessons";
 
-export type Status = CheckStatus;
-
 /** The outcome of one check on one object. */
 export interface Diagnosis {
-    status: Status;
+    status: CheckStatus;
     /** What was checked, e.g. `route accepted`. */
     check: string;
     /** The object checked, as `Kind namespace/name`, or what is missing. */
