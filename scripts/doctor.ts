@@ -1,103 +1,122 @@
 /**
- * `npm run doctor -- [--stack NAME | --outputs FILE] [--context KUBECONTEXT] [--namespace NS] [--service NAME] [--json FILE]
- *  [--metrics URL [--metrics-window 15m]]`
- *
- * Diagnoses a deployed stack from the live cluster (kubeconfig as kubectl resolves it: `KUBECONFIG`, else ~/.kube/config, its
- * current context unless `--context` names one) and names the field-report lesson behind each failure. With `--stack` (or
- * `--outputs`, that command's JSON in a file) the stack's outputs say where to look; without, every LLMInferenceService the
- * context can list is checked. `--metrics` reads prefix-cache counters from a Prometheus query API or a vLLM pod's
- * `/metrics`, with the bearer token in `DOCTOR_METRICS_TOKEN` when the endpoint wants one. One line per check; exit 1 when
- * any check fails, 0 otherwise, 2 on a usage error or an unreachable cluster. Read-only: it never changes the cluster.
+ * `npm run doctor -- [--stack NAME | --outputs FILE] [options]`: diagnoses a deployed stack from the live cluster and
+ * names the field-report lesson behind each failure. `--help` lists the options and exit codes. Read-only: it never
+ * changes the cluster.
  */
-import * as fs from "fs";
-import type { ObjectReader } from "./cluster/kube";
-import { parseCliArgs, runCli, usageError } from "./cli";
-import { readStackOutputs } from "./cluster/stackOutputs";
+import { CliContext, CliError, CliSpec, CliValues, EXIT, runCli, seconds, timeLimitOptions } from "./cli";
+import { checksJson, formatChecks } from "./cli/checks";
+import { STACK_OUTPUT_OPTIONS, readStackOutputs } from "./cluster/stackOutputs";
 import { DoctorTargets, runDoctor, targetsFromOutputs } from "./doctor/diagnose";
-import { isScrapeUrl } from "./doctor/metrics";
-import { expand, formatDiagnoses } from "./doctor/report";
-
-const USAGE =
-    "usage: npm run doctor -- [--stack NAME | --outputs FILE] [--context KUBECONTEXT] [--namespace NS] [--service NAME] [--json FILE] [--metrics URL [--metrics-window 15m]]";
+import { MetricsSource, isScrapeUrl } from "./doctor/metrics";
+import { jsonCheck, reportedCheck } from "./doctor/report";
 
 /** The environment variable holding the metrics endpoint's bearer token. */
 export const METRICS_TOKEN_ENV = "DOCTOR_METRICS_TOKEN";
 
-async function main(argv: string[]): Promise<number> {
-    const values = parseCliArgs(
-        argv,
-        {
-            stack: { type: "string" },
-            outputs: { type: "string" },
-            context: { type: "string" },
-            namespace: { type: "string", multiple: true },
-            service: { type: "string", multiple: true },
-            json: { type: "string" },
-            metrics: { type: "string" },
-            "metrics-window": { type: "string", default: "15m" },
-            help: { type: "boolean", default: false },
-        },
-        USAGE,
-    );
-    if (!values) {
-        return 2;
+const OPTIONS = {
+    ...STACK_OUTPUT_OPTIONS,
+    context: { type: "string", value: "KUBECONTEXT", description: "the kubeconfig context to read (its current context by default)" },
+    namespace: { type: "string", multiple: true, value: "NS", description: "check the model services in NS only (repeatable)" },
+    service: { type: "string", multiple: true, value: "NAME", description: "check the model service NAME only (repeatable)" },
+    metrics: {
+        type: "string",
+        value: "URL",
+        description: `read prefix-cache counters from a Prometheus query API or one vLLM pod's /metrics, with the bearer token in ${METRICS_TOKEN_ENV} when it wants one`,
+    },
+    "metrics-window": {
+        type: "string",
+        value: "DURATION",
+        default: "15m",
+        description: "how far back --metrics looks, as a Prometheus duration",
+    },
+    verbose: { type: "boolean", short: "v", description: "list the passing checks too" },
+    json: { type: "boolean", description: "print one JSON document of every check on stdout instead of the report" },
+    ...timeLimitOptions({ requestTimeout: 10, deadline: 120 }),
+} as const;
+
+export const DOCTOR_CLI: CliSpec<typeof OPTIONS> = {
+    script: "doctor",
+    synopsis: "[--stack NAME | --outputs FILE] [options]",
+    description:
+        "Diagnoses a deployed stack from the live cluster, read with the kubeconfig as kubectl resolves it (KUBECONFIG, else " +
+        "~/.kube/config), and names the field-report lesson behind each failure and what to do. The stack's outputs say where " +
+        "to look; without them every LLMInferenceService the context can list is checked. Failures come first, grouped by the " +
+        "part of the stack they concern, then a line of counts. Read-only: it never changes the cluster.",
+    options: OPTIONS,
+    examples: ["npm run doctor -- --stack dev", "npm run doctor -- --context my-gke-context --namespace llm-inference --verbose"],
+    exitCodes: [
+        [EXIT.ok, "no check failed (warnings and skipped checks allowed)"],
+        [EXIT.failed, "a check failed"],
+        [
+            EXIT.usage,
+            "a usage error, or the outputs or the cluster could not be read (no Pulumi CLI, no kubeconfig, unreachable, TLS, 401 or 403)",
+        ],
+        [EXIT.timedOut, "the API server did not answer within --request-timeout, or the doctor did not finish within --deadline"],
+    ],
+};
+
+/** What to check, and where prefix-cache metrics come from. */
+export interface DoctorPlan {
+    targets: DoctorTargets;
+    metrics?: MetricsSource;
+}
+
+/**
+ * What to check, from the stack's outputs narrowed to the namespaces and services the command line names, and where
+ * `--metrics` reads from; refused (a usage error) before the cluster is read.
+ */
+export function doctorPlan(
+    values: Pick<CliValues<typeof OPTIONS>, "metrics" | "metrics-window" | "namespace" | "service">,
+    outputs: Record<string, unknown> | undefined,
+    env: NodeJS.ProcessEnv = process.env,
+): DoctorPlan {
+    const fromOutputs = outputs ? targetsFromOutputs(outputs) : {};
+    const targets: DoctorTargets = {
+        ...fromOutputs,
+        ...(values.namespace ? { namespaces: values.namespace } : {}),
+        ...(values.service
+            ? { services: Object.fromEntries(values.service.map((name) => [name, fromOutputs.services?.[name] ?? {}])) }
+            : {}),
+    };
+    const url = values.metrics;
+    if (url === undefined) {
+        return { targets };
     }
-    if (values.help) {
-        process.stdout.write(`${USAGE}\n`);
-        return 0;
+    if (!URL.canParse(url)) {
+        throw new CliError("--metrics is not a URL");
     }
-    if (values.stack !== undefined && values.outputs !== undefined) {
-        return usageError("give --stack or --outputs, not both", USAGE);
-    }
-    if (values.metrics !== undefined && !URL.canParse(values.metrics)) {
-        return usageError("--metrics is not a URL", USAGE);
-    }
-    if (values.metrics !== undefined && (new URL(values.metrics).username || new URL(values.metrics).password)) {
+    if (new URL(url).username || new URL(url).password) {
         // Never echoed: the URL carries a credential.
-        return usageError(`--metrics must not carry credentials; put a bearer token in ${METRICS_TOKEN_ENV}`, USAGE);
+        throw new CliError(`--metrics must not carry credentials; put a bearer token in ${METRICS_TOKEN_ENV}`);
     }
-    if (!/^\d+[smhd]$/.test(values["metrics-window"])) {
-        return usageError(`--metrics-window ${JSON.stringify(values["metrics-window"])} is not a Prometheus duration such as 15m`, USAGE);
+    const window = values["metrics-window"];
+    if (!/^\d+[smhd]$/.test(window)) {
+        throw new CliError(`--metrics-window ${JSON.stringify(window)} is not a Prometheus duration such as 15m`);
     }
-    let targets: DoctorTargets = {};
-    let reader: ObjectReader;
-    try {
-        if (values.stack !== undefined || values.outputs !== undefined) {
-            targets = targetsFromOutputs(readStackOutputs({ stack: values.stack, file: values.outputs }));
-        }
-        // Loaded here, where it runs: the Kubernetes client is an ES module (see cluster/kube.ts).
-        const { ClusterReader } = await import("./cluster/kube");
-        reader = ClusterReader.fromDefault(values.context);
-    } catch (err) {
-        process.stderr.write(`error: ${(err as Error).message}\n`);
-        return 2;
+    if (isScrapeUrl(url) && Object.keys(targets.services ?? {}).length !== 1) {
+        throw new CliError("a /metrics URL is one vLLM pod's: name its service with --service");
     }
-    if (values.namespace) {
-        targets = { ...targets, namespaces: values.namespace };
+    return { targets, metrics: { url, token: env[METRICS_TOKEN_ENV] || undefined, window } };
+}
+
+async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise<number> {
+    const requestTimeout = seconds("--request-timeout", values["request-timeout"]);
+    if (values.stack !== undefined) {
+        cli.progress.step(`reading the outputs of stack ${values.stack} (pulumi stack output)`);
     }
-    if (values.service) {
-        targets = { ...targets, services: Object.fromEntries(values.service.map((name) => [name, targets.services?.[name] ?? {}])) };
-    }
-    const metrics = values.metrics
-        ? { url: values.metrics, token: process.env[METRICS_TOKEN_ENV] || undefined, window: values["metrics-window"] }
-        : undefined;
-    if (metrics && isScrapeUrl(metrics.url) && Object.keys(targets.services ?? {}).length !== 1) {
-        return usageError("a /metrics URL is one vLLM pod's: name its service with --service", USAGE);
-    }
-    let diagnoses;
-    try {
-        diagnoses = await runDoctor(reader, targets, { metrics });
-    } catch (err) {
-        process.stderr.write(`error: cannot read the cluster: ${(err as Error).message}\n`);
-        return 2;
-    }
-    process.stdout.write(`${formatDiagnoses(diagnoses)}\n`);
-    if (values.json !== undefined) {
-        fs.writeFileSync(values.json, `${JSON.stringify({ diagnoses: diagnoses.map(expand) }, null, 2)}\n`);
-    }
-    return diagnoses.some((diagnosis) => diagnosis.status === "FAIL") ? 1 : 0;
+    const { targets, metrics } = doctorPlan(values, await readStackOutputs(values));
+    // Loaded here, where it runs: the Kubernetes client is an ES module (see cluster/kube.ts).
+    const { ClusterReader } = await import("./cluster/kube");
+    const reader = ClusterReader.fromDefault(values.context, requestTimeout);
+    const diagnoses = await runDoctor(reader, targets, { metrics, onStep: (step) => cli.progress.step(`${step} (${reader.server})`) });
+    cli.print(
+        values.json
+            ? checksJson(diagnoses.map(jsonCheck))
+            : formatChecks("doctor", diagnoses.map(reportedCheck), { verbose: Boolean(values.verbose), terminal: cli.stdout }),
+    );
+    return diagnoses.some((diagnosis) => diagnosis.status === "FAIL") ? EXIT.failed : EXIT.ok;
 }
 
 if (require.main === module) {
-    runCli(main);
+    runCli(DOCTOR_CLI, main);
 }

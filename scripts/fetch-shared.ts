@@ -1,26 +1,13 @@
 /**
- * `npm run shared:fetch [-- --manifest FILE] [--if-missing]`
- *
- * Downloads the pinned upstream files the tests and the offline preview read (upstream CRDs and reference configs, listed
- * in .github/shared-files.tsv: the destination, a URL at a pinned commit, optionally the FIRST-LAST lines to keep) into
- * SHARED_DIR when set, else `.shared/` in the checkout. Each file is written whole or not at all. Exit codes: 0 every file
- * fetched (or, with --if-missing, a shared folder already resolves); 2 a file could not be fetched, or a usage error.
+ * `npm run shared:fetch`: downloads the pinned upstream files the tests and the offline preview read (upstream CRDs and
+ * reference configs, listed in .github/shared-files.tsv: the destination, a URL at a pinned commit, optionally the
+ * FIRST-LAST lines to keep) into SHARED_DIR when set, else `.shared/` in the checkout. Each file is written whole or not
+ * at all. `--help` lists the options and exit codes.
  */
 import * as fs from "fs";
 import * as path from "path";
-import { parseCliArgs, runCli } from "./cli";
+import { CliContext, CliError, CliSpec, CliValues, EXIT, runCli } from "./cli";
 import { resolveSharedDir, sharedFetchDir } from "./sharedDir";
-
-const USAGE = "usage: npm run shared:fetch -- [--manifest FILE] [--if-missing]";
-
-const HELP = [
-    USAGE,
-    "Fetches the pinned upstream files the tests and the offline preview read into SHARED_DIR when set, else .shared/.",
-    "  --manifest FILE  what to fetch, a line each: DEST<TAB>URL[<TAB>FIRST-LAST] (default .github/shared-files.tsv)",
-    "  --if-missing     fetch only when no shared folder resolves (SHARED_DIR, else .shared/, else ../shared)",
-    "example: npm run shared:fetch",
-    "example: SHARED_DIR=/tmp/shared npm run shared:fetch",
-].join("\n");
 
 const DEFAULT_MANIFEST = path.resolve(__dirname, "..", ".github", "shared-files.tsv");
 
@@ -139,7 +126,12 @@ function writeWhole(file: string, content: Buffer): void {
 }
 
 /** Fetches every file into `dir`, one progress line each; the first failure throws, naming the file, its URL and the cause. */
-async function fetchSharedFiles(files: readonly SharedFile[], dir: string, options: FetchOptions): Promise<void> {
+async function fetchSharedFiles(
+    files: readonly SharedFile[],
+    dir: string,
+    options: FetchOptions,
+    print: (text: string) => void,
+): Promise<void> {
     for (const [index, file] of files.entries()) {
         let content: Buffer;
         try {
@@ -154,45 +146,56 @@ async function fetchSharedFiles(files: readonly SharedFile[], dir: string, optio
             throw new Error(`cannot write ${file.dest} into ${dir}: ${(err as Error).message}`);
         }
         const range = file.lines ? ` (lines ${file.lines.first}-${file.lines.last})` : "";
-        process.stdout.write(`fetched ${index + 1} of ${files.length}: ${file.dest}${range}\n`);
+        print(`fetched ${index + 1} of ${files.length}: ${file.dest}${range}\n`);
     }
 }
 
-/** The CLI; `options` lets tests shorten the waits. */
-export async function main(argv: string[], options: FetchOptions = DEFAULT_FETCH_OPTIONS): Promise<number> {
-    const values = parseCliArgs(
-        argv,
-        {
-            manifest: { type: "string", default: DEFAULT_MANIFEST },
-            "if-missing": { type: "boolean", default: false },
-            help: { type: "boolean", short: "h", default: false },
-        },
-        USAGE,
-    );
-    if (!values) {
-        return 2;
-    }
-    if (values.help) {
-        process.stdout.write(`${HELP}\n`);
-        return 0;
-    }
+const OPTIONS = {
+    manifest: {
+        type: "string",
+        value: "FILE",
+        default: DEFAULT_MANIFEST,
+        description: "what to fetch, a line each: DEST<TAB>URL[<TAB>FIRST-LAST]",
+    },
+    "if-missing": { type: "boolean", description: "fetch only when no shared folder resolves (SHARED_DIR, else .shared/, else ../shared)" },
+} as const;
+
+export const FETCH_SHARED_CLI: CliSpec<typeof OPTIONS> = {
+    script: "shared:fetch",
+    synopsis: "[--manifest FILE] [--if-missing]",
+    description:
+        "Fetches the pinned upstream files (CRDs and reference configs) the tests and the offline preview read into SHARED_DIR " +
+        "when it is set, else .shared/ in the checkout.",
+    options: OPTIONS,
+    examples: ["npm run shared:fetch", "SHARED_DIR=/tmp/shared npm run shared:fetch"],
+    exitCodes: [
+        [EXIT.ok, "every file fetched, or with --if-missing a shared folder already resolves"],
+        [EXIT.usage, "a file could not be fetched or written, or a usage error"],
+    ],
+};
+
+/** The command; `options` lets tests shorten the waits. */
+export async function fetchShared(
+    values: CliValues<typeof OPTIONS>,
+    cli: Pick<CliContext, "print">,
+    options: FetchOptions = DEFAULT_FETCH_OPTIONS,
+): Promise<number> {
     const resolved = values["if-missing"] ? resolveSharedDir() : undefined;
     if (resolved !== undefined) {
-        process.stdout.write(`using the pinned upstream files in ${resolved}; nothing fetched\n`);
-        return 0;
+        cli.print(`using the pinned upstream files in ${resolved}; nothing fetched\n`);
+        return EXIT.ok;
     }
     const dir = sharedFetchDir();
     try {
-        const files = readManifest(values.manifest);
-        await fetchSharedFiles(files, dir, options);
-        process.stdout.write(`fetched ${files.length} pinned upstream files into ${dir}\n`);
-        return 0;
+        const files = readManifest(values.manifest!);
+        await fetchSharedFiles(files, dir, options, cli.print);
+        cli.print(`fetched ${files.length} pinned upstream files into ${dir}\n`);
+        return EXIT.ok;
     } catch (err) {
-        process.stderr.write(`error: ${(err as Error).message}\n`);
-        return 2;
+        throw new CliError((err as Error).message);
     }
 }
 
 if (require.main === module) {
-    runCli(main);
+    runCli(FETCH_SHARED_CLI, (values, cli) => fetchShared(values, cli));
 }

@@ -1,19 +1,14 @@
 /**
- * `npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-pack DIR] [--policy-config FILE] [--json FILE] [--out DIR] [--markdown FILE] [--against BASE_REPORT.json] [--dir PROGRAM_DIR] [--bare-stack] [--program-timeout SECONDS]`
- *
- * Shows what `pulumi up` would create without a cloud account or the Pulumi CLI: runs the
- * program under the SDK's mocks, prints the resource tree, has the policy pack judge it in its
- * own process like `pulumi preview --policy-pack policies`, and optionally writes a JSON report
- * (modeled on `pulumi preview --json`), every Kubernetes object as YAML, and a Markdown
- * summary for a pull request: against a base report, what the change adds, removes and
- * changes, property by property, and which violations it introduces.
- * Exit codes: 0 the program ran and no mandatory policy failed; 1 a mandatory policy failed;
- * 2 a configuration, usage or program error.
+ * `npm run preview:offline -- [options]`: shows what `pulumi up` would create without a cloud account or the Pulumi
+ * CLI: runs the program under the SDK's mocks, prints the resource tree, has the policy pack judge it in its own process
+ * like `pulumi preview --policy-pack policies`, and optionally writes a JSON report (modeled on `pulumi preview
+ * --json`), every Kubernetes object as YAML, and a Markdown summary for a pull request: against a base report, what the
+ * change adds, removes and changes, property by property, and which violations it introduces. `--help` lists the
+ * options and exit codes.
  */
 import * as fs from "fs";
 import * as path from "path";
-import { parseArgs } from "util";
-import { runCli } from "./cli";
+import { CliContext, CliError, CliSpec, CliValues, EXIT, runCli, seconds } from "./cli";
 import { PackConfig, PackConfigError, PolicyPackProcess } from "./offline/analyzer";
 import { diffReports, readBaseReport, renderChanges, renderMarkdown } from "./offline/diff";
 import { Judgement } from "./offline/policies";
@@ -21,11 +16,70 @@ import { ProjectError } from "./offline/project";
 import { KubernetesManifest, buildReport, kubernetesManifests, renderPolicies, renderTree } from "./offline/report";
 import { DEFAULT_PROGRAM_TIMEOUT_SECONDS, ProgramError, runOffline } from "./offline/run";
 
-const USAGE =
-    "usage: npm run preview:offline -- [--stack NAME] [--config key=value]... [--secret key=value]... [--policy-pack DIR] [--policy-config FILE] [--json FILE] [--out DIR] [--markdown FILE] [--against BASE_REPORT.json] [--dir PROGRAM_DIR] [--bare-stack] [--program-timeout SECONDS]";
-
 /** This project's pack, judged by default. */
 const DEFAULT_PACK = path.resolve(__dirname, "..", "policies");
+
+const OPTIONS = {
+    stack: { type: "string", value: "NAME", default: "dev", description: "the stack whose Pulumi.<stack>.yaml configures the program" },
+    config: {
+        type: "string",
+        short: "c",
+        multiple: true,
+        default: [] as string[],
+        value: "KEY=VALUE",
+        description: "set a configuration value (repeatable)",
+    },
+    secret: {
+        type: "string",
+        multiple: true,
+        default: [] as string[],
+        value: "KEY=VALUE",
+        description: "set a secret configuration value (repeatable)",
+    },
+    "policy-pack": { type: "string", value: "DIR", description: "the policy pack to judge with (this project's policies by default)" },
+    "policy-config": {
+        type: "string",
+        value: "FILE",
+        description: "the pack's configuration, as pulumi preview --policy-pack-config takes it",
+    },
+    json: { type: "string", value: "FILE", description: "write a report modeled on pulumi preview --json to FILE" },
+    out: { type: "string", value: "DIR", description: "write every Kubernetes object as YAML into DIR" },
+    markdown: { type: "string", value: "FILE", description: "write a Markdown summary for a pull request to FILE" },
+    against: { type: "string", value: "REPORT", description: "with --markdown: what changed since this --json report" },
+    dir: { type: "string", value: "DIR", default: ".", description: "the Pulumi program to preview" },
+    "bare-stack": {
+        type: "boolean",
+        description: "preview a stack without its Pulumi.<stack>.yaml, on project defaults and --config alone",
+    },
+    "program-timeout": {
+        type: "string",
+        value: "SECONDS",
+        default: String(DEFAULT_PROGRAM_TIMEOUT_SECONDS),
+        description: "the longest the program may run before it counts as hung",
+    },
+} as const;
+
+export const PREVIEW_OFFLINE_CLI: CliSpec<typeof OPTIONS> = {
+    script: "preview:offline",
+    synopsis: "[options]",
+    description:
+        "Shows what pulumi up would create, without a cloud account or the Pulumi CLI: runs the program under the SDK's mocks, " +
+        "prints the resource tree and the stack's outputs, and has the policy pack judge every resource in its own process, as " +
+        "pulumi preview --policy-pack policies does. Optionally writes a JSON report, every Kubernetes object as YAML, and a " +
+        "Markdown summary of what a change adds, removes and changes.",
+    options: OPTIONS,
+    examples: [
+        "npm run preview:offline -- --stack prod --json before.json",
+        "npm run preview:offline -- --stack prod --against before.json --markdown diff.md",
+    ],
+    exitCodes: [
+        [EXIT.ok, "the program ran and no mandatory policy failed"],
+        [EXIT.failed, "a mandatory policy failed"],
+        [EXIT.usage, "a usage, configuration or program error (one that fails pulumi up too), or the pack could not judge"],
+    ],
+    // Its stdout is read by scripts: progress shows on a terminal, and elsewhere only for a step that takes a while.
+    progress: { onlyAfterMs: 2000 },
+};
 
 /** Errors whose message is the whole story (bad configuration, bad usage): no stack trace. */
 function isUserError(err: unknown): boolean {
@@ -41,7 +95,7 @@ function readJsonOption<T>(option: string, file: string | undefined): T | undefi
     try {
         return JSON.parse(fs.readFileSync(file, "utf8")) as T;
     } catch (err) {
-        throw new Error(`${option} ${file}: ${(err as Error).message}`);
+        throw new CliError(`${option} ${file}: ${(err as Error).message}`);
     }
 }
 
@@ -54,11 +108,11 @@ function claimOutDir(outDir: string): void {
         return;
     }
     if (!fs.statSync(outDir).isDirectory()) {
-        throw new Error(`--out ${outDir} is a file, not a folder`);
+        throw new CliError(`--out ${outDir} is a file, not a folder`);
     }
     const entries = fs.readdirSync(outDir);
     if (entries.length > 0 && !entries.includes(OUT_MANIFEST)) {
-        throw new Error(
+        throw new CliError(
             `--out ${outDir} is not empty and was not written by npm run preview:offline; allowed: a new or empty folder, or one this command wrote`,
         );
     }
@@ -87,64 +141,23 @@ function writeOutput(file: string, content: string): void {
     process.stdout.write(`\nwrote ${path.relative(process.cwd(), file) || file}\n`);
 }
 
-async function main(argv: string[]): Promise<number> {
-    let values;
-    try {
-        ({ values } = parseArgs({
-            args: argv,
-            options: {
-                stack: { type: "string", default: "dev" },
-                config: { type: "string", short: "c", multiple: true, default: [] },
-                secret: { type: "string", multiple: true, default: [] },
-                json: { type: "string" },
-                "policy-pack": { type: "string" },
-                "policy-config": { type: "string" },
-                markdown: { type: "string" },
-                against: { type: "string" },
-                out: { type: "string" },
-                dir: { type: "string", default: "." },
-                "bare-stack": { type: "boolean", default: false },
-                "program-timeout": { type: "string", default: String(DEFAULT_PROGRAM_TIMEOUT_SECONDS) },
-                help: { type: "boolean", short: "h" },
-            },
-            strict: true,
-            allowPositionals: false,
-        }));
-    } catch (err) {
-        process.stderr.write(`error: ${(err as Error).message}; npm run preview:offline -- --help lists the options\n`);
-        return 2;
-    }
-    if (values.help) {
-        process.stdout.write(`${USAGE}\n`);
-        return 0;
-    }
+async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise<number> {
     // Output paths are relative to where the command was typed, not to the program.
     const jsonPath = values.json && path.resolve(values.json);
     const outDir = values.out && path.resolve(values.out);
     const markdownPath = values.markdown && path.resolve(values.markdown);
+    const against = readJsonOption<unknown>("--against", values.against);
     let base: ReturnType<typeof readBaseReport> | undefined;
-    let policyConfig: PackConfig;
     try {
-        const against = readJsonOption<unknown>("--against", values.against);
-        try {
-            base = against === undefined ? undefined : readBaseReport(against);
-        } catch (err) {
-            throw new Error(`--against ${values.against} ${(err as Error).message}`);
-        }
-        policyConfig = readJsonOption<PackConfig>("--policy-config", values["policy-config"]) ?? {};
-        if (outDir !== undefined) {
-            claimOutDir(outDir);
-        }
+        base = against === undefined ? undefined : readBaseReport(against);
     } catch (err) {
-        process.stderr.write(`error: ${(err as Error).message}\n`);
-        return 2;
+        throw new CliError(`--against ${values.against} ${(err as Error).message}`);
     }
-
-    const timeout = Number(values["program-timeout"]);
-    if (!Number.isFinite(timeout) || timeout <= 0) {
-        process.stderr.write(`error: --program-timeout ${JSON.stringify(values["program-timeout"])} is not a number of seconds above 0\n`);
-        return 2;
+    const policyConfig = readJsonOption<PackConfig>("--policy-config", values["policy-config"]) ?? {};
+    if (outDir !== undefined) {
+        claimOutDir(outDir);
     }
+    const timeout = seconds("--program-timeout", values["program-timeout"]);
 
     // The pack starts first and judges each resource as it registers, as the engine has it do, while the program runs.
     const packStarting = PolicyPackProcess.start(path.resolve(values["policy-pack"] ?? DEFAULT_PACK), (reason) =>
@@ -154,44 +167,46 @@ async function main(argv: string[]): Promise<number> {
     let judgement: Judgement | undefined;
     let run;
     try {
+        cli.progress.step(`running the program in ${values.dir} (stack ${values.stack}) under mocks`);
         run = await runOffline(values.dir, values.stack, {
             overrides: values.config,
             secretOverrides: values.secret,
-            allowBareStack: values["bare-stack"],
+            allowBareStack: Boolean(values["bare-stack"]),
             timeoutSeconds: timeout,
             onProject: (project) =>
                 (judgement = new Judgement(packStarting, policyConfig, { project: project.projectName, stack: project.stack })),
             onResource: (resource) => judgement!.analyze(resource),
         });
     } catch (err) {
-        const message = isUserError(err) ? (err as Error).message : ((err as Error)?.stack ?? String(err));
-        process.stderr.write(`error: ${message}\n`);
         packStarting.then(
             (pack) => pack.close(),
             () => undefined,
         );
-        return 2;
+        // A program's own error keeps its stack for --debug: that is where its cause is.
+        throw isUserError(err) ? new CliError((err as Error).message, EXIT.usage, { cause: err }) : err;
     }
 
     let verdict;
     try {
+        cli.progress.step(`the policy pack judging ${run.resources.length} resources`);
         verdict = await judgement!.verdict(run.resources);
     } catch (err) {
-        process.stderr.write(`error: ${err instanceof PackConfigError ? err.message : `policy pack: ${(err as Error).message}`}\n`);
-        return 2;
+        throw new CliError(err instanceof PackConfigError ? err.message : `policy pack: ${(err as Error).message}`, EXIT.usage, {
+            cause: err,
+        });
     } finally {
         (await packStarting.catch(() => undefined))?.close();
     }
     const { info, violations } = verdict;
 
     for (const note of run.notes) {
-        process.stdout.write(`note: ${note}\n`);
+        cli.print(`note: ${note}\n`);
     }
-    process.stdout.write(`${renderTree(run)}\n\n${renderPolicies(info, violations, run)}\n`);
+    cli.print(`${renderTree(run, cli.stdout.width)}\n\n${renderPolicies(info, violations, run)}\n`);
     const report = buildReport(run, violations);
     const diff = base && diffReports(base, report);
     if (diff) {
-        process.stdout.write(`\n${renderChanges(diff)}\n`);
+        cli.print(`\n${renderChanges(diff)}\n`);
     }
     if (markdownPath) {
         writeOutput(markdownPath, renderMarkdown(report, diff));
@@ -204,7 +219,9 @@ async function main(argv: string[]): Promise<number> {
         writeOutDir(outDir, manifests);
         process.stdout.write(`wrote ${manifests.length} Kubernetes objects to ${path.relative(process.cwd(), outDir) || outDir}\n`);
     }
-    return violations.some((violation) => violation.enforcementLevel === "mandatory") ? 1 : 0;
+    return violations.some((violation) => violation.enforcementLevel === "mandatory") ? EXIT.failed : EXIT.ok;
 }
 
-runCli(main);
+if (require.main === module) {
+    runCli(PREVIEW_OFFLINE_CLI, main);
+}

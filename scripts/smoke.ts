@@ -1,24 +1,15 @@
 /**
- * `npm run smoke -- --stack NAME [--outputs FILE] [--context KUBECONTEXT] [--http-only] [--attempts N] [--interval SECONDS]`
- *
- * After `pulumi up`: for every model service in the stack's `models` output, checks through
- * the Gateway that `/health` answers, `/v1/models` lists the model, and a one-token
- * `/v1/completions` succeeds; then, reading the cluster (kubeconfig as kubectl resolves it),
- * that KServe's HTTPRoute for it moved to the v1 InferencePool group, that the Gateway accepted
- * it with every reference resolved, and that GKE attached its HealthCheckPolicies and its
- * GCPBackendPolicy. Each check is retried a bounded number of times (a fresh service may still
- * be loading, or GKE still programming its route). With Pattern 2 (a `modelRouting` output), every
- * model name is also asked for one token at the Gateway's root `/v1/chat/completions`, and must be
- * answered by the service that serves it. Prints one line per check and exits 0 when all pass, 1 when
- * any fails, 2 on a usage or input error.
+ * `npm run smoke -- --stack NAME | --outputs FILE [options]`: after `pulumi up`, checks every model service through the
+ * Gateway and, reading the cluster, that its route and policies took. `--help` lists the options and exit codes.
  */
 import { INFERENCE_POOL_KIND, KSERVE_CHILDREN } from "@gke-tpu-inference/facts";
 import { HTTP_SERVICE_SUFFIX } from "../components/routerRoute";
 import { Finding, acceptedByGateway, eppTlsRule, gatewayProviderOf, gkePolicyAttached, inferencePoolMigration } from "./cluster/checks";
-import type { ObjectReader } from "./cluster/kube";
+import type { ClusterReader, ObjectReader } from "./cluster/kube";
 import { ModelRouting, ROUTED_PATH, modelRoutingFromOutputs, routedToModel } from "./cluster/modelRouting";
-import { readStackOutputs } from "./cluster/stackOutputs";
-import { parseCliArgs, runCli, usageError } from "./cli";
+import { OutputsSource, STACK_OUTPUT_OPTIONS, readStackOutputs } from "./cluster/stackOutputs";
+import { CliContext, CliError, CliSpec, CliValues, EXIT, runCli, seconds, timeLimitOptions } from "./cli";
+import { CheckStatus, ReportedCheck, checksJson, formatChecks } from "./cli/checks";
 
 /** What the smoke test needs of one entry of the stack's `models` output. */
 export interface ServiceEndpoint {
@@ -34,6 +25,8 @@ export interface SmokeOptions {
     intervalMs: number;
     /** Deadline of one request, in milliseconds. */
     requestTimeoutMs: number;
+    /** Told of each retry, for the progress line. */
+    onRetry?: (text: string) => void;
 }
 
 /** Where the stack's objects are in the cluster. */
@@ -106,13 +99,19 @@ const CHECKS: Check[] = [
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Tries `attempt` up to `options.attempts` times, `options.intervalMs` apart, until it passes. */
+/**
+ * Tries `attempt` up to `options.attempts` times, `options.intervalMs` apart, until it passes. A failure to read the
+ * cluster (a `CliError`) is not the service's state: it ends the run at once.
+ */
 async function retried(service: string, check: string, options: SmokeOptions, attempt: () => Promise<Finding>): Promise<CheckResult> {
     let finding: Finding = { ok: false, detail: "not tried" };
     for (let tries = 1; tries <= options.attempts; tries++) {
         try {
             finding = await attempt();
         } catch (err) {
+            if (err instanceof CliError) {
+                throw err;
+            }
             finding = {
                 ok: false,
                 detail:
@@ -125,6 +124,9 @@ async function retried(service: string, check: string, options: SmokeOptions, at
             return { service, check, ok: true, attempts: tries, detail: finding.detail };
         }
         if (tries < options.attempts) {
+            options.onRetry?.(
+                `${service}: ${check}: retry ${tries} of ${options.attempts - 1} in ${options.intervalMs / 1000} s (${finding.detail.slice(0, 80)})`,
+            );
             await sleep(options.intervalMs);
         }
     }
@@ -244,27 +246,51 @@ export async function runClusterChecks(
     return perService.flat();
 }
 
-/** One line per check and a closing count. */
-export function formatReport(results: CheckResult[]): string {
-    const width = Math.max(7, ...results.map((result) => result.service.length));
-    const checkWidth = Math.max(15, ...results.map((result) => result.check.length));
-    const lines = results.map(
-        (result) =>
-            `${result.ok ? "ok  " : "FAIL"}  ${result.service.padEnd(width)}  ${result.check.padEnd(checkWidth)}  ${result.detail} (${result.attempts} ${result.attempts === 1 ? "try" : "tries"})`,
-    );
-    const failed = results.filter((result) => !result.ok).length;
-    return [...lines, `smoke: ${results.length - failed} passed, ${failed} failed`].join("\n");
+/** One check as `--json` prints it. */
+export interface SmokeCheck {
+    status: CheckStatus;
+    /** The model service, or `cluster`. */
+    area: string;
+    check: string;
+    /** What the last try saw. */
+    message: string;
+    attempts?: number;
+}
+
+/** The results as `--json` and the report give them. */
+export function smokeChecks(results: CheckResult[]): SmokeCheck[] {
+    return results.map((result) => ({
+        status: result.ok ? "OK" : "FAIL",
+        area: result.service,
+        check: result.check,
+        message: result.detail,
+        attempts: result.attempts,
+    }));
+}
+
+/** The check the report lists when the outputs do not say where the stack's objects are. */
+const CLUSTER_CHECKS_SKIPPED: SmokeCheck = {
+    status: "SKIPPED",
+    area: "cluster",
+    check: "cluster checks",
+    message: "the outputs name no servingNamespace and gateway",
+};
+
+/** One check as the report shows it: how many tries it took, when more than one, beside the check. */
+export function reportedCheck(check: SmokeCheck): ReportedCheck {
+    const tries = check.attempts !== undefined && check.attempts > 1 ? ` (${check.attempts} tries)` : "";
+    return { status: check.status, area: check.area, subject: `${check.check}${tries}`, message: check.message };
 }
 
 /** The `models` output of a stack, as `pulumi stack output --json` prints the stack's outputs. */
 export function servicesFromOutputs(outputs: unknown): Record<string, ServiceEndpoint> {
     const models = (outputs as { models?: unknown } | undefined)?.models;
     if (models === null || typeof models !== "object" || Object.keys(models).length === 0) {
-        throw new Error("the stack has no model services in its `models` output");
+        throw new CliError("the stack has no model services in its `models` output");
     }
     for (const [name, service] of Object.entries(models as Record<string, Partial<ServiceEndpoint>>)) {
         if (typeof service.baseUrl !== "string" || typeof service.modelName !== "string") {
-            throw new Error(`models.${name} lacks baseUrl or modelName`);
+            throw new CliError(`models.${name} lacks baseUrl or modelName`);
         }
     }
     return models as Record<string, ServiceEndpoint>;
@@ -284,56 +310,101 @@ export function targetsFromOutputs(outputs: unknown): StackTargets {
     return { services: servicesFromOutputs(outputs), ...(cluster ? { cluster } : {}), ...(modelRouting ? { modelRouting } : {}) };
 }
 
-async function main(argv: string[]): Promise<number> {
-    const usage =
-        "usage: npm run smoke -- --stack NAME [--outputs FILE] [--context KUBECONTEXT] [--http-only] [--attempts N] [--interval SECONDS]";
-    const values = parseCliArgs(
-        argv,
-        {
-            stack: { type: "string" },
-            outputs: { type: "string" },
-            context: { type: "string" },
-            "http-only": { type: "boolean", default: false },
-            attempts: { type: "string", default: "30" },
-            interval: { type: "string", default: "10" },
-        },
-        usage,
-    );
-    if (!values) {
-        return 2;
-    }
+const OPTIONS = {
+    ...STACK_OUTPUT_OPTIONS,
+    context: { type: "string", value: "KUBECONTEXT", description: "the kubeconfig context to read (its current context by default)" },
+    "http-only": { type: "boolean", description: "check through the Gateway only, not the cluster's routes and policies" },
+    attempts: { type: "string", value: "N", default: "30", description: "tries per check: a fresh service may still be loading" },
+    interval: { type: "string", value: "SECONDS", default: "10", description: "the pause between two tries" },
+    verbose: { type: "boolean", short: "v", description: "list the passing checks too" },
+    json: { type: "boolean", description: "print one JSON document of every check on stdout instead of the report" },
+    ...timeLimitOptions({ requestTimeout: 120, deadline: 600 }),
+} as const;
+
+export const SMOKE_CLI: CliSpec<typeof OPTIONS> = {
+    script: "smoke",
+    synopsis: "--stack NAME | --outputs FILE [options]",
+    description:
+        "After pulumi up: for every model service in the stack's models output, checks through the Gateway that /health " +
+        "answers, /v1/models lists the model and a one-token /v1/completions succeeds; with Pattern 2, that every model name " +
+        "at the Gateway's root reaches its own service; then, reading the cluster (kubeconfig as kubectl resolves it), that " +
+        "KServe's HTTPRoute moved to the v1 InferencePool group, the Gateway accepted it, and GKE attached its health checks " +
+        "and backend policy (Istio: TLS to the EPP). Each check is retried: a fresh service may still be loading.",
+    options: OPTIONS,
+    examples: ["npm run smoke -- --stack dev", "npm run smoke -- --outputs outputs.json --http-only --attempts 3 --interval 5"],
+    exitCodes: [
+        [EXIT.ok, "every check passed"],
+        [EXIT.failed, "a check failed after its tries"],
+        [
+            EXIT.usage,
+            "a usage error, or the outputs or the cluster could not be read (no Pulumi CLI, no kubeconfig, unreachable, TLS, 401 or 403)",
+        ],
+        [EXIT.timedOut, "the API server did not answer within --request-timeout, or the smoke test did not finish within --deadline"],
+    ],
+};
+
+/** How hard to try, from the command line; the waits between tries must fit in the deadline. */
+export function smokeOptions(
+    values: Pick<CliValues<typeof OPTIONS>, "attempts" | "interval" | "request-timeout" | "deadline">,
+): SmokeOptions {
     const attempts = Number(values.attempts);
     const interval = Number(values.interval);
-    if (!Number.isInteger(attempts) || attempts < 1 || !(interval >= 0) || (values.stack === undefined && values.outputs === undefined)) {
-        return usageError("--attempts takes a whole number >= 1, --interval seconds >= 0; give --stack or --outputs", usage);
+    if (!Number.isInteger(attempts) || attempts < 1) {
+        throw new CliError(`--attempts ${JSON.stringify(values.attempts)} is not a whole number of tries above 0`);
     }
-    let targets: StackTargets;
-    let reader: ObjectReader | undefined;
-    try {
-        targets = targetsFromOutputs(readStackOutputs({ stack: values.stack, file: values.outputs }));
-        if (!values["http-only"] && targets.cluster) {
-            // Loaded here, where it runs: the Kubernetes client is an ES module (see cluster/kube.ts).
-            const { ClusterReader } = await import("./cluster/kube");
-            reader = ClusterReader.fromDefault(values.context);
-        }
-    } catch (err) {
-        process.stderr.write(`error: ${(err as Error).message}\n`);
-        return 2;
+    if (!Number.isFinite(interval) || interval < 0) {
+        throw new CliError(`--interval ${JSON.stringify(values.interval)} is not a number of seconds, 0 or more`);
     }
-    const options = { attempts, intervalMs: interval * 1000, requestTimeoutMs: 120_000 };
+    const waits = (attempts - 1) * interval;
+    const deadline = seconds("--deadline", values.deadline);
+    if (waits >= deadline) {
+        throw new CliError(
+            `--attempts ${attempts} tries --interval ${interval} s apart wait ${waits} s, which does not fit in --deadline ${deadline}: lower one, or raise --deadline`,
+        );
+    }
+    return { attempts, intervalMs: interval * 1000, requestTimeoutMs: seconds("--request-timeout", values["request-timeout"]) * 1000 };
+}
+
+/** What to check, from the stack's outputs: one of `--stack` and `--outputs` is needed. */
+export async function smokeTargets(source: OutputsSource, env: NodeJS.ProcessEnv = process.env): Promise<StackTargets> {
+    const outputs = await readStackOutputs(source, env);
+    if (outputs === undefined) {
+        throw new CliError("give --stack NAME or --outputs FILE: the stack's outputs say what to check");
+    }
+    return targetsFromOutputs(outputs);
+}
+
+async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise<number> {
+    const options: SmokeOptions = { ...smokeOptions(values), onRetry: (text) => cli.progress.step(text) };
+    if (values.stack !== undefined) {
+        cli.progress.step(`reading the outputs of stack ${values.stack} (pulumi stack output)`);
+    }
+    const targets = await smokeTargets(values);
+    let reader: ClusterReader | undefined;
+    if (!values["http-only"] && targets.cluster) {
+        // Loaded here, where it runs: the Kubernetes client is an ES module (see cluster/kube.ts).
+        reader = (await import("./cluster/kube")).ClusterReader.fromDefault(values.context, options.requestTimeoutMs / 1000);
+    }
+    const services = Object.keys(targets.services);
+    cli.progress.step(`checking ${services.join(", ")} through the Gateway: /health, /v1/models, /v1/completions`);
     const results = await runSmoke(targets.services, options);
     if (targets.modelRouting) {
+        cli.progress.step(`asking each model name at the Gateway's root: ${Object.keys(targets.modelRouting.models).join(", ")}`);
         results.push(...(await runModelRouting(targets.modelRouting, options)));
     }
     if (reader && targets.cluster) {
-        results.push(...(await runClusterChecks(reader, Object.keys(targets.services), targets.cluster, options)));
-    } else if (!values["http-only"]) {
-        process.stdout.write("note: the outputs name no servingNamespace and gateway, so the cluster checks are skipped\n");
+        cli.progress.step(`reading the routes and policies of ${services.join(", ")} (${reader.server})`);
+        results.push(...(await runClusterChecks(reader, services, targets.cluster, options)));
     }
-    process.stdout.write(`${formatReport(results)}\n`);
-    return results.every((result) => result.ok) ? 0 : 1;
+    const checks = [...smokeChecks(results), ...(!values["http-only"] && !targets.cluster ? [CLUSTER_CHECKS_SKIPPED] : [])];
+    cli.print(
+        values.json
+            ? checksJson(checks)
+            : formatChecks("smoke", checks.map(reportedCheck), { verbose: Boolean(values.verbose), terminal: cli.stdout }),
+    );
+    return results.every((result) => result.ok) ? EXIT.ok : EXIT.failed;
 }
 
 if (require.main === module) {
-    runCli(main);
+    runCli(SMOKE_CLI, main);
 }

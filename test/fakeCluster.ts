@@ -4,13 +4,13 @@
  * records every request, so a test can show that a reader only reads. The client runs in the CLI under
  * test (a child process), given the kubeconfig this writes.
  */
-import { spawn } from "child_process";
 import * as fs from "fs";
 import * as http from "http";
 import { AddressInfo } from "net";
 import * as path from "path";
 import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../scripts/cluster/kube";
+import { CliRun, runCli } from "./cli";
 import { isKubernetesObject, recordedLog } from "./memoryCluster";
 
 const FIXTURES = path.join(__dirname, "fixtures", "cluster");
@@ -173,49 +173,46 @@ export async function fakeCluster(objects: KubeObject[], dir: string, context = 
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
+    const kubeconfigFile = writeKubeconfig(path.join(dir, `kubeconfig-${context}.yaml`), `http://127.0.0.1:${port}`, context);
+    return { kubeconfigFile, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Writes a kubeconfig whose one context, `context`, points at `server` with a token, and returns its path. */
+export function writeKubeconfig(file: string, server: string, context = "fake"): string {
     const kubeconfigYaml = [
         "apiVersion: v1",
         "kind: Config",
         // client-node speaks plain HTTP only to a cluster marked insecure; this one is loopback.
-        `clusters: [{name: ${context}, cluster: {server: "http://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]`,
+        `clusters: [{name: ${context}, cluster: {server: "${server}", insecure-skip-tls-verify: true}}]`,
         `users: [{name: ${context}, user: {token: fake-token}}]`,
         `contexts: [{name: ${context}, context: {cluster: ${context}, user: ${context}}}]`,
         `current-context: ${context}`,
         "",
     ].join("\n");
-    const kubeconfigFile = path.join(dir, `kubeconfig-${context}.yaml`);
-    fs.writeFileSync(kubeconfigFile, kubeconfigYaml);
-    return { kubeconfigFile, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+    fs.writeFileSync(file, kubeconfigYaml);
+    return file;
 }
 
-/** How a CLI run ended: its exit status, what it printed, and the requests the fake cluster saw. */
-export interface CliRun {
-    status: number | null;
-    stdout: string;
-    stderr: string;
-    requests: string[];
+/** A loopback port nothing listens on: one that was free a moment ago. */
+export async function closedPort(): Promise<number> {
+    const server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
 }
 
-/** Runs `scripts/<script>` with `args` (as its npm script does) against a fake cluster of `objects` named `context`. */
+/** Runs `scripts/<script>` with `args` against a fake cluster of `objects` named `context`; also returns the requests it saw. */
 export async function runCliAgainstCluster(
     script: string,
     objects: KubeObject[],
     args: string[],
     options: { dir: string; context: string; env?: Record<string, string> },
-): Promise<CliRun> {
+): Promise<CliRun & { requests: string[] }> {
     const cluster = await fakeCluster(objects, options.dir, options.context);
     try {
-        return await new Promise<CliRun>((resolve) => {
-            const child = spawn(process.execPath, ["-r", "./scripts/ts-hook.js", `scripts/${script}`, ...args], {
-                cwd: path.resolve(__dirname, ".."),
-                env: { ...process.env, ...options.env, KUBECONFIG: cluster.kubeconfigFile },
-            });
-            let stdout = "";
-            let stderr = "";
-            child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
-            child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
-            child.on("close", (status: number | null) => resolve({ status, stdout, stderr, requests: cluster.requests }));
-        });
+        const run = await runCli(script, args, { ...options.env, KUBECONFIG: cluster.kubeconfigFile });
+        return { ...run, requests: cluster.requests };
     } finally {
         await cluster.close();
     }

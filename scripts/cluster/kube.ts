@@ -4,6 +4,8 @@
  * is read through API discovery. Read-only: nothing here writes to the cluster.
  */
 import * as k8s from "@kubernetes/client-node";
+import { CliError, EXIT } from "../cli";
+import { ClusterAccessError, FETCH_CREDENTIALS, clusterAccessError, requireKubeconfig } from "./access";
 
 /** A Kubernetes object as the API returns it. */
 export type KubeObject = k8s.KubernetesObject & Record<string, unknown>;
@@ -36,26 +38,67 @@ export interface ObjectReader {
     podLog(ref: LogRef): Promise<string | undefined>;
 }
 
+/** client-node's object API, built on a given configuration, keeping the kubeconfig's default namespace as `makeApiClient` does. */
+class ObjectApi extends k8s.KubernetesObjectApi {
+    constructor(configuration: k8s.Configuration, kubeconfig: k8s.KubeConfig) {
+        super(configuration);
+        this.setDefaultNamespace(kubeconfig);
+    }
+}
+
 /**
- * Reads objects from one cluster. @kubernetes/client-node 1.x is an ES module, which Node loads through
- * `require(esm)` (Node 20.19 and later): import this module only where it runs, never in a jest test.
+ * Reads objects from one cluster, each request given up after the request timeout. Every failure but a missing object
+ * becomes a `ClusterAccessError` that names its cause in one line. @kubernetes/client-node 1.x is an ES module, which
+ * Node loads through `require(esm)` (Node 20.19 and later): import this module only where it runs, never in a jest test.
  */
 export class ClusterReader implements ObjectReader {
     private readonly api: k8s.KubernetesObjectApi;
     private readonly core: k8s.CoreV1Api;
+    /** The API server's URL, as the kubeconfig gives it. */
+    readonly server: string;
 
-    constructor(readonly kubeconfig: k8s.KubeConfig) {
-        this.api = k8s.KubernetesObjectApi.makeApiClient(kubeconfig);
-        this.core = kubeconfig.makeApiClient(k8s.CoreV1Api);
+    constructor(
+        kubeconfig: k8s.KubeConfig,
+        private readonly requestTimeoutSeconds: number,
+    ) {
+        const cluster = kubeconfig.getCurrentCluster();
+        if (!cluster) {
+            throw new CliError(`the kubeconfig's context ${kubeconfig.getCurrentContext()} names no cluster; ${FETCH_CREDENTIALS}`);
+        }
+        this.server = cluster.server;
+        // What KubeConfig.makeApiClient builds (dist/config.js:385-400), plus a middleware giving each request its own
+        // abort signal: client-node hands it to node-fetch (dist/gen/http/isomorphic-fetch.js:12), which rejects with an
+        // AbortError when it fires. The object API runs its configuration's middleware on every request, discovery
+        // included (dist/object.js:408-432).
+        const configuration = k8s.createConfiguration({
+            baseServer: new k8s.ServerConfiguration(cluster.server, {}),
+            authMethods: { default: kubeconfig },
+            promiseMiddleware: [
+                {
+                    pre: async (request) => {
+                        request.setSignal(AbortSignal.timeout(requestTimeoutSeconds * 1000));
+                        return request;
+                    },
+                    post: async (response) => response,
+                },
+            ],
+        });
+        this.api = new ObjectApi(configuration, kubeconfig);
+        this.core = new k8s.CoreV1Api(configuration);
     }
 
-    /** The cluster of the default kubeconfig, or of `context` in it. */
-    static fromDefault(context?: string): ClusterReader {
+    /** The cluster of the default kubeconfig (or of `context` in it); refused when there is no kubeconfig at all. */
+    static fromDefault(context: string | undefined, requestTimeoutSeconds: number): ClusterReader {
+        requireKubeconfig();
         const kubeconfig = new k8s.KubeConfig();
-        kubeconfig.loadFromDefault();
+        try {
+            kubeconfig.loadFromDefault();
+        } catch (err) {
+            throw new CliError(`cannot read the kubeconfig: ${(err as Error).message.split("\n")[0]}`, EXIT.usage, { cause: err });
+        }
         if (context !== undefined) {
             if (!kubeconfig.getContexts().some((candidate) => candidate.name === context)) {
-                throw new Error(
+                throw new CliError(
                     `kubeconfig has no context ${JSON.stringify(context)}; it has ${
                         kubeconfig
                             .getContexts()
@@ -66,7 +109,7 @@ export class ClusterReader implements ObjectReader {
             }
             kubeconfig.setCurrentContext(context);
         }
-        return new ClusterReader(kubeconfig);
+        return new ClusterReader(kubeconfig, requestTimeoutSeconds);
     }
 
     async get(ref: ObjectRef): Promise<KubeObject | undefined> {
@@ -80,7 +123,7 @@ export class ClusterReader implements ObjectReader {
             if (isNotFound(err)) {
                 return undefined;
             }
-            throw err;
+            throw this.failure(err);
         }
     }
 
@@ -91,7 +134,7 @@ export class ClusterReader implements ObjectReader {
             if (isNotFound(err)) {
                 return [];
             }
-            throw err;
+            throw this.failure(err);
         }
     }
 
@@ -109,8 +152,12 @@ export class ClusterReader implements ObjectReader {
             if (isNotFound(err) || (err as { code?: unknown }).code === 400) {
                 return undefined;
             }
-            throw err;
+            throw this.failure(err);
         }
+    }
+
+    private failure(err: unknown): ClusterAccessError {
+        return clusterAccessError(err, this.server, this.requestTimeoutSeconds);
     }
 }
 

@@ -1,15 +1,99 @@
-/** A stack's outputs, as `pulumi stack output --json` prints them, or from a file holding that JSON. */
-import { execFileSync } from "child_process";
+/**
+ * A stack's outputs, as `pulumi stack output --json` prints them (an object of output names; with `--show-secrets`
+ * the same shape, secrets in the clear instead of `[secret]`), asked of the Pulumi CLI or read from a file holding
+ * that JSON.
+ */
+import { execFile } from "child_process";
 import * as fs from "fs";
+import { CliError, CliOptions } from "../cli";
+import { ownChild } from "../children";
 
-/** Reads `file` when given, else asks the Pulumi CLI for `stack`'s outputs. */
-export function readStackOutputs(source: { stack?: string; file?: string }): unknown {
-    const json =
-        source.file !== undefined
-            ? fs.readFileSync(source.file, "utf8")
-            : execFileSync("pulumi", ["stack", "output", "--json", "--stack", source.stack!], {
-                  encoding: "utf8",
-                  stdio: ["ignore", "pipe", "inherit"],
-              });
-    return JSON.parse(json);
+/** `--stack` and `--outputs`, for a command that reads a stack's outputs. */
+export const STACK_OUTPUT_OPTIONS = {
+    stack: { type: "string", value: "NAME", description: "read this stack's outputs with `pulumi stack output --json`" },
+    outputs: {
+        type: "string",
+        value: "FILE",
+        description: "read them from FILE instead, as `pulumi stack output --json > FILE` wrote them (no Pulumi CLI needed)",
+    },
+} as const satisfies CliOptions;
+
+/** Where the outputs come from: the Pulumi CLI for `stack`, or the file `outputs`. */
+export interface OutputsSource {
+    stack?: string;
+    outputs?: string;
+}
+
+/** The JSON `text` (from `where`) as an object of outputs, or an error naming `where`. */
+function parseOutputs(text: string, where: string): Record<string, unknown> {
+    let parsed: unknown;
+    try {
+        parsed = JSON.parse(text);
+    } catch (err) {
+        throw new CliError(`${where} is not JSON (${(err as Error).message}); write it with pulumi stack output --json`);
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+        throw new CliError(`${where} is not an object of stack outputs; write it with pulumi stack output --json`);
+    }
+    return parsed as Record<string, unknown>;
+}
+
+/** Runs `pulumi stack output --json --stack <stack>` and returns what it printed. */
+function askPulumi(stack: string, env: NodeJS.ProcessEnv): Promise<string> {
+    return new Promise((resolve, reject) => {
+        // Asynchronous, so that the command's deadline still fires while a backend is slow to answer.
+        ownChild(
+            execFile(
+                "pulumi",
+                ["stack", "output", "--json", "--stack", stack],
+                { env, maxBuffer: 64 * 1024 * 1024 },
+                (err, stdout, stderr) => {
+                    if ((err as NodeJS.ErrnoException | null)?.code === "ENOENT") {
+                        reject(new CliError("pulumi not found on PATH: install it or pass --outputs FILE", undefined, { cause: err }));
+                    } else if (err) {
+                        const said =
+                            stderr
+                                .trim()
+                                .split("\n")
+                                .at(-1)
+                                ?.replace(/^error: /, "") || err.message;
+                        reject(
+                            new CliError(
+                                `pulumi stack output --stack ${stack} failed: ${said}; pulumi stack ls lists the stacks, or pass --outputs FILE`,
+                                undefined,
+                                {
+                                    cause: err,
+                                },
+                            ),
+                        );
+                    } else {
+                        resolve(stdout);
+                    }
+                },
+            ),
+        );
+    });
+}
+
+/** The outputs `source` names, or undefined when it names none; both at once is a usage error. */
+export async function readStackOutputs(
+    source: OutputsSource,
+    env: NodeJS.ProcessEnv = process.env,
+): Promise<Record<string, unknown> | undefined> {
+    if (source.stack !== undefined && source.outputs !== undefined) {
+        throw new CliError("give --stack or --outputs, not both");
+    }
+    if (source.outputs !== undefined) {
+        let text: string;
+        try {
+            text = fs.readFileSync(source.outputs, "utf8");
+        } catch (err) {
+            throw new CliError(`--outputs ${source.outputs}: ${(err as Error).message}`);
+        }
+        return parseOutputs(text, `--outputs ${source.outputs}`);
+    }
+    if (source.stack !== undefined) {
+        return parseOutputs(await askPulumi(source.stack, env), `pulumi stack output --stack ${source.stack}`);
+    }
+    return undefined;
 }

@@ -4,13 +4,14 @@
  * maximum); without them, every LLMInferenceService the reader can list is checked and its Gateway read from its route.
  */
 import { KSERVE, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING } from "@gke-tpu-inference/facts";
+import { ClusterAccessError } from "../cluster/access";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import { ModelRouting, modelRoutingFromOutputs } from "../cluster/modelRouting";
 import { MetricsSource, prefixCacheCheck } from "./metrics";
 import { modelRoutingChecks } from "./modelRouting";
 import { GatewayRef, certificateChecks, controllerChecks, crdChecks, gatewayChecks } from "./platform";
 import { PodContext, endpointPickerChecks, workloadChecks } from "./pods";
-import { Diagnosis, objectName } from "./report";
+import { AreaDiagnosis, Diagnosis, objectName } from "./report";
 import { appProtocolChecks, gatewayHealth, groupRestarts, isStopped, routeChecks, serviceReady } from "./services";
 
 /** Where to look, from the stack's outputs or the command line. */
@@ -69,6 +70,8 @@ export interface DoctorOptions {
     metrics?: MetricsSource;
     /** The time to judge startup budgets against; now by default. */
     now?: Date;
+    /** Told what the doctor is reading or checking now, for its progress line. */
+    onStep?: (step: string) => void;
 }
 
 /** The Gateway a service's route attaches to: the stack's, else the route's (or the service's) first parent, else KServe's default. */
@@ -104,7 +107,7 @@ async function namespaceChecks(
     targets: DoctorTargets,
     options: DoctorOptions,
     nodes: KubeObject[],
-): Promise<{ results: Diagnosis[]; gateways: GatewayRef[] }> {
+): Promise<{ results: AreaDiagnosis[]; gateways: GatewayRef[] }> {
     const [pods, events] = await Promise.all([reader.list("v1", "Pod", namespace), reader.list("v1", "Event", namespace)]);
     const context: PodContext = {
         reader,
@@ -167,33 +170,40 @@ async function namespaceChecks(
                           },
                 );
             }
-            return results;
+            return inArea(`model service ${serviceNamespace}/${name}`, results);
         }),
     );
     return { results: perService.flat(), gateways };
 }
 
 /** What the API server answers when the kubeconfig's user may not read something. */
-function isForbidden(err: unknown): boolean {
-    return (err as { code?: unknown }).code === 403;
+function isForbidden(err: unknown): err is ClusterAccessError {
+    return err instanceof ClusterAccessError && err.status === 403;
 }
 
-/** The checks of one part, or one SKIPPED line when the user may not read what they need (the rest still runs). */
-async function readable(part: string, checks: () => Promise<Diagnosis[]>): Promise<Diagnosis[]> {
+/** `diagnoses`, each marked as concerning `area`. */
+const inArea = (area: string, diagnoses: Diagnosis[]): AreaDiagnosis[] => diagnoses.map((diagnosis) => ({ ...diagnosis, area }));
+
+/**
+ * The checks of one part of the platform, or one SKIPPED line (`check`) when the user may not read what they need (the
+ * rest still runs).
+ */
+async function readable(area: string, check: string, checks: () => Promise<Diagnosis[]>): Promise<AreaDiagnosis[]> {
     try {
-        return await checks();
+        return inArea(area, await checks());
     } catch (err) {
         if (!isForbidden(err)) {
             throw err;
         }
-        const message = String((err as { body?: { message?: unknown } }).body?.message ?? (err as Error).message).split("\n")[0];
-        return [{ status: "SKIPPED", check: part, object: "the kubeconfig's user", evidence: `forbidden: ${message}` }];
+        return inArea(area, [{ status: "SKIPPED", check, object: "the kubeconfig's user", evidence: `forbidden: ${err.reason}` }]);
     }
 }
 
-/** Runs every check; read-only. */
-export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, options: DoctorOptions = {}): Promise<Diagnosis[]> {
+/** Runs every check, each marked with the part of the stack it concerns; read-only. */
+export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, options: DoctorOptions = {}): Promise<AreaDiagnosis[]> {
     const namespaces = targets.namespaces ?? [undefined];
+    const step = options.onStep ?? (() => undefined);
+    step(`listing nodes and LLMInferenceServices in ${targets.namespaces?.join(", ") ?? "every namespace"}`);
     const [nodes, found] = await Promise.all([
         reader.list("v1", "Node").catch((err: unknown) => (isForbidden(err) ? [] : Promise.reject(err))),
         Promise.all(namespaces.map((namespace) => reader.list(KSERVE.apiVersion, "LLMInferenceService", namespace))),
@@ -219,6 +229,10 @@ export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, op
             evidence: "not found",
             fix: "run `pulumi up`; `kubectl get llminferenceservice -A` lists what exists",
         }));
+    const checked = found.flat().filter((service) => wanted === undefined || wanted.includes(service.metadata!.name!));
+    step(
+        `checking ${checked.length} model service${checked.length === 1 ? "" : "s"}: ${checked.map((service) => service.metadata!.name).join(", ")}`,
+    );
     const perNamespace = await Promise.all(
         namespaces.map((namespace, index) =>
             namespaceChecks(
@@ -234,15 +248,22 @@ export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, op
     const gateways = targets.gateway
         ? [targets.gateway]
         : [...new Map(perNamespace.flatMap((part) => part.gateways).map((ref) => [`${ref.namespace}/${ref.name}`, ref])).values()];
+    step("checking the platform: Gateway, CRDs, controllers, cert-manager");
     const platform = await Promise.all([
-        readable("Gateway checks", () => gatewayChecks(reader, gateways)),
-        readable("CRD checks", () => crdChecks(reader)),
-        readable("controller checks", () => controllerChecks(reader)),
-        readable("cert-manager checks", () => certificateChecks(reader, targets.caIssuer)),
+        readable("Gateway", "Gateway checks", () => gatewayChecks(reader, gateways)),
+        readable("CRDs", "CRD checks", () => crdChecks(reader)),
+        readable("controllers", "controller checks", () => controllerChecks(reader)),
+        readable("cert-manager", "cert-manager checks", () => certificateChecks(reader, targets.caIssuer)),
         // The router lives beside the Gateway, which only the stack's outputs name.
         targets.modelRouting && targets.gateway
-            ? readable("body-based routing checks", () => modelRoutingChecks(reader, targets.gateway!, targets.modelRouting!))
+            ? readable("body-based routing", "body-based routing checks", () =>
+                  modelRoutingChecks(reader, targets.gateway!, targets.modelRouting!),
+              )
             : Promise.resolve([]),
     ]);
-    return [...platform.flat(), ...nothingFound, ...missing, ...perNamespace.flatMap((part) => part.results)];
+    return [
+        ...platform.flat(),
+        ...inArea("model services", [...nothingFound, ...missing]),
+        ...perNamespace.flatMap((part) => part.results),
+    ];
 }

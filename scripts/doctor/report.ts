@@ -1,14 +1,13 @@
 /**
- * What `npm run doctor` reports: one line per check (status, object, check, evidence, lesson, fix) and the same
- * as JSON. Only failures and warnings carry a lesson and a fix.
+ * What `npm run doctor` reports of each check: its status, the object, the check, the evidence, and for a failure or a
+ * warning the field-report lesson behind it and what to do; laid out by the CLI kit's check report, or as JSON.
  */
+import type { CheckStatus, ReportedCheck } from "../cli/checks";
 import { LESSONS, LessonId } from "./lessons";
-
-export type Status = "OK" | "WARN" | "FAIL" | "SKIPPED";
 
 /** The outcome of one check on one object. */
 export interface Diagnosis {
-    status: Status;
+    status: CheckStatus;
     /** What was checked, e.g. `route accepted`. */
     check: string;
     /** The object checked, as `Kind namespace/name`, or what is missing. */
@@ -21,34 +20,48 @@ export interface Diagnosis {
     fix?: string;
 }
 
+/** A diagnosis with the part of the stack it concerns: a part of the platform, or one model service. */
+export interface AreaDiagnosis extends Diagnosis {
+    area: string;
+}
+
 /** `Kind namespace/name` or `Kind name`, as the report names an object. */
 export function objectName(kind: string, name: string, namespace?: string): string {
     return `${kind} ${namespace ? `${namespace}/` : ""}${name}`;
 }
 
-/** A diagnosis with its lesson spelt out, as `--json` writes it. */
-export function expand(diagnosis: Diagnosis) {
-    const { lesson: id, fix, ...rest } = diagnosis;
-    const lesson = id ? { id, source: LESSONS[id].source, title: LESSONS[id].title } : undefined;
-    const failed = diagnosis.status === "FAIL" || diagnosis.status === "WARN";
-    return { ...rest, ...(lesson ? { lesson } : {}), ...(failed && (fix ?? id) ? { fix: fix ?? LESSONS[id!].fix } : {}) };
+/** The lesson spelt out, and what to do (only where something is wrong). */
+function lessonAndNextStep(diagnosis: Diagnosis) {
+    const lesson = diagnosis.lesson ? { id: diagnosis.lesson, ...LESSONS[diagnosis.lesson] } : undefined;
+    const wrong = diagnosis.status === "FAIL" || diagnosis.status === "WARN";
+    return { lesson, nextStep: wrong ? (diagnosis.fix ?? lesson?.fix) : undefined };
 }
 
-/** One line per diagnosis, then the counts. */
-export function formatDiagnoses(diagnoses: Diagnosis[]): string {
-    const lines = diagnoses.map((diagnosis) => {
-        const { lesson, fix } = expand(diagnosis);
-        const parts = [`${diagnosis.status.padEnd(7)} ${diagnosis.object}: ${diagnosis.check}: ${diagnosis.evidence}`];
-        if (lesson) {
-            parts.push(`lesson (${lesson.source}): ${lesson.title}`);
-        }
-        if (fix) {
-            parts.push(`fix: ${fix}`);
-        }
-        return parts.join(" | ");
-    });
-    const count = (status: Status) => diagnoses.filter((diagnosis) => diagnosis.status === status).length;
-    return [...lines, `doctor: ${count("OK")} ok, ${count("WARN")} warnings, ${count("FAIL")} failed, ${count("SKIPPED")} skipped`].join(
-        "\n",
-    );
+/** One check as `--json` prints it. */
+export function jsonCheck(diagnosis: AreaDiagnosis) {
+    const { lesson, nextStep } = lessonAndNextStep(diagnosis);
+    return {
+        status: diagnosis.status,
+        area: diagnosis.area,
+        object: diagnosis.object,
+        check: diagnosis.check,
+        message: diagnosis.evidence,
+        ...(lesson ? { lesson: { id: lesson.id, source: lesson.source, title: lesson.title } } : {}),
+        ...(nextStep ? { nextStep } : {}),
+    };
+}
+
+/** One check as the report shows it. */
+export function reportedCheck(diagnosis: AreaDiagnosis): ReportedCheck {
+    const { lesson, nextStep } = lessonAndNextStep(diagnosis);
+    return {
+        status: diagnosis.status,
+        area: diagnosis.area,
+        subject: `${diagnosis.object}: ${diagnosis.check}`,
+        message: diagnosis.evidence,
+        details: {
+            ...(lesson ? { lesson: `${lesson.title} (${lesson.source})` } : {}),
+            ...(nextStep ? { "next step": nextStep } : {}),
+        },
+    };
 }

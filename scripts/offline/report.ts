@@ -1,4 +1,5 @@
 import { stringify } from "yaml";
+import { outputLines } from "../cli/properties";
 import { UnrenderedChart } from "./expand";
 import { RecordedInvoke } from "./invokes";
 import { PolicyViolation } from "./analyzer";
@@ -131,8 +132,8 @@ export function planByComponent(report: PreviewReport): ComponentPlan[] {
         }));
 }
 
-/** The resource tree and summary, laid out like `pulumi preview`. */
-export function renderTree(run: OfflineRun): string {
+/** The resource tree and summary, laid out like `pulumi preview`; the outputs fitted to `width`. */
+export function renderTree(run: OfflineRun, width: number): string {
     const children = new Map<string | undefined, RecordedResource[]>();
     const urns = new Set(run.resources.map((resource) => resource.urn));
     for (const resource of [...run.resources].sort((a, b) => (a.name === b.name ? byUrn(a, b) : a.name < b.name ? -1 : 1))) {
@@ -162,13 +163,9 @@ export function renderTree(run: OfflineRun): string {
         `     ${"Type".padEnd(typeWidth)}${"Name".padEnd(nameWidth)}Plan`,
         ...rows.map(([type, name]) => ` +   ${type.padEnd(typeWidth)}${name.padEnd(nameWidth)}create`),
     ];
-    const outputNames = Object.keys(run.outputs).sort();
-    if (outputNames.length > 0) {
-        lines.push("", "Outputs:");
-        const width = Math.max(...outputNames.map((name) => name.length)) + 1;
-        for (const name of outputNames) {
-            lines.push(`    ${`${name}:`.padEnd(width + 1)}${JSON.stringify(run.outputs[name])}`);
-        }
+    const outputs = outputLines(run.outputs, width);
+    if (outputs.length > 0) {
+        lines.push("", "Outputs:", ...outputs);
     }
     lines.push("", "Resources:", `    + ${run.resources.length} to create`);
     if (run.unrendered.length > 0) {

@@ -1,17 +1,24 @@
 import * as fs from "fs";
 import * as http from "http";
+import * as net from "net";
 import { AddressInfo } from "net";
 import * as os from "os";
 import * as path from "path";
 import { PLATFORM_CRDS } from "@gke-tpu-inference/facts";
+import { CliError, EXIT } from "../../scripts/cli";
+import { plainTerminal } from "../../scripts/cli/terminal";
+import { formatChecks } from "../../scripts/cli/checks";
+import { ClusterAccessError } from "../../scripts/cluster/access";
 import type { KubeObject } from "../../scripts/cluster/kube";
+import { doctorPlan } from "../../scripts/doctor";
 import { DoctorTargets, runDoctor, targetsFromOutputs } from "../../scripts/doctor/diagnose";
 import { LESSONS } from "../../scripts/doctor/lessons";
 import { prefixCacheCheck, sumSamples } from "../../scripts/doctor/metrics";
 import { routerReplicas } from "../../scripts/doctor/modelRouting";
-import { Diagnosis, expand, formatDiagnoses } from "../../scripts/doctor/report";
+import { Diagnosis, jsonCheck, reportedCheck } from "../../scripts/doctor/report";
 import { CrdValidator } from "../crds";
-import { clusterState, runCliAgainstCluster, writeStackOutputs } from "../fakeCluster";
+import { runCli } from "../cli";
+import { clusterState, closedPort, runCliAgainstCluster, writeKubeconfig, writeStackOutputs } from "../fakeCluster";
 import { isKubernetesObject, memoryReader } from "../memoryCluster";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -265,10 +272,17 @@ describe("npm run doctor over recorded states", () => {
         expect(await notOk({}, ...overlaysOf(state))).toEqual(expected);
     });
 
-    test("the evidence quotes what the cluster said, and the line carries the lesson and the fix", async () => {
+    test("the evidence quotes what the cluster said, and the check carries the lesson and the fix", async () => {
+        /** Status, object, check and evidence, then the lesson and the next step as --json spells them, on one line. */
         const line = async (state: string, check: string) => {
             const diagnoses = await runDoctor(memoryReader(clusterState(...overlaysOf(state))), {}, NOW);
-            return formatDiagnoses(diagnoses.filter((diagnosis) => diagnosis.check === check && diagnosis.status !== "OK")).split("\n")[0];
+            const diagnosis = diagnoses.find((candidate) => candidate.check === check && candidate.status !== "OK")!;
+            const { lesson, nextStep } = jsonCheck(diagnosis);
+            return [
+                `${diagnosis.status.padEnd(7)} ${diagnosis.object}: ${diagnosis.check}: ${diagnosis.evidence}`,
+                ...(lesson ? [`lesson (${lesson.source}): ${lesson.title}`] : []),
+                ...(nextStep ? [`fix: ${nextStep}`] : []),
+            ].join(" | ");
         };
         expect(await line("crashloop-unknown-flag", "container running")).toBe(
             `FAIL    ${POD}: container running: main: 4 restarts, last Error (exit 2); vLLM rejected a flag: error: unrecognized arguments: --prefix-cache-block-size=16` +
@@ -446,10 +460,12 @@ describe("npm run doctor over recorded states", () => {
 
     test("a user who may not read a kind gets a SKIPPED line for that part; the rest still runs", async () => {
         const reader = memoryReader(clusterState());
-        const forbidden = Object.assign(new Error("forbidden"), {
-            code: 403,
-            body: { message: 'customresourcedefinitions.apiextensions.k8s.io is forbidden: User "dev" cannot list' },
-        });
+        const forbidden = new ClusterAccessError(
+            "the kubeconfig's user is not allowed this read",
+            EXIT.usage,
+            403,
+            'customresourcedefinitions.apiextensions.k8s.io is forbidden: User "dev" cannot list',
+        );
         const limited = {
             ...reader,
             get: async (ref: Parameters<typeof reader.get>[0]) =>
@@ -459,6 +475,7 @@ describe("npm run doctor over recorded states", () => {
         expect(diagnoses.filter((diagnosis) => diagnosis.status !== "OK")).toEqual([
             {
                 status: "SKIPPED",
+                area: "CRDs",
                 check: "CRD checks",
                 object: "the kubeconfig's user",
                 evidence: 'forbidden: customresourcedefinitions.apiextensions.k8s.io is forbidden: User "dev" cannot list',
@@ -466,25 +483,81 @@ describe("npm run doctor over recorded states", () => {
         ]);
     });
 
+    test("--metrics is checked before the cluster is read: one pod's /metrics needs its service, credentials stay out of URLs", () => {
+        const plan = (values: { metrics?: string; "metrics-window"?: string; service?: string[] }) => () =>
+            doctorPlan({ "metrics-window": "15m", ...values }, { servingNamespace: "llm-inference" }, { DOCTOR_METRICS_TOKEN: "t" });
+        expect(plan({ metrics: "http://127.0.0.1:8000/metrics" })).toThrow(
+            new CliError("a /metrics URL is one vLLM pod's: name its service with --service"),
+        );
+        expect(plan({ metrics: "https://admin:hunter2@prometheus.example/api" })).toThrow(
+            new CliError("--metrics must not carry credentials; put a bearer token in DOCTOR_METRICS_TOKEN"),
+        );
+        expect(plan({ metrics: "http://127.0.0.1:9090", "metrics-window": "a while" })).toThrow(
+            new CliError('--metrics-window "a while" is not a Prometheus duration such as 15m'),
+        );
+        expect(plan({ metrics: "not a url" })).toThrow(new CliError("--metrics is not a URL"));
+        expect(plan({ metrics: "http://127.0.0.1:8000/metrics", service: ["qwen2-3b"] })()).toEqual({
+            targets: { namespaces: ["llm-inference"], services: { "qwen2-3b": {} } },
+            metrics: { url: "http://127.0.0.1:8000/metrics", token: "t", window: "15m" },
+        });
+    });
+
     test("a namespace without model services says so", async () => {
         expect(await notOk({ namespaces: ["empty"] })).toEqual([["SKIPPED", "LLMInferenceServices in empty", "model services", undefined]]);
     });
 
-    test("--json spells the lesson out and gives the fix only where something is wrong", () => {
-        expect(expand({ status: "FAIL", check: "c", object: "o", evidence: "e", lesson: "eppAlpn" })).toEqual({
+    test("--json spells the lesson out and gives the next step only where something is wrong", () => {
+        expect(jsonCheck({ status: "FAIL", area: "a", check: "c", object: "o", evidence: "e", lesson: "eppAlpn" })).toEqual({
             status: "FAIL",
-            check: "c",
+            area: "a",
             object: "o",
-            evidence: "e",
+            check: "c",
+            message: "e",
             lesson: { id: "eppAlpn", source: "seed 000", title: LESSONS.eppAlpn.title },
-            fix: LESSONS.eppAlpn.fix,
+            nextStep: LESSONS.eppAlpn.fix,
         });
-        expect(expand({ status: "OK", check: "c", object: "o", evidence: "e" })).toEqual({
+        expect(jsonCheck({ status: "OK", area: "a", check: "c", object: "o", evidence: "e", lesson: "eppAlpn" })).toEqual({
             status: "OK",
-            check: "c",
+            area: "a",
             object: "o",
-            evidence: "e",
+            check: "c",
+            message: "e",
+            lesson: { id: "eppAlpn", source: "seed 000", title: LESSONS.eppAlpn.title },
         });
+    });
+
+    test("the report: failures first, grouped by the part of the stack, then the counts; passing checks only with --verbose", async () => {
+        const diagnoses = await runDoctor(memoryReader(clusterState("doctor/gateway-api-disabled", "doctor/scaling-out")), {}, NOW);
+        const report = (verbose: boolean) =>
+            formatChecks("doctor", diagnoses.map(reportedCheck), { verbose, terminal: plainTerminal(100) }).split("\n");
+        // Area headings and the summary start at the margin, each check four spaces in (status, object: check: evidence).
+        const outline = (lines: string[]) =>
+            lines
+                .filter((line) => /^( {4})?\S/.test(line))
+                .map((line) => (line.startsWith(" ") ? line.split(": ").slice(0, 2).join(": ") : line));
+        expect(outline(report(false))).toEqual([
+            "Gateway",
+            "    FAIL    GatewayClasses: Gateway API enabled",
+            "    FAIL    Gateway inference-gateway/inference-gateway: Gateway programmed",
+            "    FAIL    Gateway inference-gateway/inference-gateway: Gateway address",
+            "model service llm-inference/qwen2-3b",
+            "    WARN    LLMInferenceService llm-inference/qwen2-3b: service ready",
+            "    WARN    Pod llm-inference/qwen2-3b-kserve-6c8f9d7b54-z9y8w: pod scheduled",
+            "doctor: 3 failed, 2 warnings, 31 OK",
+        ]);
+        expect(report(false).slice(1, 5)).toEqual([
+            "    FAIL    GatewayClasses: Gateway API enabled: the cluster has no GatewayClass",
+            "            lesson   : GKE's Gateway API controller is off by default: no GatewayClass, the Gateway",
+            "                       stays Unknown (seed 003 #3)",
+            "            next step: `pulumi up` turns it on (cluster gatewayApiConfig CHANNEL_STANDARD); on a",
+        ]);
+        // Only a word longer than a line (here a URL in an autoscaler's event) passes the width, on a line of its own.
+        expect(report(false).filter((line) => line.length > 100 && line.trim().includes(" "))).toEqual([]);
+        const verbose = outline(report(true));
+        expect(verbose.slice(0, 9)).toEqual([...outline(report(false)).slice(0, 4), ...verbose.slice(4, 9)]);
+        expect(verbose).toContain("controllers");
+        expect(verbose).toContain("    OK      Deployment kserve/llmisvc-controller-manager: controller available");
+        expect(verbose.at(-1)).toBe("doctor: 3 failed, 2 warnings, 31 OK");
     });
 });
 
@@ -586,7 +659,10 @@ describe("the doctor CLI against a loopback API server", () => {
     const doctor = (objects: KubeObject[], args: string[], env: Record<string, string> = {}) =>
         runCliAgainstCluster("doctor.ts", objects, args, { dir, context: CONTEXT, env });
 
-    test("a healthy stack: every check OK through the real client, /health through the Gateway, read-only, exit 0; --json the same", async () => {
+    /** The doctor's `--json` document. */
+    type DoctorJson = { summary: Record<string, number>; checks: Array<ReturnType<typeof jsonCheck>> };
+
+    test("a healthy stack through the real client, read-only: --json on stdout, progress on stderr, exit 0", async () => {
         const gateway = await loopback((url) =>
             url.pathname === "/llm-inference/qwen2-3b/health" ? { status: 200, body: "" } : { status: 404, body: "" },
         );
@@ -600,19 +676,28 @@ describe("the doctor CLI against a loopback API server", () => {
                 },
             },
         });
-        const json = path.join(dir, "doctor.json");
         try {
-            const run = await doctor(clusterState(), ["--outputs", outputs, "--context", CONTEXT, "--json", json]);
-            expect(run.stderr).toBe("");
-            expect(run.stdout.trim().split("\n").at(-1)).toBe("doctor: 35 ok, 0 warnings, 0 failed, 0 skipped");
-            expect(run.stdout).toContain(
-                `OK      ${SERVICE}: /health through the Gateway: GET ${gateway.url}/llm-inference/qwen2-3b/health: HTTP 200`,
-            );
+            const run = await doctor(clusterState(), ["--outputs", outputs, "--context", CONTEXT, "--json"]);
             expect(run.status).toBe(0);
             expect(run.requests.every((request) => request.startsWith("GET "))).toBe(true);
-            const written = JSON.parse(fs.readFileSync(json, "utf8")) as { diagnoses: Array<{ status: string }> };
-            expect(written.diagnoses).toHaveLength(35);
-            expect(written.diagnoses.every((diagnosis) => diagnosis.status === "OK")).toBe(true);
+            const report = JSON.parse(run.stdout) as DoctorJson;
+            expect(report.summary).toEqual({ failed: 0, warnings: 0, skipped: 0, ok: 35 });
+            expect(report.checks.find((check) => check.check === "/health through the Gateway")).toEqual({
+                status: "OK",
+                area: "model service llm-inference/qwen2-3b",
+                object: SERVICE,
+                check: "/health through the Gateway",
+                message: `GET ${gateway.url}/llm-inference/qwen2-3b/health: HTTP 200`,
+            });
+            // Off a terminal, one line a step, each naming the API server.
+            expect(run.stderr.replace(/http:\/\/127\.0\.0\.1:\d+/g, "SERVER")).toBe(
+                [
+                    "listing nodes and LLMInferenceServices in llm-inference (SERVER)",
+                    "checking 1 model service: qwen2-3b (SERVER)",
+                    "checking the platform: Gateway, CRDs, controllers, cert-manager (SERVER)",
+                    "",
+                ].join("\n"),
+            );
         } finally {
             await gateway.close();
         }
@@ -626,13 +711,18 @@ describe("the doctor CLI against a loopback API server", () => {
         const outputs = path.join(dir, "outputs-tls.json");
         fs.writeFileSync(outputs, JSON.stringify({ models: { "qwen2-3b": { baseUrl: `${gateway.url}/llm-inference/qwen2-3b` } } }));
         try {
-            const run = await doctor(clusterState(...overlaysOf("crashloop-unknown-flag")), ["--outputs", outputs]);
+            const run = await doctor(clusterState(...overlaysOf("crashloop-unknown-flag")), ["--outputs", outputs, "--json"]);
             expect(run.status).toBe(1);
-            expect(run.stdout).toContain(
-                "vLLM rejected a flag: error: unrecognized arguments: --prefix-cache-block-size=16 | lesson (seed 003 #12)",
-            );
-            expect(run.stdout).toContain(`HTTP 503: upstream connect error or disconnect/reset before headers.`);
-            expect(run.stdout).toMatch(/WRONG_VERSION_NUMBER:TLS_error_end \| lesson \(seeds 001, 003 #6\/#15\)/);
+            const { checks } = JSON.parse(run.stdout) as DoctorJson;
+            const failed = (check: string) => checks.find((candidate) => candidate.check === check && candidate.status === "FAIL");
+            expect(failed("container running")).toMatchObject({
+                message: expect.stringContaining("vLLM rejected a flag: error: unrecognized arguments: --prefix-cache-block-size=16"),
+                lesson: { source: "seed 003 #12" },
+            });
+            expect(failed("/health through the Gateway")).toMatchObject({
+                message: expect.stringMatching(/HTTP 503: upstream connect error .*WRONG_VERSION_NUMBER:TLS_error_end$/),
+                lesson: { source: "seeds 001, 003 #6/#15" },
+            });
             expect(run.requests).toContain(
                 "GET /api/v1/namespaces/llm-inference/pods/qwen2-3b-kserve-6c8f9d7b54-x2x4p/log?container=main&previous=true&tailLines=40",
             );
@@ -660,14 +750,26 @@ describe("the doctor CLI against a loopback API server", () => {
                     "--metrics-window",
                     "30m",
                 ],
-                { DOCTOR_METRICS_TOKEN: token },
+                { DOCTOR_METRICS_TOKEN: token, COLUMNS: "160" },
             );
             expect(run.status).toBe(1);
-            expect(run.stdout).toContain(
-                `FAIL    ${SERVICE}: prefix-cache hits while prompts arrive: 0 hits of 12800 prefix-cache queries over the last 30m` +
-                    ` | lesson (${LESSONS.prefixCacheZero.source}): ${LESSONS.prefixCacheZero.title}`,
-            );
-            expect(run.stdout.trim().split("\n").at(-1)).toBe("doctor: 35 ok, 0 warnings, 1 failed, 0 skipped");
+            // The report as a user reads it: only the failure, its lesson and next step, then the counts.
+            expect(run.stdout.split("\n")).toEqual([
+                "model service llm-inference/qwen2-3b",
+                `    FAIL    ${SERVICE}: prefix-cache hits while prompts arrive: 0 hits of 12800 prefix-cache queries over the last 30m`,
+                `            lesson   : ${LESSONS.prefixCacheZero.title} (${LESSONS.prefixCacheZero.source})`,
+                expect.stringMatching(/^ {12}next step: /),
+                ...run.stdout.split("\n").slice(4, -3),
+                "",
+                "doctor: 1 failed, 35 OK",
+                "",
+            ]);
+            expect(
+                run.stdout
+                    .split("\n")
+                    .slice(4, -3)
+                    .every((line) => line.startsWith(" ".repeat(23))),
+            ).toBe(true);
             expect(prometheus.seen.map((request) => decodeURIComponent(request.url))).toEqual([
                 expect.stringContaining(
                     'sum(increase(vllm:prefix_cache_queries_total{namespace="llm-inference",model_service="qwen2-3b"}[30m]))',
@@ -683,33 +785,52 @@ describe("the doctor CLI against a loopback API server", () => {
         }
     });
 
-    test("--metrics usage errors exit 2 before anything is read: one pod's /metrics needs its service, credentials stay out of URLs", async () => {
-        const scrape = await doctor(clusterState(), ["--metrics", "http://127.0.0.1:8000/metrics"]);
-        expect([scrape.status, scrape.stderr.split("\n")[0]]).toEqual([
-            2,
-            "error: a /metrics URL is one vLLM pod's: name its service with --service",
-        ]);
-        expect(scrape.requests).toEqual([]);
-        const credentials = await doctor(clusterState(), ["--metrics", "https://admin:hunter2@prometheus.example/api"]);
-        expect([credentials.status, credentials.stderr.split("\n")[0]]).toEqual([
-            2,
-            "error: --metrics must not carry credentials; put a bearer token in DOCTOR_METRICS_TOKEN",
-        ]);
-        expect(credentials.stderr).not.toContain("hunter2");
-        const window = await doctor(clusterState(), ["--metrics", "http://127.0.0.1:9090", "--metrics-window", "a while"]);
-        expect([window.status, window.stderr.split("\n")[0]]).toEqual([
-            2,
-            'error: --metrics-window "a while" is not a Prometheus duration such as 15m',
-        ]);
+    test("an unknown context is one line naming the ones there are, exit 2; FORCE_COLOR colours it even on a pipe", async () => {
+        const unknown = await doctor(clusterState(), ["--context", "nope"], { FORCE_COLOR: "1" });
+        expect(unknown.status).toBe(2);
+        expect(unknown.stderr).toBe(`\x1b[31merror:\x1b[39m kubeconfig has no context "nope"; it has ${CONTEXT}\n`);
     });
 
-    test("option errors are one line and exit 2; an unknown context names the ones there are", async () => {
-        const unknown = await doctor(clusterState(), ["--context", "nope"]);
-        expect(unknown.status).toBe(2);
-        expect(unknown.stderr).toBe(`error: kubeconfig has no context "nope"; it has ${CONTEXT}\n`);
-        const both = await doctor(clusterState(), ["--stack", "dev", "--outputs", "x.json", "--metrics", "not a url"]);
-        expect(both.status).toBe(2);
-        expect(both.stderr.split("\n")[0]).toBe("error: give --stack or --outputs, not both");
+    test("an API server that refuses connections: one line naming it, exit 2, no stack trace; NO_COLOR wins over FORCE_COLOR", async () => {
+        const port = await closedPort();
+        const kubeconfig = writeKubeconfig(path.join(dir, "refused.yaml"), `http://127.0.0.1:${port}`);
+        const run = await runCli("doctor.ts", [], { KUBECONFIG: kubeconfig, FORCE_COLOR: "1", NO_COLOR: "1" });
+        expect(run.status).toBe(EXIT.usage);
+        expect(run.stderr.split("\n").filter((line) => line.startsWith("error"))).toEqual([
+            `error: cannot reach the API server at http://127.0.0.1:${port}: connection refused; check that the cluster is up, or run $(pulumi stack output kubeconfigCommand) if its address changed`,
+        ]);
+        expect(run.stderr).not.toMatch(/^\s+at /m);
+    });
+
+    test("an API server that accepts connections and never answers: the request timeout, or else the deadline, ends it with exit 3", async () => {
+        const silent = net.createServer(() => undefined);
+        await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+        const server = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+        const kubeconfig = writeKubeconfig(path.join(dir, "silent.yaml"), server);
+        const timed = async (args: string[]) => {
+            const started = Date.now();
+            const run = await runCli("doctor.ts", args, { KUBECONFIG: kubeconfig });
+            return { ...run, seconds: (Date.now() - started) / 1000 };
+        };
+        try {
+            const [request, deadline] = await Promise.all([
+                timed(["--request-timeout", "1", "--deadline", "20"]),
+                timed(["--request-timeout", "20", "--deadline", "2"]),
+            ]);
+            expect([request.status, request.stderr.split("\n").at(-2)]).toEqual([
+                EXIT.timedOut,
+                `error: the API server at ${server} did not answer within 1 s (--request-timeout): check that the cluster is up and reachable from here`,
+            ]);
+            expect([deadline.status, deadline.stderr.split("\n").at(-2)]).toEqual([
+                EXIT.timedOut,
+                "error: npm run doctor did not finish within its 2 s deadline; --deadline SECONDS allows longer",
+            ]);
+            // Node's start and the TypeScript hook take about a second on a busy machine.
+            expect(request.seconds).toBeLessThan(1 + 4);
+            expect(deadline.seconds).toBeLessThan(2 + 4);
+        } finally {
+            silent.close();
+        }
     });
 });
 

@@ -3,7 +3,9 @@ import * as http from "http";
 import { AddressInfo } from "net";
 import * as os from "os";
 import * as path from "path";
-import { FetchOptions, main, readManifest, selectLines } from "../../scripts/fetch-shared";
+import { CliError, errorLines, parseCli } from "../../scripts/cli";
+import { plainTerminal } from "../../scripts/cli/terminal";
+import { FETCH_SHARED_CLI, FetchOptions, fetchShared as runFetchShared, readManifest, selectLines } from "../../scripts/fetch-shared";
 import { withSharedDir } from "../shared";
 
 /** Short waits: a retry at once, a hung request given up in a twentieth of a second. */
@@ -62,20 +64,15 @@ function manifest(...lines: string[][]): string {
     return file;
 }
 
-/** Runs the CLI in this process with SHARED_DIR set to `sharedDir`, capturing what it prints. */
+/** Runs the command in this process with SHARED_DIR set to `sharedDir`, capturing what it prints as `runCli` would print it. */
 async function fetchShared(argv: string[], sharedDir: string, options = FAST) {
-    const printed = { stdout: "", stderr: "" };
-    const capture = (stream: "stdout" | "stderr") =>
-        jest.spyOn(process[stream], "write").mockImplementation((chunk: string | Uint8Array) => {
-            printed[stream] += String(chunk);
-            return true;
-        });
-    const spies = [capture("stdout"), capture("stderr")];
+    let stdout = "";
+    const print = (text: string) => (stdout += text);
     try {
-        const status = await withSharedDir(sharedDir, () => main(argv, options));
-        return { status, ...printed };
-    } finally {
-        spies.forEach((spy) => spy.mockRestore());
+        const status = await withSharedDir(sharedDir, () => runFetchShared(parseCli(FETCH_SHARED_CLI, argv), { print }, options));
+        return { status, stdout, stderr: "" };
+    } catch (err) {
+        return { status: (err as CliError).exitCode, stdout, stderr: errorLines(err, false, plainTerminal()) };
     }
 }
 
@@ -156,22 +153,6 @@ describe("npm run shared:fetch", () => {
         const shared = path.join(scratch, "shared");
         expect((await fetchShared(["--manifest", list, "--if-missing"], shared)).status).toBe(0);
         expect(filesIn(shared)).toEqual(["crds/kserve/crd.yaml"]);
-    });
-
-    test("--help prints the usage and an example", async () => {
-        expect(await fetchShared(["-h"], scratch)).toEqual({
-            status: 0,
-            stdout: [
-                "usage: npm run shared:fetch -- [--manifest FILE] [--if-missing]",
-                "Fetches the pinned upstream files the tests and the offline preview read into SHARED_DIR when set, else .shared/.",
-                "  --manifest FILE  what to fetch, a line each: DEST<TAB>URL[<TAB>FIRST-LAST] (default .github/shared-files.tsv)",
-                "  --if-missing     fetch only when no shared folder resolves (SHARED_DIR, else .shared/, else ../shared)",
-                "example: npm run shared:fetch",
-                "example: SHARED_DIR=/tmp/shared npm run shared:fetch",
-                "",
-            ].join("\n"),
-            stderr: "",
-        });
     });
 });
 

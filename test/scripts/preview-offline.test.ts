@@ -42,6 +42,23 @@ describe("npm run preview:offline (dev stack)", () => {
         );
         expect(run.stdout).toMatch(/ \+ {6}└─ gcp:container:NodePool +tpu-inference-tpu-pool +create/);
         expect(run.stdout).toContain("    + 97 to create");
+        // The outputs as pulumi preview lists them: keys aligned, nested values four spaces in, lines within 80 columns.
+        expect(run.stdout).toContain(
+            [
+                "    gateway           : {",
+                '        name     : "inference-gateway"',
+                '        namespace: "inference-gateway"',
+                "    }",
+                '    gatewayAddress    : "198.51.100.20"',
+            ].join("\n"),
+        );
+        expect(run.stdout).toContain(
+            [
+                '    kubeconfigCommand : "gcloud container clusters get-credentials',
+                "                        tpu-inference-dev --region europe-west4 --project",
+                '                        offline-preview-project"',
+            ].join("\n"),
+        );
         // The runtime-configs chart's verbatim objects are its children; the charts nothing can render offline are marked.
         expect(run.stdout).toMatch(
             / \+ {3}│ {2}│ {2}├─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +kserve-configs:kserve\/kserve-config-llm-router-route +create/,

@@ -1,14 +1,31 @@
-import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as http from "http";
 import { AddressInfo } from "net";
 import * as os from "os";
 import * as path from "path";
-import { formatReport, runModelRouting, runSmoke, servicesFromOutputs, targetsFromOutputs } from "../../scripts/smoke";
+import { CliError } from "../../scripts/cli";
+import { formatChecks } from "../../scripts/cli/checks";
+import { plainTerminal } from "../../scripts/cli/terminal";
+import {
+    CheckResult,
+    reportedCheck,
+    runModelRouting,
+    runSmoke,
+    servicesFromOutputs,
+    smokeChecks,
+    smokeOptions,
+    smokeTargets,
+    targetsFromOutputs,
+} from "../../scripts/smoke";
+import { runCli } from "../cli";
 import { clusterState, runCliAgainstCluster, writeStackOutputs } from "../fakeCluster";
 
 const MODEL = "Qwen/Qwen2.5-3B-Instruct";
 const FAST = { attempts: 4, intervalMs: 10, requestTimeoutMs: 2000 };
+
+/** The report a user reads, `width` wide, with the passing checks. */
+const report = (results: CheckResult[], width = 100) =>
+    formatChecks("smoke", smokeChecks(results).map(reportedCheck), { verbose: true, terminal: plainTerminal(width) });
 
 type Behaviour = "healthy" | "slow-start" | "failing";
 
@@ -55,21 +72,38 @@ describe("smoke test against a local server playing vLLM", () => {
                 { service: "qwen", check: "/v1/completions", ok: true, attempts: 1, detail: "HTTP 200" },
             ]);
             expect(server.requests).toEqual(["GET /health", "GET /v1/models", "POST /v1/completions"]);
-            expect(formatReport(results).split("\n").at(-1)).toBe("smoke: 3 passed, 0 failed");
+            expect(report(results).split("\n")).toEqual([
+                "qwen",
+                "    OK      /health: HTTP 200",
+                "    OK      /v1/models: HTTP 200",
+                "    OK      /v1/completions: HTTP 200",
+                "",
+                "smoke: 0 failed, 3 OK",
+                "",
+            ]);
         } finally {
             await server.close();
         }
     });
 
-    test("slow to start: retries until the service answers", async () => {
+    test("slow to start: retries until the service answers, saying so for the progress line", async () => {
         const server = await fakeVllm("slow-start");
+        const retries: string[] = [];
         try {
-            const results = await runSmoke({ qwen: { baseUrl: server.baseUrl, modelName: MODEL } }, FAST);
+            const results = await runSmoke(
+                { qwen: { baseUrl: server.baseUrl, modelName: MODEL } },
+                { ...FAST, onRetry: (text) => retries.push(text) },
+            );
             expect(results.map((result) => [result.check, result.ok, result.attempts])).toEqual([
                 ["/health", true, 3],
                 ["/v1/models", true, 3],
                 ["/v1/completions", true, 3],
             ]);
+            expect(retries.slice(0, 2)).toEqual([
+                "qwen: /health: retry 1 of 3 in 0.01 s (HTTP 503: no healthy upstream)",
+                "qwen: /health: retry 2 of 3 in 0.01 s (HTTP 503: no healthy upstream)",
+            ]);
+            expect(retries).toHaveLength(6);
         } finally {
             await server.close();
         }
@@ -87,7 +121,17 @@ describe("smoke test against a local server playing vLLM", () => {
                 detail: 'HTTP 500: {"error":"TPU out of memory"}',
             });
             expect(server.requests.filter((request) => request === "POST /v1/completions")).toHaveLength(4);
-            expect(formatReport(results)).toContain("FAIL  qwen     /v1/completions  HTTP 500");
+            // Failures first; a narrow terminal wraps the message under the check.
+            expect(report(results, 50).split("\n")).toEqual([
+                "qwen",
+                "    FAIL    /v1/completions (4 tries): HTTP 500:",
+                '            {"error":"TPU out of memory"}',
+                "    OK      /health: HTTP 200",
+                "    OK      /v1/models: HTTP 200",
+                "",
+                "smoke: 1 failed, 2 OK",
+                "",
+            ]);
         } finally {
             await server.close();
         }
@@ -116,46 +160,78 @@ describe("smoke test against a local server playing vLLM", () => {
         ]);
     });
 
-    test("npm run smoke with an outputs file: exit 0 on success, 1 on failure, 2 on bad input", async () => {
+    test("npm run smoke with an outputs file: exit 0 on success; on failure exit 1, --json on stdout and each retry on stderr", async () => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smoke-"));
         const healthy = await fakeVllm("healthy");
         const failing = await fakeVllm("failing");
-        const run = (outputs: unknown) => {
+        const run = (outputs: unknown, ...args: string[]) => {
             const file = path.join(dir, `${Math.random()}.json`);
             fs.writeFileSync(file, JSON.stringify(outputs));
-            // spawn, not spawnSync: the fake servers answer from this process's event loop.
-            return new Promise<{ status: number | null; stdout: string }>((resolve) => {
-                const child = spawn(
-                    process.execPath,
-                    ["-r", "./scripts/ts-hook.js", "scripts/smoke.ts", "--outputs", file, "--attempts", "2", "--interval", "0"],
-                    {
-                        cwd: path.resolve(__dirname, "..", ".."),
-                    },
-                );
-                let stdout = "";
-                child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
-                child.on("close", (status: number | null) => resolve({ status, stdout }));
-            });
+            return runCli("smoke.ts", ["--outputs", file, "--attempts", "2", "--interval", "0", ...args]);
         };
         try {
-            const ok = await run({ models: { qwen: { baseUrl: healthy.baseUrl, modelName: MODEL, pattern: "pattern1" } } });
-            expect(ok.status).toBe(0);
-            expect(ok.stdout.trim().split("\n").at(-1)).toBe("smoke: 3 passed, 0 failed");
-            const bad = await run({ models: { qwen: { baseUrl: failing.baseUrl, modelName: MODEL } } });
+            const [ok, bad] = await Promise.all([
+                run({ models: { qwen: { baseUrl: healthy.baseUrl, modelName: MODEL, pattern: "pattern1" } } }),
+                run({ models: { qwen: { baseUrl: failing.baseUrl, modelName: MODEL } } }, "--json"),
+            ]);
+            expect([ok.status, ok.stdout]).toEqual([
+                0,
+                [
+                    "cluster",
+                    "    SKIPPED cluster checks: the outputs name no servingNamespace and gateway",
+                    "",
+                    "smoke: 0 failed, 1 skipped, 3 OK",
+                    "",
+                ].join("\n"),
+            ]);
             expect(bad.status).toBe(1);
-            expect(bad.stdout.trim().split("\n").at(-1)).toBe("smoke: 2 passed, 1 failed");
-            const empty = await run({ models: {} });
-            expect(empty.status).toBe(2);
+            expect(JSON.parse(bad.stdout)).toEqual({
+                summary: { failed: 1, warnings: 0, skipped: 1, ok: 2 },
+                checks: [
+                    { status: "OK", area: "qwen", check: "/health", message: "HTTP 200", attempts: 1 },
+                    { status: "OK", area: "qwen", check: "/v1/models", message: "HTTP 200", attempts: 1 },
+                    {
+                        status: "FAIL",
+                        area: "qwen",
+                        check: "/v1/completions",
+                        message: 'HTTP 500: {"error":"TPU out of memory"}',
+                        attempts: 2,
+                    },
+                    {
+                        status: "SKIPPED",
+                        area: "cluster",
+                        check: "cluster checks",
+                        message: "the outputs name no servingNamespace and gateway",
+                    },
+                ],
+            });
+            expect(bad.stderr).toBe(
+                [
+                    "checking qwen through the Gateway: /health, /v1/models, /v1/completions",
+                    'qwen: /v1/completions: retry 1 of 1 in 0 s (HTTP 500: {"error":"TPU out of memory"})',
+                    "",
+                ].join("\n"),
+            );
         } finally {
             await healthy.close();
             await failing.close();
         }
-        const usage = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/smoke.ts"], {
-            cwd: path.resolve(__dirname, "..", ".."),
-            encoding: "utf8",
-        });
-        expect(usage.status).toBe(2);
-        expect(usage.stderr).toContain("usage: npm run smoke -- --stack NAME");
+    });
+
+    test("the command line: one of --stack and --outputs, whole tries, and waits that fit in the deadline", async () => {
+        await expect(smokeTargets({})).rejects.toThrow(
+            new CliError("give --stack NAME or --outputs FILE: the stack's outputs say what to check"),
+        );
+        const options = (attempts: string, interval: string, deadline = "600") =>
+            smokeOptions({ attempts, interval, deadline, "request-timeout": "120" });
+        expect(options("30", "10")).toEqual({ attempts: 30, intervalMs: 10_000, requestTimeoutMs: 120_000 });
+        expect(() => options("0", "10")).toThrow(new CliError('--attempts "0" is not a whole number of tries above 0'));
+        expect(() => options("3", "-1")).toThrow(new CliError('--interval "-1" is not a number of seconds, 0 or more'));
+        expect(() => options("30", "10", "120")).toThrow(
+            new CliError(
+                "--attempts 30 tries --interval 10 s apart wait 290 s, which does not fit in --deadline 120: lower one, or raise --deadline",
+            ),
+        );
     });
 
     test("npm run smoke reads the cluster through the kubeconfig's named context, only reading, and fails on a rejected route", async () => {
@@ -164,27 +240,42 @@ describe("smoke test against a local server playing vLLM", () => {
         const outputs = writeStackOutputs(path.join(dir, "outputs.json"), {
             models: { "qwen2-3b": { baseUrl: vllm.baseUrl, modelName: MODEL } },
         });
-        const run = (...overlays: string[]) =>
+        const run = (overlays: string[], ...args: string[]) =>
             runCliAgainstCluster(
                 "smoke.ts",
                 clusterState(...overlays),
-                ["--outputs", outputs, "--context", "gke_acme_europe-west4_tpu-inference-dev", "--attempts", "1", "--interval", "0"],
-                { dir, context: "gke_acme_europe-west4_tpu-inference-dev" },
+                [
+                    "--outputs",
+                    outputs,
+                    "--context",
+                    "gke_acme_europe-west4_tpu-inference-dev",
+                    "--attempts",
+                    "1",
+                    "--interval",
+                    "0",
+                    ...args,
+                ],
+                { dir, context: "gke_acme_europe-west4_tpu-inference-dev", env: { COLUMNS: "100" } },
             );
         try {
-            const healthy = await run();
-            expect(healthy.stdout).toMatch(
-                /ok +qwen2-3b +HTTPRoute on inference\.networking\.k8s\.io +InferencePool backends on inference\.networking\.k8s\.io; serving\.kserve\.io\/inference-pool-migrated=v1 \(1 try\)/,
+            const healthy = await run([], "--verbose");
+            expect(healthy.stdout).toContain(
+                [
+                    "    OK      HTTPRoute on inference.networking.k8s.io: InferencePool backends on",
+                    "            inference.networking.k8s.io; serving.kserve.io/inference-pool-migrated=v1",
+                ].join("\n"),
             );
-            expect(healthy.stdout.trim().split("\n").at(-1)).toBe("smoke: 7 passed, 0 failed");
+            expect(healthy.stdout.trim().split("\n").at(-1)).toBe("smoke: 0 failed, 7 OK");
             expect(healthy.status).toBe(0);
             expect(healthy.requests.length).toBeGreaterThan(0);
             expect(healthy.requests.every((request) => request.startsWith("GET "))).toBe(true);
-            const rejected = await run("route-rejected-timeouts");
-            expect(rejected.stdout).toContain("FAIL  qwen2-3b  HTTPRoute accepted");
-            expect(rejected.stdout).toContain(
-                "Accepted=False (UnsupportedValue: Error GWCER104: HTTPRoute is misconfigured, err: Timeouts are not supported.)",
-            );
+            const rejected = await run(["route-rejected-timeouts"]);
+            expect(rejected.stdout.split("\n").slice(0, 4)).toEqual([
+                "qwen2-3b",
+                "    FAIL    HTTPRoute accepted: Accepted=False (UnsupportedValue: Error GWCER104: HTTPRoute is",
+                "            misconfigured, err: Timeouts are not supported.), ResolvedRefs=True (ResolvedRefs)",
+                "",
+            ]);
             expect(rejected.status).toBe(1);
         } finally {
             await vllm.close();
