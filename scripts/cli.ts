@@ -22,7 +22,10 @@ export const EXIT = {
 /** The exit code of a process ended by `signal`, as shells report it. */
 const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
-/** A failure the user can act on: its message is the whole story (the cause and the next step), on one line. */
+/**
+ * A failure the user can act on: its message is the whole story, the cause and the next step on its first line; a
+ * failure that is several problems (a configuration's) lists them on the lines after.
+ */
 export class CliError extends Error {
     constructor(
         message: string,
@@ -147,10 +150,15 @@ export function renderHelp<O extends CliOptions>(spec: CliSpec<O>, width: number
     ].join("\n");
 }
 
-/** What an error prints: its line (an unexpected error's first line, pointing at `--debug`), and with `debug` its stacks. */
+/**
+ * What an error prints: a {@link CliError}'s message (its first line the cause; any further lines the problems it lists,
+ * as a configuration with several has), an unexpected error's first line pointing at `--debug`, and with `debug` the
+ * stacks.
+ */
 export function errorLines(err: unknown, debug: boolean, terminal: Terminal): string {
     const message = err instanceof Error ? err.message : String(err);
-    const line = err instanceof CliError || debug ? message.split("\n")[0] : `${message.split("\n")[0]}; --debug prints its stack trace`;
+    const line =
+        err instanceof CliError ? message : debug ? message.split("\n")[0] : `${message.split("\n")[0]}; --debug prints its stack trace`;
     const stacks: string[] = [];
     for (let cause: unknown = err; debug && cause instanceof Error; cause = cause.cause) {
         stacks.push(cause.stack ?? String(cause));

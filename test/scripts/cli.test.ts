@@ -113,6 +113,13 @@ describe("options and errors", () => {
         expect(debug).toContain("TypeError: x is undefined");
         expect(debug.filter((line) => /^ {4}at /.test(line)).length).toBeGreaterThan(1);
     });
+
+    test("a failure that is several problems, as a stack's configuration can be, lists every one", () => {
+        const problems = new CliError('zone = "us-west1-a" is not a TPU v6e zone\ntpuMinNodes = "-3" is not a whole number from 0 to 1000');
+        expect(errorLines(problems, false, plainTerminal())).toBe(
+            'error: zone = "us-west1-a" is not a TPU v6e zone\ntpuMinNodes = "-3" is not a whole number from 0 to 1000\n',
+        );
+    });
 });
 
 describe("the terminal", () => {
