@@ -135,13 +135,14 @@ function writeOutDir(outDir: string, manifests: KubernetesManifest[]): void {
 }
 
 /** Writes `content` to `file`, creating its directory, and says where. */
-function writeOutput(file: string, content: string): void {
+function writeOutput(file: string, content: string, cli: CliContext): void {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);
-    process.stdout.write(`\nwrote ${path.relative(process.cwd(), file) || file}\n`);
+    cli.print(`\nwrote ${path.relative(process.cwd(), file) || file}\n`);
 }
 
-async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise<number> {
+/** The command: what `npm run preview:offline` runs with its parsed options. */
+export async function previewOffline(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise<number> {
     // Output paths are relative to where the command was typed, not to the program.
     const jsonPath = values.json && path.resolve(values.json);
     const outDir = values.out && path.resolve(values.out);
@@ -209,19 +210,19 @@ async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise
         cli.print(`\n${renderChanges(diff)}\n`);
     }
     if (markdownPath) {
-        writeOutput(markdownPath, renderMarkdown(report, diff));
+        writeOutput(markdownPath, renderMarkdown(report, diff), cli);
     }
     if (jsonPath) {
-        writeOutput(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+        writeOutput(jsonPath, `${JSON.stringify(report, null, 2)}\n`, cli);
     }
     if (outDir) {
         const manifests = kubernetesManifests(run);
         writeOutDir(outDir, manifests);
-        process.stdout.write(`wrote ${manifests.length} Kubernetes objects to ${path.relative(process.cwd(), outDir) || outDir}\n`);
+        cli.print(`wrote ${manifests.length} Kubernetes objects to ${path.relative(process.cwd(), outDir) || outDir}\n`);
     }
     return violations.some((violation) => violation.enforcementLevel === "mandatory") ? EXIT.failed : EXIT.ok;
 }
 
 if (require.main === module) {
-    runCli(PREVIEW_OFFLINE_CLI, main);
+    runCli(PREVIEW_OFFLINE_CLI, previewOffline);
 }

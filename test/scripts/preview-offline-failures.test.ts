@@ -4,16 +4,17 @@ import * as path from "path";
 import { diffReports, readBaseReport, renderMarkdown } from "../../scripts/offline/diff";
 import { PreviewReport } from "../../scripts/offline/report";
 import { shippedRun } from "../shippedStacks";
-import { ROOT, preview, tempDir } from "./previewCli";
+import { ROOT, preview, previewProcess, tempDir } from "./previewCli";
 import { firstPulumiPreview } from "./pulumiPreview";
 
 const FAILING = path.join(ROOT, "test", "fixtures", "failing-program");
 
 describe("npm run preview:offline reports a failing program as a failure, as pulumi up would", () => {
+    // As its own process: how a failing program ends the command (what the SDK itself prints, the exit) is the test.
     const failing = (mode: string) => {
         const dir = tempDir();
         const args = ["--dir", FAILING, "--bare-stack", "--program-timeout", "3", "-c", `mode=${mode}`];
-        const run = preview(...args, "--json", path.join(dir, "report.json"), "--out", path.join(dir, "out"));
+        const run = previewProcess(...args, "--json", path.join(dir, "report.json"), "--out", path.join(dir, "out"));
         return { ...run, wrote: fs.readdirSync(dir) };
     };
 
@@ -54,7 +55,7 @@ describe("npm run preview:offline's other inputs and outputs", () => {
         const dir = tempDir();
         const notReport = path.join(dir, "not-report.json");
         fs.writeFileSync(notReport, JSON.stringify({ steps: [{ op: "create" }] }));
-        const refused = preview("--against", notReport);
+        const refused = await preview("--against", notReport);
         expect(refused.status).toBe(2);
         expect(refused.stderr).toBe(
             `error: --against ${notReport} is not a report of npm run preview:offline --json or of pulumi preview --json: steps[0].urn is missing\n`,
@@ -76,7 +77,7 @@ describe("npm run preview:offline's other inputs and outputs", () => {
         fs.writeFileSync(real, JSON.stringify(base));
         const markdown = path.join(dir, "diff.md");
         const json = path.join(dir, "head.json");
-        const read = preview("--against", real, "--markdown", markdown, "--json", json);
+        const read = await preview("--against", real, "--markdown", markdown, "--json", json);
         expect(read.status).toBe(0);
         expect(read.stdout).toContain(
             [
@@ -94,19 +95,19 @@ describe("npm run preview:offline's other inputs and outputs", () => {
         expect(fs.readFileSync(markdown, "utf8")).toBe(renderMarkdown(head, diffReports(readBaseReport(base), head)));
     });
 
-    test("--out keeps exactly this run's objects, and refuses a folder it did not write", () => {
+    test("--out keeps exactly this run's objects, and refuses a folder it did not write", async () => {
         const out = tempDir();
         fs.writeFileSync(path.join(out, "notes.txt"), "mine");
-        const refused = preview("--out", out);
+        const refused = await preview("--out", out);
         expect(refused.status).toBe(2);
         expect(refused.stderr).toBe(
             `error: --out ${out} is not empty and was not written by npm run preview:offline; allowed: a new or empty folder, or one this command wrote\n`,
         );
 
         const ours = path.join(tempDir(), "objects");
-        expect(preview("--out", ours, "--config", 'models=[{"name": "first", "pattern": "pattern1"}]').status).toBe(0);
+        expect((await preview("--out", ours, "--config", 'models=[{"name": "first", "pattern": "pattern1"}]')).status).toBe(0);
         expect(fs.readdirSync(ours)).toContain("llminferenceservice-llm-inference-first.yaml");
-        expect(preview("--out", ours, "--config", 'models=[{"name": "second", "pattern": "pattern1"}]').status).toBe(0);
+        expect((await preview("--out", ours, "--config", 'models=[{"name": "second", "pattern": "pattern1"}]')).status).toBe(0);
         const files = fs.readdirSync(ours);
         expect(files).toContain("llminferenceservice-llm-inference-second.yaml");
         expect(files).not.toContain("llminferenceservice-llm-inference-first.yaml");

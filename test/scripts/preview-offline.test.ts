@@ -4,7 +4,8 @@ import { parse } from "yaml";
 import { PreviewReport } from "../../scripts/offline/report";
 import { SECURE_PLACEHOLDER } from "../../scripts/offline/project";
 import { SETTINGS } from "../../components/settings";
-import { ROOT, preview, tempDir } from "./previewCli";
+import { CliRun } from "../cli";
+import { ROOT, preview, previewProcess, tempDir } from "./previewCli";
 
 const FIXTURE = path.join(ROOT, "test", "fixtures", "kubernetes-program");
 const WRONG_PROGRAM = path.join(ROOT, "test", "fixtures", "wrong-program");
@@ -21,12 +22,13 @@ describe("npm run preview:offline (dev stack)", () => {
     const dir = tempDir();
     const first = path.join(dir, "first.json");
     const second = path.join(dir, "second.json");
-    let run: ReturnType<typeof preview>;
+    let run: CliRun;
     let report: PreviewReport;
 
-    beforeAll(() => {
-        run = preview("--json", first);
-        preview("--json", second);
+    beforeAll(async () => {
+        // The command as a user runs it, once; the second run in this process: the two reports must be one.
+        run = previewProcess("--json", first);
+        await preview("--json", second);
         report = JSON.parse(fs.readFileSync(first, "utf8"));
     });
 
@@ -159,9 +161,9 @@ describe("npm run preview:offline (dev stack)", () => {
 });
 
 describe("npm run preview:offline (prod stack: pattern 3)", () => {
-    test("prefix-cache replicas autoscaled from two to three; a token passed as a secret never reaches the report", () => {
+    test("prefix-cache replicas autoscaled from two to three; a token passed as a secret never reaches the report", async () => {
         const json = path.join(tempDir(), "prod.json");
-        const run = preview("--stack", "prod", "--secret", "hfToken=hf_do_not_print", "--json", json);
+        const run = await preview("--stack", "prod", "--secret", "hfToken=hf_do_not_print", "--json", json);
         expect(run.status).toBe(0);
         expect(run.stdout).toContain("    + 106 to create");
         const text = fs.readFileSync(json, "utf8");
@@ -189,11 +191,11 @@ describe("npm run preview:offline (prod stack: pattern 3)", () => {
 });
 
 describe("npm run preview:offline --dir on a program that repeats every field failure", () => {
-    let run: ReturnType<typeof preview>;
+    let run: CliRun;
     let report: PreviewReport;
-    beforeAll(() => {
+    beforeAll(async () => {
         const json = path.join(tempDir(), "wrong.json");
-        run = preview("--dir", WRONG_PROGRAM, "--stack", "staging", "--bare-stack", "--json", json);
+        run = await preview("--dir", WRONG_PROGRAM, "--stack", "staging", "--bare-stack", "--json", json);
         report = JSON.parse(fs.readFileSync(json, "utf8"));
     });
 
@@ -261,7 +263,7 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
         });
     });
 
-    test("pack config can turn a policy off or down, as pulumi --policy-pack-config does", () => {
+    test("pack config can turn a policy off or down, as pulumi --policy-pack-config does", async () => {
         const config = path.join(tempDir(), "policy-config.json");
         const everyMandatory = [
             ...new Set(
@@ -274,7 +276,7 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
             config,
             JSON.stringify(Object.fromEntries(everyMandatory.map((name) => [name, { enforcementLevel: "advisory" }]))),
         );
-        const relaxed = preview("--dir", WRONG_PROGRAM, "--stack", "staging", "--bare-stack", "--policy-config", config);
+        const relaxed = await preview("--dir", WRONG_PROGRAM, "--stack", "staging", "--bare-stack", "--policy-config", config);
         expect(relaxed.status).toBe(0);
         expect(relaxed.stdout).toContain(
             "    ⚠️ gke-tpu-inference@v0.1.0  (over what was previewed; the objects of 1 component not checked offline, listed above)\n",
@@ -283,9 +285,9 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
 });
 
 describe("npm run preview:offline with overrides and errors", () => {
-    test("--config overrides stack values like pulumi -c", () => {
+    test("--config overrides stack values like pulumi -c", async () => {
         const json = path.join(tempDir(), "report.json");
-        const run = preview("--config", "tpuMachineType=ct6e-standard-8t", "-c", "gcp:project=acme-inference", "--json", json);
+        const run = await preview("--config", "tpuMachineType=ct6e-standard-8t", "-c", "gcp:project=acme-inference", "--json", json);
         expect(run.status).toBe(0);
         expect(run.stdout).not.toContain("placeholder");
         const report: PreviewReport = JSON.parse(fs.readFileSync(json, "utf8"));
@@ -301,8 +303,8 @@ describe("npm run preview:offline with overrides and errors", () => {
         expect(nodeConfig.machineType).toBe("ct6e-standard-8t");
     });
 
-    test("a configuration error exits 2 with the validation message and no stack trace", () => {
-        const run = preview("--config", "zone=us-central1-a");
+    test("a configuration error exits 2 with the validation message and no stack trace", async () => {
+        const run = await preview("--config", "zone=us-central1-a");
         expect(run.status).toBe(2);
         expect(run.stdout).not.toContain("to create");
         expect(run.stderr).toBe(
@@ -323,32 +325,32 @@ describe("npm run preview:offline with overrides and errors", () => {
             ["--stack", "staging"],
             `error: stack "staging" has no Pulumi.staging.yaml in ${ROOT} (stacks there: dev, istio, multihost, multimodel, prod); preview a stack it has: npm run preview:offline -- --dir . --stack dev, or this one on the project's defaults and --config alone: npm run preview:offline -- --dir . --stack staging --bare-stack\n`,
         ],
-    ])("%s: one line, exit 2", (_, args, stderr) => {
-        const run = preview(...args);
+    ])("%s: one line, exit 2", async (_, args, stderr) => {
+        const run = await preview(...args);
         expect(run.status).toBe(2);
         expect(run.stdout).toBe("");
         expect(run.stderr).toBe(stderr);
     });
 
-    test.each(["--against", "--policy-config"])("an unreadable %s file exits 2 naming the option and the file", (option) => {
+    test.each(["--against", "--policy-config"])("an unreadable %s file exits 2 naming the option and the file", async (option) => {
         const missing = path.join(tempDir(), "missing.json");
-        const run = preview(option, missing);
+        const run = await preview(option, missing);
         expect(run.status).toBe(2);
         expect(run.stdout).toBe("");
         expect(run.stderr).toBe(`error: ${option} ${missing}: ENOENT: no such file or directory, open '${missing}'\n`);
     });
 
-    test("a directory that is not a Pulumi project exits 2", () => {
-        const run = preview("--dir", tempDir());
+    test("a directory that is not a Pulumi project exits 2", async () => {
+        const run = await preview("--dir", tempDir());
         expect(run.status).toBe(2);
         expect(run.stderr).toMatch(/^error: .*: no Pulumi\.yaml \(is --dir a Pulumi project\?\)\n$/);
     });
 });
 
 describe("npm run preview:offline --dir (any Pulumi TypeScript program)", () => {
-    test("runs a program that has only a Pulumi.yaml, with project defaults, and writes its Kubernetes objects", () => {
+    test("runs a program that has only a Pulumi.yaml, with project defaults, and writes its Kubernetes objects", async () => {
         const out = tempDir();
-        const run = preview("--dir", FIXTURE, "--bare-stack", "--out", out);
+        const run = await preview("--dir", FIXTURE, "--bare-stack", "--out", out);
         expect(run.status).toBe(0);
         expect(run.stdout).toContain(`note: no Pulumi.dev.yaml in ${FIXTURE}: running with project defaults and --config values only`);
         expect(run.stdout).toContain("    + 3 to create");
@@ -368,10 +370,10 @@ describe("npm run preview:offline --dir (any Pulumi TypeScript program)", () => 
         );
     });
 
-    test("stack files: namespaced and bare keys, structured values as JSON, secure values as secrets", () => {
+    test("stack files: namespaced and bare keys, structured values as JSON, secure values as secrets", async () => {
         const out = tempDir();
         const json = path.join(out, "report.json");
-        const run = preview("--dir", FIXTURE, "--stack", "secrets", "--out", out, "--json", json, "--config", "greeting=hi");
+        const run = await preview("--dir", FIXTURE, "--stack", "secrets", "--out", out, "--json", json, "--config", "greeting=hi");
         expect(run.status).toBe(0);
         const report: PreviewReport = JSON.parse(fs.readFileSync(json, "utf8"));
         expect(report.config).toEqual({

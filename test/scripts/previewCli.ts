@@ -1,9 +1,17 @@
-/** Running `npm run preview:offline` in tests the way a user does (same node, same hook), and scratch folders for its output. */
+/**
+ * Running `npm run preview:offline` in tests: as its own process the way a user runs it (same node, same hook), where
+ * the test is about the process (its exit, its stdout, what it leaves running); otherwise in this process, in a module
+ * registry of its own (as fresh as a new process's), which spares each run a node start. Scratch folders for output.
+ */
 import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { ROOT, cliEnv, scriptArgs } from "../cli";
+import type * as Cli from "../../scripts/cli";
+import type * as Terminal from "../../scripts/cli/terminal";
+import type * as Progress from "../../scripts/cli/progress";
+import type * as PreviewOffline from "../../scripts/preview-offline";
+import { CliRun, ROOT, cliEnv, scriptArgs } from "../cli";
 
 export { ROOT };
 
@@ -11,12 +19,40 @@ export { ROOT };
 const PROGRESS = /^(running the program in .* under mocks|the policy pack judging \d+ resources)\n/gm;
 
 /**
- * Runs `npm run preview:offline -- ARGS` from the repository root. Its stderr comes without progress lines: whether a
- * step lasts two seconds depends on the machine's load, not on the preview.
+ * Runs `npm run preview:offline -- ARGS` as its own process from the repository root. Its stderr comes without progress
+ * lines: whether a step lasts two seconds depends on the machine's load, not on the preview.
  */
-export function preview(...args: string[]) {
+export function previewProcess(...args: string[]): CliRun {
     const result = spawnSync(process.execPath, scriptArgs("preview-offline.ts", args), { cwd: ROOT, encoding: "utf8", env: cliEnv() });
     return { status: result.status, stdout: result.stdout, stderr: result.stderr.replace(PROGRESS, "") };
+}
+
+/**
+ * Runs the command of `npm run preview:offline -- ARGS` in this process, printing what `runCli` would print: stdout as the
+ * command writes it off a terminal, an error as its line on stderr with the exit code it carries.
+ */
+export async function preview(...args: string[]): Promise<CliRun> {
+    let result: CliRun | undefined;
+    // A fresh registry: the program, its SDK and the preview's mocks load as in a new process, so runs never share state.
+    await jest.isolateModulesAsync(async () => {
+        const { CliError, EXIT, errorLines, parseCli } = require("../../scripts/cli") as typeof Cli;
+        const { plainTerminal } = require("../../scripts/cli/terminal") as typeof Terminal;
+        const { Progress: StepsOf } = require("../../scripts/cli/progress") as typeof Progress;
+        const { PREVIEW_OFFLINE_CLI, previewOffline } = require("../../scripts/preview-offline") as typeof PreviewOffline;
+        let stdout = "";
+        const terminal = plainTerminal();
+        const cli = {
+            stdout: terminal,
+            progress: new StepsOf({ write: () => true } as never, terminal),
+            print: (text: string) => (stdout += text),
+        };
+        try {
+            result = { status: await previewOffline(parseCli(PREVIEW_OFFLINE_CLI, args), cli), stdout, stderr: "" };
+        } catch (err) {
+            result = { status: err instanceof CliError ? err.exitCode : EXIT.usage, stdout, stderr: errorLines(err, false, terminal) };
+        }
+    });
+    return result!;
 }
 
 /** A new empty folder. */
