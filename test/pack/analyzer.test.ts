@@ -6,7 +6,6 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import { secret as pulumiSecret } from "@pulumi/pulumi";
-import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -16,9 +15,9 @@ import { RecordedResource } from "../../scripts/offline/recorder";
 import { OfflineRun } from "../../scripts/offline/run";
 import { shippedRun } from "../shippedStacks";
 import { record } from "../harness";
+import { preview } from "../scripts/previewCli";
 import { PACK_DIR, judgeResources, summary, usePack, verdict } from "./harness";
 
-const ROOT = path.resolve(__dirname, "..", "..");
 const pack = usePack();
 
 describe("the pack's config is validated as the CLI validates it", () => {
@@ -96,13 +95,10 @@ describe("the pack's config is validated as the CLI validates it", () => {
         );
     });
 
-    test("npm run preview:offline exits 2 on an invalid pack config, before any verdict", () => {
+    test("npm run preview:offline exits 2 on an invalid pack config, before any verdict", async () => {
         const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pack-config-")), "policy-config.json");
         fs.writeFileSync(file, JSON.stringify({ "require-shielded-nodes": "mandatry" }));
-        const run = spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "scripts/preview-offline.ts", "--policy-config", file], {
-            cwd: ROOT,
-            encoding: "utf8",
-        });
+        const run = await preview("--policy-config", file);
         expect(run.status).toBe(2);
         expect(run.stdout).toBe("");
         expect(run.stderr).toBe(

@@ -10,22 +10,23 @@ import { firstPulumiPreview } from "./pulumiPreview";
 const FAILING = path.join(ROOT, "test", "fixtures", "failing-program");
 
 describe("npm run preview:offline reports a failing program as a failure, as pulumi up would", () => {
-    // As its own process: how a failing program ends the command (what the SDK itself prints, the exit) is the test.
-    const failing = (mode: string) => {
+    const failing = async (mode: string, run: typeof preview | typeof previewProcess = preview) => {
         const dir = tempDir();
         const args = ["--dir", FAILING, "--bare-stack", "--program-timeout", "3", "-c", `mode=${mode}`];
-        const run = previewProcess(...args, "--json", path.join(dir, "report.json"), "--out", path.join(dir, "out"));
-        return { ...run, wrote: fs.readdirSync(dir) };
+        const result = await run(...args, "--json", path.join(dir, "report.json"), "--out", path.join(dir, "out"));
+        return { ...result, wrote: fs.readdirSync(dir) };
+    };
+    const refusedWithNothingWritten = (run: Awaited<ReturnType<typeof failing>>, stderr: RegExp) => {
+        expect(run.status).toBe(2);
+        expect(run.stderr).toMatch(stderr);
+        expect(run.stdout).not.toContain("Previewing");
+        expect(run.stdout).not.toContain("Policies:");
+        expect(run.wrote).toEqual([]);
     };
 
     test.each<[string, RegExp]>([
         // The program's own stack trace only with --debug.
         ["throw", /^error: the program gave up; --debug prints its stack trace\n$/],
-        ["apply", /^error: an apply gave up; --debug prints its stack trace\n$/],
-        [
-            "log-error",
-            /^error: \[runtime\] a quota check failed\nerror: the program logged an error, which fails a real run: a quota check failed\n$/,
-        ],
         [
             "never",
             /^error: the program did not finish within 3 s: random:index\/randomString:RandomString waits never registered, each waiting on an input or dependsOn that never resolves \(an Output that never resolves, or resources that wait for each other\)\n$/,
@@ -34,17 +35,24 @@ describe("npm run preview:offline reports a failing program as a failure, as pul
             "cycle",
             /^error: the program did not finish within 3 s: random:index\/randomString:RandomString a, random:index\/randomString:RandomString b never registered, each waiting/,
         ],
-    ])("%s: exit 2 with the message, and no tree, verdict, report or objects", (mode, stderr) => {
-        const run = failing(mode);
-        expect(run.status).toBe(2);
-        expect(run.stderr).toMatch(stderr);
-        expect(run.stdout).not.toContain("Previewing");
-        expect(run.stdout).not.toContain("Policies:");
-        expect(run.wrote).toEqual([]);
+    ])("%s: exit 2 with the message, and no tree, verdict, report or objects", async (mode, stderr) => {
+        refusedWithNothingWritten(await failing(mode), stderr);
     });
 
-    test("the same program without a failure previews", () => {
-        const run = failing("none");
+    // As its own process: a rejected apply reaches the preview as the process's unhandled rejection, and a logged error is
+    // the SDK's own line on the process's stderr.
+    test.each<[string, RegExp]>([
+        ["apply", /^error: an apply gave up; --debug prints its stack trace\n$/],
+        [
+            "log-error",
+            /^error: \[runtime\] a quota check failed\nerror: the program logged an error, which fails a real run: a quota check failed\n$/,
+        ],
+    ])("%s, as its own process: exit 2 with the message, and no tree, verdict, report or objects", async (mode, stderr) => {
+        refusedWithNothingWritten(await failing(mode, previewProcess), stderr);
+    });
+
+    test("the same program without a failure previews", async () => {
+        const run = await failing("none");
         expect(run.status).toBe(0);
         expect(run.wrote.sort()).toEqual(["out", "report.json"]);
     });
