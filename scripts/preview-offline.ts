@@ -141,8 +141,20 @@ function writeOutput(file: string, content: string, cli: CliContext): void {
     cli.print(`\nwrote ${path.relative(process.cwd(), file) || file}\n`);
 }
 
-/** The command: what `npm run preview:offline` runs with its parsed options. */
-export async function previewOffline(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise<number> {
+/** Where the command gets its policy pack's process, and what it does with it after the verdict. */
+export interface PackSource {
+    start(packDir: string, onBuild: (reason: string) => void): Promise<PolicyPackProcess>;
+    release(pack: PolicyPackProcess): void;
+}
+
+/** A pack process of the run's own, stopped once it has judged. */
+const OWN_PACK: PackSource = { start: (packDir, onBuild) => PolicyPackProcess.start(packDir, onBuild), release: (pack) => pack.close() };
+
+/**
+ * The command: what `npm run preview:offline` runs with its parsed options. `packs` may lend a running pack (reconfigured
+ * for the run, as the engine configures one per preview) instead of starting one.
+ */
+export async function previewOffline(values: CliValues<typeof OPTIONS>, cli: CliContext, packs: PackSource = OWN_PACK): Promise<number> {
     // Output paths are relative to where the command was typed, not to the program.
     const jsonPath = values.json && path.resolve(values.json);
     const outDir = values.out && path.resolve(values.out);
@@ -161,7 +173,7 @@ export async function previewOffline(values: CliValues<typeof OPTIONS>, cli: Cli
     const timeout = seconds("--program-timeout", values["program-timeout"]);
 
     // The pack starts first and judges each resource as it registers, as the engine has it do, while the program runs.
-    const packStarting = PolicyPackProcess.start(path.resolve(values["policy-pack"] ?? DEFAULT_PACK), (reason) =>
+    const packStarting = packs.start(path.resolve(values["policy-pack"] ?? DEFAULT_PACK), (reason) =>
         process.stderr.write(`building the policy pack: ${reason}\n`),
     );
     packStarting.catch(() => undefined);
@@ -180,7 +192,7 @@ export async function previewOffline(values: CliValues<typeof OPTIONS>, cli: Cli
         });
     } catch (err) {
         packStarting.then(
-            (pack) => pack.close(),
+            (pack) => packs.release(pack),
             () => undefined,
         );
         // A program's own error keeps its stack for --debug: that is where its cause is.
@@ -196,7 +208,10 @@ export async function previewOffline(values: CliValues<typeof OPTIONS>, cli: Cli
             cause: err,
         });
     } finally {
-        (await packStarting.catch(() => undefined))?.close();
+        const pack = await packStarting.catch(() => undefined);
+        if (pack) {
+            packs.release(pack);
+        }
     }
     const { info, violations } = verdict;
 

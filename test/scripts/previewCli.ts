@@ -10,7 +10,9 @@ import * as path from "path";
 import type * as Cli from "../../scripts/cli";
 import type * as Terminal from "../../scripts/cli/terminal";
 import type * as Progress from "../../scripts/cli/progress";
+import { PolicyPackProcess } from "../../scripts/offline/analyzer";
 import type * as PreviewOffline from "../../scripts/preview-offline";
+import type { PackSource } from "../../scripts/preview-offline";
 import { CliRun, ROOT, cliEnv, scriptArgs } from "../cli";
 
 export { ROOT };
@@ -27,9 +29,28 @@ export function previewProcess(...args: string[]): CliRun {
     return { status: result.status, stdout: result.stdout, stderr: result.stderr.replace(PROGRESS, "") };
 }
 
+/** One pack process per pack folder for a test file's in-process runs, each run reconfiguring it as a new preview would. */
+const lentPacks = new Map<string, Promise<PolicyPackProcess>>();
+const lending: PackSource = {
+    start: (packDir, onBuild) => {
+        if (!lentPacks.has(packDir)) {
+            lentPacks.set(packDir, PolicyPackProcess.start(packDir, onBuild));
+        }
+        return lentPacks.get(packDir)!;
+    },
+    release: () => undefined,
+};
+// Registered as the test file imports this module: the file's lent packs stop after its last test.
+afterAll(async () => {
+    for (const pack of lentPacks.values()) {
+        (await pack.catch(() => undefined))?.close();
+    }
+});
+
 /**
  * Runs the command of `npm run preview:offline -- ARGS` in this process, printing what `runCli` would print: stdout as the
- * command writes it off a terminal, an error as its line on stderr with the exit code it carries.
+ * command writes it off a terminal, an error as its line on stderr with the exit code it carries. The pack's process is
+ * the test file's, lent to each run.
  */
 export async function preview(...args: string[]): Promise<CliRun> {
     let result: CliRun | undefined;
@@ -47,7 +68,7 @@ export async function preview(...args: string[]): Promise<CliRun> {
             print: (text: string) => (stdout += text),
         };
         try {
-            result = { status: await previewOffline(parseCli(PREVIEW_OFFLINE_CLI, args), cli), stdout, stderr: "" };
+            result = { status: await previewOffline(parseCli(PREVIEW_OFFLINE_CLI, args), cli, lending), stdout, stderr: "" };
         } catch (err) {
             result = { status: err instanceof CliError ? err.exitCode : EXIT.usage, stdout, stderr: errorLines(err, false, terminal) };
         }
