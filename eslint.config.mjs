@@ -4,15 +4,7 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
     {
-        ignores: [
-            "node_modules/",
-            "bin/",
-            "policies/node_modules/",
-            "policies/bin/",
-            "scripts/ts-hook.js",
-            "scripts/offline/pack-compile-cache.js",
-            "jest.config.js",
-        ],
+        ignores: ["node_modules/", "bin/", "policies/node_modules/", "policies/bin/", ".shared/"],
     },
     ...tseslint.configs.recommended,
     {
@@ -25,5 +17,11 @@ export default tseslint.config(
             "@typescript-eslint/no-floating-promises": "error",
             "@typescript-eslint/no-require-imports": "off",
         },
+    },
+    {
+        // The few CommonJS files: preloads Node runs with -r, and test stand-ins jest maps modules to.
+        files: ["**/*.js"],
+        languageOptions: { sourceType: "commonjs" },
+        rules: { "@typescript-eslint/no-require-imports": "off" },
     },
 );

@@ -98,7 +98,15 @@ describe("the pack's config is validated as the CLI validates it", () => {
     test("npm run preview:offline exits 2 on an invalid pack config, before any verdict", async () => {
         const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pack-config-")), "policy-config.json");
         fs.writeFileSync(file, JSON.stringify({ "require-shielded-nodes": "mandatry" }));
-        const run = await preview("--policy-config", file);
+        const run = await preview(
+            "--dir",
+            path.join(__dirname, "..", "fixtures", "kubernetes-program"),
+            "--bare-stack",
+            "-c",
+            "greeting=hi",
+            "--policy-config",
+            file,
+        );
         expect(run.status).toBe(2);
         expect(run.stdout).toBe("");
         expect(run.stderr).toBe(

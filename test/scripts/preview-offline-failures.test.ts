@@ -8,6 +8,7 @@ import { ROOT, preview, previewProcess, tempDir } from "./previewCli";
 import { firstPulumiPreview } from "./pulumiPreview";
 
 const FAILING = path.join(ROOT, "test", "fixtures", "failing-program");
+const KUBERNETES_PROGRAM = path.join(ROOT, "test", "fixtures", "kubernetes-program");
 
 describe("npm run preview:offline reports a failing program as a failure, as pulumi up would", () => {
     const failing = async (mode: string, run: typeof preview | typeof previewProcess = preview) => {
@@ -112,13 +113,15 @@ describe("npm run preview:offline's other inputs and outputs", () => {
             `error: --out ${out} is not empty and was not written by npm run preview:offline; allowed: a new or empty folder, or one this command wrote\n`,
         );
 
+        // A program whose Secret exists only when a token is given: the second run, without one, leaves no Secret behind.
         const ours = path.join(tempDir(), "objects");
-        expect((await preview("--out", ours, "--config", 'models=[{"name": "first", "pattern": "pattern1"}]')).status).toBe(0);
-        expect(fs.readdirSync(ours)).toContain("llminferenceservice-llm-inference-first.yaml");
-        expect((await preview("--out", ours, "--config", 'models=[{"name": "second", "pattern": "pattern1"}]')).status).toBe(0);
+        const program = ["--dir", KUBERNETES_PROGRAM, "--bare-stack", "--config", "greeting=hi", "--out", ours];
+        expect((await preview(...program, "--secret", "token=t0ken")).status).toBe(0);
+        expect(fs.readdirSync(ours)).toContain("secret-demo-token.yaml");
+        expect((await preview(...program)).status).toBe(0);
         const files = fs.readdirSync(ours);
-        expect(files).toContain("llminferenceservice-llm-inference-second.yaml");
-        expect(files).not.toContain("llminferenceservice-llm-inference-first.yaml");
+        expect(files).toContain("configmap-demo-greeting.yaml");
+        expect(files).not.toContain("secret-demo-token.yaml");
         expect(files.length).toBe(
             (JSON.parse(fs.readFileSync(path.join(ours, ".preview-offline.json"), "utf8")) as { files: string[] }).files.length + 1,
         );
