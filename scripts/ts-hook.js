@@ -1,9 +1,10 @@
-// Lets Node run TypeScript without type-checking (tsc does that once, separately): every
-// .ts file is transpiled by swc on require, with the options jest uses (.swcrc).
+// Lets Node run TypeScript without type-checking (tsc does that once, separately): every .ts file is transpiled by swc
+// on require, with the options jest uses (.swcrc).
 "use strict";
+const crypto = require("crypto");
 const fs = require("fs");
+const os = require("os");
 const path = require("path");
-const swc = require("@swc/core");
 
 // V8's compiled code of every module is kept in os.tmpdir()/node-compile-cache (Node 22.1), so a command's second
 // start compiles nothing: the Pulumi SDK and providers alone are about 0.5 s of compiling.
@@ -12,8 +13,32 @@ require("module").enableCompileCache();
 const swcrc = JSON.parse(fs.readFileSync(path.join(__dirname, "..", ".swcrc"), "utf8"));
 delete swcrc.$schema;
 
+// swc's output of each source is kept too, keyed by what it depends on (the source, its path, the options, swc's
+// version), so a second start transpiles nothing and loads no swc.
+const cacheDir = path.join(os.tmpdir(), "gke-tpu-inference-swc");
+const swcVersion = require("@swc/core/package.json").version;
+let swc;
+
+function transpile(source, filename) {
+    const key = crypto
+        .createHash("sha256")
+        .update(JSON.stringify([swcVersion, swcrc, filename, source]))
+        .digest("hex");
+    const cached = path.join(cacheDir, `${key}.js`);
+    try {
+        return fs.readFileSync(cached, "utf8");
+    } catch {
+        swc ??= require("@swc/core");
+        const { code } = swc.transformSync(source, { ...swcrc, filename, swcrc: false });
+        fs.mkdirSync(cacheDir, { recursive: true });
+        // Written whole or not at all: another command may be reading the cache.
+        const partial = `${cached}.${process.pid}.partial`;
+        fs.writeFileSync(partial, code);
+        fs.renameSync(partial, cached);
+        return code;
+    }
+}
+
 require.extensions[".ts"] = (module, filename) => {
-    const source = fs.readFileSync(filename, "utf8");
-    const { code } = swc.transformSync(source, { ...swcrc, filename, swcrc: false });
-    module._compile(code, filename);
+    module._compile(transpile(fs.readFileSync(filename, "utf8"), filename), filename);
 };

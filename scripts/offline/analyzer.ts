@@ -229,8 +229,8 @@ export async function buildIfStale(packDir: string, onBuild: (reason: string) =>
     }
 }
 
-/** Preloaded into the pack's process: keeps its compiled modules between runs (the file says how). */
-const PACK_COMPILE_CACHE = path.join(__dirname, "pack-compile-cache.js");
+/** Preloaded into the pack's process to start it sooner (the file says how). */
+const PACK_PRELOAD = path.join(__dirname, "pack-preload.js");
 
 /** A running policy pack. */
 export class PolicyPackProcess {
@@ -251,7 +251,7 @@ export class PolicyPackProcess {
         await buildIfStale(packDir, onBuild);
         const sdk = sdkDir(packDir);
         const child = ownChild(
-            spawn(process.execPath, ["-r", PACK_COMPILE_CACHE, path.join(sdk, "cmd", "run-policy-pack", "index.js"), "127.0.0.1:0", "."], {
+            spawn(process.execPath, ["-r", PACK_PRELOAD, path.join(sdk, "cmd", "run-policy-pack", "index.js"), "127.0.0.1:0", "."], {
                 cwd: packDir,
                 stdio: ["ignore", "pipe", "pipe"],
             }),

@@ -1,2 +1,2 @@
 "use strict";
-module.exports = require("./lazyModule")(require.resolve("typescript", { paths: [require.resolve("@pulumi/pulumi")] }));
+module.exports = require("../../scripts/lazyModule")(require.resolve("typescript", { paths: [require.resolve("@pulumi/pulumi")] }));

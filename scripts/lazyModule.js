@@ -1,13 +1,13 @@
 // A module that loads when first used rather than when first required. The Pulumi SDK requires TypeScript and npm's
-// Arborist as it loads (to serialize closures and to find a program's packages), which no test here uses; loading them
-// is about a third of every test file's start. jest.config.js maps those two modules to this, so that they load only
-// in a test that uses them, as they are.
+// Arborist as it loads (to serialize closures and to find a program's packages), which neither a policy pack nor a test
+// here uses, and which are about a third of the SDK's load. The policy pack's process (offline/pack-preload.js) and
+// jest (jest.config.js's moduleNameMapper, test/lazy/) stand this in for them, so that they load only if used.
 "use strict";
 
-/** A stand-in for the module at `resolvedPath` (an absolute path, which jest's module mapping leaves alone). */
-module.exports = function lazyModule(resolvedPath) {
+/** A stand-in for the module at `resolvedPath`, loaded by `load` (plain `require` by default) on first use. */
+module.exports = function lazyModule(resolvedPath, load = require) {
     let loaded;
-    const real = () => (loaded ??= require(resolvedPath));
+    const real = () => (loaded ??= load(resolvedPath));
     return new Proxy(
         {},
         {
