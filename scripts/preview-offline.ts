@@ -218,7 +218,7 @@ export async function previewOffline(values: CliValues<typeof OPTIONS>, cli: Cli
     for (const note of run.notes) {
         cli.print(`note: ${note}\n`);
     }
-    cli.print(`${renderTree(run, cli.stdout.width)}\n\n${renderPolicies(info, violations, run)}\n`);
+    cli.print(`${renderTree(run, cli.stdout)}\n\n${renderPolicies(info, violations, run)}\n`);
     const report = buildReport(run, violations);
     const diff = base && diffReports(base, report);
     if (diff) {

@@ -1,5 +1,6 @@
 import { stringify } from "yaml";
 import { outputLines } from "../cli/properties";
+import { Terminal } from "../cli/terminal";
 import { UnrenderedChart } from "./expand";
 import { RecordedInvoke } from "./invokes";
 import { PolicyViolation } from "./analyzer";
@@ -133,7 +134,7 @@ export function planByComponent(report: PreviewReport): ComponentPlan[] {
 }
 
 /** The resource tree and summary, laid out like `pulumi preview`; the outputs fitted to `width`. */
-export function renderTree(run: OfflineRun, width: number): string {
+export function renderTree(run: OfflineRun, terminal: Pick<Terminal, "width" | "interactive">): string {
     const children = new Map<string | undefined, RecordedResource[]>();
     const urns = new Set(run.resources.map((resource) => resource.urn));
     for (const resource of [...run.resources].sort((a, b) => (a.name === b.name ? byUrn(a, b) : a.name < b.name ? -1 : 1))) {
@@ -157,13 +158,17 @@ export function renderTree(run: OfflineRun, width: number): string {
     walk(undefined, "");
     const typeWidth = Math.max(4, ...rows.map(([type]) => type.length)) + 2;
     const nameWidth = Math.max(4, ...rows.map(([, name]) => name.length)) + 2;
+    // On a terminal a row ends a column short of its width, as pulumi's interactive display trims it (pulumi
+    // pkg/backend/display/tree.go:461, jsonmessage.go:212); elsewhere (a log, a file) rows are whole, as pulumi writes them.
+    const fit = (row: string) =>
+        terminal.interactive && row.length >= terminal.width ? row.slice(0, Math.max(terminal.width - 1, 0)) : row;
     const lines = [
         `Previewing update (${run.project.stack}) offline: providers are mocked, nothing is created`,
         "",
-        `     ${"Type".padEnd(typeWidth)}${"Name".padEnd(nameWidth)}Plan`,
-        ...rows.map(([type, name]) => ` +   ${type.padEnd(typeWidth)}${name.padEnd(nameWidth)}create`),
+        fit(`     ${"Type".padEnd(typeWidth)}${"Name".padEnd(nameWidth)}Plan`),
+        ...rows.map(([type, name]) => fit(` +   ${type.padEnd(typeWidth)}${name.padEnd(nameWidth)}create`)),
     ];
-    const outputs = outputLines(run.outputs, width);
+    const outputs = outputLines(run.outputs, terminal.width);
     if (outputs.length > 0) {
         lines.push("", "Outputs:", ...outputs);
     }

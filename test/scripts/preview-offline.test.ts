@@ -1,10 +1,11 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
-import { PreviewReport } from "../../scripts/offline/report";
+import { PreviewReport, renderTree } from "../../scripts/offline/report";
 import { SECURE_PLACEHOLDER } from "../../scripts/offline/project";
 import { SETTINGS } from "../../components/settings";
 import { CliRun } from "../cli";
+import { shippedRun } from "../shippedStacks";
 import { ROOT, preview, previewProcess, tempDir } from "./previewCli";
 
 const FIXTURE = path.join(ROOT, "test", "fixtures", "kubernetes-program");
@@ -397,5 +398,18 @@ describe("npm run preview:offline --dir (any Pulumi TypeScript program)", () => 
             stringData: "[secret]",
         });
         expect(fs.readFileSync(json, "utf8")).not.toContain(SECURE_PLACEHOLDER);
+    });
+});
+
+describe("the resource tree on a terminal and in a log", () => {
+    test("on a terminal each row ends a column short of its width, as pulumi trims it; in a log rows are whole", async () => {
+        const run = await shippedRun("dev");
+        const rows = (text: string) => text.split("\n").filter((line) => line.startsWith(" +   "));
+        const onTerminal = rows(renderTree(run, { width: 72, interactive: true }));
+        const inLog = rows(renderTree(run, { width: 72, interactive: false }));
+        expect(onTerminal).toHaveLength(run.resources.length);
+        expect(Math.max(...onTerminal.map((row) => row.length))).toBe(71);
+        expect(onTerminal).toEqual(inLog.map((row) => row.slice(0, 71)));
+        expect(Math.max(...inLog.map((row) => row.length))).toBeGreaterThan(100);
     });
 });
