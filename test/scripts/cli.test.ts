@@ -13,6 +13,7 @@ import { ClusterAccessError, clusterAccessError, requireKubeconfig } from "../..
 import { readStackOutputs } from "../../scripts/cluster/stackOutputs";
 import { DOCTOR_CLI } from "../../scripts/doctor";
 import { FETCH_SHARED_CLI } from "../../scripts/fetch-shared";
+import { SET_VERSION_CLI } from "../../scripts/set-version";
 import { PREVIEW_OFFLINE_CLI } from "../../scripts/preview-offline";
 import { SMOKE_CLI } from "../../scripts/smoke";
 import { runCli } from "../cli";
@@ -27,6 +28,7 @@ describe("--help", () => {
         [BENCH_CLI, "usage: npm run bench:coldstart -- [--help]"],
         [AFFECTED_STACKS_CLI, "usage: npm run affected-stacks -- [--help] < CHANGED_FILES"],
         [FETCH_SHARED_CLI, "usage: npm run shared:fetch -- [--manifest FILE] [--if-missing]"],
+        [SET_VERSION_CLI, "usage: npm run set-version -- --to VERSION [--date YYYY-MM-DD]"],
     ];
 
     test.each(commands)("$script: the usage line, every option, examples and exit codes, within 80 columns", (spec, usage) => {
