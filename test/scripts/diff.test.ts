@@ -1,6 +1,8 @@
 import * as path from "path";
 import { PolicyViolation } from "../../scripts/offline/analyzer";
-import { diffReports, diffValues, readBaseReport, renderChanges, renderMarkdown } from "../../scripts/offline/diff";
+import { readBaseReport } from "../../scripts/offline/baseReport";
+import { diffReports, diffValues } from "../../scripts/offline/diff";
+import { renderChanges, renderMarkdown } from "../../scripts/offline/renderDiff";
 import { UNKNOWN_VALUE } from "../../scripts/offline/recorder";
 import { PreviewReport, buildReport } from "../../scripts/offline/report";
 import { OfflineRun, runOffline } from "../../scripts/offline/run";

@@ -1,7 +1,9 @@
 import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { diffReports, readBaseReport, renderMarkdown } from "../../scripts/offline/diff";
+import { readBaseReport } from "../../scripts/offline/baseReport";
+import { diffReports } from "../../scripts/offline/diff";
+import { renderMarkdown } from "../../scripts/offline/renderDiff";
 import { PreviewReport } from "../../scripts/offline/report";
 import { shippedRun } from "../shippedStacks";
 import { ROOT, preview, previewProcess, tempDir } from "./previewCli";
