@@ -79,7 +79,7 @@ function readSchemas(dir: string): Record<string, Schema> {
     return schemas;
 }
 
-/** Validates Kubernetes objects against the upstream CRD schemas in shared/crds (see SOURCES.txt there). Compiles each schema once, on first use. */
+/** Validates Kubernetes objects against the upstream CRD schemas in shared/crds and test/fixtures/crds (see SOURCES.txt in each). Compiles each schema once, on first use. */
 export class CrdValidator {
     private readonly schemas: Map<string, Schema>;
     private readonly compiled = new Map<string, ValidateFunction>();
@@ -95,9 +95,11 @@ export class CrdValidator {
         code: { source: true, optimize: false },
     });
 
-    constructor(private readonly dir: string = sharedPath("crds")) {
+    /** @param dirs folders of CRD YAML: the shared ones, and the few upstream CRDs this repository carries (SOURCES.txt there) */
+    constructor(private readonly dirs: string[] = [sharedPath("crds"), path.join(__dirname, "fixtures", "crds")]) {
         // Parsing every CRD's YAML takes seconds; each test file that validates reads the run's one parse.
-        this.schemas = new Map(Object.entries(cachedSync(`crd-schemas-${dir.replace(/[^A-Za-z0-9]/g, "_")}`, () => readSchemas(dir))));
+        const key = `crd-schemas-${dirs.join("+").replace(/[^A-Za-z0-9]/g, "_")}`;
+        this.schemas = new Map(Object.entries(cachedSync(key, () => Object.assign({}, ...dirs.map(readSchemas)))));
     }
 
     /** `group/version:Kind` keys of every schema loaded. */
@@ -112,7 +114,7 @@ export class CrdValidator {
         if (!validate) {
             const schema = this.schemas.get(key);
             if (!schema) {
-                throw new Error(`no CRD schema for ${key} in ${this.dir}`);
+                throw new Error(`no CRD schema for ${key} in ${this.dirs.join(" or ")}`);
             }
             // Compiling the big schemas (KServe's) takes seconds: the run compiles each once, to standalone code that
             // every test file evaluates.
