@@ -1,6 +1,6 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_REJECTED_VLLM_FLAGS, vllmFlags } from "./facts";
-import { commandLine, containersOf, usesTpu } from "./support";
+import { TPU_REJECTED_VLLM_FLAGS, commandLine, containersOf, usesTpu, vllmFlags } from "./facts";
+import { kindOfType } from "./support/resources";
 
 /**
  * Seed 003, issue #12: `--prefix-cache-block-size=16`, copied from a GPU write-up, put the vLLM TPU
@@ -16,7 +16,7 @@ export const disallowGpuOnlyVllmFlags: ResourceValidationPolicy = {
     severity: "critical",
     remediationSteps: `Remove ${Object.keys(TPU_REJECTED_VLLM_FLAGS).join(", ")} from the container's command and args.`,
     validateResource: (args, reportViolation) => {
-        for (const { path, container } of containersOf(args.type, args.props)) {
+        for (const { path, container } of containersOf(kindOfType(args.type), args.props)) {
             if (!usesTpu(container)) {
                 continue;
             }

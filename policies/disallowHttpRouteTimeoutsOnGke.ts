@@ -1,18 +1,9 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { KSERVE } from "./facts";
-import {
-    Props,
-    attachesToGkeGateway,
-    effectiveServiceSpec,
-    gatewaysByKey,
-    httpRoutes,
-    isGkeGatewayClass,
-    isLlmInferenceService,
-    kserveConfigResolver,
-    namespaceOf,
-    routeParentRefs,
-    serviceGateways,
-} from "./support";
+import { KSERVE, isGkeGatewayClass } from "./facts";
+import { effectiveServiceSpec, serviceGateways } from "./support/kserve";
+import { Props, isLlmInferenceService, namespaceOf } from "./support/resources";
+import { attachesToGkeGateway, httpRoutes, routeParentRefs } from "./support/routes";
+import { gatewaysByKey, kserveConfigResolver } from "./support/stack";
 
 /** Names of the rules in an HTTPRoute spec that carry `timeouts`. */
 function rulesWithTimeouts(spec: Props | undefined): string[] {

@@ -1,5 +1,7 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { isKubernetesKind, plainHttpVllmPods, portsToPlainHttpVllm } from "./support";
+import { httpsDeclaration, portsToPlainHttpVllm } from "./facts";
+import { isKubernetesKind, namespaceOf } from "./support/resources";
+import { stackVllmPods } from "./support/workloads";
 
 /**
  * Seeds 001 and 003, issues #6 and #15: KServe's Service said `appProtocol: https`, GKE's
@@ -16,13 +18,13 @@ export const disallowHttpsAppProtocolToVllm: StackValidationPolicy = {
     remediationSteps:
         "Give the Service port appProtocol http (and a name other than https), or route non-inference paths to a plain-HTTP Service you own.",
     validateStack: (args, reportViolation) => {
-        const vllmPods = plainHttpVllmPods(args.resources);
+        const vllmPods = stackVllmPods(args.resources);
         for (const service of args.resources.filter((resource) => isKubernetesKind(resource.type, "", "Service"))) {
-            for (const port of portsToPlainHttpVllm(service, vllmPods)) {
-                const appProtocol = port.appProtocol === undefined ? undefined : String(port.appProtocol).toLowerCase();
-                if (appProtocol === "https" || (appProtocol === undefined && String(port.name ?? "").toLowerCase() === "https")) {
+            for (const port of portsToPlainHttpVllm(service.props, namespaceOf(service), vllmPods)) {
+                const https = httpsDeclaration(port);
+                if (https !== undefined) {
                     reportViolation(
-                        `Service ${service.props.metadata?.name} port ${port.port} declares ${port.appProtocol !== undefined ? `appProtocol ${port.appProtocol}` : `name "${port.name}"`} in front of vLLM, which serves plain HTTP; GKE's Gateway would speak TLS to it.`,
+                        `Service ${service.props.metadata?.name} port ${port.port} declares ${https} in front of vLLM, which serves plain HTTP; GKE's Gateway would speak TLS to it.`,
                         service.urn,
                     );
                 }

@@ -1,5 +1,6 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { Props, commandLine, containersOf, isKubernetesKind, namespaceOf } from "./support";
+import { commandLine, containersOf } from "./facts";
+import { Props, isKubernetesKind, kindOfType, namespaceOf } from "./support/resources";
 
 /** Names that hold credentials: environment variables, ConfigMap keys. */
 const CREDENTIAL_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)$/i;
@@ -51,7 +52,7 @@ export const disallowPlainTextSecretEnv: StackValidationPolicy = {
         const configMaps = args.resources.filter((resource) => isKubernetesKind(resource.type, "", "ConfigMap"));
         const reported = new Set<PolicyResource>();
         for (const resource of args.resources) {
-            for (const { path, container } of containersOf(resource.type, resource.props)) {
+            for (const { path, container } of containersOf(kindOfType(resource.type), resource.props)) {
                 for (const variable of (Array.isArray(container.env) ? container.env : []) as Props[]) {
                     if (!CREDENTIAL_NAME.test(String(variable?.name))) {
                         continue;

@@ -1,6 +1,6 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { isPinnedImage } from "./facts";
-import { containersOf } from "./support";
+import { containersOf, isPinnedImage } from "./facts";
+import { kindOfType } from "./support/resources";
 
 /**
  * Seed 003, Pattern 1 summary: the scheduler image on `:latest` changed under the deployment
@@ -14,7 +14,7 @@ export const disallowUnpinnedImages: ResourceValidationPolicy = {
     severity: "high",
     remediationSteps: "Use a versioned tag (e.g. ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0) or a digest (@sha256:...).",
     validateResource: (args, reportViolation) => {
-        for (const { path, container } of containersOf(args.type, args.props)) {
+        for (const { path, container } of containersOf(kindOfType(args.type), args.props)) {
             if (typeof container.image === "string" && !container.image.includes("{{") && !isPinnedImage(container.image)) {
                 reportViolation(`${args.name} ${path} runs image ${container.image}, which is not pinned to a version tag or digest.`);
             }

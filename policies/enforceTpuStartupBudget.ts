@@ -1,11 +1,15 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { COLD_START_ANNOTATION, COLD_START_PESSIMISTIC_ANNOTATION, MINIMUM_TPU_STARTUP_SECONDS, tpuStartupBudgetSeconds } from "./facts";
-import { Props, containersOf, declaredStart, usesTpu } from "./support";
-
-/** Seconds a probe tolerates failure before it acts: initial delay plus period times failure threshold (Kubernetes defaults 0, 10, 3). */
-function probeWindowSeconds(probe: Props): number {
-    return (probe.initialDelaySeconds ?? 0) + (probe.periodSeconds ?? 10) * (probe.failureThreshold ?? 3);
-}
+import {
+    COLD_START_ANNOTATION,
+    COLD_START_PESSIMISTIC_ANNOTATION,
+    MINIMUM_TPU_STARTUP_SECONDS,
+    containersOf,
+    probeWindowSeconds,
+    tpuStartupBudgetSeconds,
+    usesTpu,
+} from "./facts";
+import { kindOfType } from "./support/resources";
+import { declaredStart } from "./support/workloads";
 
 /**
  * Seed 003, issue #8: a TPU pod needs minutes to load its model and compile XLA graphs before it serves; a liveness
@@ -32,7 +36,7 @@ export const enforceTpuStartupBudget: ResourceValidationPolicy = {
     validateResource: (args, reportViolation) => {
         const minimum = args.getConfig<{ minimumStartupSeconds?: number }>().minimumStartupSeconds ?? MINIMUM_TPU_STARTUP_SECONDS;
         const annotation: unknown = args.props.metadata?.annotations?.[COLD_START_ANNOTATION];
-        const tpuContainers = containersOf(args.type, args.props).filter(({ container }) => usesTpu(container));
+        const tpuContainers = containersOf(kindOfType(args.type), args.props).filter(({ container }) => usesTpu(container));
         const start = declaredStart(args.props);
         if (annotation !== undefined && start === undefined && tpuContainers.length > 0) {
             reportViolation(`${args.name}: ${COLD_START_ANNOTATION} is ${JSON.stringify(annotation)}, not a number of seconds above 0.`);

@@ -3,10 +3,10 @@
  * this module starts no policy server.
  */
 import { ResourceValidation, ResourceValidationPolicy, StackValidation, StackValidationPolicy } from "@pulumi/policy";
+import { rememberInputs, withAnalyzedInputs } from "./support/analyzedInputs";
 
 // The SDK's error for a value unknown during preview; it is internal to @pulumi/policy, so its types omit it.
 const { UnknownValueError } = require("@pulumi/policy/proxy") as { UnknownValueError: new (...args: never[]) => Error };
-import { rememberInputs, withAnalyzedInputs } from "./support";
 import { disallowExtProcClusterByIp } from "./disallowExtProcClusterByIp";
 import { disallowDefaultComputeServiceAccount } from "./disallowDefaultComputeServiceAccount";
 import { disallowGpuOnlyVllmFlags } from "./disallowGpuOnlyVllmFlags";

@@ -1,6 +1,7 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_NODE, chipsPerVmForTopology } from "./facts";
-import { containersOf, placements, tpuResources, usesTpu } from "./support";
+import { TPU_NODE, chipsPerVmForTopology, containersOf, tpuResources, usesTpu } from "./facts";
+import { kindOfType } from "./support/resources";
+import { placements } from "./support/tpuPools";
 
 /**
  * The seed manifests (llmisvc-tpu.yaml: "MUST request all 4 chips"): GKE hands out TPU VMs
@@ -14,7 +15,7 @@ export const requireAllTpuChips: ResourceValidationPolicy = {
     severity: "high",
     remediationSteps: `Set resources.limits (and requests, if set) ${TPU_NODE.resourceName} to the chips per VM: 1 for 1x1, 4 for 2x2 and multi-host shapes, 8 for 2x4.`,
     validateResource: (args, reportViolation) => {
-        for (const { path, container, pod } of containersOf(args.type, args.props)) {
+        for (const { path, container, pod } of containersOf(kindOfType(args.type), args.props)) {
             if (!usesTpu(container)) {
                 continue;
             }

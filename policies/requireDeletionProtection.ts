@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { stackOf } from "./support";
+import { stackOf } from "./support/resources";
 
 /** Security baseline: outside throwaway stacks, `pulumi destroy` or a replacement must not take the cluster with it. */
 export const requireDeletionProtection: ResourceValidationPolicy = {

@@ -1,7 +1,16 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { EPP_MINIMUM_VERSIONS, KSERVE_CHILDREN, endpointPickerAlpn } from "./facts";
-import { addedClusters, describePatch } from "./extProc";
-import { Props, containersOf, isKubernetesKind, isLlmInferenceService, namespaceOf, selects } from "./support";
+import {
+    EPP_MINIMUM_VERSIONS,
+    KSERVE_CHILDREN,
+    addedClusters,
+    containersOf,
+    describePatch,
+    endpointPickerProblem,
+    judgeEndpointPicker,
+    selectorMatches,
+} from "./facts";
+import { envoyFilters } from "./support/envoyFilters";
+import { Props, isKubernetesKind, isLlmInferenceService, kindOfType, namespaceOf } from "./support/resources";
 
 /** An EPP image without the ALPN fix, and the Services (`namespace/name`) in front of it. */
 interface UnfixedEndpointPicker {
@@ -53,27 +62,25 @@ export const requireFixedEndpointPickerImage: StackValidationPolicy = {
         const services = args.resources.filter((resource) => isKubernetesKind(resource.type, "", "Service"));
         const unfixed: UnfixedEndpointPicker[] = [];
         for (const resource of args.resources) {
-            for (const { path, container, pod } of containersOf(resource.type, resource.props)) {
-                if (typeof container.image !== "string") {
+            for (const { path, container, pod } of containersOf(kindOfType(resource.type), resource.props)) {
+                const verdict = judgeEndpointPicker(container, minimums);
+                const problem = verdict && endpointPickerProblem(verdict);
+                if (verdict === undefined || problem === undefined) {
                     continue;
                 }
-                const verdict = endpointPickerAlpn(container.image, minimums);
-                if (verdict?.fixed !== false) {
-                    continue;
-                }
-                reportViolation(
-                    `${resource.name} ${path} runs ${container.image}; ${verdict.repository} before v${verdict.minimum} serves TLS gRPC without ALPN h2, so the Gateway's ext_proc cannot reach it.`,
-                    resource.urn,
-                );
+                reportViolation(`${resource.name} ${path} runs ${verdict.image}; ${problem}.`, resource.urn);
                 const namespace = namespaceOf(resource);
                 // KServe fronts a service's scheduler with `<name>-epp-service`; other pods by the Services that select them.
                 const fronting =
                     isLlmInferenceService(resource.type) && path.startsWith("spec.router.scheduler")
                         ? [`${namespace}/${resource.props.metadata?.name}${KSERVE_CHILDREN.eppServiceSuffix}`]
                         : services
-                              .filter((service) => selects(service, { namespace, labels: pod.labels }))
+                              .filter(
+                                  (service) =>
+                                      namespaceOf(service) === namespace && selectorMatches(service.props.spec?.selector, pod.labels),
+                              )
                               .map((service) => `${namespaceOf(service)}/${service.props.metadata?.name}`);
-                unfixed.push({ image: container.image, repository: verdict.repository, minimum: verdict.minimum, services: fronting });
+                unfixed.push({ image: verdict.image, repository: verdict.repository, minimum: verdict.minimum, services: fronting });
             }
         }
         const behind = (service: string) => unfixed.find((picker) => picker.services.includes(service));
@@ -89,13 +96,13 @@ export const requireFixedEndpointPickerImage: StackValidationPolicy = {
                 );
             }
         }
-        for (const cluster of addedClusters(args.resources).filter((candidate) => candidate.tls)) {
+        for (const cluster of addedClusters(envoyFilters(args.resources)).filter((candidate) => candidate.tls)) {
             for (const endpoint of cluster.endpoints) {
-                const picker = behind(serviceOfHost(endpoint.address, namespaceOf(cluster.filter)));
+                const picker = behind(serviceOfHost(endpoint.address, cluster.filter.namespace));
                 if (picker) {
                     reportViolation(
                         `${describePatch(cluster)} adds cluster ${cluster.name}, TLS to ${endpoint.address}, ${why(picker)}`,
-                        cluster.filter.urn,
+                        cluster.filter.source.urn,
                     );
                 }
             }

@@ -1,22 +1,17 @@
 import { StackValidationPolicy } from "@pulumi/policy";
+import { backendKey, describeBackend, healthCheckOf, healthCheckProblem, portsToPlainHttpVllm } from "./facts";
+import { isKubernetesKind, namespaceOf } from "./support/resources";
 import {
     Backend,
     attachesToGkeGateway,
-    backendKey,
-    describeBackend,
     gkeInferencePools,
     gkePoliciesByTarget,
     httpRoutes,
-    isKubernetesKind,
-    namespaceOf,
-    plainHttpVllmPods,
-    portsToPlainHttpVllm,
     routeBackends,
     routeParentRefs,
-} from "./support";
-
-/** The endpoint vLLM answers health checks on. */
-const VLLM_HEALTH_PATH = "/health";
+    servingPorts,
+} from "./support/routes";
+import { stackVllmPods } from "./support/workloads";
 
 /**
  * Seed 003, issues #5 and #13: GKE created health checks on "/" over HTTPS for an HTTP-only
@@ -33,7 +28,7 @@ export const requireHttpHealthCheckPolicy: StackValidationPolicy = {
         "Add a networking.gke.io/v1 HealthCheckPolicy targeting the backend (the InferencePool by kind and name, or the Service) with config.type HTTP, httpHealthCheck.requestPath /health, port 8000 and portSpecification USE_FIXED_PORT.",
     validateStack: (args, reportViolation) => {
         const onGke = attachesToGkeGateway(args.resources);
-        const vllmPods = plainHttpVllmPods(args.resources);
+        const vllmPods = stackVllmPods(args.resources);
         const services = args.resources.filter((resource) => isKubernetesKind(resource.type, "", "Service"));
         // A Service backend counts when it fronts vLLM: it selects vLLM's pods, or KServe's workload pods.
         const frontsVllm = (backend: Backend) =>
@@ -41,7 +36,7 @@ export const requireHttpHealthCheckPolicy: StackValidationPolicy = {
                 (service) =>
                     service.props.metadata?.name === backend.name &&
                     namespaceOf(service) === backend.namespace &&
-                    portsToPlainHttpVllm(service, vllmPods).length > 0,
+                    portsToPlainHttpVllm(service.props, namespaceOf(service), vllmPods).length > 0,
             );
         const backends = new Map<string, Backend>(gkeInferencePools(args.resources).map((pool) => [backendKey(pool), pool]));
         for (const route of httpRoutes(args.resources).filter((candidate) => onGke(routeParentRefs(candidate)))) {
@@ -62,18 +57,14 @@ export const requireHttpHealthCheckPolicy: StackValidationPolicy = {
                 );
                 continue;
             }
-            const config = policy.props.spec?.default?.config ?? {};
-            const path = config.httpHealthCheck?.requestPath ?? "/";
-            if (String(config.type ?? "").toUpperCase() !== "HTTP") {
-                reportViolation(
-                    `HealthCheckPolicy ${policy.props.metadata?.name} checks ${describeBackend(backend)} with type ${JSON.stringify(config.type ?? null)}; vLLM serves plain HTTP, so use type HTTP.`,
-                    policy.urn,
-                );
-            } else if (path !== VLLM_HEALTH_PATH) {
-                reportViolation(
-                    `HealthCheckPolicy ${policy.props.metadata?.name} checks ${JSON.stringify(path)} on ${describeBackend(backend)}; vLLM answers health checks on ${VLLM_HEALTH_PATH}.`,
-                    policy.urn,
-                );
+            const problem = healthCheckProblem(
+                policy.props.metadata?.name,
+                backend,
+                healthCheckOf(policy.props),
+                servingPorts(backend, args.resources),
+            );
+            if (problem !== undefined) {
+                reportViolation(problem, policy.urn);
             }
         }
     },

@@ -1,5 +1,6 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { containersOf, isVllmContainer, servesTls } from "./support";
+import { containersOf, isVllmContainer, vllmServesTls } from "./facts";
+import { kindOfType } from "./support/resources";
 
 const PROBES = ["startupProbe", "livenessProbe", "readinessProbe"] as const;
 
@@ -11,8 +12,8 @@ export const requireHttpProbesForVllm: ResourceValidationPolicy = {
     severity: "high",
     remediationSteps: "Set httpGet.scheme to HTTP on the vLLM container's probes (or serve TLS with --ssl-certfile and --ssl-keyfile).",
     validateResource: (args, reportViolation) => {
-        for (const at of containersOf(args.type, args.props)) {
-            if (!isVllmContainer(at, args.type) || servesTls(at.container)) {
+        for (const at of containersOf(kindOfType(args.type), args.props)) {
+            if (!isVllmContainer(at, kindOfType(args.type)) || vllmServesTls(at.container)) {
                 continue;
             }
             for (const probe of PROBES) {

@@ -1,6 +1,6 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS } from "./facts";
-import { backendKey, describeBackend, gkeInferencePools, gkePoliciesByTarget } from "./support";
+import { MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS, backendKey, backendTimeoutProblem } from "./facts";
+import { gkeInferencePools, gkePoliciesByTarget } from "./support/routes";
 
 /** DESIGN lesson 17: a GCP backend service times out after 30 s unless told otherwise, which cuts long completions short. */
 export const requireLongInferenceBackendTimeout: StackValidationPolicy = {
@@ -28,17 +28,9 @@ export const requireLongInferenceBackendTimeout: StackValidationPolicy = {
         const backendPolicies = gkePoliciesByTarget(args.resources, "GCPBackendPolicy");
         for (const pool of pools) {
             const policy = backendPolicies.get(backendKey(pool));
-            const timeout: number | undefined = policy?.props.spec?.default?.timeoutSec;
-            if (policy === undefined) {
-                reportViolation(
-                    `${describeBackend(pool)} has no GCPBackendPolicy, so GCP cuts requests off after 30 s; set timeoutSec to at least ${minimum}.`,
-                    pool.source.urn,
-                );
-            } else if (timeout === undefined || timeout < minimum) {
-                reportViolation(
-                    `GCPBackendPolicy ${policy.props.metadata?.name} gives ${describeBackend(pool)} a timeout of ${timeout ?? 30} s; inference needs at least ${minimum}.`,
-                    policy.urn,
-                );
+            const problem = backendTimeoutProblem(pool, policy?.props, minimum);
+            if (problem !== undefined) {
+                reportViolation(problem, (policy ?? pool.source).urn);
             }
         }
     },

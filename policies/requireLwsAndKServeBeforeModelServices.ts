@@ -1,5 +1,6 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { Installation, installers, isLlmInferenceService, transitiveDependencies } from "./support";
+import { Installation, installers, transitiveDependencies } from "./support/installations";
+import { isLlmInferenceService } from "./support/resources";
 
 /** How LeaderWorkerSet and KServe's LLMInferenceService controller show up in a stack. Sources: lws v0.10.0 charts/lws; kserve v0.20.0 charts/kserve-llmisvc-crd and kserve-llmisvc-resources. */
 const REQUIRED: ReadonlyArray<[label: string, Installation]> = [

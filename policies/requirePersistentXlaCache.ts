@@ -1,6 +1,6 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { VLLM_TPU_LOADING } from "./facts";
-import { Props, containersOf, isVllmContainer, usesTpu } from "./support";
+import { VLLM_TPU_LOADING, containersOf, isVllmContainer, usesTpu } from "./facts";
+import { Props, kindOfType } from "./support/resources";
 
 /** A container's literal environment variable, or undefined when unset or set from a reference the pack cannot read. */
 function literalEnv(container: Props, name: string): { set: boolean; value?: string } {
@@ -32,8 +32,8 @@ export const requirePersistentXlaCache: ResourceValidationPolicy = {
     remediationSteps:
         "Set VLLM_XLA_CACHE_PATH to a gs:// prefix the server's Workload Identity may read and write (per model, topology and image), or to a path on a persistent volume; do not set VLLM_DISABLE_COMPILE_CACHE.",
     validateResource: (args, reportViolation) => {
-        for (const at of containersOf(args.type, args.props)) {
-            if (!usesTpu(at.container) || !isVllmContainer(at, args.type)) {
+        for (const at of containersOf(kindOfType(args.type), args.props)) {
+            if (!usesTpu(at.container) || !isVllmContainer(at, kindOfType(args.type))) {
                 continue;
             }
             const where = `${args.name} ${at.path}`;

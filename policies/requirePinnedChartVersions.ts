@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { isHelmChart } from "./support";
+import { isHelmChart } from "./support/resources";
 
 /**
  * Seed 003, Pattern 1 summary (the `:latest` outage), applied to Helm: a chart without a

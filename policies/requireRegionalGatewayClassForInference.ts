@@ -1,15 +1,9 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { GATEWAY_CLASSES } from "./facts";
-import {
-    gatewaysByKey,
-    httpRoutes,
-    isGkeGatewayClass,
-    isInferencePoolBackend,
-    isLlmInferenceService,
-    routeBackends,
-    routeParentRefs,
-    serviceGateways,
-} from "./support";
+import { GATEWAY_CLASSES, gatewayClassServesInference, isInferencePoolBackend } from "./facts";
+import { serviceGateways } from "./support/kserve";
+import { isLlmInferenceService } from "./support/resources";
+import { httpRoutes, routeBackends, routeParentRefs } from "./support/routes";
+import { gatewaysByKey } from "./support/stack";
 
 /**
  * Seed 003, issue #1: a Gateway of the global class `gke-l7-global-external-managed` got an
@@ -49,7 +43,7 @@ export const requireRegionalGatewayClassForInference: StackValidationPolicy = {
         for (const key of [...inferenceGateways].sort()) {
             const gateway = gateways.get(key);
             // Only GKE's classes are in question; another implementation's Gateway (Istio's) has its own rules.
-            if (gateway && isGkeGatewayClass(gateway.className) && !allowed.includes(gateway.className)) {
+            if (gateway && gatewayClassServesInference(gateway.className, allowed) === "never") {
                 reportViolation(
                     `Gateway ${key} uses GatewayClass "${gateway.className}" but routes to an InferencePool; only ${allowed.join(", ")} serve InferencePool backends.`,
                     gateway.resource.urn,

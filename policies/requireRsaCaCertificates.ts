@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { isKubernetesKind } from "./support";
+import { isKubernetesKind } from "./support/resources";
 
 /** Seed 003, Pattern 1 summary: KServe expects an RSA CA; an ECDSA CA certificate had to be recreated as RSA 2048. */
 export const requireRsaCaCertificates: ResourceValidationPolicy = {

@@ -1,6 +1,6 @@
 import { StackValidationPolicy } from "@pulumi/policy";
+import { tpuV6ePools } from "./support/tpuPools";
 import { GKE_TPU_V6E_ZONES } from "./facts";
-import { tpuV6ePools } from "./support";
 
 /**
  * Seed 003, issue #2: node pools failed with "Unsupported TPU configuration" in zones where TPU

@@ -1,6 +1,8 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { KSERVE_CHILDREN, MINIMUM_TPU_STARTUP_SECONDS, tpuStartupBudgetSeconds } from "./facts";
-import { Props, containersOf, declaredStart, isKubernetesKind, isLlmInferenceService, namespaceOf, tpuV6ePools, usesTpu } from "./support";
+import { KSERVE_CHILDREN, MINIMUM_TPU_STARTUP_SECONDS, containersOf, tpuStartupBudgetSeconds, usesTpu } from "./facts";
+import { Props, isKubernetesKind, isLlmInferenceService, kindOfType, namespaceOf } from "./support/resources";
+import { tpuV6ePools } from "./support/tpuPools";
+import { declaredStart } from "./support/workloads";
 
 /** Kubernetes' scale-down stabilization window when an HPA's behavior sets none (autoscaling/v2; the ScaledObject CRD's description says so too). */
 const DEFAULT_SCALE_DOWN_WINDOW_SECONDS = 300;
@@ -24,7 +26,7 @@ interface TpuTarget {
 function tpuTargets(resources: PolicyResource[], minimum: number): Map<string, TpuTarget> {
     const targets = new Map<string, TpuTarget>();
     for (const resource of resources) {
-        if (!containersOf(resource.type, resource.props).some(({ container }) => usesTpu(container))) {
+        if (!containersOf(kindOfType(resource.type), resource.props).some(({ container }) => usesTpu(container))) {
             continue;
         }
         const name = resource.props.metadata?.name;

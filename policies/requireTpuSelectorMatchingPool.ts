@@ -1,6 +1,8 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { TPU_NODE, TPU_V6E_MACHINE_TYPES } from "./facts";
-import { containersOf, effectiveServiceSpec, isLlmInferenceService, placements, tpuV6ePools, usesTpu } from "./support";
+import { TPU_NODE, TPU_V6E_MACHINE_TYPES, containersOf, usesTpu } from "./facts";
+import { effectiveServiceSpec } from "./support/kserve";
+import { isLlmInferenceService, kindOfType } from "./support/resources";
+import { placements, tpuV6ePools } from "./support/tpuPools";
 
 /** Every topology a TPU v6e node can carry. */
 const V6E_TOPOLOGIES = [
@@ -34,7 +36,7 @@ export const requireTpuSelectorMatchingPool: StackValidationPolicy = {
             const service = isLlmInferenceService(resource.type) ? effectiveServiceSpec(resource, args.resources) : undefined;
             const seen = new Set<string>();
             for (const { pod, container } of containersOf(
-                resource.type,
+                kindOfType(resource.type),
                 service ? { ...resource.props, spec: service.spec } : resource.props,
             )) {
                 if (!usesTpu(container) || seen.has(pod.path)) {

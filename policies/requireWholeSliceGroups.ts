@@ -1,6 +1,7 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_MULTI_HOST, TPU_NODE, hostsForTopology } from "./facts";
-import { Props, isKubernetesKind, isLlmInferenceService, placements, usesTpu } from "./support";
+import { TPU_MULTI_HOST, TPU_NODE, hostsForTopology, usesTpu } from "./facts";
+import { Props, isKubernetesKind, isLlmInferenceService } from "./support/resources";
+import { placements } from "./support/tpuPools";
 
 /** The multi-host topology (and its hosts) a pod template selects, if exactly one: only TPU nodes carry the label. */
 function multiHostSlice(pod: Props | undefined): { topology: string; hosts: number } | undefined {

@@ -51,6 +51,20 @@ describe("require-fixed-endpoint-picker-image", () => {
         expect(await check(policy, [withScheduler("quay.io/acme/llm-d-inference-scheduler:e6b5db0")])).toHaveLength(1);
     });
 
+    test("an old EPP that serves plain gRPC (--secure-serving=false) has no TLS to offer ALPN on; the flag takes its value only after =", async () => {
+        const scheduler = (args: string[]) => {
+            const service = llmService();
+            (service.inputs.spec as { router: { scheduler: unknown } }).router.scheduler = {
+                template: { containers: [{ name: "main", image: "ghcr.io/llm-d/llm-d-inference-scheduler:v0.4.0", args }] },
+            };
+            return service;
+        };
+        expect(await check(policy, [scheduler(["--grpc-port=9002", "--secure-serving=false"])])).toEqual([]);
+        // pflag reads `--secure-serving false` as the flag on and a stray argument.
+        expect(await check(policy, [scheduler(["--secure-serving", "false"])])).toHaveLength(1);
+        expect(await check(policy, [scheduler(["--secure-serving=true"])])).toHaveLength(1);
+    });
+
     test("behind Istio, the DestinationRule or EnvoyFilter cluster that speaks TLS to an unfixed EPP is reported too", async () => {
         const old = "ghcr.io/llm-d/llm-d-inference-scheduler:v0.4.0";
         const findings = await check(policy, [

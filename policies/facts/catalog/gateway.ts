@@ -20,7 +20,10 @@ export const INFERENCE_POOL_KIND = { group: "inference.networking.k8s.io", kind:
 /** Both API groups an InferencePool backend is named by: v1, and the alpha group KServe's first HTTPRoute names. Source: {@link SOURCES.kserveRouteMigration}. */
 export const INFERENCE_POOL_GROUPS: readonly string[] = [INFERENCE_POOL_KIND.group, "inference.networking.x-k8s.io"];
 
-/** GCP's default backend timeout is 30 s; inference backends need at least this. */
+/** What a GCP backend service waits for a response when no GCPBackendPolicy says otherwise. Source: {@link SOURCES.gkeBackendPolicy}. */
+export const GCP_DEFAULT_BACKEND_TIMEOUT_SECONDS = 30;
+
+/** The shortest backend timeout an inference backend needs: a long completion runs for minutes. */
 export const MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS = 300;
 
 /**

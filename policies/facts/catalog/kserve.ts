@@ -34,6 +34,8 @@ export const KSERVE = {
      * {@link SOURCES.kserveMultiNode}.
      */
     pipelineParallelConfigName: "kserve-config-llm-worker-pipeline-parallel",
+    /** The ports KServe's well-known scheduler config gives a service's InferencePool, vLLM's. Source: {@link SOURCES.gkeHealthCheckPort}. */
+    inferencePoolTargetPorts: [8000],
     /** The namespace KServe's controller runs in, which holds its well-known configs and its ConfigMap. Source: {@link SOURCES.kserveConfigResolution}. */
     namespace: "kserve",
     /**

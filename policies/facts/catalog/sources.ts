@@ -89,6 +89,11 @@ export const SOURCES = {
     kserveStop: "kserve v0.20.0 pkg/constants/constants.go StopAnnotationKey and pkg/utils GetForceStopRuntime",
     kserveRouteMigration:
         'kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/router.go:54-56 (AnnotationInferencePoolMigrated), :241 (route name ChildName(name, "-kserve-route")), :282-310 (v1 once migrated, v1 accepted or v1alpha2 rejected), router_discovery.go (ResolvedRefs False, reason InvalidKind)',
+    gkeBackendPolicy:
+        "GoogleCloudPlatform/gke-gateway-api config/crd/networking.gke.io_gcpbackendpolicies.yaml (default.timeoutSec: 30 s when omitted); https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources (timeoutSec defaults to 30 seconds)",
+    gkeHealthCheckPort:
+        "GoogleCloudPlatform/gke-gateway-api config/crd/networking.gke.io_healthcheckpolicies.yaml (httpHealthCheck port, portName, portSpecification: USE_FIXED_PORT probes port; USE_SERVING_PORT, the default without port and portName, probes each network endpoint's port); https://cloud.google.com/compute/docs/reference/rest/v1/healthChecks (portSpecification: USE_NAMED_PORT not supported; USE_SERVING_PORT on GCE_VM_IP_PORT network endpoint groups uses each endpoint's port); gateway-api-inference-extension v1.6.0 config/crd inference.networking.k8s.io_inferencepools.yaml spec.targetPorts (the pool's endpoints, podIP:number), v1.0.0 apix/v1alpha2/inferencepool_conversion.go:48 (the alpha group's spec.targetPortNumber); kserve/kserve v0.20.0 config/llmisvcconfig/config-llm-scheduler.yaml:23-24 (KServe's pools target 8000)",
+    vllmHealth: "kserve/kserve v0.20.0 config/llmisvcconfig/config-llm-template.yaml:207-225 (KServe probes vLLM at /health on 8000)",
     gkePolicyStatus:
         "GKE reports an attached HealthCheckPolicy or GCPBackendPolicy with condition type Attached, status True (https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources; as read by skyhook-io/radar PR #1538); gateway-api v1.4.0 HTTPRoute status.parents[].conditions Accepted and ResolvedRefs",
     kubectlImage:

@@ -20,6 +20,9 @@ export const DEFAULT_MODEL = { uri: "hf://Qwen/Qwen2.5-3B-Instruct", name: "Qwen
 /** The port vLLM serves its OpenAI-compatible API on, over plain HTTP. */
 export const VLLM_PORT = 8000;
 
+/** The path vLLM answers health checks on: 200 once the engine is up. Source: {@link SOURCES.vllmHealth}. */
+export const VLLM_HEALTH_PATH = "/health";
+
 /**
  * How a vLLM pod stops, as KServe's default template has it: the pod gets 60 s; a 15 s preStop sleep lets the
  * Gateway and the EPP stop sending it requests; vLLM then drains in-flight requests for what is left after a 5 s

@@ -1,0 +1,85 @@
+/**
+ * Services in front of vLLM: which pods a selector picks, which of a Service's ports reach a vLLM server that speaks
+ * plain HTTP, and whether such a port tells GKE's Gateway to speak TLS. GKE takes a Service port's protocol from its
+ * `appProtocol`, or from its name when `appProtocol` is unset (field report: KServe's `appProtocol: https` made GKE
+ * speak TLS to vLLM).
+ */
+import { KSERVE_CHILDREN } from "../catalog";
+import { KindRef, KubeProps } from "./objects";
+import { ContainerAt, containersOf, isVllmContainer, podSpecsOf, vllmServesTls } from "./workloads";
+
+/** True when a label selector picks pods with `labels`: every key matches; a Service without a selector picks none. */
+export function selectorMatches(selector: unknown, labels: Record<string, string>): boolean {
+    const entries = selector !== null && typeof selector === "object" ? Object.entries(selector as Record<string, unknown>) : [];
+    return entries.length > 0 && entries.every(([key, value]) => labels[key] === value);
+}
+
+/** True when a selector picks KServe's workload pods of an LLMInferenceService, which run vLLM and nothing else that serves. */
+export function selectsKServeWorkload(selector: unknown): boolean {
+    const keys = selector !== null && typeof selector === "object" ? (selector as Record<string, unknown>) : {};
+    const name = keys["app.kubernetes.io/name"];
+    return (
+        "app.kubernetes.io/part-of" in keys && selectorMatches(keys, KSERVE_CHILDREN.workloadLabels(typeof name === "string" ? name : ""))
+    );
+}
+
+/** Pods that serve vLLM over plain HTTP (no TLS flags): their namespace, labels, and ports by number and name. */
+export interface VllmPod {
+    namespace: string;
+    labels: Record<string, string>;
+    /** Ports of its vLLM containers. */
+    vllmPorts: Array<number | string>;
+    /** Ports of its other containers (sidecars). */
+    otherPorts: Array<number | string>;
+}
+
+/** The pods of an object (in `namespace`) that serve vLLM over plain HTTP. */
+export function plainHttpVllmPods(kind: KindRef, object: KubeProps, namespace: string): VllmPod[] {
+    const containers = containersOf(kind, object);
+    return podSpecsOf(kind, object).flatMap((pod) => {
+        const inPod = containers.filter((at) => at.pod.path === pod.path);
+        const serving = inPod.filter((at) => isVllmContainer(at, kind) && !vllmServesTls(at.container));
+        const ports = (list: ContainerAt[]) =>
+            list.flatMap((at) =>
+                ((at.container.ports ?? []) as KubeProps[]).flatMap((port) =>
+                    [port.containerPort, port.name].filter((value) => value !== undefined),
+                ),
+            );
+        return serving.length === 0
+            ? []
+            : [
+                  {
+                      namespace,
+                      labels: pod.labels,
+                      vllmPorts: ports(serving),
+                      otherPorts: ports(inPod.filter((at) => !serving.includes(at))),
+                  },
+              ];
+    });
+}
+
+/**
+ * The ports of a Service (in `namespace`) that reach plain-HTTP vLLM: every port when it selects KServe's workload pods
+ * (vLLM is their only server) and, when it selects vLLM pods, each port whose targetPort (a number or a name; the port
+ * itself when unset) is not a sidecar's.
+ */
+export function portsToPlainHttpVllm(service: KubeProps, namespace: string, vllmPods: readonly VllmPod[]): KubeProps[] {
+    const ports: KubeProps[] = Array.isArray(service.spec?.ports) ? service.spec.ports : [];
+    if (selectsKServeWorkload(service.spec?.selector)) {
+        return ports;
+    }
+    const selected = vllmPods.filter((pod) => pod.namespace === namespace && selectorMatches(service.spec?.selector, pod.labels));
+    return ports.filter((port) =>
+        selected.some(
+            (pod) => !pod.otherPorts.includes(port.targetPort ?? port.port) || pod.vllmPorts.includes(port.targetPort ?? port.port),
+        ),
+    );
+}
+
+/** How a Service port tells GKE's Gateway to speak TLS (`appProtocol https`, or `name "https"` without an appProtocol), if it does. */
+export function httpsDeclaration(port: KubeProps): string | undefined {
+    if (port.appProtocol !== undefined) {
+        return String(port.appProtocol).toLowerCase() === "https" ? `appProtocol ${port.appProtocol}` : undefined;
+    }
+    return String(port.name ?? "").toLowerCase() === "https" ? `name "${port.name}"` : undefined;
+}

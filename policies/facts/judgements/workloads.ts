@@ -1,0 +1,152 @@
+/**
+ * Pods and containers inside any object that carries them, as the kubelet will run them: every workload kind's pod
+ * templates, each container's command line (with the vLLM images' entrypoints), its TPU chips, whether it is a vLLM
+ * server and whether that server speaks TLS, and how long its probes wait.
+ */
+import { KSERVE_CHILDREN, TPU_NODE, VLLM_IMAGE_ENTRYPOINTS } from "../catalog";
+import { imageRepository } from "../images";
+import { VLLM_SERVER_COMMAND, commandWords, shellWords, startsVllmServer, vllmFlags } from "../vllmFlags";
+import { KindRef, KubeProps, LLM_INFERENCE_SERVICE, LLM_INFERENCE_SERVICE_CONFIG, isKind, isKindOrPatch } from "./objects";
+
+/** A pod spec inside an object, with where it sits (for messages) and the labels its pods get. */
+export interface PodSpecAt {
+    path: string;
+    spec: KubeProps;
+    labels: Record<string, string>;
+}
+
+/** Workload kinds whose pod template sits at `spec.template`. */
+const TEMPLATED_WORKLOADS: ReadonlyArray<[group: string, kind: string]> = [
+    ["apps", "Deployment"],
+    ["apps", "StatefulSet"],
+    ["apps", "DaemonSet"],
+    ["apps", "ReplicaSet"],
+    ["batch", "Job"],
+    ["", "ReplicationController"],
+];
+
+/**
+ * Every pod spec an object carries: Pods and PodTemplates, workloads (Deployments, StatefulSets, DaemonSets,
+ * ReplicaSets, Jobs, CronJobs, ReplicationControllers and their patches), LeaderWorkerSets (leader and worker),
+ * and KServe's LLMInferenceServices and LLMInferenceServiceConfigs (main, worker, prefill, scheduler).
+ */
+export function podSpecsOf(kind: KindRef, object: KubeProps): PodSpecAt[] {
+    const specs: PodSpecAt[] = [];
+    const add = (path: string, spec: KubeProps | undefined, labels: Record<string, string> | undefined) => {
+        if (spec && typeof spec === "object") {
+            specs.push({ path, spec, labels: labels ?? {} });
+        }
+    };
+    const template = (at: string, value: KubeProps | undefined) => add(`${at}.spec`, value?.spec, value?.metadata?.labels);
+    if (isKindOrPatch(kind, "", "Pod")) {
+        add("spec", object.spec, object.metadata?.labels);
+    } else if (isKind(kind, { group: "", kind: "PodTemplate" })) {
+        template("template", object.template);
+    } else if (TEMPLATED_WORKLOADS.some(([group, name]) => isKindOrPatch(kind, group, name))) {
+        template("spec.template", object.spec?.template);
+    } else if (isKindOrPatch(kind, "batch", "CronJob")) {
+        template("spec.jobTemplate.spec.template", object.spec?.jobTemplate?.spec?.template);
+    } else if (isKind(kind, { group: "leaderworkerset.x-k8s.io", kind: "LeaderWorkerSet" })) {
+        template("spec.leaderWorkerTemplate.leaderTemplate", object.spec?.leaderWorkerTemplate?.leaderTemplate);
+        template("spec.leaderWorkerTemplate.workerTemplate", object.spec?.leaderWorkerTemplate?.workerTemplate);
+    } else if (isKind(kind, LLM_INFERENCE_SERVICE) || isKind(kind, LLM_INFERENCE_SERVICE_CONFIG)) {
+        // KServe labels every workload pod of a service with its name; a config's templates have no name yet.
+        const workload =
+            isKind(kind, LLM_INFERENCE_SERVICE) && object.metadata?.name ? KSERVE_CHILDREN.workloadLabels(object.metadata.name) : undefined;
+        add("spec.template", object.spec?.template, workload);
+        add("spec.worker", object.spec?.worker, workload);
+        add("spec.prefill.template", object.spec?.prefill?.template, workload);
+        add("spec.prefill.worker", object.spec?.prefill?.worker, workload);
+        add("spec.router.scheduler.template", object.spec?.router?.scheduler?.template, undefined);
+    }
+    return specs;
+}
+
+/** A container with where it sits. */
+export interface ContainerAt {
+    path: string;
+    container: KubeProps;
+    /** The pod spec it belongs to. */
+    pod: PodSpecAt;
+}
+
+/** Every container and init container of every pod spec of an object. */
+export function containersOf(kind: KindRef, object: KubeProps): ContainerAt[] {
+    return podSpecsOf(kind, object).flatMap((pod) =>
+        (["containers", "initContainers"] as const).flatMap((field) =>
+            (Array.isArray(pod.spec[field]) ? (pod.spec[field] as KubeProps[]) : []).map((container, index) => ({
+                path: `${pod.path}.${field}[${index}]${container?.name ? ` (${container.name})` : ""}`,
+                container: container ?? {},
+                pod,
+            })),
+        ),
+    );
+}
+
+/** The `google.com/tpu` count a container requests and limits, if any; Kubernetes copies a limit to the request of an extended resource. */
+export function tpuResources(container: KubeProps): { requests?: number; limits?: number } {
+    const read = (value: unknown) => (value === undefined ? undefined : Number(value));
+    const limits = read(container.resources?.limits?.[TPU_NODE.resourceName]);
+    return { requests: read(container.resources?.requests?.[TPU_NODE.resourceName]) ?? limits, limits };
+}
+
+/** True when a container asks for TPU chips. */
+export function usesTpu(container: KubeProps): boolean {
+    const { requests, limits } = tpuResources(container);
+    return requests !== undefined || limits !== undefined;
+}
+
+/**
+ * The words a container runs, split as the shell would split script strings: its command and args, or, when it sets
+ * no command, what the image's entrypoint makes of them (a vLLM image starts vLLM's server: with the args as its
+ * flags, or, for vllm-tpu without args, with the flags of $VLLM_ARGS).
+ */
+export function commandLine(container: KubeProps): string[] {
+    const words = commandWords(container.command, container.args);
+    const entrypoint =
+        typeof container.image === "string" ? VLLM_IMAGE_ENTRYPOINTS[imageRepository(container.image).split("/").pop()!] : undefined;
+    if ((Array.isArray(container.command) && container.command.length > 0) || entrypoint === undefined) {
+        return words;
+    }
+    if (entrypoint.args === "serverFlags") {
+        return [...VLLM_SERVER_COMMAND, ...words];
+    }
+    if (words.length > 0) {
+        return words;
+    }
+    const flags = (Array.isArray(container.env) ? (container.env as KubeProps[]) : []).find(
+        (variable) => variable?.name === entrypoint.flagsEnv,
+    )?.value;
+    return [...VLLM_SERVER_COMMAND, ...(typeof flags === "string" ? shellWords(flags) : [])];
+}
+
+/** True when a vLLM container serves TLS itself (`--ssl-certfile`), so HTTPS towards it is right. */
+export function vllmServesTls(container: KubeProps): boolean {
+    return vllmFlags(commandLine(container)).some(({ flag }) => flag === "--ssl-certfile");
+}
+
+/** True for a pod KServe runs as a service's workload (its serving pods, the leaders of multi-host groups). */
+function isKServeWorkloadPod(labels: Record<string, string>): boolean {
+    return Object.entries(KSERVE_CHILDREN.workloadLabels(labels["app.kubernetes.io/name"] ?? "")).every(
+        ([key, value]) => labels[key] === value,
+    );
+}
+
+/**
+ * The vLLM server containers: a command line that starts vLLM's server, or KServe's `main` container of a workload (in
+ * an LLMInferenceService or LLMInferenceServiceConfig, or a pod KServe made of one).
+ */
+export function isVllmContainer(at: ContainerAt, kind: KindRef): boolean {
+    if (startsVllmServer(commandLine(at.container))) {
+        return true;
+    }
+    const kserveWorkload =
+        ((isKind(kind, LLM_INFERENCE_SERVICE) || isKind(kind, LLM_INFERENCE_SERVICE_CONFIG)) && !at.pod.path.startsWith("spec.router")) ||
+        (isKindOrPatch(kind, "", "Pod") && isKServeWorkloadPod(at.pod.labels));
+    return kserveWorkload && at.container.name === "main";
+}
+
+/** Seconds a probe tolerates failure before it acts: initial delay plus period times failure threshold (Kubernetes' defaults 0, 10 and 3). */
+export function probeWindowSeconds(probe: KubeProps): number {
+    return (probe.initialDelaySeconds ?? 0) + (probe.periodSeconds ?? 10) * (probe.failureThreshold ?? 3);
+}

@@ -1,0 +1,76 @@
+/**
+ * KServe's LLMInferenceServices as KServe reconciles them: each service's spec merged over the configs its `baseRefs`
+ * name, the Gateways its route attaches to, and the InferencePool it makes.
+ */
+import { PolicyResource } from "@pulumi/policy";
+import { INFERENCE_POOL_KIND, KSERVE_CHILDREN, parentGateways } from "../facts";
+import { Props, isLlmInferenceService, namespaceOf } from "./resources";
+import { kserveConfigResolver, kserveDefaultGateway } from "./stack";
+import type { Backend } from "./routes";
+
+/** Lists whose items KServe's strategic merge matches by `name` (the PodSpec's patch merge keys); every other list is replaced whole. */
+const MERGED_BY_NAME = new Set(["containers", "initContainers", "ephemeralContainers", "env", "volumes", "volumeMounts"]);
+
+/** `patch` merged over `base` as KServe merges a service over its configs. Source: kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/config_merge.go mergeSpecs (a strategic merge patch). */
+function mergeSpec(base: unknown, patch: unknown, key = ""): unknown {
+    const isRecord = (value: unknown): value is Props => value !== null && typeof value === "object" && !Array.isArray(value);
+    if (isRecord(base) && isRecord(patch)) {
+        const merged: Props = { ...base };
+        for (const [field, value] of Object.entries(patch)) {
+            merged[field] = field in base ? mergeSpec(base[field], value, field) : value;
+        }
+        return merged;
+    }
+    if (Array.isArray(base) && Array.isArray(patch) && MERGED_BY_NAME.has(key)) {
+        const merged = base.map((item: Props) => {
+            const override = patch.find((candidate: Props) => candidate?.name === item?.name);
+            return override === undefined ? item : mergeSpec(item, override);
+        });
+        return [...merged, ...patch.filter((item: Props) => !base.some((candidate: Props) => candidate?.name === item?.name))];
+    }
+    return patch;
+}
+
+/**
+ * An LLMInferenceService's spec as KServe reconciles it: the configs its `baseRefs` name, in order, with the service's
+ * own spec merged over them. `complete` is false when a base config is not in the stack, so a field the service
+ * leaves out may come from it.
+ */
+export function effectiveServiceSpec(service: PolicyResource, resources: PolicyResource[]): { spec: Props; complete: boolean } {
+    const resolve = kserveConfigResolver(resources);
+    const baseRefs: Props[] = Array.isArray(service.props.spec?.baseRefs) ? service.props.spec.baseRefs : [];
+    const bases = baseRefs.map((ref) => resolve(ref?.name, namespaceOf(service)));
+    const spec = [...bases.flatMap((config) => (config ? [config.props.spec ?? {}] : [])), service.props.spec ?? {}].reduce(
+        (merged: Props, next: Props) => mergeSpec(merged, next) as Props,
+        {},
+    );
+    return { spec, complete: bases.every(Boolean) };
+}
+
+/**
+ * The Gateways (as `namespace/name`) an LLMInferenceService's route attaches to: its `router.gateway.refs` (baseRefs
+ * included), which KServe writes into the route's parentRefs; without refs, the parentRefs of its own route spec, or
+ * KServe's default Gateway for the well-known route template. None when it has no route.
+ */
+export function serviceGateways(service: PolicyResource, resources: PolicyResource[]): string[] {
+    const { spec } = effectiveServiceSpec(service, resources);
+    const refs: Props[] = Array.isArray(spec.router?.gateway?.refs) ? spec.router.gateway.refs : [];
+    if (refs.length > 0) {
+        return refs.map((ref) => `${ref.namespace ?? namespaceOf(service)}/${ref.name}`);
+    }
+    if (spec.router?.route === undefined) {
+        return [];
+    }
+    const ownParents: unknown = spec.router.route.http?.spec?.parentRefs;
+    return Array.isArray(ownParents) ? parentGateways(ownParents, namespaceOf(service)) : [kserveDefaultGateway(resources)];
+}
+
+/** The InferencePool KServe creates for an LLMInferenceService with a scheduler. */
+export function inferencePoolOf(resource: PolicyResource): Backend | undefined {
+    if (!isLlmInferenceService(resource.type) || resource.props.spec?.router?.scheduler === undefined) {
+        return undefined;
+    }
+    const pool =
+        resource.props.spec.router.scheduler.pool?.ref?.name ?? `${resource.props.metadata?.name}${KSERVE_CHILDREN.inferencePoolSuffix}`;
+    return { namespace: namespaceOf(resource), ...INFERENCE_POOL_KIND, name: pool, source: resource };
+}
