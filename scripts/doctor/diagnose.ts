@@ -3,7 +3,7 @@
  * when given, say where to look (serving namespace, Gateway, CA issuer, services and their patterns, the TPU pool's
  * maximum); without them, every LLMInferenceService the reader can list is checked and its Gateway read from its route.
  */
-import { KSERVE, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING } from "@gke-tpu-inference/facts";
+import { KSERVE, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING, parentGateways } from "@gke-tpu-inference/facts";
 import { ClusterAccessError } from "../cluster/access";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import { ModelRouting, modelRoutingFromOutputs } from "../cluster/modelRouting";
@@ -74,20 +74,20 @@ export interface DoctorOptions {
     onStep?: (step: string) => void;
 }
 
-/** The Gateway a service's route attaches to: the stack's, else the route's (or the service's) first parent, else KServe's default. */
+/** The Gateway a service's route attaches to: the stack's, else the route's (or the service's) first Gateway, else KServe's default. */
 function gatewayOf(service: KubeObject, route: KubeObject | undefined, targets: DoctorTargets): GatewayRef {
     if (targets.gateway) {
         return targets.gateway;
     }
-    type ParentRef = { name?: string; namespace?: string };
-    const fromRoute = (route?.spec as { parentRefs?: ParentRef[] } | undefined)?.parentRefs?.[0];
-    const fromService = (service.spec as { router?: { gateway?: { refs?: ParentRef[] } } } | undefined)?.router?.gateway?.refs?.[0];
-    const parent = fromRoute ?? fromService;
-    if (parent?.name) {
-        return { namespace: parent.namespace ?? service.metadata!.namespace!, name: parent.name };
-    }
-    const [namespace, name] = KSERVE.defaultGateway.chartDefault.split("/");
-    return { namespace, name };
+    const namespace = service.metadata!.namespace!;
+    const spec = service.spec as { router?: { gateway?: { refs?: unknown } } } | undefined;
+    const [parent] = [
+        ...parentGateways((route?.spec as { parentRefs?: unknown } | undefined)?.parentRefs, namespace),
+        ...parentGateways(spec?.router?.gateway?.refs, namespace),
+        KSERVE.defaultGateway.chartDefault,
+    ];
+    const [gatewayNamespace, name] = parent.split("/");
+    return { namespace: gatewayNamespace, name };
 }
 
 /** Whether a service routes by prefix: its pattern in the outputs, else its scheduler's config names the prefix-cache scorer. */

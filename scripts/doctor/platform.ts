@@ -2,7 +2,7 @@
  * The platform's checks: Gateway API on, the Gateway regional, Programmed and addressed; the CRDs and controllers
  * KServe, LeaderWorkerSet and cert-manager bring, Available; cert-manager's issuers and the CA Ready, the CA's key RSA.
  */
-import { CHARTS, GATEWAY_CLASSES, GKE_GATEWAY_CLASS_PREFIX, ISTIO, PLATFORM_CRDS, PinnedChart } from "@gke-tpu-inference/facts";
+import { CHARTS, ISTIO, PLATFORM_CRDS, PinnedChart, gatewayClassServesInference } from "@gke-tpu-inference/facts";
 import { describeCondition, findCondition } from "../cluster/checks";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import type { LessonId } from "./lessons";
@@ -57,13 +57,13 @@ export async function gatewayChecks(reader: ObjectReader, gateways: GatewayRef[]
             continue;
         }
         const className = String((gateway.spec as { gatewayClassName?: unknown } | undefined)?.gatewayClassName ?? "");
-        const regional: readonly string[] = GATEWAY_CLASSES.regional;
+        const servesInference = gatewayClassServesInference(className);
         results.push(
             className === ISTIO.gatewayClass
                 ? await istiodInferenceSupport(reader)
-                : regional.includes(className)
+                : servesInference === "serves"
                   ? { status: "OK", check: "GatewayClass regional", object, evidence: `class ${className}` }
-                  : className.startsWith(GKE_GATEWAY_CLASS_PREFIX)
+                  : servesInference === "never"
                     ? {
                           status: "FAIL",
                           check: "GatewayClass regional",

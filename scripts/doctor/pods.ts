@@ -3,7 +3,16 @@
  * why it crash-loops (its last termination and log tail against known causes), whether its startup probe killed it before
  * the model was up; and whether the endpoint picker runs an image with the ALPN fix when it serves TLS, and is Ready.
  */
-import { EPP_MINIMUM_VERSIONS, MINIMUM_TPU_STARTUP_SECONDS, TPU_NODE, endpointPickerAlpn } from "@gke-tpu-inference/facts";
+import {
+    EPP_MINIMUM_VERSIONS,
+    EndpointPickerVerdict,
+    MINIMUM_TPU_STARTUP_SECONDS,
+    TPU_NODE,
+    endpointPickerProblem,
+    eppServesTls,
+    judgeEndpointPicker,
+    probeWindowSeconds,
+} from "@gke-tpu-inference/facts";
 import { describeCondition, findCondition } from "../cluster/checks";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import type { LessonId } from "./lessons";
@@ -71,9 +80,9 @@ const IMAGE_PULL_REASONS = ["ErrImagePull", "ImagePullBackOff", "InvalidImageNam
 /** Stockout words GKE and GCE use when a zone has no capacity for the machine type. */
 const STOCKOUT = /GCE_STOCKOUT|ZONE_RESOURCE_POOL_EXHAUSTED|RESOURCE_POOL_EXHAUSTED|out of resources/i;
 
-/** The seconds a startup probe allows before the kubelet restarts the container (Kubernetes' probe defaults when unset). */
-export function startupBudgetSeconds(probe: Probe | undefined): number | undefined {
-    return probe ? (probe.initialDelaySeconds ?? 0) + (probe.periodSeconds ?? 10) * (probe.failureThreshold ?? 3) : undefined;
+/** The seconds a startup probe allows before the kubelet restarts the container, if it has one. */
+function startupBudgetSeconds(probe: Probe | undefined): number | undefined {
+    return probe ? probeWindowSeconds(probe) : undefined;
 }
 
 /** The newest event of a pod with one of `reasons`. */
@@ -327,17 +336,6 @@ export async function workloadChecks(
     return Promise.all(pods.map((pod) => workloadPod(pod, context)));
 }
 
-/** Whether the endpoint picker's command line turns its TLS off; it serves TLS by default. */
-function servesTls(container: Container): boolean {
-    const words = [...(container.command ?? []), ...(container.args ?? [])];
-    const index = words.findIndex((word) => word === "--secure-serving" || word.startsWith("--secure-serving="));
-    if (index < 0) {
-        return true;
-    }
-    const value = words[index].includes("=") ? words[index].split("=")[1] : words[index + 1];
-    return value !== "false";
-}
-
 /** The endpoint picker's pods: Ready, and on an image with ALPN h2 when they serve TLS. */
 export function endpointPickerChecks(service: string, namespace: string, pods: KubeObject[]): Diagnosis[] {
     if (pods.length === 0) {
@@ -354,35 +352,19 @@ export function endpointPickerChecks(service: string, namespace: string, pods: K
     return pods.flatMap((pod): Diagnosis[] => {
         const object = objectName("Pod", pod.metadata!.name!, namespace);
         const containers = (pod.spec as PodSpec).containers ?? [];
-        const picker =
-            containers.find((container) => container.image && endpointPickerAlpn(container.image, EPP_MINIMUM_VERSIONS)) ?? containers[0];
-        const verdict = picker?.image ? endpointPickerAlpn(picker.image, EPP_MINIMUM_VERSIONS) : undefined;
-        const tls = picker ? servesTls(picker) : true;
-        const image = picker?.image ?? "(no image)";
-        const alpn: Diagnosis = !tls
-            ? { status: "OK", check: "EPP ALPN h2 under TLS", object, evidence: `${image} serves plain gRPC (--secure-serving=false)` }
-            : verdict?.fixed === true
-              ? {
-                    status: "OK",
-                    check: "EPP ALPN h2 under TLS",
-                    object,
-                    evidence: `${image}: ${verdict.repository} v${verdict.minimum} or later`,
-                }
-              : verdict?.fixed === false && verdict.version !== undefined
-                ? {
-                      status: "FAIL",
-                      check: "EPP ALPN h2 under TLS",
-                      object,
-                      evidence: `${image} serves TLS; ${verdict.repository} before v${verdict.minimum} offers no ALPN h2`,
-                      lesson: "eppAlpn",
-                  }
-                : {
-                      status: "WARN",
-                      check: "EPP ALPN h2 under TLS",
-                      object,
-                      evidence: `${image} serves TLS; its version cannot be read`,
-                      lesson: "eppAlpn",
-                  };
+        const verdicts = containers.map((container) => judgeEndpointPicker(container, EPP_MINIMUM_VERSIONS));
+        const verdict = verdicts.find((candidate): candidate is EndpointPickerVerdict => candidate !== undefined);
+        const image = verdict?.image ?? containers[0]?.image ?? "(no image)";
+        const check = "EPP ALPN h2 under TLS";
+        const problem = verdict && endpointPickerProblem(verdict);
+        const alpn: Diagnosis =
+            verdict?.status === "plain" || (verdict === undefined && containers[0] !== undefined && !eppServesTls(containers[0]))
+                ? { status: "OK", check, object, evidence: `${image} serves plain gRPC (--secure-serving=false)` }
+                : verdict?.status === "fixed"
+                  ? { status: "OK", check, object, evidence: `${image}: ${verdict.repository} v${verdict.minimum} or later` }
+                  : verdict?.status === "unfixed" && problem !== undefined
+                    ? { status: "FAIL", check, object, evidence: `${image}: ${problem}`, lesson: "eppAlpn" }
+                    : { status: "WARN", check, object, evidence: `${image} serves TLS; its version cannot be read`, lesson: "eppAlpn" };
         const ready = findCondition((pod.status as PodStatus).conditions, "Ready");
         return [
             alpn,

@@ -4,13 +4,28 @@
  * route uses and are attached, as is the backend policy; no Service in front of vLLM says `appProtocol: https`.
  */
 import {
+    BackendRef,
     INFERENCE_POOL_KIND,
     KSERVE,
     KSERVE_STOP_ANNOTATION,
     KSERVE_CHILDREN,
     MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS,
     TPU_MULTI_HOST,
-    VLLM_PORT,
+    VllmPod,
+    backendTimeoutProblem,
+    backendTimeoutSeconds,
+    describeHealthCheck,
+    healthCheckOf,
+    healthCheckProblem,
+    httpsDeclaration,
+    inferencePoolTargetPorts,
+    isInferencePoolBackend,
+    kindOf,
+    plainHttpVllmPods,
+    portsToPlainHttpVllm,
+    routeBackendRefs,
+    serviceTargetPorts,
+    targetsBackend,
 } from "@gke-tpu-inference/facts";
 import {
     acceptedByGateway,
@@ -38,24 +53,6 @@ export const KNOWN_MESSAGES: ReadonlyArray<{ pattern: RegExp; lesson: LessonId }
 /** The lesson a message matches, if any. */
 export function lessonForMessage(message: string): LessonId | undefined {
     return KNOWN_MESSAGES.find((known) => known.pattern.test(message))?.lesson;
-}
-
-type BackendRef = { group?: string; kind?: string; name?: string; port?: number };
-type TargetRef = { group?: string; kind?: string; name?: string };
-
-/** The distinct backends a route sends to. */
-function routeBackends(route: KubeObject): BackendRef[] {
-    const refs = ((route.spec as { rules?: Array<{ backendRefs?: BackendRef[] }> } | undefined)?.rules ?? []).flatMap(
-        (rule) => rule.backendRefs ?? [],
-    );
-    const seen = new Map(refs.map((ref) => [`${ref.kind ?? "Service"}/${ref.name}`, ref]));
-    return [...seen.values()];
-}
-
-/** Whether a policy's targetRef names a backend (by kind and name: the InferencePool may still be on the alpha group). */
-function targets(policy: KubeObject, backend: BackendRef): boolean {
-    const target = (policy.spec as { targetRef?: TargetRef } | undefined)?.targetRef;
-    return (target?.kind ?? "") === (backend.kind ?? "Service") && target?.name === backend.name;
 }
 
 /** KServe's own verdict on the service: its Ready condition, and the first part that is not ready (a roll-up when none is). */
@@ -194,30 +191,36 @@ export async function routeChecks(reader: ObjectReader, namespace: string, servi
     if (provider !== "gke") {
         return results;
     }
-    const backends = routeBackends(route);
+    const backends = routeBackendRefs(route, namespace);
     const [healthPolicies, backendPolicies] = await Promise.all([
         reader.list("networking.gke.io/v1", "HealthCheckPolicy", namespace),
         reader.list("networking.gke.io/v1", "GCPBackendPolicy", namespace),
     ]);
+    const targeting = (policies: KubeObject[], backend: BackendRef) =>
+        policies.filter((policy) => targetsBackend(policy, namespace, backend));
     for (const backend of backends) {
-        results.push(
-            healthCheck(
-                backend,
-                namespace,
-                healthPolicies.filter((policy) => targets(policy, backend)),
-            ),
-        );
-        if (backend.kind === INFERENCE_POOL_KIND.kind) {
-            results.push(
-                backendTimeout(
-                    backend,
-                    namespace,
-                    backendPolicies.filter((policy) => targets(policy, backend)),
-                ),
-            );
+        results.push(healthCheck(backend, targeting(healthPolicies, backend), await servingPorts(reader, backend)));
+        if (isInferencePoolBackend(backend)) {
+            results.push(backendTimeout(backend, targeting(backendPolicies, backend)));
         }
     }
     return results;
+}
+
+/** The ports a backend's endpoints serve on, as its InferencePool or Service says; undefined when it cannot be read. */
+async function servingPorts(reader: ObjectReader, backend: BackendRef): Promise<number[] | undefined> {
+    if (isInferencePoolBackend(backend)) {
+        const version = backend.group === INFERENCE_POOL_KIND.group ? "v1" : "v1alpha2";
+        const pool = await reader.get({
+            apiVersion: `${backend.group}/${version}`,
+            kind: backend.kind,
+            namespace: backend.namespace,
+            name: backend.name,
+        });
+        return inferencePoolTargetPorts(pool?.spec as Record<string, unknown> | undefined);
+    }
+    const service = await reader.get({ apiVersion: "v1", kind: "Service", namespace: backend.namespace, name: backend.name });
+    return service && backend.kind === "Service" ? serviceTargetPorts(service, backend.port) : undefined;
 }
 
 /** The lesson a failure's evidence matches, or the generic fix. */
@@ -226,10 +229,9 @@ function lessonOrFix(evidence: string, fix: string): Pick<Diagnosis, "lesson" | 
     return lesson ? { lesson } : { fix };
 }
 
-/** One backend's HealthCheckPolicy: HTTP, /health, the vLLM port, attached. */
-function healthCheck(backend: BackendRef, namespace: string, policies: KubeObject[]): Diagnosis {
-    const backendPort = backend.port;
-    const object = objectName(backend.kind ?? "Service", backend.name ?? "", namespace);
+/** One backend's HealthCheckPolicy: HTTP, /health, on a port where the backend serves, attached. */
+function healthCheck(backend: BackendRef, policies: KubeObject[], ports: number[] | undefined): Diagnosis {
+    const object = objectName(backend.kind, backend.name, backend.namespace);
     const check = "health check /health over HTTP";
     if (policies.length === 0) {
         return {
@@ -240,20 +242,13 @@ function healthCheck(backend: BackendRef, namespace: string, policies: KubeObjec
             lesson: "healthChecks",
         };
     }
-    type Config = { type?: string; httpHealthCheck?: { requestPath?: string; port?: number; portSpecification?: string } };
-    const configOf = (policy: KubeObject) => (policy.spec as { default?: { config?: Config } }).default?.config;
-    // vLLM's port, fixed or (for a backend serving on it) the serving port.
-    const probesHealth = (config: Config | undefined) =>
-        config?.type === "HTTP" &&
-        config.httpHealthCheck?.requestPath === "/health" &&
-        (config.httpHealthCheck.port === VLLM_PORT ||
-            (backendPort === VLLM_PORT && config.httpHealthCheck.portSpecification === "USE_SERVING_PORT"));
-    const policy = policies.find((candidate) => probesHealth(configOf(candidate))) ?? policies[0];
-    const config = configOf(policy);
-    const probe = `HealthCheckPolicy ${policy.metadata!.name}: ${config?.type ?? "(no type)"} ${config?.httpHealthCheck?.requestPath ?? "/"} port ${config?.httpHealthCheck?.port ?? config?.httpHealthCheck?.portSpecification ?? "(serving port)"}`;
-    if (!probesHealth(config)) {
-        return { status: "FAIL", check, object, evidence: probe, lesson: "healthChecks" };
+    const problemOf = (policy: KubeObject) => healthCheckProblem(policy.metadata!.name!, backend, healthCheckOf(policy), ports);
+    const policy = policies.find((candidate) => problemOf(candidate) === undefined) ?? policies[0];
+    const problem = problemOf(policy);
+    if (problem !== undefined) {
+        return { status: "FAIL", check, object, evidence: problem, lesson: "healthChecks" };
     }
+    const probe = `HealthCheckPolicy ${policy.metadata!.name}: ${describeHealthCheck(healthCheckOf(policy))}`;
     const attached = gkePolicyAttached(policy, `HealthCheckPolicy ${policy.metadata!.name}`);
     return attached.ok
         ? { status: "OK", check, object, evidence: `${probe}; ${attached.detail}` }
@@ -261,56 +256,50 @@ function healthCheck(backend: BackendRef, namespace: string, policies: KubeObjec
 }
 
 /** The InferencePool's GCPBackendPolicy: attached, with a timeout long enough for a generation. */
-function backendTimeout(backend: BackendRef, namespace: string, policies: KubeObject[]): Diagnosis {
-    const object = objectName(INFERENCE_POOL_KIND.kind, backend.name ?? "", namespace);
+function backendTimeout(backend: BackendRef, policies: KubeObject[]): Diagnosis {
+    const object = objectName(backend.kind, backend.name, backend.namespace);
     const check = `backend timeout >= ${MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS} s`;
-    if (policies.length === 0) {
-        return {
-            status: "FAIL",
-            check,
-            object,
-            evidence: "no GCPBackendPolicy targets it: GCP's default is 30 s",
-            lesson: "backendTimeout",
-        };
-    }
     const policy = policies[0];
-    const timeout = (policy.spec as { default?: { timeoutSec?: number } }).default?.timeoutSec;
+    const problem = backendTimeoutProblem(backend, policy, MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS);
+    if (policy === undefined || problem !== undefined) {
+        return { status: "FAIL", check, object, evidence: problem ?? "", lesson: "backendTimeout" };
+    }
     const attached = gkePolicyAttached(policy, `GCPBackendPolicy ${policy.metadata!.name}`);
-    const evidence = `timeoutSec ${timeout ?? "(unset: 30)"}; ${attached.detail}`;
-    const ok = attached.ok && timeout !== undefined && timeout >= MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS;
-    return { status: ok ? "OK" : "FAIL", check, object, evidence, ...(ok ? {} : { lesson: "backendTimeout" as const }) };
+    const evidence = `timeoutSec ${backendTimeoutSeconds(policy)}; ${attached.detail}`;
+    return { status: attached.ok ? "OK" : "FAIL", check, object, evidence, ...(attached.ok ? {} : { lesson: "backendTimeout" as const }) };
 }
 
-/** Whether a Service's selector picks pods with `labels`. */
-function selects(service: KubeObject, labels: Record<string, string>): boolean {
-    const selector = (service.spec as { selector?: Record<string, string> } | undefined)?.selector ?? {};
-    const entries = Object.entries(selector);
-    return entries.length > 0 && entries.every(([key, value]) => labels[key] === value);
-}
-
-/** No Service that selects the service's vLLM pods names a port `appProtocol: https`. */
+/**
+ * No Service in front of the service's vLLM pods (those serving plain HTTP, or KServe's workload pods when none runs)
+ * tells GKE to speak TLS to them: an `appProtocol: https` port, or one named https without an appProtocol.
+ */
 export async function appProtocolChecks(
     reader: ObjectReader,
     namespace: string,
     service: string,
     workloadPods: KubeObject[],
 ): Promise<Diagnosis[]> {
-    const podLabels =
+    const vllmPods: VllmPod[] =
         workloadPods.length > 0
-            ? workloadPods.map((pod) => (pod.metadata?.labels ?? {}) as Record<string, string>)
-            : [KSERVE_CHILDREN.workloadLabels(service)];
-    const services = (await reader.list("v1", "Service", namespace)).filter((candidate) =>
-        podLabels.some((labels) => selects(candidate, labels)),
-    );
-    return services.map((candidate): Diagnosis => {
-        const ports = (candidate.spec as { ports?: Array<{ name?: string; port?: number; appProtocol?: string }> }).ports ?? [];
-        const https = ports.filter((port) => /^https$/i.test(port.appProtocol ?? ""));
+            ? workloadPods.flatMap((pod) => plainHttpVllmPods(kindOf("v1", "Pod"), pod, namespace))
+            : [{ namespace, labels: KSERVE_CHILDREN.workloadLabels(service), vllmPorts: [], otherPorts: [] }];
+    const services = (await reader.list("v1", "Service", namespace))
+        .map((candidate) => ({ candidate, ports: portsToPlainHttpVllm(candidate, namespace, vllmPods) }))
+        .filter(({ ports }) => ports.length > 0);
+    return services.map(({ candidate, ports }): Diagnosis => {
         const object = objectName("Service", candidate.metadata!.name!, namespace);
-        const described = (list: typeof ports) =>
-            list.map((port) => `port ${port.name ?? port.port} appProtocol ${port.appProtocol ?? "(unset)"}`).join(", ");
+        const https = ports.flatMap((port) => {
+            const declaration = httpsDeclaration(port);
+            return declaration === undefined ? [] : [`port ${port.name ?? port.port} declares ${declaration}`];
+        });
         return https.length === 0
-            ? { status: "OK", check: "no HTTPS to vLLM", object, evidence: described(ports) || "no ports" }
-            : { status: "FAIL", check: "no HTTPS to vLLM", object, evidence: described(https), lesson: "httpsAppProtocol" };
+            ? {
+                  status: "OK",
+                  check: "no HTTPS to vLLM",
+                  object,
+                  evidence: ports.map((port) => `port ${port.name ?? port.port} appProtocol ${port.appProtocol ?? "(unset)"}`).join(", "),
+              }
+            : { status: "FAIL", check: "no HTTPS to vLLM", object, evidence: https.join(", "), lesson: "httpsAppProtocol" };
     });
 }
 

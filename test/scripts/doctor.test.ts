@@ -122,6 +122,10 @@ describe("npm run doctor over recorded states", () => {
         ],
         ["health-check-missing", [["FAIL", "Service llm-inference/qwen2-3b-http", "health check /health over HTTP", "healthChecks"]]],
         [
+            "health-check-wrong-port",
+            [["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "health check /health over HTTP", "healthChecks"]],
+        ],
+        [
             "backend-policy-missing",
             [["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "backend timeout >= 300 s", "backendTimeout"]],
         ],
@@ -331,6 +335,10 @@ describe("npm run doctor over recorded states", () => {
         );
         expect(await line("gateway-absent", "service ready")).toContain(
             "GatewaysReady=False (RefsInvalid: Gateway inference-gateway/inference-gateway does not exist)",
+        );
+        expect(await line("health-check-wrong-port", "health check /health over HTTP")).toBe(
+            "FAIL    InferencePool llm-inference/qwen2-3b-inference-pool: health check /health over HTTP: HealthCheckPolicy qwen2-3b-inference-pool checks port 8080 on InferencePool llm-inference/qwen2-3b-inference-pool, which serves on 8000; GKE would probe a port vLLM does not answer on, so use port 8000 or USE_SERVING_PORT." +
+                ` | lesson (seed 003 #5, #13): ${LESSONS.healthChecks.title} | fix: ${LESSONS.healthChecks.fix}`,
         );
         expect(await line("pending-selector", "pod scheduled")).toContain(
             "the pod selects cloud.google.com/gke-tpu-accelerator=tpu-v6e, cloud.google.com/gke-tpu-topology=2x2",
