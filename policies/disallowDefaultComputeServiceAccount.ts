@@ -1,13 +1,14 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
+import { policyText } from "./facts";
 
-/** Security baseline (CIS GKE 5.2.1): nodes run as a dedicated least-privilege account, not the broad Compute Engine default. */
+/** Enforces lesson node-service-account (policies/facts/lessons). */
 export const disallowDefaultComputeServiceAccount: ResourceValidationPolicy = {
-    name: "disallow-default-compute-service-account",
-    description: "GKE nodes must run as a dedicated service account, not the Compute Engine default service account.",
+    ...policyText(
+        "disallow-default-compute-service-account",
+        "GKE nodes must run as a dedicated service account, not the Compute Engine default service account.",
+    ),
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps:
-        "Create a service account with roles/container.defaultNodeServiceAccount and set it as nodeConfig.serviceAccount on the cluster and every node pool.",
     validateResource: (args, reportViolation) => {
         const isCluster = args.type === "gcp:container/cluster:Cluster";
         // Autopilot manages its nodes' identity itself.

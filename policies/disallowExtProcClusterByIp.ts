@@ -1,20 +1,15 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { addedClusters, describePatch, extProcPatches, isLiteralIp } from "./facts";
+import { addedClusters, describePatch, extProcPatches, isLiteralIp, policyText } from "./facts";
 import { envoyFilters } from "./support/envoyFilters";
 
-/**
- * Seed 002: a hand-written EnvoyFilter added an ext_proc cluster of type STATIC whose one endpoint was the EPP
- * Service's ClusterIP, pasted in with sed. A Service that is recreated gets another ClusterIP, and the Gateway keeps
- * calling the old one: the filter stops reaching the EPP and nothing says so.
- */
+/** Enforces lesson ext-proc-cluster-by-ip (policies/facts/lessons). */
 export const disallowExtProcClusterByIp: StackValidationPolicy = {
-    name: "disallow-ext-proc-cluster-by-ip",
-    description:
+    ...policyText(
+        "disallow-ext-proc-cluster-by-ip",
         "An ext_proc filter in an EnvoyFilter must reach its server by the Service's name, not through a cluster or target pinned to a literal IP address.",
+    ),
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps:
-        "Call the Service's cluster as Istio names it (outbound|9002||<service>.<namespace>.svc.cluster.local) instead of adding a STATIC cluster; for an EPP, drop the EnvoyFilter and let Istio's InferencePool support (istiod with ENABLE_GATEWAY_API_INFERENCE_EXTENSION=true) call it.",
     validateStack: (args, reportViolation) => {
         const filters = envoyFilters(args.resources);
         const patches = extProcPatches(filters);

@@ -1,5 +1,5 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { KSERVE, isGkeGatewayClass } from "./facts";
+import { KSERVE, isGkeGatewayClass, policyText } from "./facts";
 import { effectiveServiceSpec, serviceGateways } from "./support/kserve";
 import { Props, isLlmInferenceService, namespaceOf } from "./support/resources";
 import { attachesToGkeGateway, httpRoutes, routeParentRefs } from "./support/routes";
@@ -17,19 +17,17 @@ function templateSpec(config: PolicyResource): Props | undefined {
 }
 
 /**
- * Seed 003, issue #4: GKE rejected KServe's HTTPRoute ("GWCER104: Timeouts are not
- * supported"), because KServe's well-known route template writes `timeouts` on every rule. A
- * template is judged where a service resolves it, as KServe resolves configs: the service's
- * namespace first, then the controller's (kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/config_merge.go).
+ * Enforces lesson route-timeouts (policies/facts/lessons). A template is judged where a service resolves it, as KServe
+ * resolves configs: the service's namespace first, then the controller's (kserve v0.20.0
+ * pkg/controller/v1alpha2/llmisvc/config_merge.go).
  */
 export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
-    name: "disallow-httproute-timeouts-on-gke",
-    description:
-        "HTTPRoutes attached to a GKE Gateway, and the KServe route templates that produce them, must not set rule timeouts, which GKE rejects.",
+    ...policyText(
+        "disallow-httproute-timeouts-on-gke",
+        "HTTPRoutes attached to a GKE Gateway, and the KServe route templates that produce them, must not set rule timeouts.",
+    ),
     enforcementLevel: "mandatory",
     severity: "critical",
-    remediationSteps:
-        "Remove timeouts from the route rules (set backend timeouts with a GCPBackendPolicy instead). For KServe, ship a kserve-config-llm-router-route LLMInferenceServiceConfig without timeouts in each namespace that runs LLMInferenceServices.",
     validateStack: (args, reportViolation) => {
         if (![...gatewaysByKey(args.resources).values()].some((gateway) => isGkeGatewayClass(gateway.className))) {
             args.notApplicable("the stack has no GKE Gateway");

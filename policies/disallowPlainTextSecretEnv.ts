@@ -1,5 +1,5 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { commandLine, containersOf } from "./facts";
+import { commandLine, containersOf, policyText } from "./facts";
 import { Props, isKubernetesKind, kindOfType, namespaceOf } from "./support/resources";
 
 /** Names that hold credentials: environment variables, ConfigMap keys. */
@@ -35,19 +35,16 @@ function literalCredentials(words: string[]): string[] {
 }
 
 /**
- * Security baseline, and the seed manifests' HF_TOKEN: a credential written into a pod spec, or into a ConfigMap a
- * pod loads into its environment, sits in plain text in the object, in Pulumi's state and in every preview; it
- * belongs in a Kubernetes Secret filled from a Pulumi secret and referenced with secretKeyRef. A ConfigMap that no
- * pod loads with envFrom (KServe's own inferenceservice-config has a `credentials` key of settings) is not judged.
+ * Enforces lesson plain-text-secrets (policies/facts/lessons). A ConfigMap that no pod loads with envFrom (KServe's own
+ * inferenceservice-config has a `credentials` key of settings) is not judged.
  */
 export const disallowPlainTextSecretEnv: StackValidationPolicy = {
-    name: "disallow-plain-text-secret-env",
-    description:
+    ...policyText(
+        "disallow-plain-text-secret-env",
         "Credentials (tokens, passwords, keys) must come from a Secret, never a literal environment value, a ConfigMap or a command line.",
+    ),
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps:
-        "Store the value with `pulumi config set --secret`, write it into a Kubernetes Secret, and reference it with env[].valueFrom.secretKeyRef (or envFrom.secretRef); on a command line use $(VAR) with such a variable.",
     validateStack: (args, reportViolation) => {
         const configMaps = args.resources.filter((resource) => isKubernetesKind(resource.type, "", "ConfigMap"));
         const reported = new Set<PolicyResource>();

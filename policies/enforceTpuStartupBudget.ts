@@ -4,6 +4,7 @@ import {
     COLD_START_PESSIMISTIC_ANNOTATION,
     MINIMUM_TPU_STARTUP_SECONDS,
     containersOf,
+    policyText,
     probeWindowSeconds,
     tpuStartupBudgetSeconds,
     usesTpu,
@@ -12,18 +13,18 @@ import { kindOfType } from "./support/resources";
 import { declaredStart } from "./support/workloads";
 
 /**
- * Seed 003, issue #8: a TPU pod needs minutes to load its model and compile XLA graphs before it serves; a liveness
- * probe that fires earlier restarts it in a loop. How many minutes depends on the model: a resource that carries its
- * estimated first start (the stack's annotation) needs twice that, and at least its pessimistic start where it carries
- * one (on a multi-host slice, with the whole wait for its group), a resource without them the configured minimum.
+ * Enforces lesson startup-budget (policies/facts/lessons). How many minutes depends on the model: a resource that
+ * carries its estimated first start (the stack's annotation) needs twice that, and at least its pessimistic start where
+ * it carries one (on a multi-host slice, with the whole wait for its group), a resource without them the configured
+ * minimum.
  */
 export const enforceTpuStartupBudget: ResourceValidationPolicy = {
-    name: "enforce-tpu-startup-budget",
-    description:
+    ...policyText(
+        "enforce-tpu-startup-budget",
         "A TPU container with a liveness probe must give it a startup budget long enough for loading the model and XLA compilation before liveness can restart it: twice the estimated first start and at least the pessimistic start where the resource carries them, at least the configured minimum.",
+    ),
     enforcementLevel: "advisory",
     severity: "medium",
-    remediationSteps: `Add a startupProbe on the same endpoint with a short period and periodSeconds x failureThreshold of at least twice the ${COLD_START_ANNOTATION} annotation, at least the ${COLD_START_PESSIMISTIC_ANNOTATION} annotation and at least 600 s, instead of a long fixed initialDelaySeconds.`,
     configSchema: {
         properties: {
             minimumStartupSeconds: {

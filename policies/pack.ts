@@ -61,7 +61,7 @@ export function guarded(policy: ResourceValidationPolicy | StackValidationPolicy
         return {
             ...policy,
             // The SDK runs a policy's validateResource in Analyze and its validateStack in AnalyzeStack: the first keeps
-            // each resource's inputs, which the second judges (support.ts withAnalyzedInputs says why).
+            // each resource's inputs, which the second judges (support/analyzedInputs.ts says why).
             validateResource: rememberInputs,
             validateStack: async (args, reportViolation) => {
                 try {
@@ -96,30 +96,30 @@ export function guarded(policy: ResourceValidationPolicy | StackValidationPolicy
     };
 }
 
-/** Every policy, in the order of the lessons table (DESIGN.md), then the security baseline; each one guarded. */
+/** Every policy, in the order of the lesson registry (policies/facts/lessons), each one guarded. */
 export const policies: Array<ResourceValidationPolicy | StackValidationPolicy> = [
-    requireRegionalGatewayClassForInference, // 1
-    requireSupportedTpuZone, // 2
-    requireTpuSelectorMatchingPool, // 3
-    requireGatewayApiOnCluster, // 4
-    disallowHttpRouteTimeoutsOnGke, // 5
-    requireHttpHealthCheckPolicy, // 6
-    disallowHttpsAppProtocolToVllm, // 7
-    requireLwsAndKServeBeforeModelServices, // 8
-    enforceTpuStartupBudget, // 9
-    requirePersistentXlaCache, // 9
-    requireTpuAwareAutoscaling, // 9
-    disallowGpuOnlyVllmFlags, // 10
-    disallowUnpinnedImages, // 12
-    requirePinnedChartVersions, // 12
-    requireRsaCaCertificates, // 13
-    requireHttpProbesForVllm, // 14
-    requireFixedEndpointPickerImage, // 15
-    requireAllTpuChips, // 16
-    requireLongInferenceBackendTimeout, // 17
-    requireWholeSliceGroups, // 18
-    disallowExtProcClusterByIp, // 19
-    requireEppExtProcMode, // 20
+    requireRegionalGatewayClassForInference,
+    requireGatewayApiOnCluster,
+    disallowHttpRouteTimeoutsOnGke,
+    requireHttpHealthCheckPolicy,
+    requireLongInferenceBackendTimeout,
+    disallowHttpsAppProtocolToVllm,
+    requireSupportedTpuZone,
+    requireTpuSelectorMatchingPool,
+    requireAllTpuChips,
+    requireWholeSliceGroups,
+    enforceTpuStartupBudget,
+    requirePersistentXlaCache,
+    requireTpuAwareAutoscaling,
+    disallowGpuOnlyVllmFlags,
+    requireHttpProbesForVllm,
+    requireLwsAndKServeBeforeModelServices,
+    requireRsaCaCertificates,
+    disallowUnpinnedImages,
+    requirePinnedChartVersions,
+    requireFixedEndpointPickerImage,
+    requireEppExtProcMode,
+    disallowExtProcClusterByIp,
     requireWorkloadIdentity,
     requirePrivateNodes,
     requireShieldedNodes,

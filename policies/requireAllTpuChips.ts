@@ -1,19 +1,16 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_NODE, chipsPerVmForTopology, containersOf, tpuResources, usesTpu } from "./facts";
+import { TPU_NODE, chipsPerVmForTopology, containersOf, policyText, tpuResources, usesTpu } from "./facts";
 import { kindOfType } from "./support/resources";
 import { placements } from "./support/tpuPools";
 
 /**
- * The seed manifests (llmisvc-tpu.yaml: "MUST request all 4 chips"): GKE hands out TPU VMs
- * whole, so a container must request every chip of its VM. A limit alone is enough: Kubernetes
- * sets the request of an extended resource to its limit.
+ * Enforces lesson all-tpu-chips (policies/facts/lessons). A limit alone is enough: Kubernetes sets the request of an
+ * extended resource to its limit.
  */
 export const requireAllTpuChips: ResourceValidationPolicy = {
-    name: "require-all-tpu-chips",
-    description: "A TPU container must request and limit exactly the chips of the VM its topology selects.",
+    ...policyText("require-all-tpu-chips", "A TPU container must request and limit exactly the chips of the VM its topology selects."),
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps: `Set resources.limits (and requests, if set) ${TPU_NODE.resourceName} to the chips per VM: 1 for 1x1, 4 for 2x2 and multi-host shapes, 8 for 2x4.`,
     validateResource: (args, reportViolation) => {
         for (const { path, container, pod } of containersOf(kindOfType(args.type), args.props)) {
             if (!usesTpu(container)) {

@@ -1,13 +1,15 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
+import { policyText } from "./facts";
 import { stackOf } from "./support/resources";
 
-/** Security baseline: outside throwaway stacks, `pulumi destroy` or a replacement must not take the cluster with it. */
+/** Enforces lesson deletion-protection (policies/facts/lessons). */
 export const requireDeletionProtection: ResourceValidationPolicy = {
-    name: "require-deletion-protection",
-    description: "A GKE cluster must have deletion protection on, except in stacks configured as throwaway.",
+    ...policyText(
+        "require-deletion-protection",
+        "A GKE cluster must have deletion protection on, except in stacks configured as throwaway.",
+    ),
     enforcementLevel: "mandatory",
     severity: "medium",
-    remediationSteps: "Set deletionProtection true on the cluster, or list the stack in this policy's exemptStacks config.",
     configSchema: {
         properties: {
             exemptStacks: {

@@ -7,6 +7,7 @@ import {
     describePatch,
     endpointPickerProblem,
     judgeEndpointPicker,
+    policyText,
     selectorMatches,
 } from "./facts";
 import { envoyFilters } from "./support/envoyFilters";
@@ -34,19 +35,17 @@ function originatesTls(rule: PolicyResource): boolean {
 }
 
 /**
- * Seed 000: the EPP's gRPC server served TLS without offering ALPN `h2`; Envoy's ext_proc
- * refused it and prefix-cache-aware routing silently never happened ("zero cache hits").
- * Behind Istio the TLS comes from a DestinationRule or a hand-written EnvoyFilter cluster,
- * which is reported too, since that is where the broken call is made.
+ * Enforces lesson epp-alpn (policies/facts/lessons). Behind Istio the TLS comes from a DestinationRule or a
+ * hand-written EnvoyFilter cluster, which is reported too, since that is where the broken call is made. The image is
+ * judged as the doctor judges it (facts/judgements/endpointPicker.ts).
  */
 export const requireFixedEndpointPickerImage: StackValidationPolicy = {
-    name: "require-fixed-endpoint-picker-image",
-    description:
-        "An endpoint picker (EPP) image must be at or above the first release that offers ALPN h2 on its TLS gRPC server; so must the EPP behind a DestinationRule or EnvoyFilter cluster that speaks TLS to it.",
+    ...policyText(
+        "require-fixed-endpoint-picker-image",
+        "An endpoint picker (EPP) that serves TLS must run an image at or above the first release that offers ALPN h2 on its TLS gRPC server; so must the EPP behind a DestinationRule or EnvoyFilter cluster that speaks TLS to it.",
+    ),
     enforcementLevel: "mandatory",
     severity: "critical",
-    remediationSteps:
-        "Use ghcr.io/llm-d/llm-d-router-endpoint-picker:v0.10.0 (or at least v0.9.0), or llm-d-inference-scheduler v0.7.0 or later.",
     configSchema: {
         properties: {
             minimumVersions: {

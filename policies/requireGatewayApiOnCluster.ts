@@ -1,17 +1,14 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
+import { policyText } from "./facts";
 
-/**
- * Seed 003, issue #3: the Gateway stayed "Unknown" and no GatewayClass existed, because GKE's
- * Gateway controller is off unless enabled, and it also needs the HTTP load balancing add-on.
- */
+/** Enforces lesson gateway-api-disabled (policies/facts/lessons). */
 export const requireGatewayApiOnCluster: ResourceValidationPolicy = {
-    name: "require-gateway-api-on-cluster",
-    description:
-        "A GKE cluster must enable the Gateway API controller and the HTTP load balancing add-on, and be VPC-native, so that GKE GatewayClasses exist.",
+    ...policyText(
+        "require-gateway-api-on-cluster",
+        "A GKE cluster must enable the Gateway API controller and the HTTP load balancing add-on, and be VPC-native.",
+    ),
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps:
-        "Set gatewayApiConfig.channel to CHANNEL_STANDARD, leave addonsConfig.httpLoadBalancing.disabled false, and set networkingMode VPC_NATIVE with an ipAllocationPolicy.",
     validateResource: (args, reportViolation) => {
         if (args.type !== "gcp:container/cluster:Cluster") {
             return;

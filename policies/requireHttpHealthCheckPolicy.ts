@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { backendKey, describeBackend, healthCheckOf, healthCheckProblem, portsToPlainHttpVllm } from "./facts";
+import { backendKey, describeBackend, healthCheckOf, healthCheckProblem, policyText, portsToPlainHttpVllm } from "./facts";
 import { isKubernetesKind, namespaceOf } from "./support/resources";
 import {
     Backend,
@@ -14,18 +14,16 @@ import {
 import { stackVllmPods } from "./support/workloads";
 
 /**
- * Seed 003, issues #5 and #13: GKE created health checks on "/" over HTTPS for an HTTP-only
- * vLLM that serves /health, marked every backend unhealthy, and reset manual fixes; only a
- * HealthCheckPolicy per backend made the setting stick.
+ * Enforces lesson health-checks (policies/facts/lessons). The check is judged as the doctor judges it
+ * (facts/judgements/gkePolicies.ts), against the ports the stack says the backend serves on.
  */
 export const requireHttpHealthCheckPolicy: StackValidationPolicy = {
-    name: "require-http-health-check-policy",
-    description:
-        "Every InferencePool, and every Service in front of vLLM, that a GKE Gateway routes to must have a HealthCheckPolicy checking vLLM's /health over HTTP, not GKE's default HTTPS check of /.",
+    ...policyText(
+        "require-http-health-check-policy",
+        "Every InferencePool, and every Service in front of vLLM, that a GKE Gateway routes to must have a HealthCheckPolicy that checks vLLM's /health over HTTP on a port where the backend serves.",
+    ),
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps:
-        "Add a networking.gke.io/v1 HealthCheckPolicy targeting the backend (the InferencePool by kind and name, or the Service) with config.type HTTP, httpHealthCheck.requestPath /health, port 8000 and portSpecification USE_FIXED_PORT.",
     validateStack: (args, reportViolation) => {
         const onGke = attachesToGkeGateway(args.resources);
         const vllmPods = stackVllmPods(args.resources);

@@ -1,16 +1,17 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { containersOf, isVllmContainer, vllmServesTls } from "./facts";
+import { containersOf, isVllmContainer, policyText, vllmServesTls } from "./facts";
 import { kindOfType } from "./support/resources";
 
 const PROBES = ["startupProbe", "livenessProbe", "readinessProbe"] as const;
 
-/** Seed 003, Pattern 1 summary: KServe's templates probed vLLM over HTTPS; vLLM serves HTTP, so the probes had to become HTTP. */
+/** Enforces lesson http-probes (policies/facts/lessons). */
 export const requireHttpProbesForVllm: ResourceValidationPolicy = {
-    name: "require-http-probes-for-vllm",
-    description: "A vLLM container that serves plain HTTP must be probed over HTTP, or its pods never become Ready.",
+    ...policyText(
+        "require-http-probes-for-vllm",
+        "A vLLM container that serves plain HTTP must be probed over HTTP, or its pods never become Ready.",
+    ),
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps: "Set httpGet.scheme to HTTP on the vLLM container's probes (or serve TLS with --ssl-certfile and --ssl-keyfile).",
     validateResource: (args, reportViolation) => {
         for (const at of containersOf(kindOfType(args.type), args.props)) {
             if (!isVllmContainer(at, kindOfType(args.type)) || vllmServesTls(at.container)) {

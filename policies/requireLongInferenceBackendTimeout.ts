@@ -1,15 +1,15 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS, backendKey, backendTimeoutProblem } from "./facts";
+import { MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS, backendKey, backendTimeoutProblem, policyText } from "./facts";
 import { gkeInferencePools, gkePoliciesByTarget } from "./support/routes";
 
-/** DESIGN lesson 17: a GCP backend service times out after 30 s unless told otherwise, which cuts long completions short. */
+/** Enforces lesson backend-timeout (policies/facts/lessons). */
 export const requireLongInferenceBackendTimeout: StackValidationPolicy = {
-    name: "require-long-inference-backend-timeout",
-    description:
-        "Every InferencePool behind a GKE Gateway must have a GCPBackendPolicy whose timeout covers a long completion, since GCP's default is 30 seconds.",
+    ...policyText(
+        "require-long-inference-backend-timeout",
+        "Every InferencePool behind a GKE Gateway must have a GCPBackendPolicy whose timeout covers a long completion.",
+    ),
     enforcementLevel: "advisory",
     severity: "medium",
-    remediationSteps: "Add a networking.gke.io/v1 GCPBackendPolicy targeting the InferencePool with default.timeoutSec of at least 300.",
     configSchema: {
         properties: {
             minimumTimeoutSec: {

@@ -1,4 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
+import { policyText } from "./facts";
 import { Installation, installers, transitiveDependencies } from "./support/installations";
 import { isLlmInferenceService } from "./support/resources";
 
@@ -12,19 +13,16 @@ const REQUIRED: ReadonlyArray<[label: string, Installation]> = [
 ];
 
 /**
- * Seed 003, issue #7: "no matches for kind LeaderWorkerSet": KServe needs the LeaderWorkerSet
- * CRD, and looks for it when its controller starts, so both must be installed before any
- * LLMInferenceService. An installation is recognised by what it brings (its CRD or controller,
- * rendered by a chart or a config group, or declared) or by a Helm release of its chart.
+ * Enforces lesson lws-missing (policies/facts/lessons). An installation is recognised by what it brings (its CRD or
+ * controller, rendered by a chart or a config group, or declared) or by a Helm release of its chart.
  */
 export const requireLwsAndKServeBeforeModelServices: StackValidationPolicy = {
-    name: "require-lws-and-kserve-before-model-services",
-    description:
+    ...policyText(
+        "require-lws-and-kserve-before-model-services",
         "An LLMInferenceService must depend on the LeaderWorkerSet and KServe installations the stack makes, so that their CRDs and controllers exist first.",
+    ),
     enforcementLevel: "mandatory",
     severity: "medium",
-    remediationSteps:
-        "Add dependsOn from each LLMInferenceService to what installs LeaderWorkerSet and KServe in the stack (their charts, releases or manifests), or to something that waits for them.",
     validateStack: (args, reportViolation) => {
         const installed = REQUIRED.map(([label, what]) => [label, installers(args.resources, what)] as const).filter(
             ([, found]) => found.size > 0,

@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { VLLM_TPU_LOADING, containersOf, isVllmContainer, usesTpu } from "./facts";
+import { VLLM_TPU_LOADING, containersOf, isVllmContainer, policyText, usesTpu } from "./facts";
 import { Props, kindOfType } from "./support/resources";
 
 /** A container's literal environment variable, or undefined when unset or set from a reference the pack cannot read. */
@@ -18,19 +18,14 @@ function volumeOf(container: Props, pod: Props, file: string): Props | undefined
     return mount === undefined ? undefined : ((pod.volumes ?? []) as Props[]).find((volume) => volume?.name === mount.name);
 }
 
-/**
- * Seed 003, issue #8: XLA compilation took 2–3 minutes of every start. vLLM TPU keeps compiled programs in JAX's
- * persistent cache at VLLM_XLA_CACHE_PATH; left at its default (under the container's home) or on an emptyDir, the
- * cache goes with the pod, and every restart, scale-out and resume compiles again.
- */
+/** Enforces lesson xla-cache (policies/facts/lessons). */
 export const requirePersistentXlaCache: ResourceValidationPolicy = {
-    name: "require-persistent-xla-cache",
-    description:
-        "A vLLM server on TPU must keep its XLA compilation cache (VLLM_XLA_CACHE_PATH) on storage that outlives the pod, or every start compiles again.",
+    ...policyText(
+        "require-persistent-xla-cache",
+        "A vLLM server on TPU must keep its XLA compilation cache (VLLM_XLA_CACHE_PATH) on storage that outlives the pod.",
+    ),
     enforcementLevel: "advisory",
     severity: "low",
-    remediationSteps:
-        "Set VLLM_XLA_CACHE_PATH to a gs:// prefix the server's Workload Identity may read and write (per model, topology and image), or to a path on a persistent volume; do not set VLLM_DISABLE_COMPILE_CACHE.",
     validateResource: (args, reportViolation) => {
         for (const at of containersOf(kindOfType(args.type), args.props)) {
             if (!usesTpu(at.container) || !isVllmContainer(at, kindOfType(args.type))) {

@@ -1,23 +1,21 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { GATEWAY_CLASSES, gatewayClassServesInference, isInferencePoolBackend } from "./facts";
+import { GATEWAY_CLASSES, gatewayClassServesInference, isInferencePoolBackend, policyText } from "./facts";
 import { serviceGateways } from "./support/kserve";
 import { isLlmInferenceService } from "./support/resources";
 import { httpRoutes, routeBackends, routeParentRefs } from "./support/routes";
 import { gatewaysByKey } from "./support/stack";
 
 /**
- * Seed 003, issue #1: a Gateway of the global class `gke-l7-global-external-managed` got an
- * address, but its InferencePool backends never became healthy; only regional GKE
- * GatewayClasses serve InferencePool.
+ * Enforces lesson global-gateway-class (policies/facts/lessons). A Gateway counts when an LLMInferenceService attaches
+ * to it or an HTTPRoute on it names an InferencePool; only GKE's own classes are judged.
  */
 export const requireRegionalGatewayClassForInference: StackValidationPolicy = {
-    name: "require-regional-gateway-class-for-inference",
-    description:
-        "A GKE Gateway that routes to an InferencePool must use a regional GatewayClass, because global classes never serve InferencePool backends.",
+    ...policyText(
+        "require-regional-gateway-class-for-inference",
+        "A GKE Gateway that routes to an InferencePool must use a regional GatewayClass.",
+    ),
     enforcementLevel: "mandatory",
     severity: "critical",
-    remediationSteps:
-        "Set the Gateway's spec.gatewayClassName to gke-l7-regional-external-managed (external) or gke-l7-rilb (internal), and make sure the region has a proxy-only subnet.",
     configSchema: {
         properties: {
             allowedGatewayClasses: {

@@ -1,13 +1,12 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
+import { policyText } from "./facts";
 import { isKubernetesKind } from "./support/resources";
 
-/** Seed 003, Pattern 1 summary: KServe expects an RSA CA; an ECDSA CA certificate had to be recreated as RSA 2048. */
+/** Enforces lesson rsa-ca (policies/facts/lessons). */
 export const requireRsaCaCertificates: ResourceValidationPolicy = {
-    name: "require-rsa-ca-certificates",
-    description: "A cert-manager CA certificate must use an RSA key, because KServe expects an RSA CA.",
+    ...policyText("require-rsa-ca-certificates", "A cert-manager CA certificate must use an RSA key."),
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps: "Set spec.privateKey.algorithm to RSA with size 2048 (or larger) on certificates with isCA: true.",
     validateResource: (args, reportViolation) => {
         if (!isKubernetesKind(args.type, "cert-manager.io", "Certificate") || args.props.spec?.isCA !== true) {
             return;

@@ -1,13 +1,11 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
+import { policyText } from "./facts";
 
-/** Security baseline: nodes boot verified (Shielded GKE nodes with Secure Boot). */
+/** Enforces lesson shielded-nodes (policies/facts/lessons). */
 export const requireShieldedNodes: ResourceValidationPolicy = {
-    name: "require-shielded-nodes",
-    description: "GKE nodes must be Shielded nodes with Secure Boot, so that a tampered boot chain is refused.",
+    ...policyText("require-shielded-nodes", "GKE nodes must be Shielded nodes with Secure Boot."),
     enforcementLevel: "mandatory",
     severity: "medium",
-    remediationSteps:
-        "Leave enableShieldedNodes on the cluster (true) and set nodeConfig.shieldedInstanceConfig.enableSecureBoot true on every node pool.",
     validateResource: (args, reportViolation) => {
         if (args.type === "gcp:container/cluster:Cluster" && args.props.enableShieldedNodes === false) {
             reportViolation(`Cluster ${args.name} turns Shielded GKE nodes off (enableShieldedNodes false).`);

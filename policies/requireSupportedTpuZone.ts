@@ -1,18 +1,15 @@
 import { StackValidationPolicy } from "@pulumi/policy";
 import { tpuV6ePools } from "./support/tpuPools";
-import { GKE_TPU_V6E_ZONES } from "./facts";
+import { GKE_TPU_V6E_ZONES, policyText } from "./facts";
 
-/**
- * Seed 003, issue #2: node pools failed with "Unsupported TPU configuration" in zones where TPU
- * VMs were offered (us-central1-a); GKE's TPU v6e zones are a list of their own.
- */
+/** Enforces lesson tpu-zones (policies/facts/lessons). */
 export const requireSupportedTpuZone: StackValidationPolicy = {
-    name: "require-supported-tpu-zone",
-    description:
+    ...policyText(
+        "require-supported-tpu-zone",
         "A TPU v6e node pool, standalone or inline in a cluster, must be placed only in zones where GKE offers TPU v6e node pools.",
+    ),
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps: "Set the node pool's nodeLocations (or a zonal cluster's location) to a GKE TPU v6e zone, such as europe-west4-a.",
     configSchema: {
         properties: {
             supportedZones: {

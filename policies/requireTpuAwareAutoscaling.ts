@@ -1,5 +1,5 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { KSERVE_CHILDREN, MINIMUM_TPU_STARTUP_SECONDS, containersOf, tpuStartupBudgetSeconds, usesTpu } from "./facts";
+import { KSERVE_CHILDREN, MINIMUM_TPU_STARTUP_SECONDS, containersOf, policyText, tpuStartupBudgetSeconds, usesTpu } from "./facts";
 import { Props, isKubernetesKind, isLlmInferenceService, kindOfType, namespaceOf } from "./support/resources";
 import { tpuV6ePools } from "./support/tpuPools";
 import { declaredStart } from "./support/workloads";
@@ -72,19 +72,14 @@ function poolMaximum(pool: Props): number | undefined {
     return pool.autoscaling?.maxNodeCount ?? pool.autoscaling?.totalMaxNodeCount ?? pool.nodeCount ?? pool.initialNodeCount;
 }
 
-/**
- * Seed 003 #8 and DESIGN's cold-start figures: a TPU replica takes minutes to become Ready. An autoscaler that removes
- * replicas sooner than a replica takes to start throws away the warm-up it just paid for (Kubernetes' default window is
- * 300 s); one whose maximum exceeds what the TPU pools can hold leaves pods Pending while it believes it scaled.
- */
+/** Enforces lesson tpu-autoscaling (policies/facts/lessons). */
 export const requireTpuAwareAutoscaling: StackValidationPolicy = {
-    name: "require-tpu-aware-autoscaling",
-    description:
+    ...policyText(
+        "require-tpu-aware-autoscaling",
         "An autoscaler on TPU model servers must hold scale-down for at least their startup budget, and all of them together must not reach past what the TPU node pools can hold.",
+    ),
     enforcementLevel: "advisory",
     severity: "medium",
-    remediationSteps:
-        "Set the autoscaler's scaleDown.stabilizationWindowSeconds (a ScaledObject's advanced.horizontalPodAutoscalerConfig.behavior) to at least the servers' startup budget, and keep the maximum replicas within the TPU pools' maxNodeCount.",
     configSchema: {
         properties: {
             minimumStartupSeconds: {

@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { TPU_NODE, TPU_V6E_MACHINE_TYPES, containersOf, usesTpu } from "./facts";
+import { TPU_NODE, TPU_V6E_MACHINE_TYPES, containersOf, policyText, usesTpu } from "./facts";
 import { effectiveServiceSpec } from "./support/kserve";
 import { isLlmInferenceService, kindOfType } from "./support/resources";
 import { placements, tpuV6ePools } from "./support/tpuPools";
@@ -10,21 +10,18 @@ const V6E_TOPOLOGIES = [
 ];
 
 /**
- * Seed 003, issue #2 and the seed manifests: the accelerator names differ between the TPU VM
- * API (`tpu-v6e`) and GKE's node label (`tpu-v6e-slice`); a pod that selects the wrong one,
- * or a topology no pool has, stays Pending forever. The selection may be a nodeSelector or a
- * required node affinity; the pools may be NodePools or inline in a Cluster, or live in another
- * stack, when the selector must still name v6e's label and a real v6e topology. Every alternative
- * placement counts (the nodeSelector with each ORed node affinity term), and an LLMInferenceService is
- * read with its base configs merged in, as KServe builds its pods.
+ * Enforces lesson tpu-selector (policies/facts/lessons). The selection may be a nodeSelector or a required node
+ * affinity; the pools may be NodePools or inline in a Cluster, or live in another stack, when the selector must still
+ * name v6e's label and a real v6e topology. Every alternative placement counts (the nodeSelector with each ORed node
+ * affinity term), and an LLMInferenceService is read with its base configs merged in, as KServe builds its pods.
  */
 export const requireTpuSelectorMatchingPool: StackValidationPolicy = {
-    name: "require-tpu-selector-matching-pool",
-    description:
+    ...policyText(
+        "require-tpu-selector-matching-pool",
         "A pod that requests TPU v6e chips must select the accelerator and topology labels that TPU v6e node pools actually carry.",
+    ),
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps: `Select ${TPU_NODE.acceleratorLabel}: ${TPU_NODE.acceleratorValue} and ${TPU_NODE.topologyLabel}: the pool's topology (e.g. 2x2 for ct6e-standard-4t), with a nodeSelector or a required node affinity.`,
     validateStack: (args, reportViolation) => {
         const pools = tpuV6ePools(args.resources);
         // With no pool in this stack, any real v6e topology is one some pool can carry.

@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_MULTI_HOST, TPU_NODE, hostsForTopology, usesTpu } from "./facts";
+import { TPU_MULTI_HOST, TPU_NODE, hostsForTopology, policyText, usesTpu } from "./facts";
 import { Props, isKubernetesKind, isLlmInferenceService } from "./support/resources";
 import { placements } from "./support/tpuPools";
 
@@ -68,23 +68,19 @@ function groupOf(type: string, props: Props): SliceGroup | undefined {
 }
 
 /**
- * The seed manifests' whole-VM rule (lesson 16: a pod takes every chip of its VM), grown to a slice of several VMs.
- * A multi-host TPU slice works as one unit: GKE adds and removes its VMs together, and one model server spans them only
- * when every host's pod is in the same LeaderWorkerSet group (LeaderWorkerSet gives each group its TPU worker hostnames
- * and leader address). So on a multi-host topology a workload must run groups of exactly one pod per host, each group
- * held to one node pool (one slice) by LeaderWorkerSet's exclusive-topology annotation. Sources: kubernetes-sigs/lws
- * v0.10.0 docs/examples/vllm/TPU/lws.yaml and pkg/utils/accelerators/tpu.go; KServe v0.20.0 workload_multi_node.go
- * (the group size from parallelism; annotations copied to the LeaderWorkerSet).
+ * Enforces lesson whole-slice-groups (policies/facts/lessons). GKE adds and removes a slice's VMs together, and one
+ * model server spans them only when every host's pod is in the same LeaderWorkerSet group (LeaderWorkerSet gives each
+ * group its TPU worker hostnames and leader address), held to one node pool by LeaderWorkerSet's exclusive-topology
+ * annotation. Sources: kubernetes-sigs/lws v0.10.0 docs/examples/vllm/TPU/lws.yaml and pkg/utils/accelerators/tpu.go;
+ * KServe v0.20.0 workload_multi_node.go (the group size from parallelism; annotations copied to the LeaderWorkerSet).
  */
 export const requireWholeSliceGroups: ResourceValidationPolicy = {
-    name: "require-whole-slice-groups",
-    description: "On a multi-host TPU slice, a workload runs LeaderWorkerSet groups of one TPU pod per host, each group on one slice.",
+    ...policyText(
+        "require-whole-slice-groups",
+        "On a multi-host TPU slice, a workload runs LeaderWorkerSet groups of one TPU pod per host, each group on one slice.",
+    ),
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps:
-        `Give an LLMInferenceService on a multi-host topology spec.worker and parallelism whose group is the slice's hosts ` +
-        `(pipeline: 4 on 4x4); a LeaderWorkerSet leaderWorkerTemplate.size of the slice's hosts. Annotate either with ` +
-        `${TPU_MULTI_HOST.exclusiveTopology.annotation}: ${TPU_MULTI_HOST.exclusiveTopology.key}.`,
     validateResource: (args, reportViolation) => {
         const group = groupOf(args.type, args.props);
         if (group === undefined) {

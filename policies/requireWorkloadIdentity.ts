@@ -1,14 +1,14 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
+import { policyText } from "./facts";
 
-/** Security baseline: pods get Google credentials through Workload Identity, never the node's service account. */
+/** Enforces lesson workload-identity (policies/facts/lessons). */
 export const requireWorkloadIdentity: ResourceValidationPolicy = {
-    name: "require-workload-identity",
-    description:
-        "A GKE cluster must enable Workload Identity and its node pools must run the GKE metadata server, so pods never borrow the node's credentials.",
+    ...policyText(
+        "require-workload-identity",
+        "A GKE cluster must enable Workload Identity and its node pools must run the GKE metadata server.",
+    ),
     enforcementLevel: "mandatory",
     severity: "high",
-    remediationSteps:
-        "Set workloadIdentityConfig.workloadPool to <project>.svc.id.goog on the cluster and nodeConfig.workloadMetadataConfig.mode GKE_METADATA on every node pool.",
     validateResource: (args, reportViolation) => {
         if (args.type === "gcp:container/cluster:Cluster" && !args.props.workloadIdentityConfig?.workloadPool) {
             reportViolation(`Cluster ${args.name} does not enable Workload Identity (workloadIdentityConfig.workloadPool).`);

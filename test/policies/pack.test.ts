@@ -1,5 +1,6 @@
 import * as fs from "fs";
 import * as path from "path";
+import { LESSONS, lessonById, lessonOfPolicy, policyText } from "../../policies/facts";
 import { PACK_NAME, PACK_VERSION, policies } from "../../policies/pack";
 import { RecordedResource } from "../../scripts/offline/recorder";
 import { evaluatePolicies } from "./evaluate";
@@ -40,18 +41,30 @@ describe("the policy pack", () => {
         }
     });
 
-    test("every policy documents the lesson it encodes", () => {
+    test("every policy is in one lesson of the registry, says so, and the pack lists them in the registry's order", () => {
+        expect(policies.map((policy) => policy.name)).toEqual(LESSONS.flatMap((lesson) => lesson.policies));
         for (const file of POLICY_FILES) {
+            const exportName = file.replace(/\.ts$/, "");
+            const { name } = (require(path.join(POLICY_DIR, file)) as Record<string, { name: string }>)[exportName];
             expect({
                 file,
-                cites: /\/\*\*[\s\S]*?(Seed|Seeds|seed manifests|DESIGN lesson|Security baseline)[\s\S]*?\*\/\s*export const/.test(
-                    fs.readFileSync(path.join(POLICY_DIR, file), "utf8"),
-                ),
+                cites: fs.readFileSync(path.join(POLICY_DIR, file), "utf8").includes(`Enforces lesson ${lessonOfPolicy(name).id} `),
             }).toEqual({
                 file,
                 cites: true,
             });
         }
+    });
+
+    test("a policy's description ends with its lesson's cause, and its remediation is the lesson's fix with where it is explained", () => {
+        const healthChecks = policies.find((policy) => policy.name === "require-http-health-check-policy")!;
+        expect(healthChecks.description).toBe(
+            `Every InferencePool, and every Service in front of vLLM, that a GKE Gateway routes to must have a HealthCheckPolicy that checks vLLM's /health over HTTP on a port where the backend serves. ${lessonById("health-checks").cause}`,
+        );
+        expect(healthChecks.remediationSteps).toBe(`${lessonById("health-checks").fix} See docs/lessons.md#health-checks.`);
+        expect(() => policyText("require-nothing", "A rule.")).toThrow(
+            "policy require-nothing is in no lesson of the registry (policies/facts/lessons)",
+        );
     });
 
     test("facts that change over time are pack config with defaults", () => {

@@ -1,0 +1,80 @@
+/** The security baseline: what no inference stack on GKE should run without, whatever it serves. */
+import { NODE_SERVICE_ACCOUNT_ROLES } from "../catalog";
+import { Lesson } from "./lesson";
+
+const HARDENING = "https://cloud.google.com/kubernetes-engine/docs/how-to/hardening-your-cluster";
+
+export const BASELINE_LESSONS = [
+    {
+        id: "workload-identity",
+        title: "Pods get Google credentials through Workload Identity, never the node's service account",
+        symptom: "Any pod on a node can call Google APIs as the node's service account.",
+        cause: "Without Workload Identity and the GKE metadata server, every pod reads the node's credentials from the metadata server.",
+        fix: "Set workloadIdentityConfig.workloadPool to <project>.svc.id.goog on the cluster and nodeConfig.workloadMetadataConfig.mode GKE_METADATA on every node pool.",
+        prevention: "Workload Identity on the cluster, the GKE metadata server on every pool; each workload its own principal.",
+        sources: [`${HARDENING} (Workload Identity)`, "https://cloud.google.com/kubernetes-engine/docs/how-to/workload-identity"],
+        policies: ["require-workload-identity"],
+        doctorChecks: [],
+    },
+    {
+        id: "private-nodes",
+        title: "Nodes get no public IP addresses; they reach registries through Cloud NAT",
+        symptom: "Nodes are reachable from the internet at public addresses.",
+        cause: "A node with a public IP address is exposed to the internet whatever its firewall rules allow today.",
+        fix: "Set privateClusterConfig.enablePrivateNodes true and give the network a Cloud NAT for image and model downloads.",
+        prevention: "Private nodes, with a Cloud NAT.",
+        sources: [`${HARDENING} (private nodes)`, "https://cloud.google.com/kubernetes-engine/docs/how-to/private-clusters"],
+        policies: ["require-private-nodes"],
+        doctorChecks: [],
+    },
+    {
+        id: "shielded-nodes",
+        title: "Nodes boot verified: Shielded GKE nodes with Secure Boot",
+        symptom: "A node with a tampered boot chain joins the cluster.",
+        cause: "Without Shielded nodes and Secure Boot, nothing verifies a node's boot chain before it joins.",
+        fix: "Leave enableShieldedNodes on the cluster (true) and set nodeConfig.shieldedInstanceConfig.enableSecureBoot true on every node pool.",
+        prevention: "Shielded nodes with Secure Boot on every pool.",
+        sources: [
+            `${HARDENING} (Shielded GKE nodes, Secure Boot)`,
+            "https://cloud.google.com/kubernetes-engine/docs/how-to/shielded-gke-nodes",
+        ],
+        policies: ["require-shielded-nodes"],
+        doctorChecks: [],
+    },
+    {
+        id: "node-service-account",
+        title: "Nodes run as a dedicated least-privilege service account, not Compute Engine's default",
+        symptom: "Nodes run with the Compute Engine default service account and its broad project role.",
+        cause: "The Compute Engine default service account is an Editor of the project by default; every node, and every pod that reaches its credentials, gets it.",
+        fix: `Create a service account with ${NODE_SERVICE_ACCOUNT_ROLES.join(", ")} and set it as nodeConfig.serviceAccount on the cluster and every node pool.`,
+        prevention: `A dedicated node service account with ${NODE_SERVICE_ACCOUNT_ROLES.join(", ")}.`,
+        sources: [
+            "https://cloud.google.com/kubernetes-engine/docs/how-to/service-accounts (roles/container.defaultNodeServiceAccount)",
+            "CIS Google Kubernetes Engine Benchmark v2.0.0, 5.2.1",
+        ],
+        policies: ["disallow-default-compute-service-account"],
+        doctorChecks: [],
+    },
+    {
+        id: "deletion-protection",
+        title: "Outside throwaway stacks, `pulumi destroy` or a replacement must not take the cluster with it",
+        symptom: "A destroy, or a change that replaces the cluster, deletes it with every workload on it.",
+        cause: "Without deletion protection GKE deletes a cluster on request, and Pulumi replaces a cluster for some changes.",
+        fix: "Set deletionProtection true on the cluster, or list the stack in this policy's exemptStacks config.",
+        prevention: "Deletion protection on, except in the dev stack.",
+        sources: ["https://cloud.google.com/kubernetes-engine/docs/how-to/deleting-a-cluster (deletion protection)"],
+        policies: ["require-deletion-protection"],
+        doctorChecks: [],
+    },
+    {
+        id: "plain-text-secrets",
+        title: "Credentials live in Secrets, never in a pod's environment, a ConfigMap or a command line",
+        symptom: "A token (HF_TOKEN) sits in plain text in the object, in Pulumi's state and in every preview.",
+        cause: "A credential written into a pod spec, or into a ConfigMap a pod loads into its environment, is stored and shown in plain text wherever the object is.",
+        fix: "Store the value with `pulumi config set --secret`, write it into a Kubernetes Secret, and reference it with env[].valueFrom.secretKeyRef (or envFrom.secretRef); on a command line use $(VAR) with such a variable.",
+        prevention: "The Hugging Face token is a Pulumi secret, in a Kubernetes Secret the server reads by reference.",
+        sources: ["https://kubernetes.io/docs/concepts/security/secrets-good-practices/"],
+        policies: ["disallow-plain-text-secret-env"],
+        doctorChecks: [],
+    },
+] as const satisfies readonly Lesson[];
