@@ -3,7 +3,7 @@
  * when given, say where to look (serving namespace, Gateway, CA issuer, services and their patterns, the TPU pool's
  * maximum); without them, every LLMInferenceService the reader can list is checked and its Gateway read from its route.
  */
-import { KSERVE, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING, parentGateways } from "@gke-tpu-inference/facts";
+import { DoctorCheck, KSERVE, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING, parentGateways } from "@gke-tpu-inference/facts";
 import { ClusterAccessError } from "../cluster/access";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import { ModelRouting, modelRoutingFromOutputs } from "../cluster/modelRouting";
@@ -185,10 +185,10 @@ function isForbidden(err: unknown): err is ClusterAccessError {
 const inArea = (area: string, diagnoses: Diagnosis[]): AreaDiagnosis[] => diagnoses.map((diagnosis) => ({ ...diagnosis, area }));
 
 /**
- * The checks of one part of the platform, or one SKIPPED line (`check`) when the user may not read what they need (the
+ * The checks of one part of the platform, or one SKIPPED line (its first check, `check`) when the user may not read what they need (the
  * rest still runs).
  */
-async function readable(area: string, check: string, checks: () => Promise<Diagnosis[]>): Promise<AreaDiagnosis[]> {
+async function readable(area: string, check: DoctorCheck, checks: () => Promise<Diagnosis[]>): Promise<AreaDiagnosis[]> {
     try {
         return inArea(area, await checks());
     } catch (err) {
@@ -250,13 +250,13 @@ export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, op
         : [...new Map(perNamespace.flatMap((part) => part.gateways).map((ref) => [`${ref.namespace}/${ref.name}`, ref])).values()];
     step("checking the platform: Gateway, CRDs, controllers, cert-manager");
     const platform = await Promise.all([
-        readable("Gateway", "Gateway checks", () => gatewayChecks(reader, gateways)),
-        readable("CRDs", "CRD checks", () => crdChecks(reader)),
-        readable("controllers", "controller checks", () => controllerChecks(reader)),
-        readable("cert-manager", "cert-manager checks", () => certificateChecks(reader, targets.caIssuer)),
+        readable("Gateway", "Gateway exists", () => gatewayChecks(reader, gateways)),
+        readable("CRDs", "CRD installed", () => crdChecks(reader)),
+        readable("controllers", "controllers available", () => controllerChecks(reader)),
+        readable("cert-manager", "issuer ready", () => certificateChecks(reader, targets.caIssuer)),
         // The router lives beside the Gateway, which only the stack's outputs name.
         targets.modelRouting && targets.gateway
-            ? readable("body-based routing", "body-based routing checks", () =>
+            ? readable("body-based routing", "body-based router ready replicas", () =>
                   modelRoutingChecks(reader, targets.gateway!, targets.modelRouting!),
               )
             : Promise.resolve([]),

@@ -113,5 +113,5 @@ export async function prefixCacheCheck(source: MetricsSource, namespace: string,
     }
     return counts.hits > 0
         ? { status: "OK", check, object, evidence }
-        : { status: "FAIL", check, object, evidence, lesson: "prefixCacheZero" };
+        : { status: "FAIL", check, object, evidence, lesson: "prefix-cache-zero" };
 }

@@ -112,18 +112,19 @@ export async function modelRoutingChecks(reader: ObjectReader, gateway: GatewayR
     }
 
     for (const [modelName, service] of Object.entries(routing.models)) {
-        const check = `${JSON.stringify(modelName)} reaches its service at /v1${ROUTED_PATH}`;
+        const check = "model name reaches its service";
+        const asked = `${JSON.stringify(modelName)} at /v1${ROUTED_PATH}`;
         const object = objectName("LLMInferenceService", service);
         try {
             const finding = await routedToModel(routing.url, modelName, ROUTED_REQUEST_TIMEOUT_MS);
             results.push(
                 finding.ok
-                    ? { status: "OK", check, object, evidence: finding.detail }
+                    ? { status: "OK", check, object, evidence: `${asked}: ${finding.detail}` }
                     : {
                           status: "FAIL",
                           check,
                           object,
-                          evidence: finding.detail,
+                          evidence: `${asked}: ${finding.detail}`,
                           fix: "the router, extension and ConfigMap checks above name the broken part",
                       },
             );
@@ -136,7 +137,7 @@ export async function modelRoutingChecks(reader: ObjectReader, gateway: GatewayR
                 status: "FAIL",
                 check,
                 object,
-                evidence: reason,
+                evidence: `${asked}: ${reason}`,
                 fix: "check the Gateway's address and that this machine may reach it",
             });
         }

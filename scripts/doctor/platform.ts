@@ -5,7 +5,7 @@
 import { CHARTS, ISTIO, PLATFORM_CRDS, PinnedChart, gatewayClassServesInference } from "@gke-tpu-inference/facts";
 import { describeCondition, findCondition } from "../cluster/checks";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
-import type { LessonId } from "./lessons";
+import type { DoctorCheck, LessonId } from "@gke-tpu-inference/facts";
 import { Diagnosis, objectName } from "./report";
 
 /** A Gateway, by namespace and name. */
@@ -23,7 +23,7 @@ function conditionEvidence(object: KubeObject, type: string): { ok: boolean; evi
 }
 
 /** OK or FAIL on one condition of an object of `kind` (list items from the API server carry no kind). */
-function conditionCheck(kind: string, object: KubeObject, type: string, check: string, lesson?: LessonId, fix?: string): Diagnosis {
+function conditionCheck(kind: string, object: KubeObject, type: string, check: DoctorCheck, lesson?: LessonId, fix?: string): Diagnosis {
     const { ok, evidence } = conditionEvidence(object, type);
     return {
         status: ok ? "OK" : "FAIL",
@@ -46,7 +46,7 @@ export async function gatewayChecks(reader: ObjectReader, gateways: GatewayRef[]
                   check: "Gateway API enabled",
                   object: "GatewayClasses",
                   evidence: "the cluster has no GatewayClass",
-                  lesson: "gatewayApiDisabled",
+                  lesson: "gateway-api-disabled",
               },
     ];
     for (const ref of gateways) {
@@ -69,7 +69,7 @@ export async function gatewayChecks(reader: ObjectReader, gateways: GatewayRef[]
                           check: "GatewayClass regional",
                           object,
                           evidence: `class ${className}`,
-                          lesson: "globalGatewayClass",
+                          lesson: "global-gateway-class",
                       }
                     : {
                           status: "WARN",
@@ -93,7 +93,7 @@ export async function gatewayChecks(reader: ObjectReader, gateways: GatewayRef[]
                 : {
                       ...programmed,
                       evidence: `${programmed.evidence}; the cluster has no GatewayClass ${className}`,
-                      lesson: "gatewayApiDisabled",
+                      lesson: "gateway-api-disabled",
                       fix: undefined,
                   },
         );
@@ -148,7 +148,7 @@ export async function crdChecks(reader: ObjectReader): Promise<Diagnosis[]> {
             const found = await reader.get({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: crd.name });
             const group = crd.name.slice(crd.name.indexOf(".") + 1);
             const lesson: LessonId | undefined =
-                crd.kind === "LeaderWorkerSet" ? "lwsMissing" : crd.kind === "InferencePool" ? "inferencePoolGroup" : undefined;
+                crd.kind === "LeaderWorkerSet" ? "lws-missing" : crd.kind === "InferencePool" ? "inference-pool-group" : undefined;
             if (!found) {
                 return {
                     status: "FAIL",
@@ -194,7 +194,7 @@ export async function controllerChecks(reader: ObjectReader): Promise<Diagnosis[
                         check: "controllers available",
                         object: `Deployments in ${namespace}`,
                         evidence: "none",
-                        lesson: "platformControllers",
+                        lesson: "platform-controllers",
                     },
                 ];
             }
@@ -204,7 +204,7 @@ export async function controllerChecks(reader: ObjectReader): Promise<Diagnosis[
                     deployment,
                     "Available",
                     "controller available",
-                    "platformControllers",
+                    "platform-controllers",
                     `kubectl -n ${namespace} describe deployment ${deployment.metadata!.name}: its conditions and pods say why`,
                 ),
             );
@@ -252,7 +252,7 @@ export async function certificateChecks(reader: ObjectReader, caIssuer?: string)
             check: "CA key RSA",
             object: objectName("Certificate", certificate.metadata!.name!, certificate.metadata?.namespace),
             evidence: `privateKey.algorithm ${algorithm}`,
-            ...(algorithm === "RSA" ? {} : { lesson: "rsaCa" as const }),
+            ...(algorithm === "RSA" ? {} : { lesson: "rsa-ca" as const }),
         });
     }
     return results;

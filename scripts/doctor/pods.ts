@@ -15,7 +15,7 @@ import {
 } from "@gke-tpu-inference/facts";
 import { describeCondition, findCondition } from "../cluster/checks";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
-import type { LessonId } from "./lessons";
+import type { LessonId } from "@gke-tpu-inference/facts";
 import { Diagnosis, objectName } from "./report";
 
 /** Lines of a crashed container's previous log read for its cause. */
@@ -61,7 +61,7 @@ export const LOG_CAUSES: ReadonlyArray<{
             `its Workload Identity principal lacks ${match[1]} on the ${match[2]} it reads (its weights or its compilation cache, see README "Least privilege"): ` +
             "`pulumi up` grants it; a grant made minutes ago may still be applying (typically 2 minutes, sometimes 7 or more)",
     },
-    { pattern: /error: unrecognized arguments: .*/, what: "vLLM rejected a flag", lesson: "vllmFlag" },
+    { pattern: /error: unrecognized arguments: .*/, what: "vLLM rejected a flag", lesson: "vllm-flag" },
     {
         pattern: /.*(?:RESOURCE_EXHAUSTED|[Oo]ut of memory|OutOfMemory).*/,
         what: "the model does not fit the TPU's memory",
@@ -111,7 +111,7 @@ function pendingDiagnosis(pod: KubeObject, object: string, events: Event[], cont
     const check = POD_SCHEDULED;
     const stockout = events.find((event) => STOCKOUT.test(event.message ?? ""));
     if (stockout) {
-        return { status: "FAIL", check, object, evidence: eventText(stockout), lesson: "capacity" };
+        return { status: "FAIL", check, object, evidence: eventText(stockout), lesson: "tpu-capacity" };
     }
     const notTriggered = newestEvent(events, ["NotTriggerScaleUp"]);
     if (notTriggered && /max node group size reached/.test(notTriggered.message ?? "")) {
@@ -134,7 +134,7 @@ function pendingDiagnosis(pod: KubeObject, object: string, events: Event[], cont
         .split(", ")
         .filter(Boolean);
     if (notTriggered && reasons.length > 0 && reasons.every((reason) => /didn't match Pod's node affinity\/selector/.test(reason))) {
-        return { status: "FAIL", check, object, evidence: `${eventText(notTriggered)}; the pod selects ${wanted}`, lesson: "tpuSelector" };
+        return { status: "FAIL", check, object, evidence: `${eventText(notTriggered)}; the pod selects ${wanted}`, lesson: "tpu-selector" };
     }
     const scaleUp = newestEvent(events, ["TriggeredScaleUp", "FailedScaleUp"]);
     if (scaleUp?.reason === "FailedScaleUp") {
@@ -174,7 +174,7 @@ function pendingDiagnosis(pod: KubeObject, object: string, events: Event[], cont
             check,
             object,
             evidence: `the pod selects ${wanted}; TPU nodes carry ${seen.join(", ")}`,
-            lesson: "tpuSelector",
+            lesson: "tpu-selector",
         };
     }
     const failed = newestEvent(events, ["FailedScheduling", "FailedScaleUp"]);
@@ -217,7 +217,7 @@ async function restartDiagnosis(
             check,
             object,
             evidence: `${status.name}: ${restarts}; ${probeKilled ? `${eventText(probeKilled)}; ` : ""}startup budget ${budget} s, below ${MINIMUM_TPU_STARTUP_SECONDS} s`,
-            lesson: "startupBudget",
+            lesson: "startup-budget",
         };
     }
     const log = await reader.podLog({
@@ -363,8 +363,8 @@ export function endpointPickerChecks(service: string, namespace: string, pods: K
                 : verdict?.status === "fixed"
                   ? { status: "OK", check, object, evidence: `${image}: ${verdict.repository} v${verdict.minimum} or later` }
                   : verdict?.status === "unfixed" && problem !== undefined
-                    ? { status: "FAIL", check, object, evidence: `${image}: ${problem}`, lesson: "eppAlpn" }
-                    : { status: "WARN", check, object, evidence: `${image} serves TLS; its version cannot be read`, lesson: "eppAlpn" };
+                    ? { status: "FAIL", check, object, evidence: `${image}: ${problem}`, lesson: "epp-alpn" }
+                    : { status: "WARN", check, object, evidence: `${image} serves TLS; its version cannot be read`, lesson: "epp-alpn" };
         const ready = findCondition((pod.status as PodStatus).conditions, "Ready");
         return [
             alpn,

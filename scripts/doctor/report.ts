@@ -1,20 +1,21 @@
 /**
  * What `npm run doctor` reports of each check: its status, the object, the check, the evidence, and for a failure or a
- * warning the field-report lesson behind it and what to do; laid out by the CLI kit's check report, or as JSON.
+ * warning the lesson behind it (from the pack's lesson registry) and what to do; laid out by the CLI kit's check report,
+ * or as JSON.
  */
+import { DoctorCheck, LessonId, lessonById, lessonLink } from "@gke-tpu-inference/facts";
 import type { CheckStatus, ReportedCheck } from "../cli/checks";
-import { LESSONS, LessonId } from "./lessons";
 
 /** The outcome of one check on one object. */
 export interface Diagnosis {
     status: CheckStatus;
-    /** What was checked, e.g. `route accepted`. */
-    check: string;
+    /** What was checked, by its name in the lesson registry's DOCTOR_CHECKS, e.g. `accepted by the Gateway`. */
+    check: DoctorCheck;
     /** The object checked, as `Kind namespace/name`, or what is missing. */
     object: string;
     /** What was seen: a condition, reason and message, an event, a log line. */
     evidence: string;
-    /** The field-report lesson the failure matches. */
+    /** The lesson the failure matches. */
     lesson?: LessonId;
     /** What to do, when it differs from the lesson's fix or there is no lesson. */
     fix?: string;
@@ -32,9 +33,10 @@ export function objectName(kind: string, name: string, namespace?: string): stri
 
 /** The lesson spelt out, and what to do (only where something is wrong). */
 function lessonAndNextStep(diagnosis: Diagnosis) {
-    const lesson = diagnosis.lesson ? { id: diagnosis.lesson, ...LESSONS[diagnosis.lesson] } : undefined;
+    const found = diagnosis.lesson ? lessonById(diagnosis.lesson) : undefined;
+    const lesson = found ? { id: diagnosis.lesson!, title: found.title, link: lessonLink(diagnosis.lesson!) } : undefined;
     const wrong = diagnosis.status === "FAIL" || diagnosis.status === "WARN";
-    return { lesson, nextStep: wrong ? (diagnosis.fix ?? lesson?.fix) : undefined };
+    return { lesson, nextStep: wrong ? (diagnosis.fix ?? found?.recovery ?? found?.fix) : undefined };
 }
 
 /** One check as `--json` prints it. */
@@ -46,7 +48,7 @@ export function jsonCheck(diagnosis: AreaDiagnosis) {
         object: diagnosis.object,
         check: diagnosis.check,
         message: diagnosis.evidence,
-        ...(lesson ? { lesson: { id: lesson.id, source: lesson.source, title: lesson.title } } : {}),
+        ...(lesson ? { lesson } : {}),
         ...(nextStep ? { nextStep } : {}),
     };
 }
@@ -60,7 +62,7 @@ export function reportedCheck(diagnosis: AreaDiagnosis): ReportedCheck {
         subject: `${diagnosis.object}: ${diagnosis.check}`,
         message: diagnosis.evidence,
         details: {
-            ...(lesson ? { lesson: `${lesson.title} (${lesson.source})` } : {}),
+            ...(lesson ? { lesson: `${lesson.title} (${lesson.link})` } : {}),
             ...(nextStep ? { "next step": nextStep } : {}),
         },
     };

@@ -37,17 +37,17 @@ import {
     inferencePoolMigration,
 } from "../cluster/checks";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
-import type { LessonId } from "./lessons";
+import type { LessonId } from "@gke-tpu-inference/facts";
 import type { GatewayRef } from "./platform";
 import { type KubeEvent, POD_SCHEDULED } from "./pods";
 import { Diagnosis, objectName } from "./report";
 
 /** Known causes in a message anywhere a controller reports one, and the lesson each matches. */
 export const KNOWN_MESSAGES: ReadonlyArray<{ pattern: RegExp; lesson: LessonId }> = [
-    { pattern: /GWCER104|Timeouts are not supported/, lesson: "routeTimeouts" },
-    { pattern: /no matches for kind "?LeaderWorkerSet"?/, lesson: "lwsMissing" },
-    { pattern: /InvalidKind|inference\.networking\.x-k8s\.io/, lesson: "inferencePoolGroup" },
-    { pattern: /WRONG_VERSION_NUMBER/, lesson: "httpsAppProtocol" },
+    { pattern: /GWCER104|Timeouts are not supported/, lesson: "route-timeouts" },
+    { pattern: /no matches for kind "?LeaderWorkerSet"?/, lesson: "lws-missing" },
+    { pattern: /InvalidKind|inference\.networking\.x-k8s\.io/, lesson: "inference-pool-group" },
+    { pattern: /WRONG_VERSION_NUMBER/, lesson: "https-app-protocol" },
 ];
 
 /** The lesson a message matches, if any. */
@@ -166,13 +166,13 @@ export async function routeChecks(reader: ObjectReader, namespace: string, servi
             check: `backends on ${INFERENCE_POOL_KIND.group}`,
             object,
             evidence: migration.detail,
-            ...(migration.ok ? {} : { lesson: "inferencePoolGroup" as const }),
+            ...(migration.ok ? {} : { lesson: "inference-pool-group" as const }),
         },
         {
             status: accepted.ok ? "OK" : "FAIL",
-            check: `accepted by Gateway ${gateway.namespace}/${gateway.name}`,
+            check: "accepted by the Gateway",
             object,
-            evidence: accepted.detail,
+            evidence: `Gateway ${gateway.namespace}/${gateway.name}: ${accepted.detail}`,
             ...(accepted.ok ? {} : lessonOrFix(accepted.detail, "kubectl describe httproute: the Gateway's conditions say why")),
         },
     ];
@@ -239,20 +239,20 @@ function healthCheck(backend: BackendRef, policies: KubeObject[], ports: number[
             check,
             object,
             evidence: "no HealthCheckPolicy targets it: GKE probes / by default",
-            lesson: "healthChecks",
+            lesson: "health-checks",
         };
     }
     const problemOf = (policy: KubeObject) => healthCheckProblem(policy.metadata!.name!, backend, healthCheckOf(policy), ports);
     const policy = policies.find((candidate) => problemOf(candidate) === undefined) ?? policies[0];
     const problem = problemOf(policy);
     if (problem !== undefined) {
-        return { status: "FAIL", check, object, evidence: problem, lesson: "healthChecks" };
+        return { status: "FAIL", check, object, evidence: problem, lesson: "health-checks" };
     }
     const probe = `HealthCheckPolicy ${policy.metadata!.name}: ${describeHealthCheck(healthCheckOf(policy))}`;
     const attached = gkePolicyAttached(policy, `HealthCheckPolicy ${policy.metadata!.name}`);
     return attached.ok
         ? { status: "OK", check, object, evidence: `${probe}; ${attached.detail}` }
-        : { status: "FAIL", check, object, evidence: attached.detail, lesson: "healthChecks" };
+        : { status: "FAIL", check, object, evidence: attached.detail, lesson: "health-checks" };
 }
 
 /** The InferencePool's GCPBackendPolicy: attached, with a timeout long enough for a generation. */
@@ -262,11 +262,11 @@ function backendTimeout(backend: BackendRef, policies: KubeObject[]): Diagnosis 
     const policy = policies[0];
     const problem = backendTimeoutProblem(backend, policy, MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS);
     if (policy === undefined || problem !== undefined) {
-        return { status: "FAIL", check, object, evidence: problem ?? "", lesson: "backendTimeout" };
+        return { status: "FAIL", check, object, evidence: problem ?? "", lesson: "backend-timeout" };
     }
     const attached = gkePolicyAttached(policy, `GCPBackendPolicy ${policy.metadata!.name}`);
     const evidence = `timeoutSec ${backendTimeoutSeconds(policy)}; ${attached.detail}`;
-    return { status: attached.ok ? "OK" : "FAIL", check, object, evidence, ...(attached.ok ? {} : { lesson: "backendTimeout" as const }) };
+    return { status: attached.ok ? "OK" : "FAIL", check, object, evidence, ...(attached.ok ? {} : { lesson: "backend-timeout" as const }) };
 }
 
 /**
@@ -299,7 +299,7 @@ export async function appProtocolChecks(
                   object,
                   evidence: ports.map((port) => `port ${port.name ?? port.port} appProtocol ${port.appProtocol ?? "(unset)"}`).join(", "),
               }
-            : { status: "FAIL", check: "no HTTPS to vLLM", object, evidence: https.join(", "), lesson: "httpsAppProtocol" };
+            : { status: "FAIL", check: "no HTTPS to vLLM", object, evidence: https.join(", "), lesson: "https-app-protocol" };
     });
 }
 

@@ -7,12 +7,12 @@ import * as path from "path";
 import { PLATFORM_CRDS } from "@gke-tpu-inference/facts";
 import { CliError, EXIT } from "../../scripts/cli";
 import { plainTerminal } from "../../scripts/cli/terminal";
+import { DOCTOR_CHECKS, lessonById, lessonLink } from "@gke-tpu-inference/facts";
 import { formatChecks } from "../../scripts/cli/checks";
 import { ClusterAccessError } from "../../scripts/cluster/access";
 import type { KubeObject } from "../../scripts/cluster/kube";
 import { doctorPlan } from "../../scripts/doctor";
 import { DoctorTargets, runDoctor, targetsFromOutputs } from "../../scripts/doctor/diagnose";
-import { LESSONS } from "../../scripts/doctor/lessons";
 import { prefixCacheCheck, sumSamples } from "../../scripts/doctor/metrics";
 import { routerReplicas } from "../../scripts/doctor/modelRouting";
 import { Diagnosis, jsonCheck, reportedCheck } from "../../scripts/doctor/report";
@@ -95,7 +95,7 @@ describe("npm run doctor over recorded states", () => {
             "CA key RSA",
             "service ready",
             "backends on inference.networking.k8s.io",
-            "accepted by Gateway inference-gateway/inference-gateway",
+            "accepted by the Gateway",
             "health check /health over HTTP",
             "backend timeout >= 300 s",
             "no HTTPS to vLLM",
@@ -110,40 +110,43 @@ describe("npm run doctor over recorded states", () => {
         [
             "gateway-api-disabled",
             [
-                ["FAIL", "GatewayClasses", "Gateway API enabled", "gatewayApiDisabled"],
-                ["FAIL", "Gateway inference-gateway/inference-gateway", "Gateway programmed", "gatewayApiDisabled"],
+                ["FAIL", "GatewayClasses", "Gateway API enabled", "gateway-api-disabled"],
+                ["FAIL", "Gateway inference-gateway/inference-gateway", "Gateway programmed", "gateway-api-disabled"],
                 ["FAIL", "Gateway inference-gateway/inference-gateway", "Gateway address", undefined],
             ],
         ],
-        ["global-gateway-class", [["FAIL", "Gateway inference-gateway/inference-gateway", "GatewayClass regional", "globalGatewayClass"]]],
+        [
+            "global-gateway-class",
+            [["FAIL", "Gateway inference-gateway/inference-gateway", "GatewayClass regional", "global-gateway-class"]],
+        ],
         [
             "health-check-root",
-            [["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "health check /health over HTTP", "healthChecks"]],
+            [["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "health check /health over HTTP", "health-checks"]],
         ],
-        ["health-check-missing", [["FAIL", "Service llm-inference/qwen2-3b-http", "health check /health over HTTP", "healthChecks"]]],
+        ["health-check-missing", [["FAIL", "Service llm-inference/qwen2-3b-http", "health check /health over HTTP", "health-checks"]]],
         [
             "health-check-wrong-port",
-            [["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "health check /health over HTTP", "healthChecks"]],
+            [["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "health check /health over HTTP", "health-checks"]],
         ],
         [
             "backend-policy-missing",
-            [["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "backend timeout >= 300 s", "backendTimeout"]],
+            [["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "backend timeout >= 300 s", "backend-timeout"]],
         ],
-        ["https-app-protocol", [["FAIL", "Service llm-inference/qwen2-3b-kserve-workload-svc", "no HTTPS to vLLM", "httpsAppProtocol"]]],
+        ["https-app-protocol", [["FAIL", "Service llm-inference/qwen2-3b-kserve-workload-svc", "no HTTPS to vLLM", "https-app-protocol"]]],
         [
             "lws-missing",
             [
-                ["FAIL", "CustomResourceDefinition leaderworkersets.leaderworkerset.x-k8s.io", "CRD installed", "lwsMissing"],
-                ["FAIL", "Deployments in lws-system", "controllers available", "platformControllers"],
-                ["FAIL", SERVICE, "service ready", "lwsMissing"],
+                ["FAIL", "CustomResourceDefinition leaderworkersets.leaderworkerset.x-k8s.io", "CRD installed", "lws-missing"],
+                ["FAIL", "Deployments in lws-system", "controllers available", "platform-controllers"],
+                ["FAIL", SERVICE, "service ready", "lws-missing"],
                 ["FAIL", "Pods of LLMInferenceService llm-inference/qwen2-3b", "pod ready", undefined],
             ],
         ],
         [
             "controller-unavailable",
-            [["FAIL", "Deployment kserve/llmisvc-controller-manager", "controller available", "platformControllers"]],
+            [["FAIL", "Deployment kserve/llmisvc-controller-manager", "controller available", "platform-controllers"]],
         ],
-        ["ca-ecdsa", [["FAIL", "Certificate cert-manager/tpu-inference-ca", "CA key RSA", "rsaCa"]]],
+        ["ca-ecdsa", [["FAIL", "Certificate cert-manager/tpu-inference-ca", "CA key RSA", "rsa-ca"]]],
         ["issuer-not-ready", [["FAIL", "ClusterIssuer tpu-inference-ca-issuer", "issuer ready", undefined]]],
         [
             "ca-not-ready",
@@ -189,12 +192,12 @@ describe("npm run doctor over recorded states", () => {
                 ["FAIL", "Endpoint picker of LLMInferenceService llm-inference/qwen2-3b", "endpoint picker ready", undefined],
             ],
         ],
-        ["pending-selector", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", "tpuSelector"]]],
+        ["pending-selector", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", "tpu-selector"]]],
         ["pool-at-max", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", undefined]]],
-        ["stockout", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", "capacity"]]],
+        ["stockout", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", "tpu-capacity"]]],
         ["scale-up-quota", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", undefined]]],
         ["scaling-up", [NOT_AVAILABLE, ["WARN", POD, "pod scheduled", undefined]]],
-        ["crashloop-unknown-flag", [NOT_AVAILABLE, ["FAIL", POD, "container running", "vllmFlag"]]],
+        ["crashloop-unknown-flag", [NOT_AVAILABLE, ["FAIL", POD, "container running", "vllm-flag"]]],
         ["tpu-out-of-memory", [NOT_AVAILABLE, ["FAIL", POD, "container running", undefined]]],
         ["hf-unauthorized", [NOT_AVAILABLE, ["FAIL", POD, "container running", undefined]]],
         ["bucket-forbidden", [NOT_AVAILABLE, ["FAIL", POD, "container running", undefined]]],
@@ -208,44 +211,37 @@ describe("npm run doctor over recorded states", () => {
         [
             "scale-out-stuck",
             [
-                ["FAIL", SERVICE, "service ready", "capacity"],
-                ["FAIL", "Pod llm-inference/qwen2-3b-kserve-6c8f9d7b54-z9y8w", "pod scheduled", "capacity"],
+                ["FAIL", SERVICE, "service ready", "tpu-capacity"],
+                ["FAIL", "Pod llm-inference/qwen2-3b-kserve-6c8f9d7b54-z9y8w", "pod scheduled", "tpu-capacity"],
             ],
         ],
         ["group-recreated", [["FAIL", "LeaderWorkerSet llm-inference/qwen2-3b-kserve-mn", "groups not recreated", undefined]]],
         ["oom-killed", [NOT_AVAILABLE, ["FAIL", POD, "container running", undefined]]],
         ["image-pull", [NOT_AVAILABLE, ["FAIL", POD, "image pulled", undefined]]],
-        ["startup-probe-restarts", [NOT_AVAILABLE, ["FAIL", POD, "container running", "startupBudget"]]],
+        ["startup-probe-restarts", [NOT_AVAILABLE, ["FAIL", POD, "container running", "startup-budget"]]],
         ["pod-starting", [NOT_AVAILABLE, ["WARN", POD, "pod ready", undefined]]],
-        ["epp-without-alpn", [["FAIL", EPP, "EPP ALPN h2 under TLS", "eppAlpn"]]],
+        ["epp-without-alpn", [["FAIL", EPP, "EPP ALPN h2 under TLS", "epp-alpn"]]],
         ["epp-not-ready", [["FAIL", EPP, "endpoint picker ready", undefined]]],
         ["service-stopped", [["SKIPPED", "Pods of LLMInferenceService llm-inference/qwen2-3b", "pod ready", undefined]]],
         [
             "../route-rejected-timeouts",
-            [
-                [
-                    "FAIL",
-                    "HTTPRoute llm-inference/qwen2-3b-kserve-route",
-                    "accepted by Gateway inference-gateway/inference-gateway",
-                    "routeTimeouts",
-                ],
-            ],
+            [["FAIL", "HTTPRoute llm-inference/qwen2-3b-kserve-route", "accepted by the Gateway", "route-timeouts"]],
         ],
         [
             "../route-not-migrated",
             [
-                ["FAIL", "HTTPRoute llm-inference/qwen2-3b-kserve-route", "backends on inference.networking.k8s.io", "inferencePoolGroup"],
                 [
                     "FAIL",
                     "HTTPRoute llm-inference/qwen2-3b-kserve-route",
-                    "accepted by Gateway inference-gateway/inference-gateway",
-                    "inferencePoolGroup",
+                    "backends on inference.networking.k8s.io",
+                    "inference-pool-group",
                 ],
+                ["FAIL", "HTTPRoute llm-inference/qwen2-3b-kserve-route", "accepted by the Gateway", "inference-pool-group"],
             ],
         ],
         [
             "../policy-not-attached",
-            [["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "health check /health over HTTP", "healthChecks"]],
+            [["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "health check /health over HTTP", "health-checks"]],
         ],
     ];
 
@@ -255,6 +251,23 @@ describe("npm run doctor over recorded states", () => {
         );
         expect(checks).toEqual(expect.arrayContaining(["istiod serves InferencePool", "EPP reached over TLS"]));
         expect(checks.filter((check) => check === "health check /health over HTTP" || check === "backend timeout >= 300 s")).toEqual([]);
+    });
+
+    test("every check the doctor reports over the recorded states is one the lesson registry names, and a failure's lesson lists it", async () => {
+        const reported = new Set<string>();
+        for (const [state] of cases) {
+            for (const diagnosis of await runDoctor(memoryReader(clusterState(...overlaysOf(state))), {}, NOW)) {
+                reported.add(diagnosis.check);
+                if (diagnosis.lesson !== undefined) {
+                    expect({
+                        check: diagnosis.check,
+                        lesson: diagnosis.lesson,
+                        lists: (lessonById(diagnosis.lesson).doctorChecks as readonly string[]).includes(diagnosis.check),
+                    }).toMatchObject({ lists: true });
+                }
+            }
+        }
+        expect([...reported].filter((check) => !(DOCTOR_CHECKS as readonly string[]).includes(check))).toEqual([]);
     });
 
     test("every recorded failure state is tested", () => {
@@ -284,15 +297,15 @@ describe("npm run doctor over recorded states", () => {
             const { lesson, nextStep } = jsonCheck(diagnosis);
             return [
                 `${diagnosis.status.padEnd(7)} ${diagnosis.object}: ${diagnosis.check}: ${diagnosis.evidence}`,
-                ...(lesson ? [`lesson (${lesson.source}): ${lesson.title}`] : []),
+                ...(lesson ? [`lesson (${lesson.link}): ${lesson.title}`] : []),
                 ...(nextStep ? [`fix: ${nextStep}`] : []),
             ].join(" | ");
         };
         expect(await line("crashloop-unknown-flag", "container running")).toBe(
             `FAIL    ${POD}: container running: main: 4 restarts, last Error (exit 2); vLLM rejected a flag: error: unrecognized arguments: --prefix-cache-block-size=16` +
-                ` | lesson (seed 003 #12): ${LESSONS.vllmFlag.title} | fix: ${LESSONS.vllmFlag.fix}`,
+                ` | lesson (docs/lessons.md#vllm-flag): ${lessonById("vllm-flag").title} | fix: ${lessonById("vllm-flag").recovery}`,
         );
-        expect(await line("../route-rejected-timeouts", "accepted by Gateway inference-gateway/inference-gateway")).toContain(
+        expect(await line("../route-rejected-timeouts", "accepted by the Gateway")).toContain(
             "Accepted=False (UnsupportedValue: Error GWCER104: HTTPRoute is misconfigured, err: Timeouts are not supported.)",
         );
         expect(await line("lws-missing", "service ready")).toContain(
@@ -338,7 +351,7 @@ describe("npm run doctor over recorded states", () => {
         );
         expect(await line("health-check-wrong-port", "health check /health over HTTP")).toBe(
             "FAIL    InferencePool llm-inference/qwen2-3b-inference-pool: health check /health over HTTP: HealthCheckPolicy qwen2-3b-inference-pool checks port 8080 on InferencePool llm-inference/qwen2-3b-inference-pool, which serves on 8000; GKE would probe a port vLLM does not answer on, so use port 8000 or USE_SERVING_PORT." +
-                ` | lesson (seed 003 #5, #13): ${LESSONS.healthChecks.title} | fix: ${LESSONS.healthChecks.fix}`,
+                ` | lesson (docs/lessons.md#health-checks): ${lessonById("health-checks").title} | fix: ${lessonById("health-checks").recovery}`,
         );
         expect(await line("pending-selector", "pod scheduled")).toContain(
             "the pod selects cloud.google.com/gke-tpu-accelerator=tpu-v6e, cloud.google.com/gke-tpu-topology=2x2",
@@ -365,7 +378,7 @@ describe("npm run doctor over recorded states", () => {
         const [diagnosis] = (await runDoctor(memoryReader(objects), {}, NOW)).filter((candidate) => candidate.check === "pod scheduled");
         expect(diagnosis).toMatchObject({
             status: "FAIL",
-            lesson: "tpuSelector",
+            lesson: "tpu-selector",
             evidence:
                 "the pod selects cloud.google.com/gke-tpu-accelerator=tpu-v6e-slice, cloud.google.com/gke-tpu-topology=4x4; TPU nodes carry tpu-v6e-slice/2x2",
         });
@@ -397,7 +410,7 @@ describe("npm run doctor over recorded states", () => {
             (candidate) => candidate.check === "pod scheduled" && candidate.status === "FAIL",
         );
         expect(scheduled.map((diagnosis) => [diagnosis.object, diagnosis.lesson])).toEqual([
-            ["Pod llm-inference/qwen2-3b-kserve-mn-0-1", "tpuSelector"],
+            ["Pod llm-inference/qwen2-3b-kserve-mn-0-1", "tpu-selector"],
         ]);
     });
 
@@ -484,7 +497,7 @@ describe("npm run doctor over recorded states", () => {
             {
                 status: "SKIPPED",
                 area: "CRDs",
-                check: "CRD checks",
+                check: "CRD installed",
                 object: "the kubeconfig's user",
                 evidence: 'forbidden: customresourcedefinitions.apiextensions.k8s.io is forbidden: User "dev" cannot list',
             },
@@ -515,22 +528,26 @@ describe("npm run doctor over recorded states", () => {
     });
 
     test("--json spells the lesson out and gives the next step only where something is wrong", () => {
-        expect(jsonCheck({ status: "FAIL", area: "a", check: "c", object: "o", evidence: "e", lesson: "eppAlpn" })).toEqual({
+        expect(
+            jsonCheck({ status: "FAIL", area: "a", check: "endpoint picker ready", object: "o", evidence: "e", lesson: "epp-alpn" }),
+        ).toEqual({
             status: "FAIL",
             area: "a",
             object: "o",
-            check: "c",
+            check: "endpoint picker ready",
             message: "e",
-            lesson: { id: "eppAlpn", source: "seed 000", title: LESSONS.eppAlpn.title },
-            nextStep: LESSONS.eppAlpn.fix,
+            lesson: { id: "epp-alpn", title: lessonById("epp-alpn").title, link: "docs/lessons.md#epp-alpn" },
+            nextStep: lessonById("epp-alpn").recovery,
         });
-        expect(jsonCheck({ status: "OK", area: "a", check: "c", object: "o", evidence: "e", lesson: "eppAlpn" })).toEqual({
+        expect(
+            jsonCheck({ status: "OK", area: "a", check: "endpoint picker ready", object: "o", evidence: "e", lesson: "epp-alpn" }),
+        ).toEqual({
             status: "OK",
             area: "a",
             object: "o",
-            check: "c",
+            check: "endpoint picker ready",
             message: "e",
-            lesson: { id: "eppAlpn", source: "seed 000", title: LESSONS.eppAlpn.title },
+            lesson: { id: "epp-alpn", title: lessonById("epp-alpn").title, link: "docs/lessons.md#epp-alpn" },
         });
     });
 
@@ -556,7 +573,7 @@ describe("npm run doctor over recorded states", () => {
         expect(report(false).slice(1, 5)).toEqual([
             "    FAIL    GatewayClasses: Gateway API enabled: the cluster has no GatewayClass",
             "            lesson   : GKE's Gateway API controller is off by default: no GatewayClass, the Gateway",
-            "                       stays Unknown (seed 003 #3)",
+            "                       stays Unknown (docs/lessons.md#gateway-api-disabled)",
             "            next step: `pulumi up` turns it on (cluster gatewayApiConfig CHANNEL_STANDARD); on a",
         ]);
         // Only a word longer than a line (here a URL in an autoscaler's event) passes the width, on a line of its own.
@@ -593,7 +610,7 @@ async function loopback(respond: (url: URL) => { status: number; body: string })
 const promResult = (value: string) =>
     JSON.stringify({ status: "success", data: { resultType: "vector", result: [{ metric: {}, value: [1763630000, value] }] } });
 
-describe("prefix-cache hits from metrics (seed 000's symptom)", () => {
+describe("prefix-cache hits from metrics (the prefix-cache lesson's symptom)", () => {
     test("a query API: hits while prompts arrive pass, zero hits fail, no prompts skip; the token goes in the header", async () => {
         const answers: Record<string, string> = {};
         const api = await loopback((url) => {
@@ -608,7 +625,7 @@ describe("prefix-cache hits from metrics (seed 000's symptom)", () => {
                 check: "prefix-cache hits while prompts arrive",
                 object: SERVICE,
                 evidence: "0 hits of 12800 prefix-cache queries over the last 15m",
-                lesson: "prefixCacheZero",
+                lesson: "prefix-cache-zero",
             });
             Object.assign(answers, { queries: "12800", hits: "9216" });
             expect((await prefixCacheCheck(source, "llm-inference", "qwen2-3b")).status).toBe("OK");
@@ -641,7 +658,7 @@ describe("prefix-cache hits from metrics (seed 000's symptom)", () => {
             expect(await prefixCacheCheck({ url: `${pod.url}/metrics`, window: "15m" }, "llm-inference", "qwen2-3b")).toMatchObject({
                 status: "FAIL",
                 evidence: "0 hits of 5120 prefix-cache queries since the pod started",
-                lesson: "prefixCacheZero",
+                lesson: "prefix-cache-zero",
             });
             const denied = await prefixCacheCheck(
                 { url: `${pod.url}/api`, token: "ya29.secret", window: "15m" },
@@ -725,11 +742,11 @@ describe("the doctor CLI against a loopback API server", () => {
             const failed = (check: string) => checks.find((candidate) => candidate.check === check && candidate.status === "FAIL");
             expect(failed("container running")).toMatchObject({
                 message: expect.stringContaining("vLLM rejected a flag: error: unrecognized arguments: --prefix-cache-block-size=16"),
-                lesson: { source: "seed 003 #12" },
+                lesson: { id: "vllm-flag", link: "docs/lessons.md#vllm-flag" },
             });
             expect(failed("/health through the Gateway")).toMatchObject({
                 message: expect.stringMatching(/HTTP 503: upstream connect error .*WRONG_VERSION_NUMBER:TLS_error_end$/),
-                lesson: { source: "seeds 001, 003 #6/#15" },
+                lesson: { id: "https-app-protocol", link: "docs/lessons.md#https-app-protocol" },
             });
             expect(run.requests).toContain(
                 "GET /api/v1/namespaces/llm-inference/pods/qwen2-3b-kserve-6c8f9d7b54-x2x4p/log?container=main&previous=true&tailLines=40",
@@ -739,7 +756,7 @@ describe("the doctor CLI against a loopback API server", () => {
         }
     });
 
-    test("--metrics on a Pattern 3 service: zero hits while prompts arrive fail with seed 000's lesson; the token only in the header", async () => {
+    test("--metrics on a Pattern 3 service: zero hits while prompts arrive fail with the prefix-cache lesson; the token only in the header", async () => {
         const prometheus = await loopback((url) => ({
             status: 200,
             body: promResult((url.searchParams.get("query") ?? "").includes("hits") ? "0" : "12800"),
@@ -765,9 +782,10 @@ describe("the doctor CLI against a loopback API server", () => {
             expect(run.stdout.split("\n")).toEqual([
                 "model service llm-inference/qwen2-3b",
                 `    FAIL    ${SERVICE}: prefix-cache hits while prompts arrive: 0 hits of 12800 prefix-cache queries over the last 30m`,
-                `            lesson   : ${LESSONS.prefixCacheZero.title} (${LESSONS.prefixCacheZero.source})`,
+                `            lesson   : ${lessonById("prefix-cache-zero").title}`,
+                `                       (${lessonLink("prefix-cache-zero")})`,
                 expect.stringMatching(/^ {12}next step: /),
-                ...run.stdout.split("\n").slice(4, -3),
+                ...run.stdout.split("\n").slice(5, -3),
                 "",
                 "doctor: 1 failed, 35 OK",
                 "",
@@ -775,7 +793,7 @@ describe("the doctor CLI against a loopback API server", () => {
             expect(
                 run.stdout
                     .split("\n")
-                    .slice(4, -3)
+                    .slice(5, -3)
                     .every((line) => line.startsWith(" ".repeat(23))),
             ).toBe(true);
             expect(prometheus.seen.map((request) => decodeURIComponent(request.url))).toEqual([
@@ -924,14 +942,14 @@ describe("Pattern 2: the body-based router, its extension, what it knows, and ea
                 [
                     "OK",
                     "LLMInferenceService qwen2-3b",
-                    '"Qwen/Qwen2.5-3B-Instruct" reaches its service at /v1/chat/completions',
-                    `POST ${root.url}/chat/completions: HTTP 200 from Qwen/Qwen2.5-3B-Instruct`,
+                    "model name reaches its service",
+                    `"Qwen/Qwen2.5-3B-Instruct" at /v1/chat/completions: POST ${root.url}/chat/completions: HTTP 200 from Qwen/Qwen2.5-3B-Instruct`,
                 ],
                 [
                     "OK",
                     "LLMInferenceService qwen2-3b",
-                    '"qwen-sql" reaches its service at /v1/chat/completions',
-                    `POST ${root.url}/chat/completions: HTTP 200 from qwen-sql`,
+                    "model name reaches its service",
+                    `"qwen-sql" at /v1/chat/completions: POST ${root.url}/chat/completions: HTTP 200 from qwen-sql`,
                 ],
             ]);
         } finally {
@@ -993,8 +1011,8 @@ describe("Pattern 2: the body-based router, its extension, what it knows, and ea
                 "the router sets an empty base-model header for a name no ConfigMap lists, and the Gateway answers 404; run `pulumi up`",
             ],
             [
-                '"Qwen/Qwen2.5-3B-Instruct" reaches its service at /v1/chat/completions',
-                expect.stringContaining("ECONNREFUSED"),
+                "model name reaches its service",
+                expect.stringMatching(/^"Qwen\/Qwen2.5-3B-Instruct" at \/v1\/chat\/completions: .*ECONNREFUSED/),
                 "check the Gateway's address and that this machine may reach it",
             ],
         ]);

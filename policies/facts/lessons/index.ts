@@ -1,7 +1,8 @@
 /**
  * The lesson registry: every lesson of the field reports (and the security baseline) once, with the policies that
  * enforce it and the doctor's checks that diagnose it. The pack's policy texts, the doctor's lesson lines,
- * docs/lessons.md and the README's lesson tables are written from it; a test holds each of them to it.
+ * docs/lessons.md, docs/reference/policies/ and policies/README.md's table are written from it (npm run docs:lessons);
+ * test/policies/lessonRegistry.test.ts holds each of them to it.
  */
 import { BASELINE_LESSONS } from "./baseline";
 import { EPP_LESSONS } from "./epp";

@@ -3,7 +3,8 @@ import { DoctorCheck } from "./doctorChecks";
 
 /**
  * One lesson: what went wrong, why, what to do, and where it is enforced and diagnosed. The policies' descriptions and
- * remediation, the doctor's lesson lines, docs/lessons.md and the README's lesson tables are all written from it.
+ * remediation, the doctor's lesson lines, docs/lessons.md, docs/reference/policies/ and policies/README.md's table are
+ * written from it (npm run docs:lessons).
  */
 export interface Lesson {
     /** Stable, kebab-case; docs/lessons.md has an anchor of this name. */
