@@ -4,7 +4,16 @@
  */
 import { INFERENCE_POOL_KIND, KSERVE_CHILDREN } from "@gke-tpu-inference/facts";
 import { HTTP_SERVICE_SUFFIX } from "../components/routerRoute";
-import { Finding, acceptedByGateway, eppTlsRule, gatewayProviderOf, gkePolicyAttached, inferencePoolMigration } from "./cluster/checks";
+import {
+    Finding,
+    GatewayProvider,
+    acceptedByGateway,
+    eppTlsRule,
+    gatewayProvider,
+    gatewayProviderFromOutputs,
+    gkePolicyAttached,
+    inferencePoolMigration,
+} from "./cluster/checks";
 import type { ClusterReader, ObjectReader } from "./cluster/kube";
 import { ModelRouting, ROUTED_PATH, modelRoutingFromOutputs, routedToModel } from "./cluster/modelRouting";
 import { OutputsSource, STACK_OUTPUT_OPTIONS, readStackOutputs } from "./cluster/stackOutputs";
@@ -33,6 +42,8 @@ export interface SmokeOptions {
 export interface ClusterTargets {
     servingNamespace: string;
     gateway: { namespace: string; name: string };
+    /** Who programs the Gateway, from the stack's `gatewayProvider` output; the Gateway's class says when absent. */
+    gatewayProvider?: GatewayProvider;
 }
 
 /** What the smoke test checks, from the stack's outputs. */
@@ -192,7 +203,7 @@ export async function runClusterChecks(
 ): Promise<CheckResult[]> {
     const namespace = targets.servingNamespace;
     const gateway = await reader.get({ apiVersion: "gateway.networking.k8s.io/v1", kind: "Gateway", ...targets.gateway });
-    const provider = gatewayProviderOf((gateway?.spec as { gatewayClassName?: unknown } | undefined)?.gatewayClassName);
+    const provider = gatewayProvider(targets.gatewayProvider, gateway);
     const perService = await Promise.all(
         services.map(async (service) => {
             const route = () =>
@@ -304,7 +315,11 @@ export function targetsFromOutputs(outputs: unknown): StackTargets {
     };
     const cluster =
         typeof servingNamespace === "string" && typeof gateway?.namespace === "string" && typeof gateway?.name === "string"
-            ? { servingNamespace, gateway: { namespace: gateway.namespace, name: gateway.name } }
+            ? {
+                  servingNamespace,
+                  gateway: { namespace: gateway.namespace, name: gateway.name },
+                  ...(gatewayProviderFromOutputs(outputs) ? { gatewayProvider: gatewayProviderFromOutputs(outputs) } : {}),
+              }
             : undefined;
     const modelRouting = modelRoutingFromOutputs(outputs);
     return { services: servicesFromOutputs(outputs), ...(cluster ? { cluster } : {}), ...(modelRouting ? { modelRouting } : {}) };

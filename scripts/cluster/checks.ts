@@ -71,8 +71,28 @@ export function acceptedByGateway(route: KubeObject, gateway: { namespace: strin
     return { ok: conditions.every((condition) => condition.status === "True"), detail: conditions.map(describeCondition).join(", ") };
 }
 
+/** The Gateway implementations a stack of this project deploys with, as its `gatewayProvider` output names them. */
+export const GATEWAY_PROVIDERS = ["gke", "istio"] as const;
+
+/** A Gateway implementation a stack deploys with. */
+export type GatewayProvider = (typeof GATEWAY_PROVIDERS)[number];
+
+/** The stack's `gatewayProvider` output, or undefined when the outputs have none (a stack from before it) or another value. */
+export function gatewayProviderFromOutputs(outputs: unknown): GatewayProvider | undefined {
+    const provider = (outputs as { gatewayProvider?: unknown } | undefined)?.gatewayProvider;
+    return (GATEWAY_PROVIDERS as readonly unknown[]).includes(provider) ? (provider as GatewayProvider) : undefined;
+}
+
+/**
+ * Who programs the stack's Gateway: what the stack's outputs say (`stated`, from its `gatewayProvider` output), else what
+ * the Gateway object's class says; "other" when neither names GKE or Istio.
+ */
+export function gatewayProvider(stated: GatewayProvider | undefined, gateway: KubeObject | undefined): GatewayProvider | "other" {
+    return stated ?? gatewayProviderOf((gateway?.spec as { gatewayClassName?: unknown } | undefined)?.gatewayClassName);
+}
+
 /** Who programs a Gateway of `className`: GKE's controller, Istio's, or another implementation. */
-export function gatewayProviderOf(className: unknown): "gke" | "istio" | "other" {
+export function gatewayProviderOf(className: unknown): GatewayProvider | "other" {
     return typeof className !== "string"
         ? "other"
         : className.startsWith(GKE_GATEWAY_CLASS_PREFIX)

@@ -5,6 +5,7 @@
  */
 import { DoctorCheck, KSERVE, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING, parentGateways } from "@gke-tpu-inference/facts";
 import { ClusterAccessError } from "../cluster/access";
+import { GatewayProvider, gatewayProviderFromOutputs } from "../cluster/checks";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import { ModelRouting, modelRoutingFromOutputs } from "../cluster/modelRouting";
 import { MetricsSource, prefixCacheCheck } from "./metrics";
@@ -28,6 +29,8 @@ export interface DoctorTargets {
     tpuMaxNodes?: number;
     /** Pattern 2's endpoint and the service of each model name, when the stack routes by the body's model. */
     modelRouting?: ModelRouting;
+    /** Who programs the stack's Gateway, from its `gatewayProvider` output; the Gateway's class says when absent. */
+    gatewayProvider?: GatewayProvider;
 }
 
 /** What `pulumi stack output --json` says about where the stack's objects are. */
@@ -40,6 +43,7 @@ export function targetsFromOutputs(outputs: unknown): DoctorTargets {
         tpuPoolAutoscaling?: { maxNodes?: unknown };
     };
     const modelRouting = modelRoutingFromOutputs(outputs);
+    const provider = gatewayProviderFromOutputs(outputs);
     return {
         ...(typeof servingNamespace === "string" ? { namespaces: [servingNamespace] } : {}),
         ...(typeof gateway?.namespace === "string" && typeof gateway.name === "string"
@@ -61,6 +65,7 @@ export function targetsFromOutputs(outputs: unknown): DoctorTargets {
             : {}),
         ...(typeof tpuPoolAutoscaling?.maxNodes === "number" ? { tpuMaxNodes: tpuPoolAutoscaling.maxNodes } : {}),
         ...(modelRouting ? { modelRouting } : {}),
+        ...(provider ? { gatewayProvider: provider } : {}),
     };
 }
 
@@ -148,7 +153,7 @@ async function namespaceChecks(
             const multiHost = (service.spec as { worker?: unknown } | undefined)?.worker !== undefined;
             const results: Diagnosis[] = [
                 serviceReady(service, podChecks),
-                ...(routed ? await routeChecks(reader, serviceNamespace, name, gateway) : []),
+                ...(routed ? await routeChecks(reader, serviceNamespace, name, gateway, targets.gatewayProvider) : []),
                 ...(await appProtocolChecks(reader, serviceNamespace, name, workload)),
                 ...podChecks,
                 ...(multiHost && !stopped ? [groupRestarts(name, serviceNamespace, context.events)] : []),
@@ -250,7 +255,7 @@ export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, op
         : [...new Map(perNamespace.flatMap((part) => part.gateways).map((ref) => [`${ref.namespace}/${ref.name}`, ref])).values()];
     step("checking the platform: Gateway, CRDs, controllers, cert-manager");
     const platform = await Promise.all([
-        readable("Gateway", "Gateway exists", () => gatewayChecks(reader, gateways)),
+        readable("Gateway", "Gateway exists", () => gatewayChecks(reader, gateways, targets.gatewayProvider)),
         readable("CRDs", "CRD installed", () => crdChecks(reader)),
         readable("controllers", "controllers available", () => controllerChecks(reader)),
         readable("cert-manager", "issuer ready", () => certificateChecks(reader, targets.caIssuer)),

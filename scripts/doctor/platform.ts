@@ -3,7 +3,7 @@
  * KServe, LeaderWorkerSet and cert-manager bring, Available; cert-manager's issuers and the CA Ready, the CA's key RSA.
  */
 import { CHARTS, ISTIO, PLATFORM_CRDS, PinnedChart, gatewayClassServesInference } from "@gke-tpu-inference/facts";
-import { describeCondition, findCondition } from "../cluster/checks";
+import { GatewayProvider, describeCondition, findCondition, gatewayProvider } from "../cluster/checks";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import type { DoctorCheck, LessonId } from "@gke-tpu-inference/facts";
 import { Diagnosis, objectName } from "./report";
@@ -34,8 +34,12 @@ function conditionCheck(kind: string, object: KubeObject, type: string, check: D
     };
 }
 
-/** GatewayClasses exist (GKE's Gateway API controller is on); the Gateway's class is regional, Programmed, with an address. */
-export async function gatewayChecks(reader: ObjectReader, gateways: GatewayRef[]): Promise<Diagnosis[]> {
+/**
+ * GatewayClasses exist (GKE's Gateway API controller is on); the Gateway is Programmed, with an address; by who programs
+ * it (the stack's `gatewayProvider` output, `statedProvider`, else the Gateway's class): GKE's class is regional, or
+ * istiod serves InferencePool.
+ */
+export async function gatewayChecks(reader: ObjectReader, gateways: GatewayRef[], statedProvider?: GatewayProvider): Promise<Diagnosis[]> {
     const classes = await reader.list("gateway.networking.k8s.io/v1", "GatewayClass");
     const names = classes.map((gatewayClass) => gatewayClass.metadata!.name!).sort();
     const results: Diagnosis[] = [
@@ -58,8 +62,9 @@ export async function gatewayChecks(reader: ObjectReader, gateways: GatewayRef[]
         }
         const className = String((gateway.spec as { gatewayClassName?: unknown } | undefined)?.gatewayClassName ?? "");
         const servesInference = gatewayClassServesInference(className);
+        const provider = gatewayProvider(statedProvider, gateway);
         results.push(
-            className === ISTIO.gatewayClass
+            provider === "istio"
                 ? await istiodInferenceSupport(reader)
                 : servesInference === "serves"
                   ? { status: "OK", check: "GatewayClass regional", object, evidence: `class ${className}` }

@@ -32,7 +32,8 @@ import {
     describeCondition,
     eppTlsRule,
     findCondition,
-    gatewayProviderOf,
+    GatewayProvider,
+    gatewayProvider,
     gkePolicyAttached,
     inferencePoolMigration,
 } from "../cluster/checks";
@@ -143,7 +144,13 @@ export function groupRestarts(service: string, namespace: string, events: readon
  * The route's checks: v1 InferencePool group, accepted by the Gateway; behind GKE's Gateway, health checks and backend
  * policy on its backends; behind Istio's, TLS to the EPP.
  */
-export async function routeChecks(reader: ObjectReader, namespace: string, service: string, gateway: GatewayRef): Promise<Diagnosis[]> {
+export async function routeChecks(
+    reader: ObjectReader,
+    namespace: string,
+    service: string,
+    gateway: GatewayRef,
+    statedProvider?: GatewayProvider,
+): Promise<Diagnosis[]> {
     const name = `${service}${KSERVE_CHILDREN.routeSuffix}`;
     const object = objectName("HTTPRoute", name, namespace);
     const route = await reader.get({ apiVersion: "gateway.networking.k8s.io/v1", kind: "HTTPRoute", namespace, name });
@@ -176,8 +183,10 @@ export async function routeChecks(reader: ObjectReader, namespace: string, servi
             ...(accepted.ok ? {} : lessonOrFix(accepted.detail, "kubectl describe httproute: the Gateway's conditions say why")),
         },
     ];
-    const gatewayObject = await reader.get({ apiVersion: "gateway.networking.k8s.io/v1", kind: "Gateway", ...gateway });
-    const provider = gatewayProviderOf((gatewayObject?.spec as { gatewayClassName?: unknown } | undefined)?.gatewayClassName);
+    // The stack's outputs say who programs its Gateway; a stack without that output is judged by the Gateway's class.
+    const provider =
+        statedProvider ??
+        gatewayProvider(undefined, await reader.get({ apiVersion: "gateway.networking.k8s.io/v1", kind: "Gateway", ...gateway }));
     if (provider === "istio") {
         const tls = eppTlsRule(await reader.list("networking.istio.io/v1", "DestinationRule", namespace), namespace, service);
         results.push({

@@ -253,6 +253,36 @@ describe("npm run doctor over recorded states", () => {
         expect(checks.filter((check) => check === "health check /health over HTTP" || check === "backend timeout >= 300 s")).toEqual([]);
     });
 
+    test("the stack's gatewayProvider output says who programs its Gateway; the Gateway's class only when the output is absent", async () => {
+        expect(targetsFromOutputs({ gatewayProvider: "istio" }).gatewayProvider).toBe("istio");
+        expect(targetsFromOutputs({ gatewayProvider: "gke" }).gatewayProvider).toBe("gke");
+        expect(targetsFromOutputs({ gatewayProvider: "nginx" })).toEqual({});
+        expect(targetsFromOutputs({})).toEqual({});
+        // An Istio Gateway of a class of its own name: the output says Istio, so istiod and TLS to the EPP are checked,
+        // and the class is not judged as GKE's.
+        const istioClass = (name: string) => (object: KubeObject) =>
+            object.kind === "Gateway"
+                ? ({ ...object, spec: { ...(object.spec as object), gatewayClassName: name } } as KubeObject)
+                : object;
+        const renamed = clusterState(...overlaysOf("istio-healthy")).map(istioClass("mesh-gateways"));
+        const stated = await runDoctor(memoryReader(renamed), { gatewayProvider: "istio" }, NOW);
+        expect(stated.map((diagnosis) => diagnosis.check)).toEqual(
+            expect.arrayContaining(["istiod serves InferencePool", "EPP reached over TLS"]),
+        );
+        expect(stated.filter((diagnosis) => diagnosis.status !== "OK")).toEqual([]);
+        // Without the output, the same cluster falls back on the class, which names neither provider.
+        const guessed = await runDoctor(memoryReader(renamed), {}, NOW);
+        expect(guessed.filter((diagnosis) => diagnosis.status !== "OK").map(finding)).toEqual([
+            ["WARN", "Gateway inference-gateway/inference-gateway", "GatewayClass regional", undefined],
+        ]);
+        // A GKE stack whose output says gke is judged as GKE's even when the Gateway cannot be read for its class.
+        const gke = await runDoctor(memoryReader(clusterState()), { gatewayProvider: "gke" }, NOW);
+        expect(gke.map((diagnosis) => diagnosis.check)).toEqual(
+            expect.arrayContaining(["GatewayClass regional", "health check /health over HTTP"]),
+        );
+        expect(gke.filter((diagnosis) => diagnosis.status !== "OK")).toEqual([]);
+    });
+
     test("every check the doctor reports over the recorded states is one the lesson registry names, and a failure's lesson lists it", async () => {
         const reported = new Set<string>();
         for (const [state] of cases) {

@@ -5,6 +5,7 @@ import * as os from "os";
 import * as path from "path";
 import { CliError } from "../../scripts/cli";
 import { formatChecks } from "../../scripts/cli/checks";
+import { gatewayProvider, gatewayProviderFromOutputs } from "../../scripts/cluster/checks";
 import { plainTerminal } from "../../scripts/cli/terminal";
 import {
     CheckResult,
@@ -289,6 +290,17 @@ describe("smoke test against a local server playing vLLM", () => {
             cluster: { servingNamespace: "ns", gateway: { namespace: "gw", name: "g" } },
         });
         expect(targetsFromOutputs({ models })).toEqual({ services: models });
+        // Who programs the Gateway comes from the gatewayProvider output when the stack has one; else from its class.
+        expect(
+            targetsFromOutputs({ models, servingNamespace: "ns", gateway: { namespace: "gw", name: "g" }, gatewayProvider: "istio" })
+                .cluster,
+        ).toEqual({ servingNamespace: "ns", gateway: { namespace: "gw", name: "g" }, gatewayProvider: "istio" });
+        expect(gatewayProvider("istio", { spec: { gatewayClassName: "gke-l7-regional-external-managed" } })).toBe("istio");
+        expect(gatewayProvider(undefined, { spec: { gatewayClassName: "gke-l7-regional-external-managed" } })).toBe("gke");
+        expect(gatewayProvider(undefined, { spec: { gatewayClassName: "istio" } })).toBe("istio");
+        expect(gatewayProvider(undefined, undefined)).toBe("other");
+        expect(gatewayProviderFromOutputs({ gatewayProvider: "gke" })).toBe("gke");
+        expect(gatewayProviderFromOutputs({ gatewayProvider: "envoy" })).toBeUndefined();
     });
 
     test("reads the models output and rejects a stack without one", () => {
