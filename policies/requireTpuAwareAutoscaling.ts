@@ -13,6 +13,7 @@ const KEDA_DEFAULT_MAX_REPLICAS = 100;
 const WORKLOADS: ReadonlyArray<[group: string, kind: string]> = [
     ["apps", "Deployment"],
     ["apps", "StatefulSet"],
+    ["apps", "ReplicaSet"],
     ["leaderworkerset.x-k8s.io", "LeaderWorkerSet"],
 ];
 
@@ -20,6 +21,12 @@ const WORKLOADS: ReadonlyArray<[group: string, kind: string]> = [
 interface TpuTarget {
     description: string;
     startupSeconds: number;
+}
+
+/** The startup budget of an LLMInferenceService's replicas: from its declared start, else the minimum. */
+function serviceBudget(props: Props, minimum: number): number {
+    const start = declaredStart(props);
+    return start !== undefined ? tpuStartupBudgetSeconds(start, minimum) : minimum;
 }
 
 /** `namespace/Kind/name` of the workloads whose pods ask for TPU chips: KServe's Deployment of a TPU LLMInferenceService, or one the stack declares. */
@@ -31,10 +38,9 @@ function tpuTargets(resources: PolicyResource[], minimum: number): Map<string, T
         }
         const name = resource.props.metadata?.name;
         if (isLlmInferenceService(resource.type)) {
-            const start = declaredStart(resource.props);
             targets.set(`${namespaceOf(resource)}/Deployment/${KSERVE_CHILDREN.workloadDeployment(name)}`, {
                 description: `LLMInferenceService ${name}`,
-                startupSeconds: start !== undefined ? tpuStartupBudgetSeconds(start, minimum) : minimum,
+                startupSeconds: serviceBudget(resource.props, minimum),
             });
         }
         const workload = WORKLOADS.find(([group, kind]) => isKubernetesKind(resource.type, group, kind));
@@ -48,23 +54,94 @@ function tpuTargets(resources: PolicyResource[], minimum: number): Map<string, T
     return targets;
 }
 
-/** An autoscaler's target, scale-down window and maximum, read the same way for KEDA and for an HPA. */
-function readAutoscaler(resource: PolicyResource): { target: Props; window: number; max: number } | undefined {
+/**
+ * How soon an autoscaler may take a replica away after adding one: through the HPA (its scale-down stabilization window),
+ * and through KEDA's scale to zero or to its idle count (its cooldownPeriod, 300 s by default). `undefined` where it never
+ * does: scale-down disabled (selectPolicy Disabled), or as many replicas at least as at most.
+ */
+interface ScaleDown {
+    /** The HPA's scale-down window, when the HPA may remove replicas. */
+    hpaWindow?: number;
+    /** KEDA's cooldown before scaling to zero (or the idle count), when it may. */
+    cooldown?: number;
+    /** The idle replica count KEDA scales to after its cooldown. */
+    idle?: number;
+}
+
+/** The HPA's scale-down window under `behavior`, or undefined when it never scales down (between `min` and `max`). */
+function hpaWindow(behavior: Props | undefined, min: number, max: number | undefined): number | undefined {
+    const scaleDown = behavior?.scaleDown;
+    if (scaleDown?.selectPolicy === "Disabled" || (max !== undefined && max <= min)) {
+        return undefined;
+    }
+    return scaleDown?.stabilizationWindowSeconds ?? DEFAULT_SCALE_DOWN_WINDOW_SECONDS;
+}
+
+/** KEDA's scale-down: the HPA it makes (between max(min, 1) and max) and its own scale to zero or to the idle count. */
+function kedaScaleDown(keda: Props, min: number, max: number): ScaleDown {
+    const idle = keda.idleReplicaCount ?? (min === 0 ? 0 : undefined);
+    return {
+        hpaWindow: hpaWindow(keda.advanced?.horizontalPodAutoscalerConfig?.behavior, Math.max(min, 1), max),
+        ...(idle !== undefined && idle < Math.max(min, 1)
+            ? { cooldown: keda.cooldownPeriod ?? DEFAULT_SCALE_DOWN_WINDOW_SECONDS, idle }
+            : {}),
+    };
+}
+
+/** An autoscaler: what it scales (a workload by `namespace/Kind/name`, or a TPU target itself), how it scales down, its maximum. */
+interface Autoscaler {
+    targetKey?: string;
+    target?: TpuTarget;
+    scaleDown: ScaleDown;
+    max: number;
+}
+
+/**
+ * The autoscalers `resource` declares, read the same way for an HPA (autoscaling/v1, v2beta2, v2), a KEDA ScaledObject
+ * and an LLMInferenceService's own `scaling` (and its prefill's), which KServe turns into an HPA or a ScaledObject.
+ */
+function readAutoscalers(resource: PolicyResource, minimum: number): Autoscaler[] {
     const spec = resource.props.spec ?? {};
+    const namespace = namespaceOf(resource);
     if (isKubernetesKind(resource.type, "keda.sh", "ScaledObject")) {
-        const window = spec.advanced?.horizontalPodAutoscalerConfig?.behavior?.scaleDown?.stabilizationWindowSeconds;
-        // KEDA's scaleTargetRef.kind defaults to Deployment.
-        return {
-            target: { kind: "Deployment", ...spec.scaleTargetRef },
-            window: window ?? DEFAULT_SCALE_DOWN_WINDOW_SECONDS,
-            max: spec.maxReplicaCount ?? KEDA_DEFAULT_MAX_REPLICAS,
-        };
+        // KEDA's scaleTargetRef.kind defaults to Deployment, minReplicaCount to 0, maxReplicaCount to 100.
+        const target = { kind: "Deployment", ...spec.scaleTargetRef };
+        const max = spec.maxReplicaCount ?? KEDA_DEFAULT_MAX_REPLICAS;
+        return [
+            {
+                targetKey: `${namespace}/${target.kind}/${target.name}`,
+                scaleDown: kedaScaleDown(spec, spec.minReplicaCount ?? 0, max),
+                max,
+            },
+        ];
     }
     if (isKubernetesKind(resource.type, "autoscaling", "HorizontalPodAutoscaler")) {
-        const window = spec.behavior?.scaleDown?.stabilizationWindowSeconds;
-        return { target: spec.scaleTargetRef ?? {}, window: window ?? DEFAULT_SCALE_DOWN_WINDOW_SECONDS, max: spec.maxReplicas };
+        // autoscaling/v1 has no behavior: Kubernetes' default window applies. minReplicas defaults to 1.
+        const target = spec.scaleTargetRef ?? {};
+        return [
+            {
+                targetKey: `${namespace}/${target.kind}/${target.name}`,
+                scaleDown: { hpaWindow: hpaWindow(spec.behavior, spec.minReplicas ?? 1, spec.maxReplicas) },
+                max: spec.maxReplicas,
+            },
+        ];
     }
-    return undefined;
+    if (isLlmInferenceService(resource.type)) {
+        const name = resource.props.metadata?.name;
+        const onTpu = containersOf(kindOfType(resource.type), resource.props).some(({ container }) => usesTpu(container));
+        const target = { description: `LLMInferenceService ${name}`, startupSeconds: serviceBudget(resource.props, minimum) };
+        return [spec.scaling, spec.prefill?.scaling].flatMap((scaling: Props | undefined) => {
+            if (!onTpu || scaling === undefined || scaling === null || typeof scaling.maxReplicas !== "number") {
+                return [];
+            }
+            const min = scaling.minReplicas ?? 1;
+            const scaleDown: ScaleDown = scaling.wva?.keda
+                ? kedaScaleDown(scaling.wva.keda, min, scaling.maxReplicas)
+                : { hpaWindow: hpaWindow(scaling.wva?.hpa?.behavior, min, scaling.maxReplicas) };
+            return [{ target, scaleDown, max: scaling.maxReplicas }];
+        });
+    }
+    return [];
 }
 
 /** The most nodes a TPU pool may grow to: its autoscaling ceiling, else its fixed size. */
@@ -92,18 +169,27 @@ export const requireTpuAwareAutoscaling: StackValidationPolicy = {
     validateStack: (args, reportViolation) => {
         const minimum = args.getConfig<{ minimumStartupSeconds?: number }>().minimumStartupSeconds ?? MINIMUM_TPU_STARTUP_SECONDS;
         const targets = tpuTargets(args.resources, minimum);
-        const onTpu = args.resources.flatMap((resource) => {
-            const autoscaler = readAutoscaler(resource);
-            const target = autoscaler && targets.get(`${namespaceOf(resource)}/${autoscaler.target.kind}/${autoscaler.target.name}`);
-            return autoscaler && target ? [{ resource, autoscaler, target }] : [];
-        });
+        const onTpu = args.resources.flatMap((resource) =>
+            readAutoscalers(resource, minimum).flatMap((autoscaler) => {
+                const target = autoscaler.target ?? (autoscaler.targetKey !== undefined ? targets.get(autoscaler.targetKey) : undefined);
+                return target ? [{ resource, autoscaler, target }] : [];
+            }),
+        );
         if (onTpu.length === 0) {
             args.notApplicable("no autoscaler targets a TPU workload");
         }
         for (const { resource, autoscaler, target } of onTpu) {
-            if (autoscaler.window < target.startupSeconds) {
+            const { hpaWindow: window, cooldown, idle } = autoscaler.scaleDown;
+            const what = `${resource.props.kind} ${resource.props.metadata?.name}`;
+            if (window !== undefined && window < target.startupSeconds) {
                 reportViolation(
-                    `${resource.props.kind} ${resource.props.metadata?.name} may remove a replica of ${target.description} ${autoscaler.window} s after scaling up, within the ${target.startupSeconds} s its replicas take to start; hold scale-down for at least ${target.startupSeconds} s.`,
+                    `${what} may remove a replica of ${target.description} ${window} s after scaling up, within the ${target.startupSeconds} s its replicas take to start; hold scale-down for at least ${target.startupSeconds} s.`,
+                    resource.urn,
+                );
+            }
+            if (cooldown !== undefined && cooldown < target.startupSeconds) {
+                reportViolation(
+                    `${what} may scale ${target.description} to ${idle} replicas ${cooldown} s after its triggers go idle (cooldownPeriod), within the ${target.startupSeconds} s a replica takes to start; set cooldownPeriod to at least ${target.startupSeconds} s.`,
                     resource.urn,
                 );
             }
