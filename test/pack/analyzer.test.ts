@@ -4,6 +4,7 @@
  * handles them, and the shipped stacks judged with the objects a real preview registers for their
  * charts.
  */
+import { lessonById } from "@gke-tpu-inference/facts";
 import * as k8s from "@pulumi/kubernetes";
 import { secret as pulumiSecret } from "@pulumi/pulumi";
 import * as fs from "fs";
@@ -42,8 +43,8 @@ describe("the pack's config is validated as the CLI validates it", () => {
         expect(info.policies).toHaveLength(28);
         expect(info.policies.find((policy) => policy.name === "require-long-inference-backend-timeout")).toEqual({
             name: "require-long-inference-backend-timeout",
-            description:
-                "Every InferencePool behind a GKE Gateway must have a GCPBackendPolicy whose timeout covers a long completion, since GCP's default is 30 seconds.",
+            // Its rule, then its lesson's cause, from the lesson registry.
+            description: `Every InferencePool behind a GKE Gateway must have a GCPBackendPolicy whose timeout covers a long completion. ${lessonById("backend-timeout").cause}`,
             enforcementLevel: "advisory",
             configSchema: {
                 properties: {
@@ -79,8 +80,8 @@ describe("the pack's config is validated as the CLI validates it", () => {
             }),
         ).toEqual([
             'require-privat-nodes: not a policy of gke-tpu-inference; did you mean "require-private-nodes"?',
-            'enforce-tpu-startup-budget: "minimumStartupSecs" is not a config property of the policy; allowed: minimumStartupSeconds; did you mean "minimumStartupSeconds"?',
             "require-long-inference-backend-timeout: minimumTimeoutSec must be integer",
+            'enforce-tpu-startup-budget: "minimumStartupSecs" is not a config property of the policy; allowed: minimumStartupSeconds; did you mean "minimumStartupSeconds"?',
             'require-shielded-nodes: enforcementLevel "mandatry" is not one of advisory, mandatory, disabled, remediate; did you mean "mandatory"?',
         ]);
     });
@@ -132,7 +133,7 @@ describe("values as the engine sends them", () => {
                 }),
         );
         expect(findings.map((finding) => finding.message)).toEqual([
-            "Every container image must be pinned to a version tag or a digest, never `latest` or no tag, so that a registry push cannot change what runs.\nw spec.template.spec.containers[0] (c) runs image [secret], which is not pinned to a version tag or digest.",
+            `Every container image must be pinned to a version tag or a digest, never \`latest\` or no tag. ${lessonById("pinned-images").cause}\nw spec.template.spec.containers[0] (c) runs image [secret], which is not pinned to a version tag or digest.`,
         ]);
     });
 

@@ -1143,28 +1143,45 @@ describe("the XLA compilation cache outlives the pod", () => {
 });
 
 describe("autoscalers on TPU servers wait out a start", () => {
-    /** A TPU Deployment `w` and a ScaledObject on it holding scale-down for `window` seconds (none: Kubernetes' 300 s). */
-    const scaled = (window?: number) => () => {
-        tpuDeployment(vllm());
-        new k8s.apiextensions.CustomResource("w-scaler", {
-            apiVersion: "keda.sh/v1alpha1",
-            kind: "ScaledObject",
-            metadata: meta("w-scaler"),
-            spec: {
-                scaleTargetRef: { name: "w" },
-                maxReplicaCount: 2,
-                triggers: [{ type: "prometheus", metadata: { serverAddress: "http://prometheus:9090", query: "sum(x)", threshold: "5" } }],
-                ...(window === undefined
-                    ? {}
-                    : { advanced: { horizontalPodAutoscalerConfig: { behavior: { scaleDown: { stabilizationWindowSeconds: window } } } } }),
-            },
-        });
-    };
+    /**
+     * A TPU Deployment `w` and a ScaledObject on it holding scale-down for `window` seconds (none: Kubernetes' 300 s), from
+     * one replica (or `minReplicaCount`: none is KEDA's 0, a scale to zero after its 300 s cooldownPeriod).
+     */
+    const scaled =
+        (window?: number, minReplicaCount: number | null = 1) =>
+        () => {
+            tpuDeployment(vllm());
+            new k8s.apiextensions.CustomResource("w-scaler", {
+                apiVersion: "keda.sh/v1alpha1",
+                kind: "ScaledObject",
+                metadata: meta("w-scaler"),
+                spec: {
+                    scaleTargetRef: { name: "w" },
+                    ...(minReplicaCount === null ? {} : { minReplicaCount }),
+                    maxReplicaCount: 2,
+                    triggers: [
+                        { type: "prometheus", metadata: { serverAddress: "http://prometheus:9090", query: "sum(x)", threshold: "5" } },
+                    ],
+                    ...(window === undefined
+                        ? {}
+                        : {
+                              advanced: {
+                                  horizontalPodAutoscalerConfig: { behavior: { scaleDown: { stabilizationWindowSeconds: window } } },
+                              },
+                          }),
+                },
+            });
+        };
 
     test.each<[string, () => unknown, string[]]>([
         ["Kubernetes' default scale-down window", scaled(), ["advisory require-tpu-aware-autoscaling @w-scaler"]],
         ["a window shorter than the startup budget", scaled(120), ["advisory require-tpu-aware-autoscaling @w-scaler"]],
         ["a window of the whole budget", scaled(600), []],
+        [
+            "a window of the whole budget, but a scale to zero after KEDA's default cooldown",
+            scaled(600, null),
+            ["advisory require-tpu-aware-autoscaling @w-scaler"],
+        ],
     ])("%s", async (_, program, expected) => {
         expect(summary(await verdict(pack(), program))).toEqual(expected);
     });

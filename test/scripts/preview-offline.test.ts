@@ -1,4 +1,5 @@
 import * as fs from "fs";
+import { lessonById } from "@gke-tpu-inference/facts";
 import * as path from "path";
 import { parse } from "yaml";
 import { PreviewReport, renderTree } from "../../scripts/offline/report";
@@ -208,7 +209,7 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
         expect(run.stdout).toContain(
             [
                 "        - [mandatory]  require-regional-gateway-class-for-inference  (kubernetes:gateway.networking.k8s.io/v1:Gateway: gateway)",
-                "          A GKE Gateway that routes to an InferencePool must use a regional GatewayClass, because global classes never serve InferencePool backends.",
+                `          A GKE Gateway that routes to an InferencePool must use a regional GatewayClass. ${lessonById("global-gateway-class").cause}`,
                 '          Gateway gateway/global uses GatewayClass "gke-l7-global-external-managed" but routes to an InferencePool; only gke-l7-regional-external-managed, gke-l7-rilb serve InferencePool backends.',
             ].join("\n"),
         );
