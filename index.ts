@@ -18,7 +18,7 @@ import { InferenceObservability } from "./components/observability";
 import { readLiveFacts } from "./components/preflight";
 import { ProjectApis } from "./components/projectApis";
 import { GATEWAY_ACCESS_LABEL, ServingNamespace } from "./components/servingNamespace";
-import { loadHfToken, loadSettings } from "./components/settings";
+import { loadHfToken, loadSettings } from "./components/settings/stack";
 import { TpuNodePool } from "./components/tpuNodePool";
 
 const name = "tpu-inference";

@@ -3,7 +3,7 @@
  * an inference signal read from Managed Service for Prometheus, with scale-down held back by the startup budget.
  */
 import { AUTOSCALING_SIGNALS, KEDA_PAUSED_ANNOTATION, KSERVE_CHILDREN, METRICS } from "@gke-tpu-inference/facts";
-import { ModelAutoscaling } from "./settings";
+import { ModelAutoscaling } from "./settings/models";
 
 /** The Prometheus HTTP API of Managed Service for Prometheus for `project`. */
 export function managedPrometheusUrl(project: string): string {

@@ -4,7 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { GCP_NAME_RULES, IMAGE_STREAMING_NODE_ROLES, METRICS, NODE_SERVICE_ACCOUNT_ROLES, WEBHOOK_PORTS } from "@gke-tpu-inference/facts";
 import { StackNames } from "./names";
 import { SECONDARY_RANGE_NAMES } from "./network";
-import { SystemPoolSettings } from "./settings";
+import { SystemPoolSettings } from "./settings/cluster";
 
 /** What the cluster's resources wait for before they are created, by the Google API they call. */
 export interface ClusterPrerequisites {

@@ -11,7 +11,7 @@ import {
     isArtifactRegistryImage,
     tpuStartupBudgetSeconds,
 } from "@gke-tpu-inference/facts";
-import { ColdStartSettings, ModelServiceSettings } from "./settings";
+import { ColdStartSettings, ModelServiceSettings } from "./settings/models";
 
 /** Seconds per phase of one start, and their sum. */
 export interface ColdStartPhases {

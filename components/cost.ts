@@ -1,5 +1,13 @@
 import { TPU_V6E_PRICE } from "@gke-tpu-inference/facts";
-import { ModelServiceSettings, Settings } from "./settings";
+import { TpuSettings } from "./settings/capacity";
+import { ModelServiceSettings } from "./settings/models";
+
+/** What the bill depends on: the pool's shape and floor, the services' replicas, and whether the stack is paused. */
+export interface TpuUsage {
+    tpu: Pick<TpuSettings, "chipsPerVm" | "hostsPerSlice" | "minNodes">;
+    models: Array<Pick<ModelServiceSettings, "replicas" | "autoscaling">>;
+    paused: boolean;
+}
 
 /** TPU VMs, their chips and their price per hour at one size of the stack. */
 export interface TpuBill {
@@ -20,8 +28,8 @@ export interface TpuCostEstimate extends TpuBill {
  * Estimates the TPU pool's hourly cost: one VM per replica (times the slice's hosts), at least the pool's floor, none when
  * paused; autoscaled services at their minimum, and, as `atMaximum`, at their maximum.
  */
-export function estimateTpuHourlyCost(settings: Settings): TpuCostEstimate {
-    const bill = (replicas: (model: ModelServiceSettings) => number): TpuBill => {
+export function estimateTpuHourlyCost(settings: TpuUsage): TpuCostEstimate {
+    const bill = (replicas: (model: TpuUsage["models"][number]) => number): TpuBill => {
         const busy = settings.models.reduce((sum, model) => sum + replicas(model) * settings.tpu.hostsPerSlice, 0);
         const nodes = settings.paused ? 0 : Math.max(busy, settings.tpu.minNodes);
         const chips = nodes * settings.tpu.chipsPerVm;

@@ -1,14 +1,14 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { GKE_SERVICE_LOAD_BALANCER } from "@gke-tpu-inference/facts";
-import { GatewaySettings } from "./settings";
+import { GatewaySettings } from "./settings/gateway";
 
 /** Arguments of {@link InferenceGateway}. */
 export interface InferenceGatewayArgs {
     /** Provider of the target cluster. */
     provider: k8s.Provider;
     /** Provider, class, namespace, name, Istio's load balancer kind and optional TLS secret, validated by the settings. */
-    gateway: Omit<GatewaySettings, "servingNamespace">;
+    gateway: GatewaySettings extends infer G ? (G extends unknown ? Omit<G, "servingNamespace"> : never) : never;
     /** Labels of the namespaces whose HTTPRoutes may attach. */
     allowedRouteNamespaceLabels: Record<string, string>;
     /**
@@ -71,7 +71,7 @@ export class InferenceGateway extends pulumi.ComponentResource {
                     gatewayClassName: gateway.className,
                     listeners,
                     // Istio copies these onto the Service it creates for the Gateway (GKE's classes make no Service).
-                    ...(gateway.loadBalancer !== undefined
+                    ...(gateway.provider === "istio"
                         ? { infrastructure: { annotations: { ...GKE_SERVICE_LOAD_BALANCER[gateway.loadBalancer] } } }
                         : {}),
                 },

@@ -19,7 +19,7 @@ import { ModelStore } from "./modelStore";
 import { ModelWeights } from "./modelWeights";
 import { shellCommand } from "./shell";
 import { HTTP_SERVICE_SUFFIX } from "./routerRoute";
-import { ColdStartSettings, ModelServiceSettings } from "./settings";
+import { ColdStartSettings, ModelServiceSettings } from "./settings/models";
 import { TpuScheduling } from "./tpuNodePool";
 import { endpointPickerContainer, prefixCacheEndpointPickerConfig, VllmContainerOptions, vllmContainer, vllmWorkerContainer } from "./vllm";
 

@@ -4,7 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { COLD_START_STORAGE, DOCKER_HUB, GCP_NAME_RULES, dockerHubPath } from "@gke-tpu-inference/facts";
 import { stagesWeights } from "./coldStart";
 import { StackNames } from "./names";
-import { ColdStartSettings, ModelServiceSettings } from "./settings";
+import { ColdStartSettings, ModelServiceSettings } from "./settings/models";
 
 /** Arguments of {@link ModelStore}. */
 export interface ModelStoreArgs {

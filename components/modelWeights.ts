@@ -5,7 +5,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { COLD_START_STORAGE, imagePin } from "@gke-tpu-inference/facts";
 import { copyTimeoutSeconds, stagesWeights, streamsWeights } from "./coldStart";
-import { ColdStartSettings, ModelServiceSettings } from "./settings";
+import { ColdStartSettings, ModelServiceSettings } from "./settings/models";
 import { parseGsUri } from "./gcsUri";
 import { workloadIdentityPrincipal } from "./workloadIdentity";
 

@@ -2,7 +2,7 @@ import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
 import { GCP_NAME_RULES, PROXY_ONLY_SUBNET } from "@gke-tpu-inference/facts";
 import { StackNames } from "./names";
-import { NetworkSettings } from "./settings";
+import { NetworkSettings } from "./settings/cluster";
 
 /** Arguments of {@link Network}. */
 export interface NetworkArgs {

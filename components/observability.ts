@@ -1,7 +1,7 @@
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
 import { METRICS } from "@gke-tpu-inference/facts";
-import { ModelServiceSettings } from "./settings";
+import { ModelServiceSettings } from "./settings/models";
 
 /** Arguments of {@link InferenceObservability}. */
 export interface InferenceObservabilityArgs {

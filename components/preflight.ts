@@ -12,7 +12,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { GKE_TPU_V6E_ZONES, GKE_VERSION, PROJECT_APIS, ProjectApi, RELEASE_CHANNELS } from "@gke-tpu-inference/facts";
 import { parseGsUri } from "./gcsUri";
 import { ProjectApis } from "./projectApis";
-import { Settings } from "./settings";
+import { Settings } from "./settings/stack";
 
 /** Raised when the project or GCP refuses what the settings ask for; its message is the whole diagnosis, one line per problem. */
 export class PreflightError extends pulumi.RunError {

@@ -2,7 +2,7 @@ import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
 import { TPU_NODE } from "@gke-tpu-inference/facts";
 import { hardenedNodeConfig } from "./cluster";
-import { TpuSettings } from "./settings";
+import { TpuSettings } from "./settings/capacity";
 
 /** Arguments of {@link TpuNodePool}. */
 export interface TpuNodePoolArgs {

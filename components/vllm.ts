@@ -16,7 +16,7 @@ import {
     VLLM_SHUTDOWN,
     VLLM_TPU_LOADING,
 } from "@gke-tpu-inference/facts";
-import { ModelServiceSettings } from "./settings";
+import { ModelServiceSettings } from "./settings/models";
 import { TpuScheduling } from "./tpuNodePool";
 
 /** What one model replica spans: every chip of each VM, every VM of the slice. */

@@ -7,7 +7,8 @@
 import * as path from "path";
 import { COLD_START_FIGURES, FIELD_REPORT_COLD_START, KNOWN_MODELS, PESSIMISTIC_COLD_START } from "@gke-tpu-inference/facts";
 import { ColdStartEstimate, estimateColdStart } from "../components/coldStart";
-import { ColdStartSettings, ModelServiceSettings, parseSettings } from "../components/settings";
+import { ColdStartSettings, ModelServiceSettings } from "../components/settings/models";
+import { parseSettings } from "../components/settings/stack";
 import { shippedStacks } from "./affected-stacks";
 import { CliContext, CliSpec, EXIT, runCli } from "./cli";
 import { propertyLines } from "./cli/properties";

@@ -7,7 +7,7 @@ import {
     streamsImage,
     streamsWeights,
 } from "../../components/coldStart";
-import { ColdStartSettings } from "../../components/settings";
+import { ColdStartSettings } from "../../components/settings/models";
 import { start } from "../coldStart";
 
 const ON: ColdStartSettings = { stageWeights: true, compilationCache: true, imageStreaming: true };

@@ -7,7 +7,8 @@ import { parse } from "yaml";
 import { INFERENCE_BACKEND_TIMEOUT_SECONDS, ModelService } from "../../components/modelService";
 import { ModelStore } from "../../components/modelStore";
 import { COPY_SCRIPT } from "../../components/modelWeights";
-import { ColdStartSettings, ModelServiceSettings, parseSettings } from "../../components/settings";
+import { ColdStartSettings, ModelServiceSettings } from "../../components/settings/models";
+import { parseSettings } from "../../components/settings/stack";
 import { TpuScheduling } from "../../components/tpuNodePool";
 import {
     endpointPickerContainer,

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ModelStore } from "../../components/modelStore";
-import { ColdStartSettings, ModelServiceSettings, parseSettings } from "../../components/settings";
+import { ColdStartSettings, ModelServiceSettings } from "../../components/settings/models";
+import { parseSettings } from "../../components/settings/stack";
 import { STORE_ARGS } from "../coldStart";
 import { PROJECT, record } from "../harness";
 

@@ -1,7 +1,7 @@
 import * as gcp from "@pulumi/gcp";
 import { stackNames } from "../../components/names";
 import { Network } from "../../components/network";
-import { parseSettings } from "../../components/settings";
+import { parseSettings } from "../../components/settings/stack";
 import { PROJECT, record } from "../harness";
 
 const cidrs = parseSettings(PROJECT, () => undefined, "acme-inference").network;

@@ -1,6 +1,6 @@
 import { estimateTpuHourlyCost } from "../../components/cost";
 import { DASHBOARD_CHARTS, InferenceObservability, atMaximumQuery, zeroPrefixHitQuery } from "../../components/observability";
-import { parseSettings } from "../../components/settings";
+import { parseSettings } from "../../components/settings/stack";
 import { PROJECT, record } from "../harness";
 
 function settingsWith(values: Record<string, string>) {

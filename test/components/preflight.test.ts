@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PreflightError, compareGkeVersions, passOrThrow, readLiveFacts } from "../../components/preflight";
 import { ProjectApis } from "../../components/projectApis";
-import { parseSettings } from "../../components/settings";
+import { parseSettings } from "../../components/settings/stack";
 import { INVOKE_TOKENS, InvokeAnswer, disabledServiceAnswer } from "../../scripts/offline/invokes";
 import { PROJECT, record } from "../harness";
 

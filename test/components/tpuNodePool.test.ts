@@ -1,6 +1,6 @@
 import * as gcp from "@pulumi/gcp";
 import { PROJECT, record } from "../harness";
-import { parseSettings } from "../../components/settings";
+import { parseSettings } from "../../components/settings/stack";
 import { TpuNodePool } from "../../components/tpuNodePool";
 
 const CLUSTER_ID = "projects/acme-inference/locations/europe-west4/clusters/gke";

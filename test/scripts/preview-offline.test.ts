@@ -4,7 +4,7 @@ import * as path from "path";
 import { parse } from "yaml";
 import { PreviewReport, renderTree } from "../../scripts/offline/report";
 import { SECURE_PLACEHOLDER } from "../../scripts/offline/project";
-import { SETTINGS } from "../../components/settings";
+import { SETTINGS } from "../../components/settings/stack";
 import { CliRun } from "../cli";
 import { shippedRun } from "../shippedStacks";
 import { ROOT, preview, previewProcess, tempDir } from "./previewCli";

@@ -1,7 +1,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
-import { SETTINGS, parseSettings } from "../../components/settings";
+import { SETTINGS, parseSettings } from "../../components/settings/stack";
 import { hasConfigType, loadProject } from "../../scripts/offline/project";
 import { settingsDocs } from "../../scripts/settingsDocs";
 

@@ -1,0 +1,304 @@
+/**
+ * The stack's settings, assembled from the areas that declare them (cluster, capacity, gateway, models), and the one
+ * entry point that checks them. Each setting's declaration gives its Pulumi config type, its default, what it allows
+ * and a one-line description; the typed {@link Settings}, the README's configuration tables and the `config:` block of
+ * Pulumi.yaml all come from them (`npm run settings:docs` writes the latter two; a test fails when they drift). Every
+ * problem of a stack is reported in one run, one line each, naming the key, the value and what is allowed.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { runningStackFileProblems } from "../stackFile";
+import { suggestion } from "../suggest";
+import {
+    TPU_POOL_SETTINGS,
+    TpuSettings,
+    reservationWithProvisioning,
+    topologyOfMachineType,
+    tpuNodeBounds,
+    tpuSettingsOf,
+} from "./capacity";
+import {
+    CLUSTER_SETTINGS,
+    LOCATION_SETTINGS,
+    NetworkSettings,
+    PROJECT_SETTINGS,
+    SystemPoolSettings,
+    disjointRanges,
+    networkOf,
+    regionOf,
+    systemPoolBounds,
+    systemPoolOf,
+    zoneInRegion,
+} from "./cluster";
+import {
+    GATEWAY_SETTINGS,
+    GatewaySettings,
+    gatewayFitsProvider,
+    gatewaySettingsOf,
+    routerModelNames,
+    routerSystemNodes,
+    servingNamespaceApart,
+} from "./gateway";
+import { modelEntriesFitPool, modelsFitMemory } from "./modelRules";
+import {
+    ColdStartSettings,
+    MODEL_SETTINGS,
+    ModelServiceSettings,
+    coldStartOf,
+    gatedModelProblems,
+    modelServicesOf,
+    unknownModelFieldProblem,
+} from "./models";
+import { ConfigType, Rule, Setting, ValuesOf } from "./setting";
+
+/** Everything the program needs from stack configuration, validated. */
+export interface Settings {
+    /** GCP project ID (`gcp:project`). */
+    project: string;
+    region: string;
+    /** The zone of the TPU node pool; the cluster itself is regional. */
+    zone: string;
+    tpu: TpuSettings;
+    systemPool: SystemPoolSettings;
+    network: NetworkSettings;
+    /** CIDRs allowed to reach the control plane; empty leaves the public endpoint open to any address with credentials. */
+    masterAuthorizedNetworks: string[];
+    releaseChannel: string;
+    gateway: GatewaySettings;
+    deletionProtection: boolean;
+    /** Enable the Google Cloud APIs the stack needs; off where a platform team manages them (the preview then checks they are enabled). */
+    manageProjectApis: boolean;
+    /** Stops every model service (KServe keeps their definitions) and lets the TPU pool scale to zero. */
+    paused: boolean;
+    /** Pattern 2: route requests at the Gateway's root by the `model` in their body. */
+    bodyBasedRouting: boolean;
+    /** Model services to run; empty leaves the TPU pool idle. */
+    models: ModelServiceSettings[];
+    coldStart: ColdStartSettings;
+}
+
+/** Every setting of the project namespace, in the order the README lists them and their problems are reported. */
+export const SETTINGS = {
+    ...LOCATION_SETTINGS,
+    ...TPU_POOL_SETTINGS,
+    ...CLUSTER_SETTINGS,
+    ...GATEWAY_SETTINGS,
+    ...PROJECT_SETTINGS,
+    ...MODEL_SETTINGS,
+} as const satisfies Record<string, Setting>;
+
+type SettingName = keyof typeof SETTINGS;
+type Values = ValuesOf<typeof SETTINGS>;
+
+/** The rules between settings, in the order they are checked and the README lists them. */
+export const RULES: readonly Rule<Values>[] = [
+    zoneInRegion,
+    topologyOfMachineType,
+    tpuNodeBounds,
+    reservationWithProvisioning,
+    systemPoolBounds,
+    disjointRanges,
+    gatewayFitsProvider,
+    servingNamespaceApart,
+    modelEntriesFitPool,
+    modelsFitMemory,
+    routerSystemNodes,
+    routerModelNames,
+];
+
+/** The setting read as a secret, which no stack may hold in plain text; not declared in Pulumi.yaml, because a declared key without a default is required of every stack. */
+export const SECRET_SETTINGS = {
+    hfToken: "Hugging Face token for gated models; set it with `pulumi config set --secret hfToken <TOKEN>`.",
+} as const;
+
+/** Raised for an invalid stack configuration; its message lists every problem, one per line. */
+export class ConfigError extends pulumi.RunError {
+    constructor(readonly problems: readonly string[]) {
+        super(problems.join("\n"));
+        this.name = "ConfigError";
+    }
+}
+
+/** Reads one raw string value per key, as Pulumi passes configuration to a program. */
+export type ConfigReader = (key: string) => string | undefined;
+
+/** What the program knows of the stack's configuration besides the project's values. */
+export interface ConfigContext {
+    /** Every configured key, fully qualified (`namespace:key`): unknown ones are errors. */
+    keys?: readonly string[];
+    /** Keys whose values are secrets. */
+    secretKeys?: readonly string[];
+    /** Problems of the stack file itself (keys the Pulumi CLI ignores), reported with the settings'. */
+    stackFileProblems?: readonly string[];
+}
+
+const PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
+
+/** Namespaces a key may have besides the project's: the providers this program uses, and Pulumi's own. */
+const PROVIDER_NAMESPACES = ["gcp", "kubernetes", "random", "pulumi"];
+
+/** A raw config string decoded as Pulumi's config type says: numbers, booleans and JSON lists; anything malformed stays the string, for the schema to refuse. */
+function decode(type: ConfigType, raw: string): unknown {
+    switch (type) {
+        case "integer":
+            return /^-?\d+$/.test(raw) ? Number(raw) : raw;
+        case "boolean":
+            return raw === "true" ? true : raw === "false" ? false : raw;
+        case "array<string>":
+        case "array<object>":
+            try {
+                return JSON.parse(raw);
+            } catch {
+                return raw;
+            }
+        default:
+            return raw;
+    }
+}
+
+/** `models[0].name`-style path of an issue. */
+function pathText(path: readonly PropertyKey[]): string {
+    return path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("");
+}
+
+/** The value at `path` within `value`. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+    return path.reduce(
+        (current: unknown, part) =>
+            current !== null && typeof current === "object" ? (current as Record<PropertyKey, unknown>)[part] : undefined,
+        value,
+    );
+}
+
+/** Problems of the configured keys themselves: unknown ones (with the nearest known one), and the secret set in plain text. */
+function keyProblems(namespace: string, read: ConfigReader, context: ConfigContext): string[] {
+    const problems: string[] = [];
+    const names = Object.keys(SETTINGS);
+    const secrets = Object.keys(SECRET_SETTINGS);
+    for (const configured of context.keys ?? []) {
+        const separator = configured.indexOf(":");
+        const [space, name] = [configured.slice(0, separator), configured.slice(separator + 1)];
+        if (space === namespace && !names.includes(name) && !secrets.includes(name)) {
+            problems.push(`${configured} is not a setting of ${namespace}${suggestion(name, [...names, ...secrets])}`);
+        } else if (space !== namespace && !PROVIDER_NAMESPACES.includes(space)) {
+            problems.push(
+                `${configured} is in namespace ${JSON.stringify(space)}, which is neither the project's (${namespace}) nor a provider's (${PROVIDER_NAMESPACES.join(", ")})${suggestion(space, [namespace, ...PROVIDER_NAMESPACES])}`,
+            );
+        }
+    }
+    for (const secret of secrets) {
+        if (read(secret) !== undefined && context.secretKeys !== undefined && !context.secretKeys.includes(`${namespace}:${secret}`)) {
+            problems.push(
+                `${namespace}:${secret} is set in plain text; allowed: a secret, set with \`pulumi config set --secret ${secret} <VALUE>\` (the value is not shown here)`,
+            );
+        }
+    }
+    return problems;
+}
+
+/**
+ * Validates raw configuration into {@link Settings}. Pure: it registers nothing, so a bad value stops the program
+ * before any resource exists. Every problem of the stack is reported in one {@link ConfigError}, one line each,
+ * naming the key (with its namespace), the value and what is allowed; a misspelt key gets the nearest known one.
+ *
+ * @param namespace the project's config namespace (the project name)
+ * @param read values of keys in that namespace
+ * @param gcpProject the value of `gcp:project`
+ * @param context every configured key and which are secret, for the checks that need them
+ */
+export function parseSettings(
+    namespace: string,
+    read: ConfigReader,
+    gcpProject: string | undefined,
+    context: ConfigContext = {},
+): Settings {
+    const key = (name: string) => `${namespace}:${name}`;
+    const problems: string[] = [...(context.stackFileProblems ?? [])];
+
+    if (gcpProject === undefined || gcpProject === "") {
+        problems.push(
+            "gcp:project is not set; run `pulumi config set gcp:project <PROJECT_ID>` (the offline preview supplies a placeholder)",
+        );
+    } else if (!PROJECT_ID.test(gcpProject)) {
+        problems.push(
+            `gcp:project = ${JSON.stringify(gcpProject)} is not a GCP project ID; allowed: 6 to 30 lowercase letters, digits and hyphens, starting with a letter`,
+        );
+    }
+    problems.push(...keyProblems(namespace, read, context));
+
+    const values: Partial<Record<SettingName, unknown>> = {};
+    for (const name of Object.keys(SETTINGS) as SettingName[]) {
+        const setting: Setting = SETTINGS[name];
+        const raw = read(name);
+        const decoded = raw === undefined ? setting.default : decode(setting.type, raw);
+        const result = setting.schema.safeParse(decoded);
+        if (result.success) {
+            values[name] = result.data;
+            continue;
+        }
+        for (const issue of result.error.issues) {
+            if (issue.code === "unrecognized_keys") {
+                for (const field of issue.keys) {
+                    problems.push(`${key(name)}${pathText(issue.path)}.${field} ${unknownModelFieldProblem(field)}`);
+                }
+                continue;
+            }
+            // A scalar is shown as the stack wrote it; a list as JSON reads it.
+            const at =
+                issue.path.length === 0 && raw !== undefined && !setting.type.startsWith("array") ? raw : valueAt(decoded, issue.path);
+            problems.push(`${key(name)}${pathText(issue.path)} = ${JSON.stringify(at === undefined ? null : at)} ${issue.message}`);
+        }
+    }
+    for (const rule of RULES) {
+        if (rule.reads.every((name) => name in values)) {
+            problems.push(...rule.check(values as Values, key));
+        }
+    }
+    if ("models" in values) {
+        problems.push(...gatedModelProblems(values.models as Values["models"], read("hfToken") !== undefined, key));
+    }
+    if (problems.length > 0) {
+        throw new ConfigError(problems);
+    }
+    return settingsOf(values as Values, gcpProject!);
+}
+
+/** The typed settings from checked values. */
+function settingsOf(values: Values, project: string): Settings {
+    return {
+        project,
+        region: regionOf(values),
+        zone: values.zone,
+        tpu: tpuSettingsOf(values),
+        systemPool: systemPoolOf(values),
+        network: networkOf(values),
+        masterAuthorizedNetworks: values.masterAuthorizedNetworks,
+        releaseChannel: values.releaseChannel,
+        gateway: gatewaySettingsOf(values),
+        deletionProtection: values.deletionProtection,
+        manageProjectApis: values.manageProjectApis,
+        paused: values.paused,
+        bodyBasedRouting: values.bodyBasedRouting,
+        coldStart: coldStartOf(values),
+        models: modelServicesOf(values.models),
+    };
+}
+
+/** The Hugging Face token (`pulumi config set --secret hfToken …`), kept a secret; undefined for public models. */
+export function loadHfToken(): pulumi.Output<string> | undefined {
+    return new pulumi.Config().getSecret("hfToken");
+}
+
+// The runtime's list of secret config keys; internal to the SDK, so its types are not published.
+const { isConfigSecret } = require("@pulumi/pulumi/runtime/config") as { isConfigSecret: (key: string) => boolean };
+
+/** Builds {@link Settings} from the running stack's configuration, with every configured key checked. */
+export function loadSettings(): Settings {
+    const config = new pulumi.Config();
+    const keys = Object.keys(pulumi.runtime.allConfig());
+    return parseSettings(config.name, (name) => config.get(name), new pulumi.Config("gcp").get("project"), {
+        keys,
+        secretKeys: keys.filter((configured) => isConfigSecret(configured)),
+        // Pulumi runs a program from its project directory.
+        stackFileProblems: runningStackFileProblems(process.cwd(), pulumi.getStack()),
+    });
+}
