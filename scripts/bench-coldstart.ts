@@ -6,7 +6,7 @@
  */
 import * as path from "path";
 import { COLD_START_FIGURES, FIELD_REPORT_COLD_START, KNOWN_MODELS, PESSIMISTIC_COLD_START } from "@gke-tpu-inference/facts";
-import { ColdStartEstimate, estimateColdStart } from "../components/coldStart";
+import { ColdStartEstimate, estimateColdStart } from "../components/serving/coldStart";
 import { ColdStartSettings, ModelServiceSettings } from "../components/settings/models";
 import { parseSettings } from "../components/settings/stack";
 import { shippedStacks } from "./affected-stacks";

@@ -3,7 +3,7 @@
  * Gateway and, reading the cluster, that its route and policies took. `--help` lists the options and exit codes.
  */
 import { INFERENCE_POOL_KIND, KSERVE_CHILDREN } from "@gke-tpu-inference/facts";
-import { HTTP_SERVICE_SUFFIX } from "../components/routerRoute";
+import { HTTP_SERVICE_SUFFIX } from "../components/serving/routerRoute";
 import {
     Finding,
     GatewayProvider,

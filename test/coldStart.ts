@@ -1,5 +1,5 @@
 /** Shared by the tests of the cold-start estimate, the model store and the benchmark. */
-import { stackNames } from "../components/names";
+import { stackNames } from "../components/lib/names";
 
 /** One start's phases, as the estimate gives them: image, weights, server start, compilation, a multi-host group's forming, and their total. */
 export function start(imagePull: number, weights: number, serverStart: number, compile: number, groupFormation = 0) {

@@ -13,7 +13,7 @@ import {
     RUNTIME_CONTRACTS,
     VLLM_TPU_LOADING,
 } from "@gke-tpu-inference/facts";
-import { parseGsUri } from "../components/gcsUri";
+import { parseGsUri } from "../components/lib/gcsUri";
 import { RecordedResource } from "../scripts/offline/recorder";
 
 type Workload = keyof typeof RUNTIME_CONTRACTS;

@@ -1,3 +1,4 @@
+import * as k8s from "@pulumi/kubernetes";
 import { InvokeAnswer } from "../scripts/offline/invokes";
 import { RecordedResource } from "../scripts/offline/recorder";
 import { Recording, recordResources } from "../scripts/offline/run";
@@ -38,6 +39,11 @@ export class Graph {
             .map((dependency) => `${dependency.type} ${dependency.name}`)
             .sort();
     }
+}
+
+/** A provider like the cluster's, for components tested on their own. */
+export function testProvider(): k8s.Provider {
+    return new k8s.Provider("k8s", { kubeconfig: "{}", enableServerSideApply: true });
 }
 
 /** How a test runs a program besides its config. */

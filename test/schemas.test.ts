@@ -1,5 +1,5 @@
 import { parse } from "yaml";
-import { routerRouteSpec } from "../components/routerRoute";
+import { routerRouteSpec } from "../components/serving/routerRoute";
 import { kubernetesManifests } from "../scripts/offline/report";
 import { CrdValidator } from "./crds";
 import { Graph, runProgram } from "./harness";

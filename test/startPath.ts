@@ -4,7 +4,7 @@
  * namespace's preset), and how long `pulumi up` waits for Ready.
  */
 import { COLD_START_PESSIMISTIC_ANNOTATION, KSERVE, TPU_MULTI_HOST } from "@gke-tpu-inference/facts";
-import { TPU_NODE_PROVISIONING_SECONDS } from "../components/coldStart";
+import { TPU_NODE_PROVISIONING_SECONDS } from "../components/serving/coldStart";
 import { RecordedResource } from "../scripts/offline/recorder";
 
 type Probe = { periodSeconds: number; failureThreshold: number; initialDelaySeconds?: number };

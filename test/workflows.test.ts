@@ -126,7 +126,7 @@ describe("Node versions", () => {
 
 describe("affected stacks", () => {
     test("a program change affects every stack; a stack file only its stack; docs and tests none", () => {
-        expect(affectedStacks(["components/vllm.ts", "README.md"], ["prod", "dev"])).toEqual(["dev", "prod"]);
+        expect(affectedStacks(["components/serving/vllm.ts", "README.md"], ["prod", "dev"])).toEqual(["dev", "prod"]);
         expect(affectedStacks(["policies/requireAllTpuChips.ts"], ["dev", "prod"])).toEqual(["dev", "prod"]);
         expect(affectedStacks(["Pulumi.prod.yaml", "README.md"], ["dev", "prod"])).toEqual(["prod"]);
         expect(affectedStacks(["Pulumi.staging.yaml"], ["dev", "prod"])).toEqual([]);

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { GKE_LIMITS, GKE_TPU_V6E_ZONES, GKE_VERSION, PROXY_ONLY_SUBNET, RELEASE_CHANNELS, regionOfZone } from "@gke-tpu-inference/facts";
-import { Ipv4Range, isRfc1918, overlaps, parseCidr } from "../cidr";
+import { Ipv4Range, isRfc1918, overlaps, parseCidr } from "../lib/cidr";
 import { PROVIDER_DEFAULTS, proxyOnlyCidrOf } from "./gateway";
 import { Rule, Setting, ValuesOf, bool, cidr, oneOf, says, wholeNumber } from "./setting";
 

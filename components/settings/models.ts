@@ -16,8 +16,8 @@ import {
     imageReferenceProblem,
     vllmFlags,
 } from "@gke-tpu-inference/facts";
-import { parseGsUri } from "../gcsUri";
-import { suggestion } from "../suggest";
+import { parseGsUri } from "../lib/gcsUri";
+import { suggestion } from "../lib/suggest";
 import { DNS_LABEL, Setting, ValuesOf, bool, oneOf, says, wholeNumber } from "./setting";
 
 /** The field reports' serving patterns: 1 is the baseline, 3 the prefix-cache scale-out. */

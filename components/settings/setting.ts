@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { PROTECTED_NAMESPACES } from "@gke-tpu-inference/facts";
-import { Ipv4Range, networkRangeProblem, parseCidr } from "../cidr";
+import { Ipv4Range, networkRangeProblem, parseCidr } from "../lib/cidr";
 
 /** Pulumi's project config types, as Pulumi.yaml declares them. */
 export type ConfigType = "string" | "integer" | "boolean" | "array<string>" | "array<object>";

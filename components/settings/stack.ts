@@ -6,8 +6,8 @@
  * problem of a stack is reported in one run, one line each, naming the key, the value and what is allowed.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { runningStackFileProblems } from "../stackFile";
-import { suggestion } from "../suggest";
+import { runningStackFileProblems } from "../lib/stackFile";
+import { suggestion } from "../lib/suggest";
 import {
     TPU_POOL_SETTINGS,
     TpuSettings,

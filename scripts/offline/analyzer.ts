@@ -11,7 +11,7 @@ import * as fs from "fs";
 import { ownChild } from "../children";
 import * as path from "path";
 import Ajv from "ajv";
-import { suggestion } from "../../components/suggest";
+import { suggestion } from "../../components/lib/suggest";
 import { RecordedResource } from "./recorder";
 
 /** The policy SDK's enforcement levels, in the order of the protocol's enum. */

@@ -1,6 +1,6 @@
 import * as fs from "fs";
 import * as path from "path";
-import { parsePulumiYaml, stackFilePath, stackFileProblems } from "../../components/stackFile";
+import { parsePulumiYaml, stackFilePath, stackFileProblems } from "../../components/lib/stackFile";
 
 /**
  * Reads a Pulumi project and one stack's configuration with the CLI's semantics: YAML with

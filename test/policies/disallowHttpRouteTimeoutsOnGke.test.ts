@@ -1,5 +1,5 @@
 import { disallowHttpRouteTimeoutsOnGke as policy } from "../../policies/disallowHttpRouteTimeoutsOnGke";
-import { routerRouteSpec } from "../../components/routerRoute";
+import { routerRouteSpec } from "../../components/serving/routerRoute";
 import { gateway, llmService } from "./fixtures";
 import { UNKNOWN, check, kube } from "./harness";
 

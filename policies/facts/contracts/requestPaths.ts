@@ -47,7 +47,7 @@ const SHARED_HOPS = {
         timeout: "the provider's (below)",
         failure: "the replica's error to the client",
         selectedBy: "vLLM's --port=8000 and container port 8000; probes HTTP on it",
-        source: "components/vllm.ts; vllm-project/vllm FrontendArgs --port",
+        source: "components/serving/vllm.ts; vllm-project/vllm FrontendArgs --port",
     },
     catchAll: {
         hop: "Gateway → <service>-http (/health, /v1/models, anything else under the service's paths)",
@@ -56,7 +56,7 @@ const SHARED_HOPS = {
         timeout: "the provider's (below)",
         failure: "no ready endpoint: 503",
         selectedBy: "the route template's catch-all rules; the stack's Service selects KServe's workload labels",
-        source: "components/routerRoute.ts; kserve/kserve v0.20.0 config/llmisvcconfig/config-llm-scheduler.yaml:17-22 (the workload labels)",
+        source: "components/serving/routerRoute.ts; kserve/kserve v0.20.0 config/llmisvcconfig/config-llm-scheduler.yaml:17-22 (the workload labels)",
     },
 } as const satisfies Record<string, RequestHop>;
 

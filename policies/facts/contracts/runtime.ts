@@ -69,13 +69,13 @@ export const RUNTIME_CONTRACTS = {
         calls: [
             {
                 request: "GET storage/v1/b/{bucket}/o/{marker} and its media: the staged revision",
-                source: "the Job's script, components/weightsCopy.py (Blob.exists, Blob.download_as_text on the marker)",
+                source: "the Job's script, components/workloads/weightsCopy.py (Blob.exists, Blob.download_as_text on the marker)",
                 permission: "storage.objects.get",
                 on: "weightsObject",
             },
             {
                 request: "POST upload/storage/v1/b/{bucket}/o, each file and the marker",
-                source: "components/weightsCopy.py (Blob.upload_from_filename per file, Blob.upload_from_string for the marker)",
+                source: "components/workloads/weightsCopy.py (Blob.upload_from_filename per file, Blob.upload_from_string for the marker)",
                 permission: "storage.objects.create",
                 on: "weightsObject",
             },

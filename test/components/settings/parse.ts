@@ -1,4 +1,5 @@
 /** Parsing a stack's values as the program does, for the settings' tests. */
+import { ModelServiceSettings } from "../../../components/settings/models";
 import { ConfigContext, ConfigError, Settings, parseSettings } from "../../../components/settings/stack";
 import { PROJECT } from "../../harness";
 
@@ -28,3 +29,16 @@ export function problemsOf(values: Record<string, string>, context: ConfigContex
     }
     throw new Error(`no error for ${JSON.stringify(values)}`);
 }
+
+/** The model entries as the settings read them, with other stack settings in `config` (a multi-host topology, say). */
+export function modelsFrom(models: unknown[], config: Record<string, string> = {}): ModelServiceSettings[] {
+    return parseSettings(PROJECT, (key) => (key === "models" ? JSON.stringify(models) : config[key]), "acme-inference").models;
+}
+
+/** Two services of the default model, as a stack lists them: the baseline, and prefix-cache routing over two replicas. */
+export const MODELS = JSON.stringify([
+    { name: "qwen", pattern: "pattern1" },
+    { name: "qwen-cache", pattern: "pattern3", replicas: 2 },
+]);
+
+export const [PATTERN1, PATTERN3] = parse({ models: MODELS }).models;
