@@ -1,8 +1,10 @@
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
-import { ISTIO } from "@gke-tpu-inference/facts";
 import { BodyBasedRouter } from "./components/gateway/bodyBasedRouter";
+import { GKE_GATEWAY_PROVIDER } from "./components/gateway/gkeProvider";
 import { InferenceGateway } from "./components/gateway/inferenceGateway";
+import { istioGatewayProvider } from "./components/gateway/istioProvider";
+import { GatewayProvider } from "./components/gateway/provider";
 import { GkeCluster } from "./components/infrastructure/cluster";
 import { ModelStore } from "./components/infrastructure/modelStore";
 import { Network } from "./components/infrastructure/network";
@@ -12,16 +14,26 @@ import { TpuNodePool } from "./components/infrastructure/tpuNodePool";
 import { stackNames } from "./components/lib/names";
 import { InferenceObservability } from "./components/observability/observability";
 import { CertManager } from "./components/platform/certManager";
-import { Istio } from "./components/platform/istio";
 import { Keda } from "./components/platform/keda";
 import { KServe } from "./components/platform/kserve";
 import { LeaderWorkerSet } from "./components/platform/leaderWorkerSet";
 import { GATEWAY_ACCESS_LABEL, ServingNamespace } from "./components/platform/servingNamespace";
 import { estimateTpuHourlyCost } from "./components/serving/cost";
+import { GatewaySettings } from "./components/settings/gateway";
 import { loadHfToken, loadSettings } from "./components/settings/stack";
 import { ModelService } from "./components/workloads/modelService";
 
 const name = "tpu-inference";
+
+/** What serves the inference Gateway: everything GKE's own controller or Istio adds to the stack comes through it. */
+function gatewayProviderFor(gateway: GatewaySettings): GatewayProvider {
+    switch (gateway.provider) {
+        case "gke":
+            return GKE_GATEWAY_PROVIDER;
+        case "istio":
+            return istioGatewayProvider(gateway.loadBalancer);
+    }
+}
 
 /** The stack: settings are validated and the live facts read before the first resource is registered. */
 export = async () => {
@@ -31,12 +43,14 @@ export = async () => {
     const preflight = withApis(new ProjectApis(name, { project: settings.project, manage: settings.manageProjectApis }));
     const names = stackNames(name, pulumi.getStack());
     const protect = settings.deletionProtection;
-    const behindIstio = settings.gateway.provider === "istio";
+    const gatewayProvider = gatewayProviderFor(settings.gateway);
+    // The proxy-only subnet only for a provider whose load balancer needs one (the settings give it no range otherwise).
+    const { proxyOnlyCidr, ...cidrs } = settings.network;
 
     const network = new Network(name, {
         project: settings.project,
         region: settings.region,
-        cidrs: settings.network,
+        cidrs: { ...cidrs, ...(gatewayProvider.proxyOnlySubnet && proxyOnlyCidr !== undefined ? { proxyOnlyCidr } : {}) },
         names,
         protect,
         dependsOn: preflight.prerequisites("compute"),
@@ -50,8 +64,7 @@ export = async () => {
         releaseChannel: settings.releaseChannel,
         masterAuthorizedNetworks: settings.masterAuthorizedNetworks,
         masterCidr: settings.network.masterCidr,
-        // istiod's webhooks listen on their own port.
-        extraWebhookPorts: behindIstio ? [ISTIO.webhookPort] : [],
+        extraWebhookPorts: gatewayProvider.webhookPorts,
         deletionProtection: protect,
         systemPool: settings.systemPool,
         imageStreaming: settings.coldStart.imageStreaming,
@@ -87,7 +100,14 @@ export = async () => {
     const { provider } = cluster;
     const certManager = new CertManager(name, { provider });
     const leaderWorkerSet = new LeaderWorkerSet("lws", { provider, webhookPrerequisites: [cluster.webhookFirewall] });
-    const istio = behindIstio ? new Istio("istio", { provider, webhookPrerequisites: [cluster.webhookFirewall] }) : undefined;
+    const networkServices = preflight.prerequisites("networkServices");
+    // What programs the Gateway, beside the platform: istiod, or GKE's own controller, which needs nothing installed.
+    const installedGatewayProvider = gatewayProvider.install({
+        provider,
+        webhookPrerequisites: [cluster.webhookFirewall],
+        proxyOnlySubnetwork: network.proxyOnlySubnetwork,
+        networkServices,
+    });
     const kserve = new KServe("kserve", {
         provider,
         gateway: { namespace: settings.gateway.namespace, name: settings.gateway.name },
@@ -100,18 +120,13 @@ export = async () => {
         hfToken: loadHfToken(),
         bodyBasedRouting: settings.bodyBasedRouting,
         multiHost: settings.tpu.hostsPerSlice > 1 && settings.models.length > 0,
-        outsideIstioMesh: behindIstio,
+        gatewayProviderLabels: gatewayProvider.servingNamespaceLabels,
     });
-    const networkServices = preflight.prerequisites("networkServices");
     const gateway = new InferenceGateway("inference", {
         provider,
         gateway: settings.gateway,
         allowedRouteNamespaceLabels: { ...GATEWAY_ACCESS_LABEL },
-        prerequisites: istio
-            ? // Nothing but istiod programs an `istio` Gateway.
-              [istio.istiod]
-            : // A regional Gateway is programmed only once the region has a proxy-only subnet; InferencePool backends need Network Services.
-              [...(network.proxyOnlySubnetwork ? [network.proxyOnlySubnetwork] : []), ...networkServices],
+        gatewayProvider: installedGatewayProvider,
     });
 
     // Pattern 2: requests at the Gateway's root routed by the model their body names. The router sits beside the Gateway,
@@ -120,7 +135,7 @@ export = async () => {
         ? new BodyBasedRouter("body-based-router", {
               provider,
               gateway: { namespace: gateway.namespaceName, name: settings.gateway.name },
-              istio,
+              gatewayProvider: installedGatewayProvider,
               models: settings.models.map((model) => ({ service: model.name, baseModel: model.modelName, adapters: [] })),
               servingNamespace: settings.gateway.servingNamespace,
               gatewayAddress: gateway.address,
@@ -161,7 +176,7 @@ export = async () => {
                 model,
                 scheduling: tpuPool.scheduling,
                 gateway: { name: settings.gateway.name, namespace: settings.gateway.namespace },
-                istio,
+                gatewayProvider: installedGatewayProvider,
                 gatewayAddress: gateway.address,
                 hfToken: serving.hfToken,
                 platform: [
@@ -169,8 +184,6 @@ export = async () => {
                     serving.routerRouteConfig,
                     ...(serving.multiHostPreset ? [serving.multiHostPreset] : []),
                     leaderWorkerSet.webhooksReady,
-                    // GKE accepts an InferencePool backend only with the Network Services API.
-                    ...(istio ? [] : networkServices),
                 ],
                 paused: settings.paused,
                 coldStart: settings.coldStart,

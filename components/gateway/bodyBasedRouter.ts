@@ -3,8 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { BODY_BASED_ROUTER } from "@gke-tpu-inference/facts";
 import { pinnedChartArgs } from "../lib/charts";
 import { shellCommand } from "../lib/shell";
-import { ISTIO_NETWORKING_API_VERSION, Istio, tlsOriginationRule } from "../platform/istio";
-import { ROOT_INFERENCE_PATHS, servicePathRouteNames } from "../serving/routerRoute";
+import { InstalledGatewayProvider } from "./provider";
 
 /** What one model service answers to: its base model and the LoRA adapters it serves. */
 export interface RoutedModel {
@@ -22,14 +21,11 @@ export interface BodyBasedRouterArgs {
     provider: k8s.Provider;
     /** The Gateway it extends. Its namespace is an Output of the Gateway's namespace, so everything here waits for it. */
     gateway: { namespace: pulumi.Input<string>; name: string };
-    /**
-     * Istio, when it programs the Gateway: the Gateway calls the router through an ext_proc filter, whose objects wait for
-     * Istio's CRDs. Absent, GKE programs it and calls the router through a routing extension.
-     */
-    istio?: Pick<Istio, "crds">;
+    /** What serves the Gateway: it adds what makes the Gateway call the router (GKE's routing extension, Istio's ext_proc filter). */
+    gatewayProvider: Pick<InstalledGatewayProvider, "addRouterExtension">;
     /** Every model service behind the Gateway. */
     models: RoutedModel[];
-    /** The model services' namespace: behind Istio, their routes by path are named after it. */
+    /** The model services' namespace, which names their routes (behind Istio, the ext_proc filter is off on their own paths). */
     servingNamespace: string;
     /** The Gateway's address, for the endpoint's URL and curl example. */
     gatewayAddress: pulumi.Input<string>;
@@ -48,23 +44,14 @@ export interface ModelRoutingEndpoint {
 const ROUTER_REPLICAS = 2;
 
 /**
- * Requests the router serves: POSTs to an inference path at the Gateway's root, where only the body names the model. The
- * per-service paths and `/health` never reach it, so they keep working whatever the router's state or the body's.
- * Source: `SOURCES.gcpRoutingExtensionMatch` in the catalog.
- */
-export function rootInferenceMatcher(): string {
-    return `request.method == 'POST' && (${ROOT_INFERENCE_PATHS.map((path) => `request.path == '${path}'`).join(" || ")})`;
-}
-
-/**
  * Pattern 2's body-based router: the pinned upstream chart (Deployment, Service, RBAC) beside the Gateway, run highly
  * available (two replicas on different nodes, a disruption budget, a readiness probe on its health port), and what makes
  * the Gateway call it with each request's headers and body before it picks a route, for the requests at the Gateway's root
  * only (a GKE routing extension with a match condition, or behind Istio an ext_proc filter turned off on every
  * per-service route, and the TLS to the router); and one ConfigMap per model service naming its base model and adapters.
  * The router sets `X-Gateway-Base-Model-Name` to the base model of the body's `model`, which the services' routes match
- * (see routerRoute.ts). The chart's own provider objects stay off (`provider.name: none`): they are built here, as the
- * chart's templates write them, where they are typed and checked.
+ * (see serving/routerRoute.ts). The chart's own provider objects stay off (`provider.name: none`): the gateway provider
+ * builds them (gkeProvider.ts, istioProvider.ts) as the chart's templates write them, where they are typed and checked.
  */
 export class BodyBasedRouter extends pulumi.ComponentResource {
     /** The object the Gateway calls the router through: GKE's routing extension, or behind Istio its EnvoyFilter. */
@@ -88,11 +75,11 @@ export class BodyBasedRouter extends pulumi.ComponentResource {
         this.highAvailability(name, namespace, chart, childOpts);
 
         this.extensionName = BODY_BASED_ROUTER.name;
-        if (args.istio) {
-            this.istioExtension(name, args, { ...childOpts, dependsOn: [args.istio.crds] });
-        } else {
-            this.gkeExtension(name, args, childOpts);
-        }
+        args.gatewayProvider.addRouterExtension(
+            name,
+            { gateway: args.gateway, services: args.models.map((model) => model.service), servingNamespace: args.servingNamespace },
+            childOpts,
+        );
 
         // The router reads these at start and on every change; a name no ConfigMap lists gets an empty header and no route.
         for (const model of args.models) {
@@ -183,142 +170,6 @@ export class BodyBasedRouter extends pulumi.ComponentResource {
         new k8s.policy.v1.PodDisruptionBudget(
             `${name}-disruption`,
             { metadata: { name: BODY_BASED_ROUTER.name, namespace }, spec: { minAvailable: ROUTER_REPLICAS - 1, selector } },
-            childOpts,
-        );
-    }
-
-    /** GKE: a routing extension on the Gateway to the router, for the requests at its root, which GKE health-checks like any backend. */
-    private gkeExtension(name: string, args: BodyBasedRouterArgs, childOpts: pulumi.CustomResourceOptions) {
-        const namespace = args.gateway.namespace;
-        // GKE health-checks an extension backend like any other: over gRPC, on the router's health port.
-        new k8s.apiextensions.CustomResource(
-            `${name}-health`,
-            {
-                apiVersion: "networking.gke.io/v1",
-                kind: "HealthCheckPolicy",
-                metadata: { name: BODY_BASED_ROUTER.name, namespace },
-                spec: {
-                    default: {
-                        logConfig: { enabled: true },
-                        config: {
-                            type: "GRPC",
-                            grpcHealthCheck: { portSpecification: "USE_FIXED_PORT", port: BODY_BASED_ROUTER.healthPort },
-                        },
-                    },
-                    targetRef: { group: "", kind: "Service", name: BODY_BASED_ROUTER.name },
-                },
-            },
-            childOpts,
-        );
-
-        new k8s.apiextensions.CustomResource(
-            `${name}-extension`,
-            {
-                apiVersion: "networking.gke.io/v1",
-                kind: "GCPRoutingExtension",
-                metadata: { name: BODY_BASED_ROUTER.name, namespace },
-                spec: {
-                    targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: args.gateway.name }],
-                    extensionChains: [
-                        {
-                            name: "model-from-body",
-                            matchCondition: { celExpressions: [{ celMatcher: rootInferenceMatcher() }] },
-                            extensions: [
-                                {
-                                    name: "body-based-router",
-                                    // The :authority of the gRPC calls; the router answers any.
-                                    authority: pulumi.interpolate`${BODY_BASED_ROUTER.name}.${namespace}.svc`,
-                                    timeout: BODY_BASED_ROUTER.extension.timeout,
-                                    supportedEvents: [...BODY_BASED_ROUTER.extension.supportedEvents],
-                                    requestBodySendMode: BODY_BASED_ROUTER.extension.requestBodySendMode,
-                                    backendRef: {
-                                        group: "",
-                                        kind: "Service",
-                                        name: BODY_BASED_ROUTER.name,
-                                        port: BODY_BASED_ROUTER.grpcPort,
-                                    },
-                                },
-                            ],
-                        },
-                    ],
-                },
-            },
-            childOpts,
-        );
-    }
-
-    /**
-     * Istio: an ext_proc filter, first in the Gateway's chain, to the router's Service by its cluster name, sending what
-     * the router reads and no response; off on every route a service's own path selects (Envoy decides on the route a
-     * request matches before the router ran, so the root's requests, which match none yet, still reach it); and TLS to
-     * the router, which serves it with a self-signed certificate.
-     */
-    private istioExtension(name: string, args: BodyBasedRouterArgs, childOpts: pulumi.CustomResourceOptions) {
-        const namespace = args.gateway.namespace;
-        const host = pulumi.interpolate`${BODY_BASED_ROUTER.name}.${namespace}.svc.cluster.local`;
-        new k8s.apiextensions.CustomResource(
-            `${name}-ext-proc`,
-            {
-                apiVersion: "networking.istio.io/v1alpha3",
-                kind: "EnvoyFilter",
-                metadata: { name: BODY_BASED_ROUTER.name, namespace },
-                spec: {
-                    targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: args.gateway.name }],
-                    configPatches: [
-                        {
-                            applyTo: "HTTP_FILTER",
-                            match: {
-                                context: "GATEWAY",
-                                listener: { filterChain: { filter: { name: "envoy.filters.network.http_connection_manager" } } },
-                            },
-                            patch: {
-                                operation: BODY_BASED_ROUTER.istioFilter.operation,
-                                value: {
-                                    name: BODY_BASED_ROUTER.istioFilter.name,
-                                    typed_config: {
-                                        "@type": "type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor",
-                                        failure_mode_allow: false,
-                                        allow_mode_override: true,
-                                        processing_mode: { ...BODY_BASED_ROUTER.processingMode },
-                                        grpc_service: {
-                                            envoy_grpc: {
-                                                cluster_name: pulumi.interpolate`outbound|${BODY_BASED_ROUTER.grpcPort}||${host}`,
-                                            },
-                                        },
-                                    },
-                                },
-                            },
-                        },
-                        ...args.models.flatMap((model) =>
-                            servicePathRouteNames(args.servingNamespace, model.service).map((route) => ({
-                                applyTo: "HTTP_ROUTE",
-                                match: { context: "GATEWAY", routeConfiguration: { vhost: { route: { name: route } } } },
-                                patch: {
-                                    operation: "MERGE",
-                                    value: {
-                                        typed_per_filter_config: {
-                                            [BODY_BASED_ROUTER.istioFilter.name]: {
-                                                "@type": "type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute",
-                                                disabled: true,
-                                            },
-                                        },
-                                    },
-                                },
-                            })),
-                        ),
-                    ],
-                },
-            },
-            childOpts,
-        );
-        new k8s.apiextensions.CustomResource(
-            `${name}-tls`,
-            {
-                apiVersion: ISTIO_NETWORKING_API_VERSION,
-                kind: "DestinationRule",
-                metadata: { name: BODY_BASED_ROUTER.name, namespace },
-                spec: tlsOriginationRule(host),
-            },
             childOpts,
         );
     }

@@ -1,21 +1,21 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { GKE_SERVICE_LOAD_BALANCER } from "@gke-tpu-inference/facts";
 import { GatewaySettings } from "../settings/gateway";
+import { InstalledGatewayProvider } from "./provider";
 
 /** Arguments of {@link InferenceGateway}. */
 export interface InferenceGatewayArgs {
     /** Provider of the target cluster. */
     provider: k8s.Provider;
-    /** Provider, class, namespace, name, Istio's load balancer kind and optional TLS secret, validated by the settings. */
-    gateway: GatewaySettings extends infer G ? (G extends unknown ? Omit<G, "servingNamespace"> : never) : never;
+    /** Class, namespace, name and optional TLS secret, validated by the settings. */
+    gateway: Pick<GatewaySettings, "className" | "namespace" | "name" | "tlsSecret">;
     /** Labels of the namespaces whose HTTPRoutes may attach. */
     allowedRouteNamespaceLabels: Record<string, string>;
     /**
-     * What its provider needs before it can program the Gateway: GKE, the region's proxy-only subnet and the Network Services
-     * API (for InferencePool backends); Istio, istiod.
+     * What serves the Gateway: what it needs before it can program it (GKE, the region's proxy-only subnet and the Network
+     * Services API for InferencePool backends; Istio, istiod), and the infrastructure it reads from the Gateway.
      */
-    prerequisites: pulumi.Input<pulumi.Resource>[];
+    gatewayProvider: Pick<InstalledGatewayProvider, "gatewayPrerequisites" | "gatewayInfrastructure">;
     /** How long `pulumi up` waits for the provider to program the load balancer. Default 1800 s. */
     programmedTimeoutSeconds?: number;
 }
@@ -70,15 +70,14 @@ export class InferenceGateway extends pulumi.ComponentResource {
                 spec: {
                     gatewayClassName: gateway.className,
                     listeners,
-                    // Istio copies these onto the Service it creates for the Gateway (GKE's classes make no Service).
-                    ...(gateway.provider === "istio"
-                        ? { infrastructure: { annotations: { ...GKE_SERVICE_LOAD_BALANCER[gateway.loadBalancer] } } }
+                    ...(args.gatewayProvider.gatewayInfrastructure !== undefined
+                        ? { infrastructure: args.gatewayProvider.gatewayInfrastructure }
                         : {}),
                 },
                 // Declared (and never sent) so that the resource exposes the status GKE writes back.
                 status: undefined,
             },
-            { ...childOpts, dependsOn: args.prerequisites },
+            { ...childOpts, dependsOn: args.gatewayProvider.gatewayPrerequisites },
         );
 
         // CustomResource types only apiVersion, kind and metadata; `status` exists because it was declared above.

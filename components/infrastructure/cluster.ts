@@ -32,7 +32,7 @@ export interface GkeClusterArgs {
     masterAuthorizedNetworks: string[];
     /** Private /28 of the control plane; the webhook firewall rule admits it. */
     masterCidr: string;
-    /** Ports besides {@link WEBHOOK_PORTS} the control plane must reach on pods: istiod's webhooks, where Istio is installed. */
+    /** Ports besides {@link WEBHOOK_PORTS} the control plane must reach on pods: the gateway provider's (istiod's webhooks). */
     extraWebhookPorts?: readonly string[];
     /**
      * Refuse `pulumi destroy` and replacements of the cluster: GKE's own deletion protection, and Pulumi's

@@ -11,19 +11,6 @@ export interface IstioArgs {
     webhookPrerequisites: pulumi.Input<pulumi.Resource>[];
 }
 
-/** The API version of the Istio networking objects the stack writes (the CRD's storage version). */
-export const ISTIO_NETWORKING_API_VERSION = "networking.istio.io/v1";
-
-/**
- * A DestinationRule spec that makes Istio's proxies speak TLS to `host`: a server behind a self-signed certificate
- * outside the mesh (the EPP's, which KServe issues per service; the body-based router's). The traffic is encrypted,
- * the certificate not verified, as upstream's own charts do (gateway-api-inference-extension v1.5.0
- * config/charts/inferencepool/templates/istio.yaml and body-based-routing/templates/istio.yaml).
- */
-export function tlsOriginationRule(host: pulumi.Input<string>) {
-    return { host, trafficPolicy: { tls: { mode: "SIMPLE", insecureSkipVerify: true } } };
-}
-
 /**
  * Istio from its pinned upstream charts, as the stack's gateway provider: the base chart (CRDs) and istiod with Gateway
  * API Inference Extension support on, so that an HTTPRoute to an InferencePool is programmed with Istio's own ext_proc

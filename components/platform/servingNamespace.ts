@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { ISTIO, KSERVE } from "@gke-tpu-inference/facts";
+import { KSERVE } from "@gke-tpu-inference/facts";
 import { routerRouteSpec } from "../serving/routerRoute";
 import { multiHostPresetSpec } from "../serving/vllm";
 
@@ -21,8 +21,8 @@ export interface ServingNamespaceArgs {
     bodyBasedRouting: boolean;
     /** Model services span multi-host slices: the namespace carries the preset KServe merges under them. */
     multiHost: boolean;
-    /** Istio is installed: the namespace's pods stay out of its mesh (no sidecar beside vLLM or the EPP). */
-    outsideIstioMesh: boolean;
+    /** Labels beside the Gateway-access one that the gateway provider asks of the namespace (behind Istio: out of its mesh). */
+    gatewayProviderLabels: Readonly<Record<string, string>>;
 }
 
 /** Name of the token Secret. */
@@ -51,10 +51,7 @@ export class ServingNamespace extends pulumi.ComponentResource {
             {
                 metadata: {
                     name: args.namespace,
-                    labels: {
-                        ...GATEWAY_ACCESS_LABEL,
-                        ...(args.outsideIstioMesh ? { [ISTIO.injectionLabel.key]: ISTIO.injectionLabel.disabled } : {}),
-                    },
+                    labels: { ...GATEWAY_ACCESS_LABEL, ...args.gatewayProviderLabels },
                 },
             },
             childOpts,

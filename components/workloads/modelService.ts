@@ -12,10 +12,10 @@ import {
     VLLM_PORT,
     VLLM_SHUTDOWN,
 } from "@gke-tpu-inference/facts";
+import { InstalledGatewayProvider } from "../gateway/provider";
 import { ModelStore } from "../infrastructure/modelStore";
 import { TpuScheduling } from "../infrastructure/tpuNodePool";
 import { shellCommand } from "../lib/shell";
-import { ISTIO_NETWORKING_API_VERSION, Istio, tlsOriginationRule } from "../platform/istio";
 import { scaledObject } from "../serving/autoscaling";
 import { ColdStartEstimate, estimateColdStart, readyTimeoutSeconds } from "../serving/coldStart";
 import { HTTP_SERVICE_SUFFIX } from "../serving/routerRoute";
@@ -41,16 +41,16 @@ export interface ModelServiceArgs {
     scheduling: TpuScheduling;
     /** The Gateway the service's HTTPRoute attaches to. */
     gateway: { name: string; namespace: string };
-    /** Istio, when it programs the Gateway: the service's Istio objects wait for its CRDs. Absent, GKE programs it. */
-    istio?: Pick<Istio, "crds">;
+    /** What serves the Gateway: it adds the objects the service needs behind it, and what the service waits for. */
+    gatewayProvider: Pick<InstalledGatewayProvider, "addServiceObjects" | "servicePrerequisites">;
     /** The Gateway's address, for the service's URL and curl examples. */
     gatewayAddress: pulumi.Input<string>;
     /** The Hugging Face token's Secret (key HF_TOKEN): the copy Job reads it, or, where KServe downloads, the service's account lists it. */
     hfToken?: { secretName: pulumi.Input<string> };
     /**
      * What KServe needs before this service can reconcile: its webhooks answering and its well-known configs, LeaderWorkerSet's
-     * webhooks answering, the namespace's route template (without it the first HTTPRoute would carry `timeouts`), on a
-     * multi-host slice the namespace's pipeline-parallel preset, and the Network Services API GKE needs to accept an InferencePool.
+     * webhooks answering, the namespace's route template (without it the first HTTPRoute would carry `timeouts`), and on a
+     * multi-host slice the namespace's pipeline-parallel preset.
      */
     platform: pulumi.Input<pulumi.Resource>[];
     /** Stopped: KServe removes the service's pods and keeps its definition; nothing waits for Ready. */
@@ -74,30 +74,11 @@ export interface ModelServiceArgs {
  */
 const SERVING = JSON.stringify([`condition=${KSERVE.routerReadyCondition}`, `jsonpath=${KSERVE.primaryServingPath}`]);
 
-/** GCP's backend timeout defaults to 30 s; a long completion streams for minutes. */
-export const INFERENCE_BACKEND_TIMEOUT_SECONDS = 600;
-
-/** A GKE health check against vLLM's /health over plain HTTP on its fixed port, for `targetRef`. */
-function vllmHealthCheckSpec(targetRef: { group: string; kind: string; name: string }) {
-    return {
-        default: {
-            checkIntervalSec: 15,
-            timeoutSec: 5,
-            healthyThreshold: 1,
-            unhealthyThreshold: 2,
-            logConfig: { enabled: true },
-            config: { type: "HTTP", httpHealthCheck: { portSpecification: "USE_FIXED_PORT", port: VLLM_PORT, requestPath: "/health" } },
-        },
-        targetRef,
-    };
-}
-
 /**
  * One LLM served on TPU v6e through KServe's LLMInferenceService, routed by the llm-d EPP
- * behind the stack's Gateway. Behind GKE's Gateway, with the GKE policies the field reports
- * learned it needs: HTTP health checks on /health for both of its backends, and a long backend
- * timeout. Behind Istio, which has neither GKE's health checks nor its 30 s default, with the
- * TLS that Istio's ext_proc calls to the EPP need.
+ * behind the stack's Gateway, with what the gateway provider adds for it: behind GKE's Gateway
+ * the policies the field reports learned it needs (HTTP health checks on /health for both of its
+ * backends, a long backend timeout); behind Istio the TLS its ext_proc calls to the EPP need.
  */
 export class ModelService extends pulumi.ComponentResource {
     /** `http://<gateway>/<namespace>/<name>`: append `/v1/...`. */
@@ -113,7 +94,6 @@ export class ModelService extends pulumi.ComponentResource {
         const childOpts = { parent: this, provider: args.provider };
         const inferencePool = { ...INFERENCE_POOL_KIND, name: `${model.name}${KSERVE_CHILDREN.inferencePoolSuffix}` };
         const httpServiceName = `${model.name}${HTTP_SERVICE_SUFFIX}`;
-        const eppServiceName = `${model.name}${KSERVE_CHILDREN.eppServiceSuffix}`;
         this.coldStart = estimateColdStart(model, args.coldStart, scheduling.hostsPerSlice);
         const image = args.store.imageFor(model.image);
         const weights = new ModelWeights(
@@ -149,47 +129,16 @@ export class ModelService extends pulumi.ComponentResource {
             childOpts,
         );
 
-        if (args.istio === undefined) {
-            // Both backends GKE creates for the service: the InferencePool and the plain-HTTP Service.
-            const healthChecked: Array<[string, { group: string; kind: string; name: string }]> = [
-                ["pool-health", inferencePool],
-                ["http-health", { group: "", kind: "Service", name: httpServiceName }],
-            ];
-            for (const [suffix, targetRef] of healthChecked) {
-                new k8s.apiextensions.CustomResource(
-                    `${name}-${suffix}`,
-                    {
-                        apiVersion: "networking.gke.io/v1",
-                        kind: "HealthCheckPolicy",
-                        metadata: { name: targetRef.name, namespace: args.namespace },
-                        spec: vllmHealthCheckSpec(targetRef),
-                    },
-                    childOpts,
-                );
-            }
-            new k8s.apiextensions.CustomResource(
-                `${name}-pool-backend`,
-                {
-                    apiVersion: "networking.gke.io/v1",
-                    kind: "GCPBackendPolicy",
-                    metadata: { name: inferencePool.name, namespace: args.namespace },
-                    spec: { default: { timeoutSec: INFERENCE_BACKEND_TIMEOUT_SECONDS }, targetRef: inferencePool },
-                },
-                childOpts,
-            );
-        } else {
-            // Istio calls the EPP's Service by its cluster name over plain HTTP/2 unless told otherwise; the EPP serves TLS only.
-            new k8s.apiextensions.CustomResource(
-                `${name}-epp-tls`,
-                {
-                    apiVersion: ISTIO_NETWORKING_API_VERSION,
-                    kind: "DestinationRule",
-                    metadata: { name: eppServiceName, namespace: args.namespace },
-                    spec: tlsOriginationRule(pulumi.interpolate`${eppServiceName}.${args.namespace}.svc.cluster.local`),
-                },
-                { ...childOpts, dependsOn: [args.istio.crds] },
-            );
-        }
+        args.gatewayProvider.addServiceObjects(
+            name,
+            {
+                namespace: args.namespace,
+                inferencePool,
+                httpServiceName,
+                eppServiceName: `${model.name}${KSERVE_CHILDREN.eppServiceSuffix}`,
+            },
+            childOpts,
+        );
 
         // Managed Prometheus scrapes vLLM (on its serving port) and the EPP, labelling every series with the service.
         const scraped: Array<[string, Record<string, string>, string | number]> = [
@@ -276,7 +225,10 @@ export class ModelService extends pulumi.ComponentResource {
                 },
             },
             // The weights staged and the grants in place before the server starts; the image pullable through the repository.
-            { ...childOpts, dependsOn: [...args.platform, ...weights.ready, ...args.store.imagePullable] },
+            {
+                ...childOpts,
+                dependsOn: [...args.platform, ...args.gatewayProvider.servicePrerequisites, ...weights.ready, ...args.store.imagePullable],
+            },
         );
 
         if (model.autoscaling !== undefined) {

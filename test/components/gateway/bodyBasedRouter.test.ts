@@ -1,7 +1,8 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { run } from "@bufbuild/cel";
-import { BodyBasedRouter, ModelRoutingEndpoint, rootInferenceMatcher } from "../../../components/gateway/bodyBasedRouter";
+import { BodyBasedRouter, ModelRoutingEndpoint } from "../../../components/gateway/bodyBasedRouter";
+import { installGkeGateway, rootInferenceMatcher } from "../../../components/gateway/gkeProvider";
 import { CrdValidator } from "../../crds";
 import { Graph, record } from "../../harness";
 
@@ -15,6 +16,7 @@ describe("BodyBasedRouter", () => {
             const router = new BodyBasedRouter("bbr", {
                 provider,
                 gateway: { namespace: namespace.metadata.name, name: "inference-gateway" },
+                gatewayProvider: installGkeGateway({ networkServices: [] }),
                 models: [
                     { service: "qwen", baseModel: "Qwen/Qwen2.5-3B-Instruct", adapters: ["qwen-sql", "qwen-chat"] },
                     { service: "phi", baseModel: "microsoft/Phi-3-mini-4k-instruct", adapters: [] },

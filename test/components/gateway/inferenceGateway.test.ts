@@ -1,4 +1,5 @@
 import * as k8s from "@pulumi/kubernetes";
+import { installGkeGateway } from "../../../components/gateway/gkeProvider";
 import { InferenceGateway } from "../../../components/gateway/inferenceGateway";
 import { MOCK_GATEWAY_ADDRESS } from "../../../scripts/offline/mocks";
 import { record, testProvider } from "../../harness";
@@ -11,9 +12,9 @@ describe("InferenceGateway", () => {
             const subnet = new k8s.core.v1.Namespace("proxy-only-stand-in", { metadata: { name: "stand-in" } }, { provider });
             const gateway = new InferenceGateway("edge", {
                 provider,
-                gateway: { provider: "gke", className: "gke-l7-rilb", namespace: "edge", name: "llm", ...(tlsSecret ? { tlsSecret } : {}) },
+                gateway: { className: "gke-l7-rilb", namespace: "edge", name: "llm", ...(tlsSecret ? { tlsSecret } : {}) },
                 allowedRouteNamespaceLabels: { team: "ml" },
-                prerequisites: [subnet],
+                gatewayProvider: installGkeGateway({ proxyOnlySubnetwork: subnet, networkServices: [] }),
             });
             gateway.address.apply((value) => (address = value));
         });

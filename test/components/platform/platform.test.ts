@@ -1,4 +1,5 @@
 import * as k8s from "@pulumi/kubernetes";
+import { GKE_GATEWAY_PROVIDER } from "../../../components/gateway/gkeProvider";
 import { CertManager } from "../../../components/platform/certManager";
 import { KServe } from "../../../components/platform/kserve";
 import { LeaderWorkerSet } from "../../../components/platform/leaderWorkerSet";
@@ -173,7 +174,7 @@ describe("ServingNamespace", () => {
                 kserveWebhooks: controller,
                 bodyBasedRouting: false,
                 multiHost,
-                outsideIstioMesh: false,
+                gatewayProviderLabels: GKE_GATEWAY_PROVIDER.servingNamespaceLabels,
             });
         });
 

@@ -1,6 +1,7 @@
 import { spawnSync } from "child_process";
 import * as k8s from "@pulumi/kubernetes";
 import { jsonpath } from "json-p3";
+import { INFERENCE_BACKEND_TIMEOUT_SECONDS } from "../../../components/gateway/gkeProvider";
 import { TpuScheduling } from "../../../components/infrastructure/tpuNodePool";
 import {
     endpointPickerContainer,
@@ -8,7 +9,7 @@ import {
     vllmContainer,
     vllmWorkerContainer,
 } from "../../../components/serving/vllm";
-import { INFERENCE_BACKEND_TIMEOUT_SECONDS, ModelService } from "../../../components/workloads/modelService";
+import { ModelService } from "../../../components/workloads/modelService";
 import { Graph, record } from "../../harness";
 import { PATTERN1, PATTERN3, modelsFrom } from "../settings/parse";
 import { COLD_START_OFF, ONE_VM, SCHEDULING, SERVING_WAIT, commonArgs, serviceFor } from "./modelServiceHarness";

@@ -1,6 +1,7 @@
 /** One ModelService recorded as the stack builds it, for the tests of the workloads. */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import { installGkeGateway } from "../../../components/gateway/gkeProvider";
 import { ModelStore } from "../../../components/infrastructure/modelStore";
 import { TpuScheduling } from "../../../components/infrastructure/tpuNodePool";
 import { ColdStartSettings, ModelServiceSettings } from "../../../components/settings/models";
@@ -30,12 +31,13 @@ export const SERVING_WAIT = '["condition=RouterReady","jsonpath={.status[?@.prim
 export const COLD_START_OFF: ColdStartSettings = { stageWeights: false, compilationCache: false, imageStreaming: false };
 export const COLD_START_ON: ColdStartSettings = { stageWeights: true, compilationCache: true, imageStreaming: true };
 
-/** What ModelService needs besides the model, as the stack passes it. */
+/** What ModelService needs besides the model, as the stack passes it behind GKE's Gateway. */
 export function commonArgs(coldStart: ColdStartSettings, models: ModelServiceSettings[]) {
     const store = new ModelStore("store", { ...STORE_ARGS, coldStart, models, protect: false });
     return {
         coldStart,
         store,
+        gatewayProvider: installGkeGateway({ networkServices: [] }),
         identity: { project: "acme-inference", projectNumber: "123456789012", workloadPool: "acme-inference.svc.id.goog" },
         topology: "2x2",
     };

@@ -1,0 +1,69 @@
+/**
+ * What a gateway provider adds to the stack, behind one interface: everything that GKE's own Gateway controller or
+ * Istio needs or creates comes through a {@link GatewayProvider}, which `index.ts` chooses once from the
+ * `gatewayProvider` setting: the webhook ports the control plane must reach, whether the region gets a proxy-only subnet,
+ * the serving namespace's labels, what the Gateway waits for, the objects each model service gets, and the body-based
+ * router's extension. The proxy-only subnet's range is a setting (`settings/gateway.ts`, whose rules check it); the
+ * network creates the subnet only for a provider that has one.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+
+/** What a provider needs of the cluster and the network to be installed. */
+export interface GatewayProviderInstallArgs {
+    /** Provider of the target cluster. */
+    provider: k8s.Provider;
+    /** What lets the control plane reach the provider's webhooks: the firewall rule that opens {@link GatewayProvider.webhookPorts}. */
+    webhookPrerequisites: pulumi.Input<pulumi.Resource>[];
+    /** The region's proxy-only subnet, where the settings give it a range. */
+    proxyOnlySubnetwork?: pulumi.Resource;
+    /** The Network Services API enabled: GKE accepts an InferencePool backend only with it. */
+    networkServices: pulumi.Input<pulumi.Resource>[];
+}
+
+/** A provider as chosen from the settings: what the cluster must allow for it, and how it is installed. */
+export interface GatewayProvider {
+    /** Ports, beside the platform's webhooks, that the control plane must reach on the nodes' pods. */
+    readonly webhookPorts: readonly string[];
+    /** Whether the provider's load balancer needs the region's proxy-only subnet (an Envoy-based regional one does; a passthrough one not). */
+    readonly proxyOnlySubnet: boolean;
+    /** Labels the model services' namespace carries for the provider. */
+    readonly servingNamespaceLabels: Readonly<Record<string, string>>;
+    /** Installs what programs the Gateway beside the platform, and gives what the gateway and the model services get from it. */
+    install(args: GatewayProviderInstallArgs): InstalledGatewayProvider;
+}
+
+/** A model service's backends, as the provider's objects name them. */
+export interface ServiceBackends {
+    /** The serving namespace. */
+    namespace: pulumi.Input<string>;
+    /** The InferencePool KServe creates for the service. */
+    inferencePool: { group: string; kind: string; name: string };
+    /** The plain-HTTP Service of the paths the scheduler does not handle. */
+    httpServiceName: string;
+    /** The Service of the service's EPP. */
+    eppServiceName: string;
+}
+
+/** The body-based router, as the Gateway's extension reaches it. */
+export interface RouterExtension {
+    /** The Gateway it extends; the router runs in its namespace. */
+    gateway: { namespace: pulumi.Input<string>; name: string };
+    /** The model services behind the Gateway and their namespace, which name their routes. */
+    services: string[];
+    servingNamespace: string;
+}
+
+/** A provider installed on the cluster: what the Gateway, each model service and the body-based router get from it. */
+export interface InstalledGatewayProvider {
+    /** What the Gateway waits for before the provider can program it. */
+    readonly gatewayPrerequisites: pulumi.Input<pulumi.Resource>[];
+    /** The Gateway's `spec.infrastructure`, where the provider makes the load balancer's Service from it. */
+    readonly gatewayInfrastructure?: { annotations: Record<string, string> };
+    /** What every model service waits for beside the platform. */
+    readonly servicePrerequisites: pulumi.Input<pulumi.Resource>[];
+    /** Adds the objects a model service needs behind this provider, as the service's children (`opts`). */
+    addServiceObjects(name: string, service: ServiceBackends, opts: pulumi.CustomResourceOptions): void;
+    /** Adds what makes the Gateway call the body-based router for the requests at its root, as the router's children (`opts`). */
+    addRouterExtension(name: string, router: RouterExtension, opts: pulumi.CustomResourceOptions): void;
+}
