@@ -8,8 +8,8 @@ import { plainTerminal } from "../../scripts/cli/terminal";
 import { FETCH_SHARED_CLI, FetchOptions, fetchShared as runFetchShared, readManifest, selectLines } from "../../scripts/fetch-shared";
 import { withSharedDir } from "../shared";
 
-/** Short waits: a retry at once, a hung request given up in a twentieth of a second. */
-const FAST: FetchOptions = { attempts: 2, retryDelayMs: 0, requestTimeoutMs: 50 };
+/** A retry at once; answers that come get seconds, so a busy machine does not turn them into timeouts. */
+const FAST: FetchOptions = { attempts: 2, retryDelayMs: 0, requestTimeoutMs: 5000 };
 
 /** Upstream on loopback: two files, one that is not there, one cut off mid-body, one that fails once, one that never answers. */
 async function upstream() {
@@ -138,7 +138,7 @@ describe("npm run shared:fetch", () => {
         expect(server.requests).toEqual(["/flaky.yaml", "/flaky.yaml"]);
         expect(fs.readFileSync(path.join(shared, "flaky.yaml"), "utf8")).toBe("second try\n");
 
-        const hung = await fetchShared(["--manifest", manifest(["hangs.yaml", "/hangs.yaml"])], shared, { ...FAST, attempts: 1 });
+        const hung = await fetchShared(["--manifest", manifest(["hangs.yaml", "/hangs.yaml"])], shared, { ...FAST, attempts: 1, requestTimeoutMs: 50 });
         expect(hung.stderr).toBe(`error: cannot fetch hangs.yaml from ${server.base}/hangs.yaml: no complete answer within 0.05 s\n`);
     });
 
