@@ -1,0 +1,184 @@
+/**
+ * `npm run docs:outputs` writes docs/reference/outputs.md: every stack output the shipped stacks produce, found by
+ * running each `Pulumi.<stack>.yaml` offline, with its description from {@link OUTPUT_DESCRIPTIONS} below, the one place
+ * outputs are described. `npm run docs:outputs -- --check` exits 1 when the page is stale; test/scripts/docs/outputs.test.ts
+ * fails when an output has no description, a description names no output, or the page drifts.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { shippedStacks } from "../affected-stacks";
+import { runOffline } from "../offline/run";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+export const OUTPUTS_PAGE = path.join("docs", "reference", "outputs.md");
+
+/** Object keys that are names the stack's settings choose, shown as one placeholder. */
+const NAMED_KEYS: Record<string, string> = { models: "<service>" };
+
+/** Objects described as a whole: their keys are labels or names, not fields. */
+const WHOLE = new Set([
+    "tpuNodeSelector",
+    "modelRouting.models",
+    "models.<service>.curl",
+    "models.<service>.coldStart.first",
+    "models.<service>.coldStart.warm",
+    "models.<service>.coldStart.pessimistic",
+]);
+
+/** What each output, and each field of a structured output, is. Keys are paths as {@link outputPaths} writes them. */
+export const OUTPUT_DESCRIPTIONS: Record<string, string> = {
+    caIssuerName: "The CA ClusterIssuer (RSA 2048, self-signed root) that signs the certificates KServe asks for.",
+    clusterName: "Name of the regional GKE cluster.",
+    dashboardUrl:
+        "The stack's Cloud Monitoring dashboard: per model service requests, time to first token, tokens, queue, KV cache, prefix-cache hits, the EPP's decisions, replicas.",
+    gateway: "Where the inference Gateway is, for `npm run smoke` and `npm run doctor`.",
+    "gateway.name": "Name of the Gateway (`gatewayName`).",
+    "gateway.namespace": "Namespace of the Gateway (`gatewayNamespace`).",
+    gatewayAddress: "The Gateway's address: the regional load balancer's IP.",
+    gatewayClass: "GatewayClass of the inference Gateway.",
+    gatewayProvider: "What serves the Gateway: `gke` or `istio`.",
+    gatewayUrl: "`http://<gatewayAddress>`.",
+    kubeconfigCommand: "The `gcloud container clusters get-credentials` command that points kubectl at the cluster.",
+    modelBucket: "The bucket of staged weights and the XLA compilation cache; absent when nothing is staged or cached.",
+    modelRouting: "With `bodyBasedRouting` only: one OpenAI-compatible endpoint for every model service, which the body's `model` picks.",
+    "modelRouting.curl": "A chat completion through the router, ready to paste.",
+    "modelRouting.models": "Every name a client may send as `model`, and the model service it reaches.",
+    "modelRouting.url": "`http://<gateway>/v1`: the root the router serves.",
+    models: "Per model service (keyed by its `name`): its URL through the Gateway and requests to paste.",
+    "models.<service>": "One model service.",
+    "models.<service>.baseUrl": "`http://<gateway>/<servingNamespace>/<name>`: the service's own path through the Gateway.",
+    "models.<service>.coldStart": "Estimated seconds from pod creation to Ready, per phase, and the startup budget derived from them.",
+    "models.<service>.coldStart.first":
+        "The first start: seconds per phase (`imagePull`, `weights`, `serverStart`, `compile`, `groupFormation` on a multi-host slice) and `total`.",
+    "models.<service>.coldStart.pessimistic":
+        "A pessimistic start (each throughput at a quarter, each duration four times, no compilation cache, no image streaming), with the same phases.",
+    "models.<service>.coldStart.startupBudgetSeconds":
+        "The startup probe's window: twice the first start and at least the pessimistic one, in whole minutes, at least 10.",
+    "models.<service>.coldStart.warm": "A warm start (weights in the bucket, compilation cache filled), with the same phases.",
+    "models.<service>.curl": "`models` and `completions`: curl commands to paste.",
+    "models.<service>.modelName": "The name clients send as `model`.",
+    "models.<service>.pattern": "`pattern1` or `pattern3`.",
+    "models.<service>.replicas": "Fixed replicas; for an autoscaled service, its minimum.",
+    region: "Region of the cluster and the network.",
+    servingNamespace: "Namespace of the model services.",
+    tpuHourlyCost: "Estimated TPU bill per hour at the node count the configuration implies (none when paused).",
+    "tpuHourlyCost.atMaximum":
+        "With autoscaled services only: the same bill with every one at its maximum (`nodes`, `chips`, `usdPerHour`).",
+    "tpuHourlyCost.atMaximum.chips": "TPU chips at the maximum.",
+    "tpuHourlyCost.atMaximum.nodes": "TPU VMs at the maximum.",
+    "tpuHourlyCost.atMaximum.usdPerHour": "USD per hour at the maximum.",
+    "tpuHourlyCost.chips": "TPU chips billed.",
+    "tpuHourlyCost.nodes": "TPU VMs billed: one per replica (times the slice's hosts), at least `tpuMinNodes`.",
+    "tpuHourlyCost.rate": "The rate used and what it leaves out.",
+    "tpuHourlyCost.rate.basis": "What the rate is: the on-demand US list price; other regions, spot and commitments differ.",
+    "tpuHourlyCost.rate.reviewed": "When the rate was last checked.",
+    "tpuHourlyCost.rate.usdPerChipHour": "USD per TPU v6e chip-hour.",
+    "tpuHourlyCost.usdPerHour": "USD per hour, with autoscaled services at their minimum.",
+    tpuNodePoolName: "Name of the TPU v6e node pool.",
+    tpuNodeSelector: "The node labels a TPU pod must select: accelerator `tpu-v6e-slice` and the pool's topology.",
+    tpuPoolAutoscaling: "The TPU pool's autoscaler bounds.",
+    "tpuPoolAutoscaling.maxNodes": "The pool's ceiling (`tpuMaxNodes`).",
+    "tpuPoolAutoscaling.minNodes": "The pool's floor: `tpuMinNodes`, 0 when paused.",
+    "tpuPoolAutoscaling.paused": "Whether the stack is paused.",
+    tpuZone: "Zone of the TPU node pool.",
+};
+
+function isObject(value: unknown): value is Record<string, unknown> {
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Every output path of one stack's outputs: each key, and each field of a structured value, by dotted path. */
+export function outputPaths(outputs: Record<string, unknown>): string[] {
+    const paths: string[] = [];
+    const walk = (value: unknown, at: string, key: string): void => {
+        paths.push(at);
+        if (!isObject(value) || WHOLE.has(at)) {
+            return;
+        }
+        for (const [child, childValue] of Object.entries(value)) {
+            walk(childValue, `${at}.${NAMED_KEYS[key] ?? child}`, child);
+        }
+    };
+    for (const [key, value] of Object.entries(outputs)) {
+        if (NAMED_KEYS[key] && isObject(value)) {
+            paths.push(key);
+            for (const [, entry] of Object.entries(value)) {
+                walk(entry, `${key}.${NAMED_KEYS[key]}`, NAMED_KEYS[key]);
+            }
+        } else {
+            walk(value, key, key);
+        }
+    }
+    return [...new Set(paths)];
+}
+
+/** For each output path, the shipped stacks that have it. */
+export function pathsByStack(outputs: Record<string, Record<string, unknown>>): Map<string, string[]> {
+    const found = new Map<string, string[]>();
+    for (const [stack, stackOutputs] of Object.entries(outputs).sort(([a], [b]) => a.localeCompare(b))) {
+        for (const at of outputPaths(stackOutputs)) {
+            found.set(at, [...(found.get(at) ?? []), stack]);
+        }
+    }
+    return found;
+}
+
+/** The outputs page for the shipped stacks' outputs, keyed by stack. */
+export function outputsMarkdown(outputs: Record<string, Record<string, unknown>>): string {
+    const stacks = Object.keys(outputs).sort();
+    const found = pathsByStack(outputs);
+    const rows = [...found.keys()].sort().map((at) => {
+        const where = found.get(at)!;
+        const shown = where.length === stacks.length ? "all" : where.join(", ");
+        return `| \`${at}\` | ${shown} | ${(OUTPUT_DESCRIPTIONS[at] ?? "(no description)").replace(/\|/g, "\\|")} |`;
+    });
+    return [
+        "# Stack outputs",
+        "",
+        "For anyone using a deployed stack or scripting against it: every output `pulumi stack output` shows, and what it holds.",
+        "",
+        "<!-- generated by npm run docs:outputs from the shipped stacks' offline previews and scripts/docs/outputs.ts; edit the descriptions there -->",
+        "",
+        "`pulumi stack output --json` prints them all; `pulumi stack output models --json` the model services alone. A field of a",
+        "structured output is written as its path (`models.<service>.baseUrl`). The second column names the shipped stacks",
+        `(${stacks.map((stack) => `\`Pulumi.${stack}.yaml\``).join(", ")}) whose offline preview has it.`,
+        "",
+        "| output | stacks | what it holds |",
+        "|---|---|---|",
+        ...rows,
+        "",
+        "`npm run smoke` and `npm run doctor` read these outputs (or a file of them, `--outputs FILE`).",
+        "",
+    ].join("\n");
+}
+
+/** The outputs of every shipped stack, each run offline. */
+export async function shippedOutputs(): Promise<Record<string, Record<string, unknown>>> {
+    const outputs: Record<string, Record<string, unknown>> = {};
+    for (const stack of shippedStacks(ROOT)) {
+        outputs[stack] = (await runOffline(ROOT, stack)).outputs;
+    }
+    return outputs;
+}
+
+async function main(): Promise<void> {
+    const expected = outputsMarkdown(await shippedOutputs());
+    const file = path.join(ROOT, OUTPUTS_PAGE);
+    const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+    if (process.argv.includes("--check")) {
+        if (current !== expected) {
+            process.stderr.write(`stale: ${OUTPUTS_PAGE}; run npm run docs:outputs\n`);
+            process.exit(1);
+        }
+    } else if (current !== expected) {
+        fs.writeFileSync(file, expected);
+        process.stdout.write(`wrote ${OUTPUTS_PAGE}\n`);
+    }
+}
+
+if (require.main === module) {
+    main().catch((error: unknown) => {
+        process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(2);
+    });
+}
