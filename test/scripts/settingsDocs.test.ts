@@ -7,7 +7,7 @@ import { settingsDocs } from "../../scripts/settingsDocs";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
-describe("the settings' declarations are the one source of the README's tables and Pulumi.yaml's config block", () => {
+describe("the settings' declarations are the one source of docs/reference/settings.md's tables and Pulumi.yaml's config block", () => {
     test.each(settingsDocs().map((doc) => [doc.file, doc] as const))("%s is current (npm run settings:docs writes it)", (_, doc) => {
         expect(doc.current).toBe(doc.expected);
     });
