@@ -1,8 +1,8 @@
 import { StackValidationPolicy } from "@pulumi/policy";
 import { backendKey, describeBackend, healthCheckOf, healthCheckProblem, policyText, portsToPlainHttpVllm } from "./facts";
 import { isKubernetesKind, namespaceOf } from "./support/resources";
+import { Backend } from "./support/kserve";
 import {
-    Backend,
     attachesToGkeGateway,
     gkeInferencePools,
     gkePoliciesByTarget,

@@ -88,3 +88,20 @@ export function runProgram(config: Record<string, string> = {}, options: RecordO
         options,
     );
 }
+
+/** URNs `resource` waits for, directly or through its dependencies and its provider. */
+export function transitiveDependencies(graph: Graph, resource: RecordedResource): Set<string> {
+    const byUrn = new Map(graph.resources.map((candidate) => [candidate.urn, candidate]));
+    const seen = new Set<string>();
+    const visit = (current: RecordedResource) => {
+        const providerUrn = current.provider?.split("::").slice(0, -1).join("::");
+        for (const urn of [...current.dependencies, ...(providerUrn ? [providerUrn] : [])]) {
+            if (!seen.has(urn)) {
+                seen.add(urn);
+                visit(byUrn.get(urn)!);
+            }
+        }
+    };
+    visit(resource);
+    return seen;
+}

@@ -3,10 +3,14 @@
  * name, the Gateways its route attaches to, and the InferencePool it makes.
  */
 import { PolicyResource } from "@pulumi/policy";
-import { INFERENCE_POOL_KIND, KSERVE_CHILDREN, parentGateways } from "../facts";
+import { BackendRef, INFERENCE_POOL_KIND, KSERVE_CHILDREN, parentGateways } from "../facts";
 import { Props, isLlmInferenceService, namespaceOf } from "./resources";
 import { kserveConfigResolver, kserveDefaultGateway } from "./stack";
-import type { Backend } from "./routes";
+
+/** A backend a GKE Gateway creates a backend service (and a health check) for, with the resource that makes the Gateway route to it. */
+export interface Backend extends BackendRef {
+    source: PolicyResource;
+}
 
 /** Lists whose items KServe's strategic merge matches by `name` (the PodSpec's patch merge keys); every other list is replaced whole. */
 const MERGED_BY_NAME = new Set(["containers", "initContainers", "ephemeralContainers", "env", "volumes", "volumeMounts"]);

@@ -5,7 +5,6 @@
  */
 import { PolicyResource } from "@pulumi/policy";
 import {
-    BackendRef,
     INFERENCE_POOL_KIND,
     KSERVE,
     backendKey,
@@ -17,14 +16,9 @@ import {
     routeBackendRefs,
     serviceTargetPorts,
 } from "../facts";
-import { effectiveServiceSpec, inferencePoolOf, serviceGateways } from "./kserve";
+import { Backend, effectiveServiceSpec, inferencePoolOf, serviceGateways } from "./kserve";
 import { isInferencePool, isKubernetesKind, isLlmInferenceService, namespaceOf } from "./resources";
 import { gatewaysByKey } from "./stack";
-
-/** A backend a GKE Gateway creates a backend service (and a health check) for, with the resource that makes the Gateway route to it. */
-export interface Backend extends BackendRef {
-    source: PolicyResource;
-}
 
 /** The HTTPRoutes among the resources. */
 export function httpRoutes(resources: PolicyResource[]): PolicyResource[] {

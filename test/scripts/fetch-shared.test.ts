@@ -138,7 +138,11 @@ describe("npm run shared:fetch", () => {
         expect(server.requests).toEqual(["/flaky.yaml", "/flaky.yaml"]);
         expect(fs.readFileSync(path.join(shared, "flaky.yaml"), "utf8")).toBe("second try\n");
 
-        const hung = await fetchShared(["--manifest", manifest(["hangs.yaml", "/hangs.yaml"])], shared, { ...FAST, attempts: 1, requestTimeoutMs: 50 });
+        const hung = await fetchShared(["--manifest", manifest(["hangs.yaml", "/hangs.yaml"])], shared, {
+            ...FAST,
+            attempts: 1,
+            requestTimeoutMs: 50,
+        });
         expect(hung.stderr).toBe(`error: cannot fetch hangs.yaml from ${server.base}/hangs.yaml: no complete answer within 0.05 s\n`);
     });
 
