@@ -1,6 +1,6 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_MULTI_HOST, TPU_NODE, hostsForTopology, policyText, usesTpu } from "./facts";
-import { Props, isKubernetesKind, isLlmInferenceService } from "./support/resources";
+import { TPU_MULTI_HOST, TPU_NODE, hostsForTopology, isKindOrPatch, podSpecsOf, policyText, usesTpu } from "./facts";
+import { Props, isKubernetesKind, isLlmInferenceService, kindOfType } from "./support/resources";
 import { placements } from "./support/tpuPools";
 
 /** The multi-host topology (and its hosts) a pod template selects, if exactly one: only TPU nodes carry the label. */
@@ -67,12 +67,125 @@ function groupOf(type: string, props: Props): SliceGroup | undefined {
     return undefined;
 }
 
+/** Kinds whose pods each stand alone: a Pod, and the controllers that run interchangeable copies of one. */
+const SINGLE_POD_KINDS: ReadonlyArray<[group: string, kind: string]> = [
+    ["", "Pod"],
+    ["apps", "Deployment"],
+    ["apps", "StatefulSet"],
+    ["apps", "ReplicaSet"],
+    ["apps", "DaemonSet"],
+    ["", "ReplicationController"],
+];
+
+/** A Job's pods running at once: parallelism (Kubernetes' default 1), no more than its completions. */
+function podsAtOnce(job: Props | undefined): number {
+    const parallelism = Number(job?.parallelism ?? 1);
+    return job?.completions === undefined || job.completions === null ? parallelism : Math.min(parallelism, Number(job.completions));
+}
+
+/** True when every way a pod may be placed names exactly one node pool: on GKE a multi-host TPU pool is one slice. */
+function heldToOnePool(pod: Props): boolean {
+    return placements(pod).every((placement) => (placement.get(TPU_MULTI_HOST.nodePoolLabel) ?? []).length === 1);
+}
+
+/** `a 4x4 slice of 4 hosts`. */
+const sliceText = ({ topology, hosts }: { topology: string; hosts: number }) => `a ${topology} slice of ${hosts} hosts`;
+
+/** What the policy says, one builder per finding (the tests assert them). */
+export const WHOLE_SLICE_MESSAGES = {
+    singlePods: (name: string, slice: { topology: string; hosts: number }, fix: string) =>
+        `${name} runs single pods on ${sliceText(slice)}: each holds one VM's chips while GKE bills the slice's ${slice.hosts} VMs together, and no server spans them; ${fix}.`,
+    /** The fix for an LLMInferenceService without a worker. */
+    kserveFix: (hosts: number) => `give it spec.worker and parallelism for groups of ${hosts} (KServe: pipeline: ${hosts})`,
+    /** The fix for any other kind of single pods. */
+    groupFix: (hosts: number) =>
+        `run it as a LeaderWorkerSet with leaderWorkerTemplate.size: ${hosts}, or as a JobSet whose Jobs run ${hosts} pods at once`,
+    groupSize: (name: string, tpuPods: number, slice: { topology: string; hosts: number }) =>
+        `${name}'s groups have ${tpuPods} TPU pods on ${sliceText(slice)}; a group must hold every host of the slice, one pod each.`,
+    jobSize: (name: string, pods: number, slice: { topology: string; hosts: number }) =>
+        `${name} runs ${pods} TPU pods at once on ${sliceText(slice)}; a slice's Job runs one pod on every host at once (parallelism and completions: ${slice.hosts}).`,
+    notExclusive: (name: string, exclusive: { annotation: string; key: string }) =>
+        `${name} has no ${exclusive.annotation}: ${exclusive.key} annotation; without it one group's pods can land on the node pools of two slices.`,
+    jobNotHeld: (name: string) =>
+        `${name} selects no single ${TPU_MULTI_HOST.nodePoolLabel}: one Job's pods can land on the node pools of two slices; select the slice's node pool, or run it as a JobSet with ${TPU_MULTI_HOST.jobSetExclusiveTopology.annotation}: ${TPU_MULTI_HOST.jobSetExclusiveTopology.key}.`,
+};
+
+/**
+ * What is wrong with a Job (a CronJob's, a JobSet's) on a multi-host slice: its pods at once, and whether one slice holds
+ * them (`unheld`: what to say when neither its owner nor its pods' node pool selector does).
+ */
+function jobFindings(name: string, job: Props | undefined, unheld: string | undefined): string[] {
+    const pod = job?.template?.spec;
+    const slice = podUsesTpu(pod) ? multiHostSlice(pod) : undefined;
+    if (slice === undefined) {
+        return [];
+    }
+    const pods = podsAtOnce(job);
+    return [
+        ...(pods !== slice.hosts ? [WHOLE_SLICE_MESSAGES.jobSize(name, pods, slice)] : []),
+        ...(unheld === undefined || heldToOnePool(pod) ? [] : [unheld]),
+    ];
+}
+
+/** What is wrong with a workload of any kind on a multi-host slice. */
+export function wholeSliceFindings(type: string, name: string, props: Props): string[] {
+    const kind = kindOfType(type);
+    if (SINGLE_POD_KINDS.some(([group, single]) => isKindOrPatch(kind, group, single))) {
+        return podSpecsOf(kind, props).flatMap((pod) => {
+            const slice = podUsesTpu(pod.spec) ? multiHostSlice(pod.spec) : undefined;
+            return slice === undefined ? [] : [WHOLE_SLICE_MESSAGES.singlePods(name, slice, WHOLE_SLICE_MESSAGES.groupFix(slice.hosts))];
+        });
+    }
+    if (isKindOrPatch(kind, "batch", "Job")) {
+        return jobFindings(name, props.spec, WHOLE_SLICE_MESSAGES.jobNotHeld(name));
+    }
+    if (isKindOrPatch(kind, "batch", "CronJob")) {
+        return jobFindings(name, props.spec?.jobTemplate?.spec, WHOLE_SLICE_MESSAGES.jobNotHeld(name));
+    }
+    if (isKubernetesKind(type, "jobset.x-k8s.io", "JobSet")) {
+        // JobSet places each child Job on one node pool of its own when the JobSet carries the exclusive-topology annotation.
+        const exclusive = TPU_MULTI_HOST.jobSetExclusiveTopology;
+        const unheld =
+            props.metadata?.annotations?.[exclusive.annotation] === exclusive.key
+                ? undefined
+                : WHOLE_SLICE_MESSAGES.notExclusive(name, exclusive);
+        const replicated: unknown = props.spec?.replicatedJobs;
+        const findings = (Array.isArray(replicated) ? (replicated as Props[]) : []).flatMap((job, index) =>
+            jobFindings(`${name} replicatedJobs[${index}]${job?.name ? ` (${job.name})` : ""}`, job?.template?.spec, unheld),
+        );
+        return [...new Set(findings)];
+    }
+    const group = groupOf(type, props);
+    if (group === undefined) {
+        return [];
+    }
+    const { hosts } = group.slice;
+    if (group.worker === undefined || group.size === undefined) {
+        const fix = isLlmInferenceService(type) ? WHOLE_SLICE_MESSAGES.kserveFix(hosts) : WHOLE_SLICE_MESSAGES.groupFix(hosts);
+        return [WHOLE_SLICE_MESSAGES.singlePods(name, group.slice, fix)];
+    }
+    const findings: string[] = [];
+    // The leader counts when it holds chips; LeaderWorkerSet and KServe run the worker template as the leader when there is none.
+    const tpuPods = group.leader === undefined || podUsesTpu(group.leader) ? group.size : group.size - 1;
+    if (tpuPods !== hosts) {
+        findings.push(WHOLE_SLICE_MESSAGES.groupSize(name, tpuPods, group.slice));
+    }
+    const exclusive = TPU_MULTI_HOST.exclusiveTopology;
+    if (group.annotations[exclusive.annotation] !== exclusive.key) {
+        findings.push(WHOLE_SLICE_MESSAGES.notExclusive(name, exclusive));
+    }
+    return findings;
+}
+
 /**
  * Enforces lesson whole-slice-groups (policies/facts/lessons). GKE adds and removes a slice's VMs together, and one
  * model server spans them only when every host's pod is in the same LeaderWorkerSet group (LeaderWorkerSet gives each
  * group its TPU worker hostnames and leader address), held to one node pool by LeaderWorkerSet's exclusive-topology
- * annotation. Sources: kubernetes-sigs/lws v0.10.0 docs/examples/vllm/TPU/lws.yaml and pkg/utils/accelerators/tpu.go;
- * KServe v0.20.0 workload_multi_node.go (the group size from parallelism; annotations copied to the LeaderWorkerSet).
+ * annotation. Every other kind that can put TPU pods on a multi-host slice is judged too: single pods (Pods,
+ * Deployments, StatefulSets, ReplicaSets, DaemonSets) never span it; a Job (a CronJob's, a JobSet's) must run one pod on
+ * every host at once, held to one node pool. Sources: kubernetes-sigs/lws v0.10.0 docs/examples/vllm/TPU/lws.yaml and
+ * pkg/utils/accelerators/tpu.go; KServe v0.20.0 workload_multi_node.go (the group size from parallelism; annotations
+ * copied to the LeaderWorkerSet); kubernetes-sigs/jobset (alpha.jobset.sigs.k8s.io/exclusive-topology).
  */
 export const requireWholeSliceGroups: ResourceValidationPolicy = {
     ...policyText(
@@ -82,31 +195,8 @@ export const requireWholeSliceGroups: ResourceValidationPolicy = {
     enforcementLevel: "mandatory",
     severity: "high",
     validateResource: (args, reportViolation) => {
-        const group = groupOf(args.type, args.props);
-        if (group === undefined) {
-            return;
-        }
-        const { topology, hosts } = group.slice;
-        const slice = `a ${topology} slice of ${hosts} hosts`;
-        if (group.worker === undefined || group.size === undefined) {
-            reportViolation(
-                `${args.name} runs single pods on ${slice}: each holds one VM's chips while GKE bills the slice's ${hosts} VMs together, and no server spans them; ` +
-                    `give it spec.worker and parallelism for groups of ${hosts} (KServe: pipeline: ${hosts}).`,
-            );
-            return;
-        }
-        // The leader counts when it holds chips; LeaderWorkerSet and KServe run the worker template as the leader when there is none.
-        const tpuPods = group.leader === undefined || podUsesTpu(group.leader) ? group.size : group.size - 1;
-        if (tpuPods !== hosts) {
-            reportViolation(
-                `${args.name}'s groups have ${tpuPods} TPU pods on ${slice}; a group must hold every host of the slice, one pod each.`,
-            );
-        }
-        const exclusive = TPU_MULTI_HOST.exclusiveTopology;
-        if (group.annotations[exclusive.annotation] !== exclusive.key) {
-            reportViolation(
-                `${args.name} has no ${exclusive.annotation}: ${exclusive.key} annotation; without it one group's pods can land on the node pools of two slices.`,
-            );
+        for (const finding of wholeSliceFindings(args.type, args.name, args.props)) {
+            reportViolation(finding);
         }
     },
 };

@@ -90,6 +90,13 @@ export const TPU_MULTI_HOST = {
     /** LeaderWorkerSet's 1:1 placement of a group on one node pool, which on GKE is one multi-host slice. */
     exclusiveTopology: { annotation: "leaderworkerset.sigs.k8s.io/exclusive-topology", key: "cloud.google.com/gke-nodepool" },
     /**
+     * JobSet's 1:1 placement of each child Job on one node pool (kubernetes-sigs/jobset: the annotation on the JobSet;
+     * GKE's multi-host TPU JobSets carry it).
+     */
+    jobSetExclusiveTopology: { annotation: "alpha.jobset.sigs.k8s.io/exclusive-topology", key: "cloud.google.com/gke-nodepool" },
+    /** The node label naming a node's GKE node pool: a multi-host TPU pool is one slice. */
+    nodePoolLabel: "cloud.google.com/gke-nodepool",
+    /**
      * How long the leader waits for its group to join Ray before it exits (and LeaderWorkerSet recreates the group): the
      * script's own default. The workers pull the image the leader already runs, on nodes GKE brings up with the slice.
      */

@@ -27,7 +27,7 @@ const TEMPLATED_WORKLOADS: ReadonlyArray<[group: string, kind: string]> = [
 
 /**
  * Every pod spec an object carries: Pods and PodTemplates, workloads (Deployments, StatefulSets, DaemonSets,
- * ReplicaSets, Jobs, CronJobs, ReplicationControllers and their patches), LeaderWorkerSets (leader and worker),
+ * ReplicaSets, Jobs, CronJobs, ReplicationControllers and their patches), JobSets (each replicated Job), LeaderWorkerSets (leader and worker),
  * and KServe's LLMInferenceServices and LLMInferenceServiceConfigs (main, worker, prefill, scheduler).
  */
 export function podSpecsOf(kind: KindRef, object: KubeProps): PodSpecAt[] {
@@ -46,6 +46,11 @@ export function podSpecsOf(kind: KindRef, object: KubeProps): PodSpecAt[] {
         template("spec.template", object.spec?.template);
     } else if (isKindOrPatch(kind, "batch", "CronJob")) {
         template("spec.jobTemplate.spec.template", object.spec?.jobTemplate?.spec?.template);
+    } else if (isKind(kind, { group: "jobset.x-k8s.io", kind: "JobSet" })) {
+        const replicated: unknown = object.spec?.replicatedJobs;
+        (Array.isArray(replicated) ? (replicated as KubeProps[]) : []).forEach((job, index) =>
+            template(`spec.replicatedJobs[${index}].template.spec.template`, job?.template?.spec?.template),
+        );
     } else if (isKind(kind, { group: "leaderworkerset.x-k8s.io", kind: "LeaderWorkerSet" })) {
         template("spec.leaderWorkerTemplate.leaderTemplate", object.spec?.leaderWorkerTemplate?.leaderTemplate);
         template("spec.leaderWorkerTemplate.workerTemplate", object.spec?.leaderWorkerTemplate?.workerTemplate);
