@@ -12,6 +12,11 @@ const REQUIRED: ReadonlyArray<[label: string, Installation]> = [
     ],
 ];
 
+/** What the policy says of service `name` that does not wait for the installations labelled `missing` (the tests assert it). */
+export function notWaitingMessage(name: string, missing: readonly string[]): string {
+    return `LLMInferenceService ${name} does not depend on the ${missing.join(" and ")} installation${missing.length > 1 ? "s" : ""} of this stack, so it can be created before their CRDs and controllers exist.`;
+}
+
 /**
  * Enforces lesson lws-missing (policies/facts/lessons). An installation is recognised by what it brings (its CRD or
  * controller, rendered by a chart or a config group, or declared) or by a Helm release of its chart.
@@ -36,10 +41,7 @@ export const requireLwsAndKServeBeforeModelServices: StackValidationPolicy = {
                 .filter(([, found]) => ![...found].some((installer) => dependencies.has(installer)))
                 .map(([label]) => label);
             if (missing.length > 0) {
-                reportViolation(
-                    `LLMInferenceService ${service.props.metadata?.name} does not depend on the ${missing.join(" and ")} installation${missing.length > 1 ? "s" : ""} of this stack, so it can be created before their CRDs and controllers exist.`,
-                    service.urn,
-                );
+                reportViolation(notWaitingMessage(service.props.metadata?.name, missing), service.urn);
             }
         }
     },

@@ -44,7 +44,10 @@ export function isHelmChart(type: string): boolean {
     return type === "kubernetes:helm.sh/v4:Chart" || type === "kubernetes:helm.sh/v3:Chart" || type === "kubernetes:helm.sh/v3:Release";
 }
 
-/** A chart reference's name: `lws` of `lws`, `repo/lws`, `oci://registry.k8s.io/lws/charts/lws:0.7.0` or `…@sha256:…`. */
+/**
+ * A chart reference's name: `lws` of `lws`, `repo/lws`, `oci://registry.k8s.io/lws/charts/lws:0.7.0` or `…@sha256:…`,
+ * and of a packaged chart (`./lws-0.10.0.tgz`, `https://…/lws-0.10.0.tgz`: Helm names archives `<name>-<version>.tgz`).
+ */
 export function chartName(chart: unknown): string | undefined {
     return typeof chart === "string"
         ? chart
@@ -52,6 +55,7 @@ export function chartName(chart: unknown): string | undefined {
               .split("/")
               .pop()!
               .replace(/[:@].*$/, "")
+              .replace(/-v?\d+\.\d+\.\d+[^/]*\.tgz$/, "")
         : undefined;
 }
 
