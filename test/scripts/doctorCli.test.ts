@@ -281,9 +281,9 @@ describe("the doctor CLI against a loopback API server", () => {
                 EXIT.timedOut,
                 "error: npm run doctor did not finish within its 2 s deadline; --deadline SECONDS allows longer",
             ]);
-            // Node's start and the TypeScript hook take about a second on a busy machine.
-            expect(request.seconds).toBeLessThan(1 + 4);
-            expect(deadline.seconds).toBeLessThan(2 + 4);
+            // Each ended by its own limit, well before the other's 20 s; Node's start and the TypeScript hook take seconds on a busy machine.
+            expect(request.seconds).toBeLessThan(15);
+            expect(deadline.seconds).toBeLessThan(15);
         } finally {
             silent.close();
         }
