@@ -10,7 +10,7 @@ import { ModelStore } from "./components/infrastructure/modelStore";
 import { Network } from "./components/infrastructure/network";
 import { readLiveFacts } from "./components/infrastructure/preflight";
 import { ProjectApis } from "./components/infrastructure/projectApis";
-import { TpuNodePool } from "./components/infrastructure/tpuNodePool";
+import { TpuNodePool, tpuPoolName } from "./components/infrastructure/tpuNodePool";
 import { stackNames } from "./components/lib/names";
 import { InferenceObservability } from "./components/observability/observability";
 import { CertManager } from "./components/platform/certManager";
@@ -18,6 +18,8 @@ import { Keda } from "./components/platform/keda";
 import { KServe } from "./components/platform/kserve";
 import { LeaderWorkerSet } from "./components/platform/leaderWorkerSet";
 import { GATEWAY_ACCESS_LABEL, ServingNamespace } from "./components/platform/servingNamespace";
+import { TpuComputeClass } from "./components/platform/tpuComputeClass";
+import { capacityPlan } from "./components/serving/capacityPlan";
 import { estimateTpuHourlyCost } from "./components/serving/cost";
 import { GatewaySettings } from "./components/settings/gateway";
 import { loadHfToken, loadSettings } from "./components/settings/stack";
@@ -76,28 +78,49 @@ export = async () => {
         },
     });
 
-    const tpuPool = new TpuNodePool(`${name}-tpu`, {
-        project: settings.project,
-        clusterId: cluster.clusterId,
-        region: settings.region,
-        zone: settings.zone,
-        tpu: settings.tpu,
-        serviceAccountEmail: cluster.nodeServiceAccountEmail,
-        paused: settings.paused,
-        imageStreaming: settings.coldStart.imageStreaming,
-        // The machine-type check reads the Compute Engine API; the node account's roles must exist before nodes boot.
-        dependsOn: [
-            ...cluster.nodeRoleGrants,
-            ...preflight.prerequisites("compute"),
-            // Image streaming is served by the Container File System API, which the node account must be allowed to use.
-            ...(settings.coldStart.imageStreaming
-                ? [...preflight.prerequisites("containerFilesystem"), ...cluster.imageStreamingGrants]
-                : []),
-        ],
-    });
+    // One node pool per option of the capacity plan, in its order; a plan of several is ordered by a ComputeClass.
+    const fallback = settings.tpu.capacity.length > 1;
+    const computeClassName = fallback ? `${name}-tpu` : undefined;
+    const tpuPools = settings.tpu.capacity.map(
+        (capacity, index) =>
+            new TpuNodePool(tpuPoolName(name, capacity, index), {
+                project: settings.project,
+                clusterId: cluster.clusterId,
+                region: settings.region,
+                zone: settings.zone,
+                tpu: settings.tpu,
+                capacity,
+                // The first option holds the floor; a fallback pool only grows when the options above it have no capacity.
+                minNodes: index === 0 ? settings.tpu.minNodes : 0,
+                computeClass: computeClassName,
+                serviceAccountEmail: cluster.nodeServiceAccountEmail,
+                paused: settings.paused,
+                imageStreaming: settings.coldStart.imageStreaming,
+                // The machine-type check reads the Compute Engine API; the node account's roles must exist before nodes boot.
+                dependsOn: [
+                    ...cluster.nodeRoleGrants,
+                    ...preflight.prerequisites("compute"),
+                    // Image streaming is served by the Container File System API, which the node account must be allowed to use.
+                    ...(settings.coldStart.imageStreaming
+                        ? [...preflight.prerequisites("containerFilesystem"), ...cluster.imageStreamingGrants]
+                        : []),
+                ],
+            }),
+    );
+    const [tpuPool] = tpuPools;
 
     // The platform layer: it needs the cluster's provider (hence the system pool), never the TPU pool.
     const { provider } = cluster;
+    // The plan's order, for GKE's autoscaler: it needs the cluster and the pools' names, and nothing waits for it.
+    const computeClass =
+        computeClassName !== undefined
+            ? new TpuComputeClass(computeClassName, {
+                  provider,
+                  className: computeClassName,
+                  rungs: tpuPools.map((pool, index) => ({ nodePoolName: pool.nodePoolName, capacity: settings.tpu.capacity[index] })),
+                  poolScheduling: tpuPool.scheduling,
+              })
+            : undefined;
     const certManager = new CertManager(name, { provider });
     const leaderWorkerSet = new LeaderWorkerSet("lws", { provider, webhookPrerequisites: [cluster.webhookFirewall] });
     const networkServices = preflight.prerequisites("networkServices");
@@ -174,7 +197,7 @@ export = async () => {
                 provider,
                 namespace: serving.namespaceName,
                 model,
-                scheduling: tpuPool.scheduling,
+                scheduling: computeClass?.scheduling ?? tpuPool.scheduling,
                 gateway: { name: settings.gateway.name, namespace: settings.gateway.namespace },
                 gatewayProvider: installedGatewayProvider,
                 gatewayAddress: gateway.address,
@@ -207,9 +230,19 @@ export = async () => {
         tpuZone: settings.zone,
         kubeconfigCommand: cluster.getCredentialsCommand,
         tpuNodePoolName: tpuPool.nodePoolName,
-        tpuNodeSelector: tpuPool.scheduling.nodeSelector,
+        tpuNodeSelector: (computeClass?.scheduling ?? tpuPool.scheduling).nodeSelector,
         tpuPoolAutoscaling: { ...tpuPool.autoscaling, paused: settings.paused },
-        /** What the TPU pool costs per hour while it holds the nodes its model services keep busy (none when paused). */
+        /** Which capacity option GKE tries first, second…, in which zone and pool, and each one's cost per hour. */
+        tpuCapacityPlan: capacityPlan(
+            settings,
+            tpuPools.map((pool, index) => ({
+                capacity: settings.tpu.capacity[index],
+                nodePoolName: pool.nodePoolName,
+                ...pool.autoscaling,
+            })),
+            computeClassName,
+        ),
+        /** What the TPU pools cost per hour while they hold the nodes the model services keep busy (none when paused), from the plan's cheapest to its dearest option. */
         tpuHourlyCost: estimateTpuHourlyCost(settings),
         gatewayProvider: settings.gateway.provider,
         gatewayClass: settings.gateway.className,

@@ -1,3 +1,4 @@
+import { TPU_CAPACITY_OPTIONS } from "@gke-tpu-inference/facts";
 import { INVOKE_TOKENS, InvokeFailure, disabledServiceAnswer } from "../scripts/offline/invokes";
 import { MOCK_GATEWAY_ADDRESS } from "../scripts/offline/mocks";
 import { Graph, runProgram, transitiveDependencies } from "./harness";
@@ -223,15 +224,32 @@ describe("the program (index.ts)", () => {
             tpuNodePoolName: expect.stringMatching(/^tpu-inference-tpu-pool-[0-9a-f]{7}$/),
             tpuNodeSelector: { "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": "2x2" },
             tpuPoolAutoscaling: { minNodes: 0, maxNodes: 3, paused: false },
+            tpuCapacityPlan: {
+                options: [
+                    {
+                        option: "on-demand",
+                        zone: "europe-west4-a",
+                        nodePool: expect.stringMatching(/^tpu-inference-tpu-pool-[0-9a-f]{7}$/),
+                        minNodes: 0,
+                        maxNodes: 3,
+                        limits: TPU_CAPACITY_OPTIONS["on-demand"].limits,
+                        usdPerHour: 0,
+                    },
+                ],
+            },
             tpuHourlyCost: {
                 nodes: 0,
                 chips: 0,
-                usdPerHour: 0,
-                rate: {
-                    usdPerChipHour: 2.7,
-                    basis: "on-demand US list price per chip-hour; other regions, spot and commitments differ",
-                    reviewed: "2026-11-21",
-                },
+                usdPerHour: { cheapest: 0, cheapestOption: "on-demand", dearest: 0, dearestOption: "on-demand" },
+                rates: [
+                    {
+                        option: "on-demand",
+                        usdPerChipHour: 2.7,
+                        basis: "on-demand starting-at US list price per chip-hour; other regions differ",
+                        source: TPU_CAPACITY_OPTIONS["on-demand"].rate.source,
+                        reviewed: "2026-11-21",
+                    },
+                ],
             },
             dashboardUrl: expect.stringMatching(
                 /^https:\/\/console\.cloud\.google\.com\/monitoring\/dashboards\/builder\/[0-9a-f]{7}\?project=acme-inference$/,

@@ -133,9 +133,13 @@ describe("every custom resource the program emits validates against the upstream
                 "llminferenceserviceconfig-llm-inference-kserve-config-llm-router-route.yaml",
                 `podmonitoring-llm-inference-${service}-epp.yaml`,
                 `podmonitoring-llm-inference-${service}-vllm.yaml`,
-                // KEDA's objects where the service autoscales (prod).
+                // KEDA's objects where the service autoscales (prod), and the ComputeClass of its on-demand-then-spot plan.
                 ...(stack === "prod"
-                    ? ["clustertriggerauthentication-keda-managed-prometheus.yaml", `scaledobject-llm-inference-${service}.yaml`]
+                    ? [
+                          "clustertriggerauthentication-keda-managed-prometheus.yaml",
+                          `scaledobject-llm-inference-${service}.yaml`,
+                          "computeclass-tpu-inference-tpu.yaml",
+                      ]
                     : []),
             ].sort(),
         );

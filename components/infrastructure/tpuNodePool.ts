@@ -1,7 +1,7 @@
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
-import { TPU_NODE } from "@gke-tpu-inference/facts";
-import { TpuSettings } from "../settings/capacity";
+import { CAPACITY_NODE_LABELS, COMPUTE_CLASS, FLEX_START_POOL, TPU_NODE } from "@gke-tpu-inference/facts";
+import { TpuCapacityRung, TpuSettings } from "../settings/capacity";
 import { hardenedNodeConfig } from "./cluster";
 
 /** Arguments of {@link TpuNodePool}. */
@@ -14,8 +14,17 @@ export interface TpuNodePoolArgs {
     region: string;
     /** A GKE TPU v6e zone inside `region`; the pool's nodes live only there. */
     zone: string;
-    /** Machine type, slice shape, autoscaling bounds and provisioning model, validated against the catalog. */
-    tpu: TpuSettings;
+    /** Machine type, slice shape and autoscaling ceiling, validated against the catalog. */
+    tpu: Pick<TpuSettings, "machineType" | "topology" | "chipsPerVm" | "hostsPerSlice" | "maxNodes">;
+    /** How this pool buys its TPU VMs: one option of the stack's capacity plan. */
+    capacity: TpuCapacityRung;
+    /** Autoscaler floor (before pausing): the plan's first pool keeps tpuMinNodes, every fallback pool starts from 0. */
+    minNodes: number;
+    /**
+     * The ComputeClass that orders this pool among the plan's others, when the plan has more than one option: GKE binds a
+     * pool it did not create to a class only through the class's label and taint on its nodes.
+     */
+    computeClass?: string;
     /** Node service account (the cluster's dedicated one, never the Compute Engine default). */
     serviceAccountEmail: pulumi.Input<string>;
     /** Paused: the autoscaler floor drops to 0 so that idle TPU VMs are released; the pool itself stays. */
@@ -29,10 +38,18 @@ export interface TpuNodePoolArgs {
     dependsOn: pulumi.Input<pulumi.Input<pulumi.Resource>[]>;
 }
 
-/** How a pod lands on this pool's nodes. */
+/** A pod toleration, as Kubernetes spells it. */
+export interface Toleration {
+    key: string;
+    operator: "Equal";
+    value: string;
+    effect: string;
+}
+
+/** How a pod lands on this pool's nodes (or, through a ComputeClass, on any pool of the plan). */
 export interface TpuScheduling {
     nodeSelector: Record<string, string>;
-    toleration: { key: string; operator: "Equal"; value: string; effect: string };
+    tolerations: Toleration[];
     /** `google.com/tpu` a pod must request and limit: every chip of the VM. */
     chipsPerVm: number;
     /** VMs in one slice: the pods one model replica spans. */
@@ -40,9 +57,10 @@ export interface TpuScheduling {
 }
 
 /**
- * A TPU v6e slice node pool. GKE derives the TPU node labels and the `google.com/tpu` taint
- * from the machine type and placement policy, so the pool declares neither; it publishes
- * the matching selector and toleration for workloads instead.
+ * A TPU v6e slice node pool that buys its VMs one way (one option of the capacity plan). GKE derives the TPU node
+ * labels and the `google.com/tpu` taint from the machine type and placement policy, so the pool declares neither; it
+ * publishes the matching selector and toleration for workloads instead. In a plan of several options the pool carries
+ * its ComputeClass's label and taint, so that only pods of that class land on it and GKE tries it in the class's order.
  */
 export class TpuNodePool extends pulumi.ComponentResource {
     public readonly nodePoolName: pulumi.Output<string>;
@@ -53,10 +71,11 @@ export class TpuNodePool extends pulumi.ComponentResource {
 
     constructor(name: string, args: TpuNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:tpu:TpuNodePool", name, {}, opts);
-        const { tpu } = args;
+        const { tpu, capacity } = args;
         const multiHost = tpu.hostsPerSlice > 1;
+        const flexStart = capacity.type === "flex-start";
         // Min 0 lets the autoscaler release every TPU VM: the pool is paused, not deleted.
-        this.autoscaling = { minNodes: args.paused ? 0 : tpu.minNodes, maxNodes: tpu.maxNodes };
+        this.autoscaling = { minNodes: args.paused ? 0 : args.minNodes, maxNodes: tpu.maxNodes };
 
         const pool = new gcp.container.NodePool(
             `${name}-pool`,
@@ -65,25 +84,26 @@ export class TpuNodePool extends pulumi.ComponentResource {
                 location: args.region,
                 cluster: args.clusterId,
                 nodeLocations: [args.zone],
-                initialNodeCount: tpu.minNodes,
+                initialNodeCount: args.minNodes,
                 autoscaling: { minNodeCount: this.autoscaling.minNodes, maxNodeCount: this.autoscaling.maxNodes },
                 // A multi-host slice needs its hosts on one ICI domain; single-host shapes take no placement policy.
                 ...(multiHost ? { placementPolicy: { type: "COMPACT", tpuTopology: tpu.topology } } : {}),
-                management: { autoRepair: true, autoUpgrade: true },
+                // GKE refuses auto-repair on a flex-start pool: a repaired node would be a new flex-start request.
+                management: { autoRepair: !flexStart || FLEX_START_POOL.autoRepair, autoUpgrade: true },
                 nodeConfig: {
                     ...hardenedNodeConfig(args.serviceAccountEmail),
                     machineType: tpu.machineType,
-                    spot: tpu.provisioning === "spot",
-                    ...(tpu.reservation !== undefined
-                        ? {
-                              reservationAffinity: {
-                                  consumeReservationType: "SPECIFIC_RESERVATION",
-                                  key: "compute.googleapis.com/reservation-name",
-                                  values: [tpu.reservation],
-                              },
-                          }
+                    spot: capacity.type === "spot",
+                    ...capacityNodeConfig(capacity),
+                    labels: {
+                        "gke-tpu-inference/pool": "tpu",
+                        ...(args.computeClass !== undefined
+                            ? { [COMPUTE_CLASS.label]: args.computeClass, [CAPACITY_NODE_LABELS.capacity]: capacity.type }
+                            : {}),
+                    },
+                    ...(args.computeClass !== undefined
+                        ? { taints: [{ key: COMPUTE_CLASS.label, value: args.computeClass, effect: "NO_SCHEDULE" }] }
                         : {}),
-                    labels: { "gke-tpu-inference/pool": "tpu" },
                     ...(args.imageStreaming ? { gcfsConfig: { enabled: true } } : {}),
                 },
             },
@@ -91,7 +111,9 @@ export class TpuNodePool extends pulumi.ComponentResource {
                 parent: this,
                 dependsOn: args.dependsOn,
                 // The autoscaler owns the node count after creation; a changed initial count must not replace the pool.
-                ignoreChanges: ["initialNodeCount"],
+                // GKE gives a flex-start pool short-lived upgrades, which the provider cannot declare: without this every
+                // preview would show a change that never converges.
+                ignoreChanges: ["initialNodeCount", ...(flexStart ? FLEX_START_POOL.ignoreChanges : [])],
                 // Finding TPU capacity (and draining it) takes far longer than the provider's 30 min default.
                 customTimeouts: { create: "90m", update: "90m", delete: "60m" },
             },
@@ -100,10 +122,61 @@ export class TpuNodePool extends pulumi.ComponentResource {
         this.nodePoolName = pool.name;
         this.scheduling = {
             nodeSelector: { [TPU_NODE.acceleratorLabel]: TPU_NODE.acceleratorValue, [TPU_NODE.topologyLabel]: tpu.topology },
-            toleration: { key: TPU_NODE.taint.key, operator: "Equal", value: TPU_NODE.taint.value, effect: TPU_NODE.taint.effect },
+            tolerations: [{ key: TPU_NODE.taint.key, operator: "Equal", value: TPU_NODE.taint.value, effect: TPU_NODE.taint.effect }],
             chipsPerVm: tpu.chipsPerVm,
             hostsPerSlice: tpu.hostsPerSlice,
         };
         this.registerOutputs({ nodePoolName: this.nodePoolName, scheduling: this.scheduling, autoscaling: this.autoscaling });
     }
+}
+
+/** The node config fields one option sets besides `spot`: which reservations the VMs consume, and flex-start's run limit. */
+function capacityNodeConfig(capacity: TpuCapacityRung): Partial<gcp.types.input.container.NodePoolNodeConfig> {
+    switch (capacity.type) {
+        case "reservation":
+            return {
+                reservationAffinity: {
+                    consumeReservationType: "SPECIFIC_RESERVATION",
+                    key: "compute.googleapis.com/reservation-name",
+                    values: [capacity.name],
+                },
+            };
+        case "any-reservation":
+            // THEN_FAIL: without a free reservation the pool fails over to the plan's next option instead of silently
+            // buying on-demand VMs here, which would skip every option below it.
+            return { reservationAffinity: { consumeReservationType: "ANY_RESERVATION_THEN_FAIL" } };
+        case "flex-start":
+            // GKE requires a flex-start pool to consume no reservation.
+            return {
+                flexStart: true,
+                maxRunDuration: `${capacity.maxRunDurationSeconds}s`,
+                reservationAffinity: { consumeReservationType: FLEX_START_POOL.consumeReservationType },
+            };
+        case "on-demand":
+        case "spot":
+            // Neither declares an affinity: an existing on-demand or spot pool keeps its inputs, and a changed affinity
+            // would replace it.
+            return {};
+    }
+}
+
+/** Short words for the options in fallback pools' names: Pulumi appends "-pool" and a random suffix to the GKE pool name, and a reservation's own name can be 63 characters long. */
+const POOL_WORDS: Readonly<Record<TpuCapacityRung["type"], string>> = {
+    reservation: "res",
+    "any-reservation": "anyres",
+    "on-demand": "ondemand",
+    "flex-start": "flex",
+    spot: "spot",
+};
+
+/**
+ * The Pulumi name of the pool of the plan's option at `index`. The first option keeps the name (and so the URN and the
+ * GKE pool) of the stack's one TPU pool from before plans had several options; the others are named by their option,
+ * so that reordering the plan keeps their pools (a reservation also by its place, as a plan may hold several).
+ */
+export function tpuPoolName(base: string, capacity: TpuCapacityRung, index: number): string {
+    if (index === 0) {
+        return `${base}-tpu`;
+    }
+    return `${base}-${POOL_WORDS[capacity.type]}${capacity.type === "reservation" ? index : ""}`;
 }

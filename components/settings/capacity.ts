@@ -1,15 +1,39 @@
 /**
- * The TPU capacity the stack asks for: the v6e machine type and slice shape of the TPU node pool, how far it scales,
- * and how the capacity is bought (on demand, spot, a reservation). Any other way of sizing or buying TPU capacity is a
- * setting of this area.
+ * The TPU capacity the stack asks for: the v6e machine type and slice shape of the TPU node pools, how far they scale,
+ * and how the capacity is bought (a reservation, on demand, flex-start, spot), in the order GKE tries the options. Any
+ * other way of sizing or buying TPU capacity is a setting of this area.
  */
 import { z } from "zod";
-import { GKE_LIMITS, TPU_V6E_MACHINE_TYPES, findTpuShape } from "@gke-tpu-inference/facts";
+import {
+    FLEX_START_MAX_RUN_SECONDS,
+    GKE_LIMITS,
+    TPU_CAPACITY_OPTIONS,
+    TPU_CAPACITY_OPTION_NAMES,
+    TPU_V6E_MACHINE_TYPES,
+    TpuCapacityOption,
+    findTpuShape,
+} from "@gke-tpu-inference/facts";
 import { Rule, Setting, ValuesOf, oneOf, says, wholeNumber } from "./setting";
 
-/** How TPU capacity is bought. */
+/** How TPU capacity is bought, as the one-option settings name it. */
 export type TpuProvisioning = "on-demand" | "spot" | "reservation";
 const TPU_PROVISIONING: readonly TpuProvisioning[] = ["on-demand", "spot", "reservation"];
+
+/** One option of the capacity plan (a rung of the fallback): one node pool that buys TPU VMs this way. */
+export type TpuCapacityRung =
+    | {
+          type: "reservation";
+          /** The specific reservation, in the stack's zone and project. */
+          name: string;
+      }
+    | { type: "any-reservation" }
+    | { type: "on-demand" }
+    | {
+          type: "flex-start";
+          /** How long GKE lets each node run before reclaiming it. */
+          maxRunDurationSeconds: number;
+      }
+    | { type: "spot" };
 
 /** The TPU v6e node pool as the stack asks for it, already checked against the catalog. */
 export interface TpuSettings {
@@ -19,15 +43,112 @@ export interface TpuSettings {
     chipsPerVm: number;
     /** VMs in one slice, from the catalog; more than one means a multi-host slice. */
     hostsPerSlice: number;
-    /** Autoscaler floor; 0 lets the pool scale to nothing (paused). */
+    /** Autoscaler floor of the first option's pool; 0 lets it scale to nothing (paused). Fallback pools start from 0. */
     minNodes: number;
+    /** Autoscaler ceiling of every option's pool. */
     maxNodes: number;
-    provisioning: TpuProvisioning;
-    /** Name of a specific reservation; set only when `provisioning` is `reservation`. */
-    reservation?: string;
+    /** The options in the order GKE tries them; one option is a plain pool, more are a fallback through a ComputeClass. */
+    capacity: TpuCapacityRung[];
 }
 
 const RESOURCE_NAME = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const RESOURCE_NAME_ALLOWED = "lowercase letters, digits and hyphens, starting with a letter, at most 63 characters";
+
+/** The fields each option takes besides `type`. */
+const RUNG_FIELDS: Readonly<Record<TpuCapacityOption, readonly string[]>> = {
+    reservation: ["name"],
+    "any-reservation": [],
+    "on-demand": [],
+    "flex-start": ["maxRunDurationSeconds"],
+    spot: [],
+};
+
+/** What an option of tpuCapacity may say, for messages. */
+function fieldsAllowed(type: TpuCapacityOption): string {
+    return ["type", ...RUNG_FIELDS[type]].join(", ");
+}
+
+/** A rung's identity for the duplicate check: reservations once per name, every other option once. */
+function rungIdentity(rung: Record<string, unknown>): string {
+    return rung.type === "reservation" ? `reservation/${String(rung.name)}` : String(rung.type);
+}
+
+/** Checks each option of tpuCapacity on its own and against the ones before it; messages name the field at fault. */
+const CAPACITY_SCHEMA = z
+    .array(z.record(z.string(), z.unknown(), { error: says("is not an object", 'an object such as {"type": "on-demand"}') }), {
+        error: says("is not a list", 'a list of options such as [{"type": "on-demand"}, {"type": "spot"}]'),
+    })
+    .superRefine((rungs, ctx) => {
+        const seen = new Map<string, number>();
+        rungs.forEach((rung, index) => {
+            const type = rung.type;
+            if (typeof type !== "string" || !TPU_CAPACITY_OPTION_NAMES.includes(type as TpuCapacityOption)) {
+                ctx.addIssue({
+                    code: "custom",
+                    path: [index, "type"],
+                    message: says("is not a TPU capacity option", TPU_CAPACITY_OPTION_NAMES.join(", ")),
+                });
+                return;
+            }
+            const option = type as TpuCapacityOption;
+            for (const field of Object.keys(rung).filter((field) => field !== "type" && !RUNG_FIELDS[option].includes(field))) {
+                ctx.addIssue({
+                    code: "custom",
+                    path: [index, field],
+                    message:
+                        option === "flex-start" && field === "spot"
+                            ? says(
+                                  'is not allowed on a "flex-start" option: GKE\'s flex-start is incompatible with spot',
+                                  'spot as an option of its own, {"type": "spot"}, after flex-start',
+                              )
+                            : says(`is not a field of a "${option}" option`, fieldsAllowed(option)),
+                });
+            }
+            if (option === "reservation") {
+                if (typeof rung.name !== "string" || !RESOURCE_NAME.test(rung.name)) {
+                    ctx.addIssue({
+                        code: "custom",
+                        path: [index, "name"],
+                        message:
+                            rung.name === undefined
+                                ? says(
+                                      'is not set on a "reservation" option',
+                                      `the name of a specific TPU reservation in the zone: ${RESOURCE_NAME_ALLOWED}`,
+                                  )
+                                : says("is not a reservation name", RESOURCE_NAME_ALLOWED),
+                    });
+                }
+            }
+            if (option === "flex-start" && rung.maxRunDurationSeconds !== undefined) {
+                const { minimum, maximum } = FLEX_START_MAX_RUN_SECONDS;
+                const seconds = rung.maxRunDurationSeconds;
+                if (typeof seconds !== "number" || !Number.isSafeInteger(seconds) || seconds < minimum || seconds > maximum) {
+                    ctx.addIssue({
+                        code: "custom",
+                        path: [index, "maxRunDurationSeconds"],
+                        message: says(
+                            "is not a flex-start run limit",
+                            `a whole number of seconds from ${minimum} to ${maximum} (GKE runs a flex-start node for at most seven days)`,
+                        ),
+                    });
+                }
+            }
+            const identity = rungIdentity(rung);
+            const first = seen.get(identity);
+            if (first !== undefined) {
+                ctx.addIssue({
+                    code: "custom",
+                    path: [index],
+                    message: says(
+                        `repeats tpuCapacity[${first}]`,
+                        "each option once (a reservation once per name), in the order GKE should try them",
+                    ),
+                });
+            } else {
+                seen.set(identity, index);
+            }
+        });
+    });
 
 /** The TPU node pool's settings, in the order the README lists them. */
 export const TPU_POOL_SETTINGS = {
@@ -75,11 +196,18 @@ export const TPU_POOL_SETTINGS = {
         description: "Name of a specific TPU reservation in the zone; only with tpuProvisioning reservation.",
         allowed: "empty, or lowercase letters, digits and hyphens, starting with a letter, at most 63 characters",
         schema: z.string().refine((value) => value === "" || RESOURCE_NAME.test(value), {
-            error: says(
-                "is not a reservation name",
-                "lowercase letters, digits and hyphens, starting with a letter, at most 63 characters",
-            ),
+            error: says("is not a reservation name", RESOURCE_NAME_ALLOWED),
         }),
+    },
+    tpuCapacity: {
+        type: "array<object>",
+        default: [],
+        description:
+            "TPU capacity options in the order GKE tries them, one node pool each, ordered by a ComputeClass; empty takes tpuProvisioning and tpuReservation as a plan of one. See docs/explanation/tpu-capacity.md.",
+        allowed:
+            'a list of options, each once: {"type": "reservation", "name": <reservation>}, {"type": "any-reservation"}, {"type": "on-demand"}, ' +
+            `{"type": "flex-start", "maxRunDurationSeconds"?: ${FLEX_START_MAX_RUN_SECONDS.minimum} to ${FLEX_START_MAX_RUN_SECONDS.maximum}}, {"type": "spot"}`,
+        schema: CAPACITY_SCHEMA,
     },
 } as const satisfies Record<string, Setting>;
 
@@ -153,7 +281,93 @@ export const reservationWithProvisioning: Rule<Pick<TpuPoolValues, "tpuProvision
     },
 };
 
-/** The TPU pool from checked values; the rules above have made sure the topology is one of the machine type's. */
+/** The plan's options in order: tpuCapacity, or the one option tpuProvisioning and tpuReservation describe. */
+function capacityOf(values: Pick<TpuPoolValues, "tpuCapacity" | "tpuProvisioning" | "tpuReservation">): TpuCapacityRung[] {
+    if (values.tpuCapacity.length === 0) {
+        const provisioning = values.tpuProvisioning as TpuProvisioning;
+        return [provisioning === "reservation" ? { type: "reservation", name: values.tpuReservation } : { type: provisioning }];
+    }
+    return values.tpuCapacity.map((rung): TpuCapacityRung => {
+        const type = rung.type as TpuCapacityOption;
+        switch (type) {
+            case "reservation":
+                return { type, name: rung.name as string };
+            case "flex-start":
+                return {
+                    type,
+                    maxRunDurationSeconds: (rung.maxRunDurationSeconds as number | undefined) ?? FLEX_START_MAX_RUN_SECONDS.default,
+                };
+            default:
+                return { type };
+        }
+    });
+}
+
+/** `tpuCapacity[<i>] = "<type>"`, how the rules below name an option. */
+function rungText(key: (name: string) => string, index: number, type: string): string {
+    return `${key("tpuCapacity")}[${index}] = ${JSON.stringify(type)}`;
+}
+
+export const capacityOrLegacySettings: Rule<Pick<TpuPoolValues, "tpuCapacity" | "tpuProvisioning" | "tpuReservation">> = {
+    description: "tpuCapacity, when set, replaces tpuProvisioning and tpuReservation, which then keep their defaults.",
+    reads: ["tpuCapacity", "tpuProvisioning", "tpuReservation"],
+    check: ({ tpuCapacity, tpuProvisioning, tpuReservation }, key) => {
+        if (tpuCapacity.length === 0) {
+            return [];
+        }
+        const legacy = [
+            ...(tpuProvisioning !== "on-demand" ? [`${key("tpuProvisioning")} = ${JSON.stringify(tpuProvisioning)}`] : []),
+            ...(tpuReservation !== "" ? [`${key("tpuReservation")} = ${JSON.stringify(tpuReservation)}`] : []),
+        ];
+        return legacy.length === 0
+            ? []
+            : [
+                  `${legacy.join(" and ")} ${legacy.length > 1 ? "are" : "is"} set together with ${key("tpuCapacity")}; ` +
+                      'allowed: one of them (tpuCapacity lists every option in order, a reservation as {"type": "reservation", "name": …})',
+              ];
+    },
+};
+
+export const capacityFitsShapeAndZone: Rule<
+    Pick<TpuPoolValues, "tpuCapacity" | "tpuMachineType" | "tpuTopology" | "tpuMinNodes"> & { zone: string }
+> = {
+    description:
+        "Every option of tpuCapacity is offered for the TPU shape in the zone (flex-start: single-host shapes in its zones); a flex-start first option keeps tpuMinNodes at 0.",
+    reads: ["tpuCapacity", "tpuMachineType", "tpuTopology", "tpuMinNodes", "zone"],
+    check: (values, key) => {
+        const shape = tpuShape(values);
+        if (shape === undefined) {
+            return [];
+        }
+        const problems: string[] = [];
+        values.tpuCapacity.forEach((rung, index) => {
+            const option = TPU_CAPACITY_OPTIONS[rung.type as TpuCapacityOption];
+            if (shape.hosts > 1 && !option.multiHost) {
+                const others = TPU_CAPACITY_OPTION_NAMES.filter((name) => TPU_CAPACITY_OPTIONS[name].multiHost);
+                problems.push(
+                    `${rungText(key, index, String(rung.type))} cannot buy a ${shape.topology} slice of ${values.tpuMachineType} (${shape.hosts} hosts): ` +
+                        `GKE's ${String(rung.type)} is known for single-host TPU v6e shapes only; allowed: ${others.join(", ")} for ${shape.topology}, ` +
+                        `or a single-host tpuTopology (${singleHostTopologies(values.tpuMachineType)})`,
+                );
+            }
+            if (option.zones !== undefined && !option.zones.includes(values.zone)) {
+                problems.push(
+                    `${rungText(key, index, String(rung.type))} is not offered for TPU v6e in ${key("zone")} = ${JSON.stringify(values.zone)}; ` +
+                        `allowed: ${String(rung.type)} in ${option.zones.join(", ")}`,
+                );
+            }
+        });
+        if (values.tpuCapacity[0]?.type === "flex-start" && values.tpuMinNodes !== 0) {
+            problems.push(
+                `${key("tpuMinNodes")} = ${values.tpuMinNodes} with "flex-start" as the first option of ${key("tpuCapacity")}; ` +
+                    "allowed: 0 (GKE requires a flex-start pool to scale from zero)",
+            );
+        }
+        return problems;
+    },
+};
+
+/** The TPU pools from checked values; the rules above have made sure the topology is one of the machine type's. */
 export function tpuSettingsOf(values: TpuPoolValues): TpuSettings {
     const shape = tpuShape(values)!;
     return {
@@ -163,7 +377,6 @@ export function tpuSettingsOf(values: TpuPoolValues): TpuSettings {
         hostsPerSlice: shape.hosts,
         minNodes: values.tpuMinNodes,
         maxNodes: values.tpuMaxNodes,
-        provisioning: values.tpuProvisioning as TpuProvisioning,
-        ...(values.tpuReservation !== "" ? { reservation: values.tpuReservation } : {}),
+        capacity: capacityOf(values),
     };
 }

@@ -11,6 +11,8 @@ import { suggestion } from "../lib/suggest";
 import {
     TPU_POOL_SETTINGS,
     TpuSettings,
+    capacityFitsShapeAndZone,
+    capacityOrLegacySettings,
     reservationWithProvisioning,
     topologyOfMachineType,
     tpuNodeBounds,
@@ -95,6 +97,8 @@ export const RULES: readonly Rule<Values>[] = [
     topologyOfMachineType,
     tpuNodeBounds,
     reservationWithProvisioning,
+    capacityOrLegacySettings,
+    capacityFitsShapeAndZone,
     systemPoolBounds,
     disjointRanges,
     gatewayFitsProvider,

@@ -37,7 +37,7 @@ export interface ModelServiceArgs {
     namespace: pulumi.Input<string>;
     /** The service as the stack configures it, validated. */
     model: ModelServiceSettings;
-    /** Selector, toleration and chip count of the TPU pool. */
+    /** Selector, tolerations and chip count of the TPU pools (through the ComputeClass when the plan has several options). */
     scheduling: TpuScheduling;
     /** The Gateway the service's HTTPRoute attaches to. */
     gateway: { name: string; namespace: string };
@@ -175,7 +175,7 @@ export class ModelService extends pulumi.ComponentResource {
         const tpuPod = {
             serviceAccountName: weights.serviceAccountName,
             nodeSelector: scheduling.nodeSelector,
-            tolerations: [scheduling.toleration],
+            tolerations: scheduling.tolerations,
             // The preStop sleep and vLLM's drain both fit in it (see VLLM_SHUTDOWN).
             terminationGracePeriodSeconds: VLLM_SHUTDOWN.terminationGracePeriodSeconds,
         };

@@ -12,3 +12,4 @@ export * from "./catalog/vllm";
 export * from "./catalog/epp";
 export * from "./catalog/coldStart";
 export * from "./catalog/observability";
+export * from "./catalog/capacity";

@@ -245,12 +245,16 @@ describe("against an offline report of the prod stack", () => {
             ],
         ]);
         expect(diff.outputs.map((output) => output.path)).toEqual([
+            "tpuCapacityPlan.options[0].minNodes",
+            "tpuCapacityPlan.options[0].usdPerHour",
             "tpuHourlyCost.atMaximum.chips",
             "tpuHourlyCost.atMaximum.nodes",
-            "tpuHourlyCost.atMaximum.usdPerHour",
+            "tpuHourlyCost.atMaximum.usdPerHour.cheapest",
+            "tpuHourlyCost.atMaximum.usdPerHour.dearest",
             "tpuHourlyCost.chips",
             "tpuHourlyCost.nodes",
-            "tpuHourlyCost.usdPerHour",
+            "tpuHourlyCost.usdPerHour.cheapest",
+            "tpuHourlyCost.usdPerHour.dearest",
             "tpuPoolAutoscaling.minNodes",
             "tpuPoolAutoscaling.paused",
         ]);
@@ -266,13 +270,14 @@ describe("against an offline report of the prod stack", () => {
         expect(renderChanges(diff)).toBe(
             [
                 "Changes against the base:",
-                // The pool, the service's ScaledObject and its at-maximum alert change in place.
+                // Both pools of the plan, the service's ScaledObject and its at-maximum alert change in place.
                 "    ~ update  gcp:monitoring:AlertPolicy  tpu-inference-qwen2-3b-cache-at-maximum  inputs.conditions[0].displayName, inputs.documentation.content",
+                "    ~ update  gcp:container:NodePool  tpu-inference-spot-pool  inputs.autoscaling.maxNodeCount",
                 "    ~ update  gcp:container:NodePool  tpu-inference-tpu-pool  inputs.autoscaling.maxNodeCount",
                 "    ~ update  kubernetes:keda.sh/v1alpha1:ScaledObject  qwen2-3b-cache-autoscaler  inputs.spec.maxReplicaCount",
-                "    ~ outputs  tpuHourlyCost.atMaximum.chips, tpuHourlyCost.atMaximum.nodes, tpuHourlyCost.atMaximum.usdPerHour (+1 more)",
+                "    ~ outputs  tpuCapacityPlan.options[0].maxNodes, tpuCapacityPlan.options[1].maxNodes, tpuHourlyCost.atMaximum.chips (+4 more)",
                 "",
-                "    ~ 3 to update, + 0 to create, - 0 to delete, 102 unchanged",
+                "    ~ 4 to update, + 0 to create, - 0 to delete, 105 unchanged",
             ].join("\n"),
         );
         const markdown = renderMarkdown(head, diff);
@@ -280,18 +285,21 @@ describe("against an offline report of the prod stack", () => {
             [
                 "### Offline preview of stack `prod`",
                 "",
-                "**~ 3 to update, + 0 to create, - 0 to delete, 102 unchanged**",
+                "**~ 4 to update, + 0 to create, - 0 to delete, 105 unchanged**",
                 "",
                 "| | type | name | changes |",
                 "|---|---|---|---|",
                 "| ~ update | `gcp:monitoring:AlertPolicy` | tpu-inference-qwen2-3b-cache-at-maximum | `inputs.conditions[0].displayName`, `inputs.documentation.content` |",
+                "| ~ update | `gcp:container:NodePool` | tpu-inference-spot-pool | `inputs.autoscaling.maxNodeCount` |",
                 "| ~ update | `gcp:container:NodePool` | tpu-inference-tpu-pool | `inputs.autoscaling.maxNodeCount` |",
                 "| ~ update | `kubernetes:keda.sh/v1alpha1:ScaledObject` | qwen2-3b-cache-autoscaler | `inputs.spec.maxReplicaCount` |",
                 "",
             ].join("\n"),
         );
         expect(markdown).toContain("```diff\n- inputs.autoscaling.maxNodeCount: 3\n+ inputs.autoscaling.maxNodeCount: 4\n```");
-        expect(markdown).toContain("- tpuHourlyCost.atMaximum.usdPerHour: 32.4\n+ tpuHourlyCost.atMaximum.usdPerHour: 43.2");
+        expect(markdown).toContain(
+            "- tpuHourlyCost.atMaximum.usdPerHour.dearest: 32.4\n+ tpuHourlyCost.atMaximum.usdPerHour.dearest: 43.2",
+        );
         expect(markdown).toContain(
             "#### Policies\n\n✅ no violations over what was previewed (the objects of 5 components not checked offline, listed above)\n",
         );
@@ -302,7 +310,7 @@ describe("against an offline report of the prod stack", () => {
             [
                 "### Offline preview of stack `prod`",
                 "",
-                "**+ 105 to create**",
+                "**+ 109 to create**",
                 "",
                 "| component | type | resources | by type |",
                 "|---|---|---|---|",
@@ -344,6 +352,8 @@ describe("against an offline report of the prod stack", () => {
                 "| tpu-inference | `gke-tpu-inference:project:ProjectApis` | 9 | 9 × `gcp:projects:Service` |",
                 "| tpu-inference | `gke-tpu-inference:storage:ModelStore` | 3 | `gcp:artifactregistry:Repository`, " +
                     "`gcp:artifactregistry:RepositoryIamMember`, `gcp:storage:Bucket` |",
+                "| tpu-inference-spot | `gke-tpu-inference:tpu:TpuNodePool` | 1 | `gcp:container:NodePool` |",
+                "| tpu-inference-tpu | `gke-tpu-inference:platform:TpuComputeClass` | 1 | `kubernetes:cloud.google.com/v1:ComputeClass` |",
                 "| tpu-inference-tpu | `gke-tpu-inference:tpu:TpuNodePool` | 1 | `gcp:container:NodePool` |",
                 "",
                 "**Not checked offline:** the objects of `tpu-inference-chart` (oci://quay.io/jetstack/charts/cert-manager), " +

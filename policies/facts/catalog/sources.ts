@@ -81,7 +81,6 @@ export const SOURCES = {
     gkeServiceLoadBalancer:
         'https://cloud.google.com/kubernetes-engine/docs/concepts/service-load-balancer-parameters (networking.gke.io/load-balancer-type: "Internal" makes an internal passthrough Network Load Balancer; cloud.google.com/l4-rbs: "enabled" a backend service-based external one, the recommended external kind)',
     seed003Startup: "shared/seeds/003 issue #8 (4-6 minutes from pod creation to Ready: download plus XLA compilation)",
-    tpuPricing: "https://cloud.google.com/tpu/pricing (TPU v6e Trillium, on-demand, US list price per chip-hour)",
     kserveMultiNode:
         "kserve/kserve v0.20.0 pkg/apis/serving/v1alpha2/llm_inference_service_validation.go:259-281 (a worker needs data or pipeline parallelism), llm_inference_service_types_func.go:102-117 (the group size is data/dataLocal or pipeline), pkg/controller/v1alpha2/llmisvc/config_merge.go:89-95 and :255-264 (the pipeline-parallel preset is looked up by name but not shipped: config/llmisvcconfig holds none), workload_multi_node.go:141-177 (LeaderWorkerSet `<name>-kserve-mn`, RecreateGroupOnPodRestart; only the leader carries kserve.io/component=workload when a template is set), :482-503 (the template's service account is kept), :616-631 (leaderworkerset.sigs.k8s.io/* annotations copied to the LeaderWorkerSet)",
     tpuMultiHost:

@@ -129,17 +129,5 @@ export function findTpuShape(machineType: string, topology: string): TpuShape | 
     return TPU_V6E_MACHINE_TYPES[machineType]?.shapes.find((shape) => shape.topology === topology);
 }
 
-/**
- * What TPU v6e capacity costs, for the stack's cost estimate. One rate: the on-demand US list
- * price per chip-hour. Other regions, spot capacity and committed-use discounts differ; the
- * estimate says so. Not a live price: review it against the source when budgeting.
- * Source: {@link SOURCES.tpuPricing}.
- */
-export const TPU_V6E_PRICE = {
-    usdPerChipHour: 2.7,
-    basis: "on-demand US list price per chip-hour; other regions, spot and commitments differ",
-    reviewed: "2026-11-21",
-} as const;
-
 /** TPU v6e's memory: high-bandwidth memory per chip, in GB. Source: {@link SOURCES.tpuV6e}. */
 export const TPU_V6E_HBM_GB_PER_CHIP = 32;

@@ -1,13 +1,14 @@
 import * as gcp from "@pulumi/gcp";
-import { TpuNodePool } from "../../../components/infrastructure/tpuNodePool";
+import { TpuNodePool, tpuPoolName } from "../../../components/infrastructure/tpuNodePool";
+import { TpuCapacityRung } from "../../../components/settings/capacity";
 import { parseSettings } from "../../../components/settings/stack";
 import { PROJECT, record } from "../../harness";
 
 const CLUSTER_ID = "projects/acme-inference/locations/europe-west4/clusters/gke";
 const SERVICE_ACCOUNT = "gke-nodes@acme-inference.iam.gserviceaccount.com";
 
-/** Records a TPU pool built from `config` the way the stack builds it. */
-async function poolFor(config: Record<string, string>) {
+/** Records a TPU pool built from `config` the way the stack builds its first option's pool, or the option given. */
+async function poolFor(config: Record<string, string>, rung?: { capacity: TpuCapacityRung; minNodes: number; computeClass?: string }) {
     const settings = parseSettings(PROJECT, (key) => config[key], "acme-inference");
     let pool: TpuNodePool | undefined;
     const graph = await record(() => {
@@ -17,6 +18,9 @@ async function poolFor(config: Record<string, string>) {
             region: settings.region,
             zone: settings.zone,
             tpu: settings.tpu,
+            capacity: rung?.capacity ?? settings.tpu.capacity[0],
+            minNodes: rung?.minNodes ?? settings.tpu.minNodes,
+            computeClass: rung?.computeClass,
             serviceAccountEmail: SERVICE_ACCOUNT,
             paused: settings.paused,
             imageStreaming: settings.coldStart.imageStreaming,
@@ -117,7 +121,7 @@ describe("TpuNodePool", () => {
         const { pool } = await poolFor({ tpuMachineType: "ct6e-standard-8t", zone: "us-east5-a" });
         expect(pool.scheduling).toEqual({
             nodeSelector: { "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": "2x4" },
-            toleration: { key: "google.com/tpu", operator: "Equal", value: "present", effect: "NoSchedule" },
+            tolerations: [{ key: "google.com/tpu", operator: "Equal", value: "present", effect: "NoSchedule" }],
             chipsPerVm: 8,
             hostsPerSlice: 1,
         });
@@ -126,5 +130,126 @@ describe("TpuNodePool", () => {
     test("a multi-host pool publishes its slice's hosts: the pods one replica spans", async () => {
         const { pool } = await poolFor({ tpuTopology: "4x8", tpuMaxNodes: "8" });
         expect(pool.scheduling).toEqual(expect.objectContaining({ chipsPerVm: 4, hostsPerSlice: 8 }));
+    });
+
+    describe("an option of a capacity plan, in a ComputeClass", () => {
+        const NODE_CONFIG = {
+            serviceAccount: SERVICE_ACCOUNT,
+            oauthScopes: ["https://www.googleapis.com/auth/cloud-platform"],
+            shieldedInstanceConfig: { enableSecureBoot: true, enableIntegrityMonitoring: true },
+            workloadMetadataConfig: { mode: "GKE_METADATA" },
+            machineType: "ct6e-standard-4t",
+            gcfsConfig: { enabled: true },
+        };
+        const CLASS_TAINT = [{ key: "cloud.google.com/compute-class", value: "tpu-inference-tpu", effect: "NO_SCHEDULE" }];
+        const labels = (capacity: string) => ({
+            "gke-tpu-inference/pool": "tpu",
+            "cloud.google.com/compute-class": "tpu-inference-tpu",
+            "gke-tpu-inference/capacity": capacity,
+        });
+
+        test("flex-start: flexStart, its run limit, no reservation, not spot, no auto-repair, from zero; upgrades left to GKE", async () => {
+            const { resource, pool } = await poolFor(
+                { zone: "us-east5-a" },
+                { capacity: { type: "flex-start", maxRunDurationSeconds: 86400 }, minNodes: 0, computeClass: "tpu-inference-tpu" },
+            );
+            expect(resource.inputs).toEqual({
+                project: "acme-inference",
+                location: "us-east5",
+                cluster: CLUSTER_ID,
+                nodeLocations: ["us-east5-a"],
+                initialNodeCount: 0,
+                autoscaling: { minNodeCount: 0, maxNodeCount: 3 },
+                management: { autoRepair: false, autoUpgrade: true },
+                nodeConfig: {
+                    ...NODE_CONFIG,
+                    spot: false,
+                    flexStart: true,
+                    maxRunDuration: "86400s",
+                    reservationAffinity: { consumeReservationType: "NO_RESERVATION" },
+                    labels: labels("flex-start"),
+                    taints: CLASS_TAINT,
+                },
+            });
+            expect(resource.options).toEqual({
+                ignoreChanges: ["initialNodeCount", "upgradeSettings"],
+                customTimeouts: { create: "90m", update: "90m", delete: "60m" },
+            });
+            expect(pool.autoscaling).toEqual({ minNodes: 0, maxNodes: 3 });
+        });
+
+        test("spot: spot VMs, no reservation affinity, auto-repair on, the class's label and taint", async () => {
+            const { resource } = await poolFor({}, { capacity: { type: "spot" }, minNodes: 0, computeClass: "tpu-inference-tpu" });
+            expect(resource.inputs.management).toEqual({ autoRepair: true, autoUpgrade: true });
+            expect(resource.inputs.nodeConfig).toEqual({ ...NODE_CONFIG, spot: true, labels: labels("spot"), taints: CLASS_TAINT });
+            expect(resource.options.ignoreChanges).toEqual(["initialNodeCount"]);
+        });
+
+        test("a specific reservation holds the floor it is given", async () => {
+            const { resource } = await poolFor(
+                { tpuMinNodes: "1" },
+                { capacity: { type: "reservation", name: "trillium-eu" }, minNodes: 1, computeClass: "tpu-inference-tpu" },
+            );
+            expect(resource.inputs.autoscaling).toEqual({ minNodeCount: 1, maxNodeCount: 3 });
+            expect(resource.inputs.initialNodeCount).toBe(1);
+            expect(resource.inputs.nodeConfig).toEqual({
+                ...NODE_CONFIG,
+                spot: false,
+                reservationAffinity: {
+                    consumeReservationType: "SPECIFIC_RESERVATION",
+                    key: "compute.googleapis.com/reservation-name",
+                    values: ["trillium-eu"],
+                },
+                labels: labels("reservation"),
+                taints: CLASS_TAINT,
+            });
+        });
+
+        test("any reservation: fails over to the next option instead of buying on-demand VMs in its own pool", async () => {
+            const { resource } = await poolFor(
+                {},
+                { capacity: { type: "any-reservation" }, minNodes: 0, computeClass: "tpu-inference-tpu" },
+            );
+            expect(resource.inputs.nodeConfig).toEqual({
+                ...NODE_CONFIG,
+                spot: false,
+                reservationAffinity: { consumeReservationType: "ANY_RESERVATION_THEN_FAIL" },
+                labels: labels("any-reservation"),
+                taints: CLASS_TAINT,
+            });
+        });
+
+        test("on-demand in a plan: no affinity, as the one-option pool has, so an existing pool is not replaced", async () => {
+            const { resource } = await poolFor({}, { capacity: { type: "on-demand" }, minNodes: 0, computeClass: "tpu-inference-tpu" });
+            expect(resource.inputs.nodeConfig).toEqual({ ...NODE_CONFIG, spot: false, labels: labels("on-demand"), taints: CLASS_TAINT });
+        });
+
+        test("a multi-host spot option: COMPACT placement and the slice's hosts, from zero", async () => {
+            const { resource } = await poolFor(
+                { tpuTopology: "4x4", tpuMaxNodes: "4" },
+                { capacity: { type: "spot" }, minNodes: 0, computeClass: "tpu-inference-tpu" },
+            );
+            expect(resource.inputs).toEqual(
+                expect.objectContaining({
+                    placementPolicy: { type: "COMPACT", tpuTopology: "4x4" },
+                    initialNodeCount: 0,
+                    autoscaling: { minNodeCount: 0, maxNodeCount: 4 },
+                }),
+            );
+            expect((resource.inputs.nodeConfig as Record<string, unknown>).spot).toBe(true);
+        });
+    });
+
+    test("pool names: the first option keeps the stack's one TPU pool's name; the others by a short word for their option", () => {
+        expect(tpuPoolName("tpu-inference", { type: "spot" }, 0)).toBe("tpu-inference-tpu");
+        expect(
+            [
+                { type: "reservation", name: "a-very-long-reservation-name-of-sixty-characters-or-so-xxxxx" } as const,
+                { type: "any-reservation" } as const,
+                { type: "on-demand" } as const,
+                { type: "flex-start", maxRunDurationSeconds: 3600 } as const,
+                { type: "spot" } as const,
+            ].map((capacity, index) => tpuPoolName("tpu-inference", capacity, index + 1)),
+        ).toEqual(["tpu-inference-res1", "tpu-inference-anyres", "tpu-inference-ondemand", "tpu-inference-flex", "tpu-inference-spot"]);
     });
 });

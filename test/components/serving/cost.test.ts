@@ -1,23 +1,34 @@
+import { TPU_CAPACITY_OPTIONS } from "@gke-tpu-inference/facts";
+import { capacityPlan } from "../../../components/serving/capacityPlan";
 import { estimateTpuHourlyCost } from "../../../components/serving/cost";
 import { MODELS, parse } from "../settings/parse";
 
+const ON_DEMAND_RATE = {
+    option: "on-demand",
+    usdPerChipHour: 2.7,
+    basis: "on-demand starting-at US list price per chip-hour; other regions differ",
+    source: TPU_CAPACITY_OPTIONS["on-demand"].rate.source,
+    reviewed: "2026-11-21",
+};
+
 describe("estimateTpuHourlyCost", () => {
-    test("one VM per replica at the list price; the floor counts; paused costs nothing", () => {
+    test("one VM per replica at the on-demand list price; the floor counts; paused costs nothing", () => {
         expect(estimateTpuHourlyCost(parse({ models: MODELS }))).toEqual({
             nodes: 3,
             chips: 12,
-            usdPerHour: 32.4,
-            rate: {
-                usdPerChipHour: 2.7,
-                basis: "on-demand US list price per chip-hour; other regions, spot and commitments differ",
-                reviewed: "2026-11-21",
-            },
+            usdPerHour: { cheapest: 32.4, cheapestOption: "on-demand", dearest: 32.4, dearestOption: "on-demand" },
+            rates: [ON_DEMAND_RATE],
         });
         expect(estimateTpuHourlyCost(parse({ tpuMinNodes: "2" })).nodes).toBe(2);
-        expect(estimateTpuHourlyCost(parse({ models: MODELS, paused: "true" })).usdPerHour).toBe(0);
+        expect(estimateTpuHourlyCost(parse({ models: MODELS, paused: "true" })).usdPerHour).toEqual({
+            cheapest: 0,
+            cheapestOption: "on-demand",
+            dearest: 0,
+            dearestOption: "on-demand",
+        });
         expect(
             estimateTpuHourlyCost(parse({ tpuMachineType: "ct6e-standard-8t", models: '[{"name": "a", "pattern": "pattern1"}]' })),
-        ).toEqual(expect.objectContaining({ nodes: 1, chips: 8, usdPerHour: 21.6 }));
+        ).toEqual(expect.objectContaining({ nodes: 1, chips: 8, usdPerHour: expect.objectContaining({ cheapest: 21.6 }) }));
     });
 
     test("autoscaled services: the bill at their minimum, and at their maximum; none when paused", () => {
@@ -26,13 +37,99 @@ describe("estimateTpuHourlyCost", () => {
             { name: "b", pattern: "pattern1", replicas: 1 },
         ]);
         const estimate = estimateTpuHourlyCost(parse({ models, tpuMaxNodes: "5" }));
-        expect([estimate.nodes, estimate.chips, estimate.usdPerHour]).toEqual([3, 12, 32.4]);
-        expect(estimate.atMaximum).toEqual({ nodes: 5, chips: 20, usdPerHour: 54 });
-        expect(estimateTpuHourlyCost(parse({ models, tpuMaxNodes: "5", paused: "true" })).atMaximum).toEqual({
-            nodes: 0,
-            chips: 0,
-            usdPerHour: 0,
+        expect([estimate.nodes, estimate.chips, estimate.usdPerHour?.dearest]).toEqual([3, 12, 32.4]);
+        expect(estimate.atMaximum).toEqual({
+            nodes: 5,
+            chips: 20,
+            usdPerHour: { cheapest: 54, cheapestOption: "on-demand", dearest: 54, dearestOption: "on-demand" },
         });
+        expect(estimateTpuHourlyCost(parse({ models, tpuMaxNodes: "5", paused: "true" })).atMaximum).toEqual(
+            expect.objectContaining({ nodes: 0, chips: 0 }),
+        );
         expect(estimateTpuHourlyCost(parse({ models: MODELS }))).not.toHaveProperty("atMaximum");
+    });
+
+    test("a fallback plan: the range from its cheapest to its dearest known rate, each rate with its source; unknown rates named", () => {
+        const tpuCapacity = JSON.stringify([{ type: "reservation", name: "trillium" }, { type: "on-demand" }, { type: "spot" }]);
+        const estimate = estimateTpuHourlyCost(parse({ models: MODELS, tpuCapacity }));
+        expect(estimate.usdPerHour).toEqual({ cheapest: 22.68, cheapestOption: "reservation", dearest: 32.4, dearestOption: "on-demand" });
+        expect(estimate.rates.map((rate) => [rate.option, rate.usdPerChipHour, rate.reviewed])).toEqual([
+            ["reservation", 1.89, "2026-11-21"],
+            ["on-demand", 2.7, "2026-11-21"],
+            ["spot", undefined, "2026-11-21"],
+        ]);
+        for (const rate of estimate.rates) {
+            expect(rate.source).toBe(TPU_CAPACITY_OPTIONS[rate.option].rate.source);
+        }
+        expect(estimate.unknownRates).toBe("spot: no catalogued TPU v6e rate; the range leaves it out");
+    });
+
+    test("a plan with no known rate: no range, and it says which options lack one", () => {
+        const tpuCapacity = JSON.stringify([{ type: "flex-start" }, { type: "spot" }]);
+        const estimate = estimateTpuHourlyCost(parse({ zone: "us-east5-a", models: MODELS, tpuCapacity }));
+        expect(estimate).not.toHaveProperty("usdPerHour");
+        expect(estimate.unknownRates).toBe("flex-start, spot: no catalogued TPU v6e rate; the range leaves them out");
+    });
+});
+
+describe("capacityPlan", () => {
+    test("each option in order: zone, pool, bounds, limits and the busy VMs' cost at its rate", () => {
+        const settings = parse({
+            zone: "us-east5-a",
+            tpuMinNodes: "1",
+            models: MODELS,
+            tpuCapacity: JSON.stringify([
+                { type: "reservation", name: "trillium" },
+                { type: "flex-start", maxRunDurationSeconds: 86400 },
+                { type: "on-demand" },
+            ]),
+        });
+        const pools = settings.tpu.capacity.map((capacity, index) => ({
+            capacity,
+            nodePoolName: `pool-${index}`,
+            minNodes: index === 0 ? 1 : 0,
+            maxNodes: 3,
+        }));
+        expect(capacityPlan(settings, pools, "tpu-inference-tpu")).toEqual({
+            computeClass: "tpu-inference-tpu",
+            options: [
+                {
+                    option: "reservation",
+                    zone: "us-east5-a",
+                    nodePool: "pool-0",
+                    minNodes: 1,
+                    maxNodes: 3,
+                    reservation: "trillium",
+                    limits: TPU_CAPACITY_OPTIONS.reservation.limits,
+                    usdPerHour: 22.68,
+                },
+                {
+                    option: "flex-start",
+                    zone: "us-east5-a",
+                    nodePool: "pool-1",
+                    minNodes: 0,
+                    maxNodes: 3,
+                    maxRunDurationSeconds: 86400,
+                    limits: TPU_CAPACITY_OPTIONS["flex-start"].limits,
+                    usdPerHour: "unknown",
+                },
+                {
+                    option: "on-demand",
+                    zone: "us-east5-a",
+                    nodePool: "pool-2",
+                    minNodes: 0,
+                    maxNodes: 3,
+                    limits: TPU_CAPACITY_OPTIONS["on-demand"].limits,
+                    usdPerHour: 32.4,
+                },
+            ],
+        });
+    });
+
+    test("a plan of one option names no ComputeClass", () => {
+        const settings = parse({});
+        expect(capacityPlan(settings, [{ capacity: { type: "on-demand" }, nodePoolName: "p", minNodes: 0, maxNodes: 3 }])).toEqual({
+            options: [expect.objectContaining({ option: "on-demand", usdPerHour: 0 })],
+        });
     });
 });

@@ -87,3 +87,142 @@ describe("values the cloud or the cluster would refuse", () => {
         expect(problemsOf(values)).toEqual([message]);
     });
 });
+
+describe("tpuCapacity: the options in the order GKE tries them", () => {
+    const plan = (rungs: unknown[], values: Record<string, string> = {}) => ({ tpuCapacity: JSON.stringify(rungs), ...values });
+
+    test("each option as the program reads it; flex-start's run limit defaults to GKE's seven days", () => {
+        const settings = parse(
+            plan(
+                [
+                    { type: "reservation", name: "trillium" },
+                    { type: "any-reservation" },
+                    { type: "flex-start" },
+                    { type: "on-demand" },
+                    { type: "spot" },
+                ],
+                { zone: "us-east5-a" },
+            ),
+        );
+        expect(settings.tpu.capacity).toEqual([
+            { type: "reservation", name: "trillium" },
+            { type: "any-reservation" },
+            { type: "flex-start", maxRunDurationSeconds: 604800 },
+            { type: "on-demand" },
+            { type: "spot" },
+        ]);
+    });
+
+    test("the old settings are a plan of one option", () => {
+        expect(parse({}).tpu.capacity).toEqual([{ type: "on-demand" }]);
+        expect(parse({ tpuProvisioning: "spot" }).tpu.capacity).toEqual([{ type: "spot" }]);
+        expect(parse({ tpuProvisioning: "reservation", tpuReservation: "trillium" }).tpu.capacity).toEqual([
+            { type: "reservation", name: "trillium" },
+        ]);
+    });
+
+    test("multi-host shapes take every option GKE builds them with, each pool a whole slice", () => {
+        const settings = parse(
+            plan([{ type: "reservation", name: "slice" }, { type: "on-demand" }, { type: "spot" }], {
+                tpuTopology: "4x4",
+                tpuMaxNodes: "4",
+            }),
+        );
+        expect(settings.tpu).toEqual(expect.objectContaining({ hostsPerSlice: 4, maxNodes: 4 }));
+        expect(settings.tpu.capacity.map((rung) => rung.type)).toEqual(["reservation", "on-demand", "spot"]);
+    });
+
+    test.each<[string, Record<string, string>, string]>([
+        [
+            "a reservation option without a name",
+            plan([{ type: "reservation" }, { type: "on-demand" }]),
+            'gke-tpu-inference:tpuCapacity[0].name = null is not set on a "reservation" option; allowed: the name of a specific TPU reservation in the zone: lowercase letters, digits and hyphens, starting with a letter, at most 63 characters',
+        ],
+        [
+            "a reservation name GCP refuses",
+            plan([{ type: "reservation", name: "Trillium_1" }]),
+            'gke-tpu-inference:tpuCapacity[0].name = "Trillium_1" is not a reservation name; allowed: lowercase letters, digits and hyphens, starting with a letter, at most 63 characters',
+        ],
+        [
+            "an unknown option",
+            plan([{ type: "preemptible" }]),
+            'gke-tpu-inference:tpuCapacity[0].type = "preemptible" is not a TPU capacity option; allowed: reservation, any-reservation, on-demand, flex-start, spot',
+        ],
+        [
+            "an option without a type",
+            plan([{ name: "trillium" }]),
+            "gke-tpu-inference:tpuCapacity[0].type = null is not a TPU capacity option; allowed: reservation, any-reservation, on-demand, flex-start, spot",
+        ],
+        [
+            "the same option twice",
+            plan([{ type: "on-demand" }, { type: "spot" }, { type: "on-demand" }]),
+            'gke-tpu-inference:tpuCapacity[2] = {"type":"on-demand"} repeats tpuCapacity[0]; allowed: each option once (a reservation once per name), in the order GKE should try them',
+        ],
+        [
+            "the same reservation twice",
+            plan([
+                { type: "reservation", name: "trillium" },
+                { type: "reservation", name: "trillium" },
+            ]),
+            'gke-tpu-inference:tpuCapacity[1] = {"type":"reservation","name":"trillium"} repeats tpuCapacity[0]; allowed: each option once (a reservation once per name), in the order GKE should try them',
+        ],
+        [
+            "flex-start with spot on one option",
+            plan([{ type: "flex-start", spot: true }], { zone: "us-east5-a" }),
+            'gke-tpu-inference:tpuCapacity[0].spot = true is not allowed on a "flex-start" option: GKE\'s flex-start is incompatible with spot; allowed: spot as an option of its own, {"type": "spot"}, after flex-start',
+        ],
+        [
+            "a field the option does not take",
+            plan([{ type: "on-demand", maxRunDurationSeconds: 3600 }]),
+            'gke-tpu-inference:tpuCapacity[0].maxRunDurationSeconds = 3600 is not a field of a "on-demand" option; allowed: type',
+        ],
+        [
+            "a run limit beyond seven days",
+            plan([{ type: "flex-start", maxRunDurationSeconds: 604801 }], { zone: "us-east5-a" }),
+            "gke-tpu-inference:tpuCapacity[0].maxRunDurationSeconds = 604801 is not a flex-start run limit; allowed: a whole number of seconds from 1 to 604800 (GKE runs a flex-start node for at most seven days)",
+        ],
+        [
+            "a run limit of zero",
+            plan([{ type: "flex-start", maxRunDurationSeconds: 0 }], { zone: "us-east5-a" }),
+            "gke-tpu-inference:tpuCapacity[0].maxRunDurationSeconds = 0 is not a flex-start run limit; allowed: a whole number of seconds from 1 to 604800 (GKE runs a flex-start node for at most seven days)",
+        ],
+        [
+            "a fractional run limit",
+            plan([{ type: "flex-start", maxRunDurationSeconds: 3600.5 }], { zone: "us-east5-a" }),
+            "gke-tpu-inference:tpuCapacity[0].maxRunDurationSeconds = 3600.5 is not a flex-start run limit; allowed: a whole number of seconds from 1 to 604800 (GKE runs a flex-start node for at most seven days)",
+        ],
+        [
+            "flex-start in a zone without it for v6e",
+            plan([{ type: "on-demand" }, { type: "flex-start" }]),
+            'gke-tpu-inference:tpuCapacity[1] = "flex-start" is not offered for TPU v6e in gke-tpu-inference:zone = "europe-west4-a"; allowed: flex-start in us-east5-a, us-east5-b',
+        ],
+        [
+            "flex-start for a multi-host slice",
+            plan([{ type: "on-demand" }, { type: "flex-start" }], { zone: "us-east5-a", tpuTopology: "4x4", tpuMaxNodes: "4" }),
+            'gke-tpu-inference:tpuCapacity[1] = "flex-start" cannot buy a 4x4 slice of ct6e-standard-4t (4 hosts): GKE\'s flex-start is known for single-host TPU v6e shapes only; ' +
+                "allowed: reservation, any-reservation, on-demand, spot for 4x4, or a single-host tpuTopology (2x2)",
+        ],
+        [
+            "a flex-start first option holding nodes",
+            plan([{ type: "flex-start" }, { type: "on-demand" }], { zone: "us-east5-a", tpuMinNodes: "1" }),
+            'gke-tpu-inference:tpuMinNodes = 1 with "flex-start" as the first option of gke-tpu-inference:tpuCapacity; allowed: 0 (GKE requires a flex-start pool to scale from zero)',
+        ],
+        [
+            "a plan and the old settings together",
+            plan([{ type: "on-demand" }], { tpuProvisioning: "spot" }),
+            'gke-tpu-inference:tpuProvisioning = "spot" is set together with gke-tpu-inference:tpuCapacity; allowed: one of them (tpuCapacity lists every option in order, a reservation as {"type": "reservation", "name": …})',
+        ],
+        [
+            "a zone without TPU v6e",
+            plan([{ type: "on-demand" }, { type: "spot" }], { zone: "us-west1-a" }),
+            'gke-tpu-inference:zone = "us-west1-a" is not a zone where GKE offers TPU v6e node pools (TPU VM zones differ); allowed: europe-west4-a, us-central1-b, us-east1-d, us-east5-a, us-east5-b, us-south1-a, us-south1-b',
+        ],
+        [
+            "not a list",
+            { tpuCapacity: '{"type": "spot"}' },
+            'gke-tpu-inference:tpuCapacity = {"type":"spot"} is not a list; allowed: a list of options such as [{"type": "on-demand"}, {"type": "spot"}]',
+        ],
+    ])("%s", (_case, values, message) => {
+        expect(problemsOf(values)).toEqual([message]);
+    });
+});

@@ -15,7 +15,7 @@ describe("settings defaults", () => {
                 hostsPerSlice: 1,
                 minNodes: 0,
                 maxNodes: 3,
-                provisioning: "on-demand",
+                capacity: [{ type: "on-demand" }],
             },
             systemPool: { machineType: "e2-standard-4", minNodes: 1, maxNodes: 4 },
             network: {
@@ -85,8 +85,7 @@ describe("settings defaults", () => {
             hostsPerSlice: 1,
             minNodes: 1,
             maxNodes: 2,
-            provisioning: "reservation",
-            reservation: "trillium-8t",
+            capacity: [{ type: "reservation", name: "trillium-8t" }],
         });
     });
 
@@ -99,7 +98,7 @@ describe("settings defaults", () => {
             { "gcp:project": "acme-prod", zone: "us-south1-b", tpuProvisioning: "spot" },
         );
         expect(settings).toEqual(expect.objectContaining({ project: "acme-prod", zone: "us-south1-b", region: "us-south1" }));
-        expect(settings!.tpu.provisioning).toBe("spot");
+        expect(settings!.tpu.capacity).toEqual([{ type: "spot" }]);
     });
 });
 

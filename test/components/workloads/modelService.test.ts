@@ -48,7 +48,7 @@ describe("ModelService", () => {
                 template: {
                     serviceAccountName: "qwen-server",
                     nodeSelector: SCHEDULING.nodeSelector,
-                    tolerations: [SCHEDULING.toleration],
+                    tolerations: SCHEDULING.tolerations,
                     terminationGracePeriodSeconds: 60,
                     containers: [vllmContainer(PATTERN1, { shape: ONE_VM, image: PATTERN1.image, startupBudgetSeconds: 720 })],
                 },
@@ -70,7 +70,7 @@ describe("ModelService", () => {
         expect(spec.template).toEqual({
             serviceAccountName: "qwen-cache-server",
             nodeSelector: SCHEDULING.nodeSelector,
-            tolerations: [SCHEDULING.toleration],
+            tolerations: SCHEDULING.tolerations,
             terminationGracePeriodSeconds: 60,
             containers: [
                 vllmContainer(PATTERN3, { shape: ONE_VM, image: PATTERN3.image, startupBudgetSeconds: 720, hfTokenSecret: "hf-token" }),
@@ -202,7 +202,7 @@ describe("ModelService on a multi-host slice", () => {
         const pod = {
             serviceAccountName: "llama-server",
             nodeSelector: SLICE.nodeSelector,
-            tolerations: [SLICE.toleration],
+            tolerations: SLICE.tolerations,
             terminationGracePeriodSeconds: 60,
         };
         expect(spec.replicas).toBe(1);

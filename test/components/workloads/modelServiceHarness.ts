@@ -12,7 +12,7 @@ import { record } from "../../harness";
 /** The default pool's scheduling and replica shape: one ct6e-standard-4t VM. */
 export const SCHEDULING: TpuScheduling = {
     nodeSelector: { "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": "2x2" },
-    toleration: { key: "google.com/tpu", operator: "Equal", value: "present", effect: "NoSchedule" },
+    tolerations: [{ key: "google.com/tpu", operator: "Equal", value: "present", effect: "NoSchedule" }],
     chipsPerVm: 4,
     hostsPerSlice: 1,
 };

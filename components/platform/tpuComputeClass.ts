@@ -1,0 +1,83 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { COMPUTE_CLASS, SPOT_TAINT } from "@gke-tpu-inference/facts";
+import type { TpuScheduling } from "../infrastructure/tpuNodePool";
+import type { TpuCapacityRung } from "../settings/capacity";
+
+/** One option of the plan as the class orders it: the node pool that buys it. */
+export interface ComputeClassRung {
+    /** GKE's name of the option's node pool. */
+    nodePoolName: pulumi.Input<string>;
+    capacity: TpuCapacityRung;
+}
+
+/** Arguments of {@link TpuComputeClass}. */
+export interface TpuComputeClassArgs {
+    /** Provider of the target cluster: the class needs nothing else installed (GKE's autoscaler serves its CRD). */
+    provider: k8s.Provider;
+    /** Kubernetes name of the class (cluster-scoped); the pools carry it as their label and taint. */
+    className: string;
+    /** The plan's pools, in the order GKE should try them; at least two. */
+    rungs: readonly ComputeClassRung[];
+    /** What a pod needs to land on any one of the pools (the first pool's selector and TPU toleration). */
+    poolScheduling: TpuScheduling;
+}
+
+/**
+ * A GKE ComputeClass that orders the capacity plan's node pools: GKE's autoscaler scales up the first pool it can get
+ * capacity for, in the order of `priorities`, so a stockout, an exhausted reservation or a queued flex-start request
+ * moves a pending pod to the next option without anyone changing the stack. Pods select the class by its node label and
+ * tolerate its taint (and spot's, when a spot pool is in the plan); the pools carry both.
+ *
+ * The class waits only for the cluster and the pools it names, never for TPU nodes. GKE's autoscaler installs the
+ * ComputeClass CRD, on a fresh cluster up to an hour after it is created; the Kubernetes provider retries a create whose
+ * kind is not served yet a few times and then fails this one resource, which the next `pulumi up` creates. Nothing waits
+ * for the class: the pools' label already lands pods on the plan's pools, the class only adds the order.
+ */
+export class TpuComputeClass extends pulumi.ComponentResource {
+    public readonly className: string;
+    /** What a model service's pods need: the class's selector, its taint's toleration, and spot's when the plan has spot. */
+    public readonly scheduling: TpuScheduling;
+
+    constructor(name: string, args: TpuComputeClassArgs, opts?: pulumi.ComponentResourceOptions) {
+        super("gke-tpu-inference:platform:TpuComputeClass", name, {}, opts);
+        if (args.rungs.length < 2) {
+            throw new Error(
+                `TpuComputeClass ${name} orders ${args.rungs.length} node pool; a ComputeClass is only for a plan of two options or more`,
+            );
+        }
+        this.className = args.className;
+
+        new k8s.apiextensions.CustomResource(
+            `${name}-class`,
+            {
+                apiVersion: COMPUTE_CLASS.apiVersion,
+                kind: COMPUTE_CLASS.kind,
+                metadata: { name: args.className },
+                spec: {
+                    // A priority that names node pools may say nothing else: each pool's own config is the option.
+                    priorities: args.rungs.map((rung) => ({ nodepools: [rung.nodePoolName] })),
+                    // The plan is exactly these pools: GKE must not create pools of its own for the class.
+                    nodePoolAutoCreation: { enabled: false },
+                    // When no option has capacity the pod stays Pending (and says why) rather than landing on a node
+                    // that matches none of them.
+                    whenUnsatisfiable: "DoNotScaleUp",
+                },
+            },
+            { parent: this, provider: args.provider },
+        );
+
+        const spot = args.rungs.some((rung) => rung.capacity.type === "spot");
+        this.scheduling = {
+            ...args.poolScheduling,
+            nodeSelector: { ...args.poolScheduling.nodeSelector, [COMPUTE_CLASS.label]: args.className },
+            tolerations: [
+                ...args.poolScheduling.tolerations,
+                { key: COMPUTE_CLASS.label, operator: "Equal", value: args.className, effect: "NoSchedule" },
+                // Never a flex-start toleration: GKE's autoscaler refuses a pod that tolerates flex-start without selecting it.
+                ...(spot ? [{ key: SPOT_TAINT.key, operator: "Equal" as const, value: SPOT_TAINT.value, effect: SPOT_TAINT.effect }] : []),
+            ],
+        };
+        this.registerOutputs({ className: this.className, scheduling: this.scheduling });
+    }
+}

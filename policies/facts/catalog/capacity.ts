@@ -1,0 +1,232 @@
+/**
+ * How TPU v6e capacity can be bought on GKE, each option's limits and rate, and the names GKE uses for it: the
+ * ComputeClass that orders a fallback between node pools, and the node labels and autoscaler messages that say which
+ * option a node came from or why none came. Each fact names its source in {@link CAPACITY_SOURCES}.
+ */
+
+/** Where the capacity facts come from. */
+export const CAPACITY_SOURCES = {
+    consumptionOptions:
+        'https://cloud.google.com/tpu/docs/consumption-options ("On-demand resources won\'t be preempted, but there\'s no guarantee that there will be enough available TPU resources"; "You can only use a reservation for TPUs if you have a committed use discount (CUD)")',
+    gkeReservations:
+        'https://cloud.google.com/kubernetes-engine/docs/how-to/consuming-reservations ("Standard mode: specific reservations or any matching reservation")',
+    spotVms:
+        'https://cloud.google.com/kubernetes-engine/docs/concepts/spot-vms ("Spot VMs terminate 30 seconds after receiving a termination notice", "Spot VMs have no expiration time"); multi-host: https://cloud.google.com/tpu/docs/spot-compute ("Using MIGs for multi-host slices"), a Cloud TPU page: GKE\'s own statement for multi-host v6e spot was not found',
+    flexStart:
+        'https://cloud.google.com/kubernetes-engine/docs/concepts/provisioning-model ("for up to seven days"; "If you don\'t specify a value for the maxRunDurationSeconds parameter, the default is seven days"; "To run TPUs, use GKE version 1.33.0-gke.1712000 or later"); https://cloud.google.com/compute/docs/instances/about-flex-start-vms',
+    flexStartZones:
+        'https://cloud.google.com/tpu/docs/request-using-flex-start ("TPU v6e for training and serving: asia-northeast1-b, us-east5-a") and the GKE provisioning-model page (which also lists us-east5-b); asia-northeast1-b is not a GKE v6e zone of this catalog',
+    flexStartMultiHost:
+        "GoogleCloudPlatform/cluster-toolkit 1047080 examples/gke-consumption-options/dws-flex-start-queued-provisioning/gke-tpu-v6e (the one multi-host v6e flex-start example uses queued provisioning, which needs ProvisioningRequests and cannot serve a Deployment or LeaderWorkerSet); plain multi-host flex-start on GKE was not found",
+    flexStartPool:
+        'GoogleCloudPlatform/cluster-toolkit 1047080 modules/compute/gke-node-pool/main.tf:415-430 ("enable_flex_start needs node auto_repair set to false", autoscaling only, NO_RESERVATION, not spot); hashicorp/terraform-provider-google-beta v7.45.0 testAccContainerNodePool_withFlexStart (max_run_duration "604800s", total_min 0)',
+    upgradeStrategy:
+        'GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/autoprovisioning/injection.go:1652-1661 ("SHORT_LIVED - the only strategy supported by DWS node pools"); crossplane-contrib/provider-upjet-gcp issue #1028 (the Terraform schema cannot express it: a perpetual diff)',
+    trilliumPrices:
+        'Trillium GA announcement as reported by Neowin (https://neowin.net/amp/google-takes-on-nvidia-blackwell-gpus-with-the-new-trillium-tpus): "Trillium is available starting at $2.7000 per chip-hour. With 1-year and 3-year commitments, it is available starting at $1.8900 per chip-hour and $1.2200 per chip-hour"',
+    spotPrices:
+        'https://cloud.google.com/spot-vms/pricing (spot prices "can change up to once every 30 days"; the stated 60-91% discount covers machine types, GPUs and Local SSD, not TPUs): no v6e spot rate',
+    flexStartPrices:
+        'https://cloud.google.com/kubernetes-engine/docs/concepts/provisioning-model (flex-start "is billed using Dynamic Workload Scheduler pricing"): no v6e rate',
+    computeClassCrd:
+        'GoogleCloudPlatform/compute-class-api 1.34.0 cloud.google.com_computeclasses.yaml (computeclasses.cloud.google.com, cluster-scoped, v1; priorities[].nodepools, whenUnsatisfiable ScaleUpAnyway|DoNotScaleUp, nodePoolAutoCreation.enabled; CEL "Flex Start provisioning model is incompatible with Spot")',
+    computeClassInstall:
+        'google/skills 1af7775 gke ComputeClass SKILL.md:269-276 ("the ComputeClass CRD, which is installed by the GKE Cluster Autoscaler component. The autoscaler might take up to an hour to successfully initialize and install the CRD")',
+    manualPools:
+        'google/skills 1af7775 references/compute-class-provisioning-methods.md:64-73 (a manually created pool binds with --node-labels="cloud.google.com/compute-class=<CLASS-NAME>" --node-taints="cloud.google.com/compute-class=<CLASS-NAME>:NoSchedule"); GoogleCloudPlatform/cluster-autoscaler conditions_constants.go:42-45 (CrdLabelNotMatching, TaintMissing)',
+    nodeLabels:
+        "GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/cloudprovider/gke/labels/system_labels.go:31,43,80-107,204-212,295-298; pkg/computeclass/nodeannotator_plugin.go:37-47",
+    failedScaleUp:
+        'GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/visibility/events/failed_scale_up_event_logger.go:31-54,109 (FailedScaleUp: "Node scale up in zones %v associated with this pod failed: %v"); pkg/computeclass/status/history/crd_backoff_observer.go:33-34,240-257 (ProvisioningSuspended / ProvisioningConstrained reasons)',
+    computeClassConditions:
+        "GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/computeclass/status/validator/conditions/conditions_constants.go:27-101 (Health, NodepoolMisconfigured, CrdMisconfigured, RuleMisconfigured and their reasons)",
+} as const;
+
+/** The ways the stack can buy TPU v6e capacity; a plan lists some of them in the order GKE tries them. */
+export type TpuCapacityOption = "reservation" | "any-reservation" | "on-demand" | "flex-start" | "spot";
+
+/** An option's rate per chip-hour in USD, or why there is none. */
+export interface CapacityRate {
+    /** Absent when no source gives a v6e rate: the estimate leaves the option out of the range and says so. */
+    readonly usdPerChipHour?: number;
+    readonly basis: string;
+    readonly source: string;
+    readonly reviewed: string;
+}
+
+/** What an option gives on TPU v6e, and what it costs. */
+export interface TpuCapacityFacts {
+    /** One line for the plan and the docs. */
+    readonly summary: string;
+    /** Whether GKE is known to build a multi-host v6e slice (4x4 and up) with it; `false` rejects it for those shapes. */
+    readonly multiHost: boolean;
+    /** How long a node may run, and whether it can be taken back. */
+    readonly limits: string;
+    /** Zones offering it for v6e on GKE; absent: every zone of GKE_TPU_V6E_ZONES (the reservation's own zone for reservations). */
+    readonly zones?: readonly string[];
+    readonly rate: CapacityRate;
+    readonly source: string;
+}
+
+/** Each option's facts on TPU v6e. */
+export const TPU_CAPACITY_OPTIONS: Readonly<Record<TpuCapacityOption, TpuCapacityFacts>> = {
+    reservation: {
+        summary: "a specific reservation, named: capacity held for this project, paid whether used or not",
+        multiHost: true,
+        limits: "not preempted; no run limit; only as many VMs as the reservation holds, in its zone (multi-host: it must hold every VM of a slice, not confirmed for v6e on GKE)",
+        rate: {
+            usdPerChipHour: 1.89,
+            basis: "1-year committed-use price per chip-hour (a TPU reservation needs a CUD; 3-year: 1.22), starting-at US price",
+            source: CAPACITY_SOURCES.trilliumPrices,
+            reviewed: "2026-11-21",
+        },
+        source: `${CAPACITY_SOURCES.gkeReservations}; ${CAPACITY_SOURCES.consumptionOptions}`,
+    },
+    "any-reservation": {
+        summary: "any reservation of the project that matches the machine type in the zone",
+        multiHost: true,
+        limits: "as a specific reservation; the pool fails over to the next option rather than to on-demand (ANY_RESERVATION_THEN_FAIL), not confirmed for TPU slices offline",
+        rate: {
+            usdPerChipHour: 1.89,
+            basis: "1-year committed-use price per chip-hour (a TPU reservation needs a CUD; 3-year: 1.22), starting-at US price",
+            source: CAPACITY_SOURCES.trilliumPrices,
+            reviewed: "2026-11-21",
+        },
+        source: `${CAPACITY_SOURCES.gkeReservations}; ${CAPACITY_SOURCES.consumptionOptions}`,
+    },
+    "on-demand": {
+        summary: "on-demand: not preempted, but only if the zone has capacity when the autoscaler asks",
+        multiHost: true,
+        limits: "not preempted; no run limit; no guarantee of capacity (a stockout leaves pods Pending)",
+        rate: {
+            usdPerChipHour: 2.7,
+            basis: "on-demand starting-at US list price per chip-hour; other regions differ",
+            source: `https://cloud.google.com/tpu/pricing (TPU v6e Trillium, on-demand); ${CAPACITY_SOURCES.trilliumPrices}`,
+            reviewed: "2026-11-21",
+        },
+        source: CAPACITY_SOURCES.consumptionOptions,
+    },
+    "flex-start": {
+        summary: "flex-start (Dynamic Workload Scheduler): GKE queues the request and creates the VMs when capacity frees up",
+        multiHost: false,
+        limits: "runs at most maxRunDurationSeconds (up to 7 days), then GKE reclaims the node; not preempted before; single-host shapes only here (multi-host needs queued provisioning)",
+        zones: ["us-east5-a", "us-east5-b"],
+        rate: {
+            basis: "unknown: flex-start is billed at Dynamic Workload Scheduler prices, for which no v6e rate is catalogued",
+            source: CAPACITY_SOURCES.flexStartPrices,
+            reviewed: "2026-11-21",
+        },
+        source: `${CAPACITY_SOURCES.flexStart}; zones: ${CAPACITY_SOURCES.flexStartZones}; multi-host: ${CAPACITY_SOURCES.flexStartMultiHost}`,
+    },
+    spot: {
+        summary: "spot: spare capacity at a discount that Compute Engine takes back at 30 seconds' notice",
+        multiHost: true,
+        limits: "preempted at any time with 30 s notice (a multi-host slice goes as a whole); no run limit; multi-host on GKE documented for Cloud TPU only",
+        rate: {
+            basis: "unknown: spot prices change up to every 30 days and no v6e spot rate is catalogued",
+            source: CAPACITY_SOURCES.spotPrices,
+            reviewed: "2026-11-21",
+        },
+        source: CAPACITY_SOURCES.spotVms,
+    },
+};
+
+/** The order options are listed in settings and messages. */
+export const TPU_CAPACITY_OPTION_NAMES: readonly TpuCapacityOption[] = [
+    "reservation",
+    "any-reservation",
+    "on-demand",
+    "flex-start",
+    "spot",
+];
+
+/** A flex-start node's run limit, in seconds: GKE's default and maximum are seven days. Source: {@link CAPACITY_SOURCES.flexStart}. */
+export const FLEX_START_MAX_RUN_SECONDS = { minimum: 1, maximum: 604_800, default: 604_800 } as const;
+
+/** What GKE requires of a flex-start node pool. Source: {@link CAPACITY_SOURCES.flexStartPool}, {@link CAPACITY_SOURCES.upgradeStrategy}. */
+export const FLEX_START_POOL = {
+    autoRepair: false,
+    consumeReservationType: "NO_RESERVATION",
+    spot: false,
+    minNodeCount: 0,
+    /** GKE sets SHORT_LIVED upgrades on the pool itself, which the provider's schema cannot say. */
+    ignoreChanges: ["upgradeSettings"],
+} as const;
+
+/**
+ * GKE's ComputeClass: the custom resource that lists node pools in priority order for the autoscaler. GKE's cluster
+ * autoscaler installs its CRD; a manually created pool joins a class by its label and taint. Sources:
+ * {@link CAPACITY_SOURCES.computeClassCrd}, {@link CAPACITY_SOURCES.computeClassInstall}, {@link CAPACITY_SOURCES.manualPools}.
+ */
+export const COMPUTE_CLASS = {
+    apiVersion: "cloud.google.com/v1",
+    kind: "ComputeClass",
+    crd: "computeclasses.cloud.google.com",
+    /** The node label (and node-selector key) naming a node's class, and the key of the taint a manual pool carries. */
+    label: "cloud.google.com/compute-class",
+    /** GKE installs the CRD with its autoscaler, which on a fresh cluster can take up to an hour. */
+    crdInstallMinutes: 60,
+} as const;
+
+/** The taint GKE puts on spot nodes, which a pod that may land on one tolerates. Source: {@link CAPACITY_SOURCES.spotVms}, {@link CAPACITY_SOURCES.nodeLabels}. */
+export const SPOT_TAINT = { key: "cloud.google.com/gke-spot", value: "true", effect: "NoSchedule" } as const;
+
+/** Labels and annotations GKE puts on a node that say how its capacity was bought. Source: {@link CAPACITY_SOURCES.nodeLabels}. */
+export const CAPACITY_NODE_LABELS = {
+    nodePool: "cloud.google.com/gke-nodepool",
+    /** `standard`, `spot`, `flex-start` or `preemptible`. */
+    provisioning: "cloud.google.com/gke-provisioning",
+    spot: "cloud.google.com/gke-spot",
+    flexStart: "cloud.google.com/gke-flex-start",
+    reservationName: "cloud.google.com/reservation-name",
+    maxRunDurationSeconds: "cloud.google.com/gke-max-run-duration-seconds",
+    /** Annotation: when a flex-start node is reclaimed. */
+    terminationTime: "node.gke.io/machine-termination-datetime",
+    /** The stack's own label on every TPU pool: the option (rung) the pool buys. */
+    capacity: "gke-tpu-inference/capacity",
+} as const;
+
+/** Why a pending pod's scale-up failed, as GKE's autoscaler says it, and what to do about it. */
+export interface ScaleUpFailure {
+    /** Text of GKE's FailedScaleUp event or ComputeClass priority condition reason. */
+    readonly match: RegExp;
+    readonly cause: string;
+    readonly next: string;
+}
+
+/**
+ * GKE's scale-up failure texts (FailedScaleUp events) and ComputeClass priority reasons, by cause, each with the next
+ * step. Source: {@link CAPACITY_SOURCES.failedScaleUp}.
+ */
+export const SCALE_UP_FAILURES: readonly ScaleUpFailure[] = [
+    {
+        match: /GCE out of resources|OutOfResources|RESOURCE_POOL_EXHAUSTED|GCE_STOCKOUT/,
+        cause: "stockout: the zone has no free TPU v6e capacity of this option",
+        next: "the ComputeClass moves to the next option after GKE's backoff; add a flex-start or spot option to tpuCapacity, or move to another v6e zone",
+    },
+    {
+        match: /GCE quota exceeded|QuotaExceeded|QUOTA_EXCEEDED/,
+        cause: "quota: the project's TPU v6e quota in the region is used up",
+        next: "request more TPU v6e quota for the region (spot and on-demand have separate quotas), or lower tpuMaxNodes",
+    },
+    {
+        match: /Reservation capacity exceeded|ReservationCapacityExceeded|RESERVATION_CAPACITY_EXCEEDED|Any affinity reservations no capacity/,
+        cause: "reservation exhausted: every VM of the reservation is in use",
+        next: "the next option takes over; grow the reservation or lower tpuMaxNodes",
+    },
+    {
+        match: /Reservation not found|Invalid Reservation|InvalidReservation|Reservation incompatible|Reservation not ready|Any affinity reservations not available/,
+        cause: "reservation unusable: missing, not shared with the project, not ready, or not of this machine type in this zone",
+        next: "check the reservation with `gcloud compute reservations describe <name> --zone <zone>`; it must be specific, in the pool's zone and of its machine type",
+    },
+    {
+        match: /Invalid TPU topology|Invalid TPU configuration/,
+        cause: "the TPU shape is not one GKE builds in this zone",
+        next: "check tpuMachineType and tpuTopology against the catalog's v6e shapes",
+    },
+    {
+        match: /flex\.start|Flex Start|flex-start/i,
+        cause: "flex-start queued: GKE waits for capacity to free up before creating the node",
+        next: "wait (a flex-start request can take minutes to hours); the ComputeClass keeps trying lower options meanwhile",
+    },
+];

@@ -1,0 +1,207 @@
+/**
+ * A capacity plan of several options through the whole program: one node pool per option, the ComputeClass that orders
+ * them, the model services' pods selecting the class, what waits for what, and the plan and its cost as outputs.
+ */
+import { RecordedResource } from "../scripts/offline/recorder";
+import { Graph, runProgram } from "./harness";
+import { shippedRun } from "./shippedStacks";
+
+/** URNs `resource` waits for, directly or through its dependencies and its provider. */
+function transitiveDependencies(graph: Graph, resource: RecordedResource): Set<string> {
+    const byUrn = new Map(graph.resources.map((candidate) => [candidate.urn, candidate]));
+    const seen = new Set<string>();
+    const visit = (current: RecordedResource) => {
+        const providerUrn = current.provider?.split("::").slice(0, -1).join("::");
+        for (const urn of [...current.dependencies, ...(providerUrn ? [providerUrn] : [])]) {
+            if (!seen.has(urn)) {
+                seen.add(urn);
+                visit(byUrn.get(urn)!);
+            }
+        }
+    };
+    visit(resource);
+    return seen;
+}
+
+const MODELS = JSON.stringify([{ name: "qwen", pattern: "pattern1" }]);
+const POOL = "gcp:container/nodePool:NodePool";
+const CLASS = "kubernetes:cloud.google.com/v1:ComputeClass";
+
+describe("a single-host fallback plan: reservation, flex-start, on-demand, spot", () => {
+    let graph: Graph;
+    beforeAll(async () => {
+        graph = await runProgram({
+            zone: "us-east5-a",
+            tpuMinNodes: "1",
+            models: MODELS,
+            tpuCapacity: JSON.stringify([
+                { type: "reservation", name: "trillium" },
+                { type: "flex-start", maxRunDurationSeconds: 86400 },
+                { type: "on-demand" },
+                { type: "spot" },
+            ]),
+        });
+    });
+
+    test("one pool per option: the first keeps the stack's TPU pool name and the floor, the others start from zero", () => {
+        const pools = ["tpu-inference-tpu-pool", "tpu-inference-flex-pool", "tpu-inference-ondemand-pool", "tpu-inference-spot-pool"].map(
+            (name) => graph.get(POOL, name).inputs,
+        );
+        expect(pools.map((pool) => pool.autoscaling)).toEqual([
+            { minNodeCount: 1, maxNodeCount: 3 },
+            { minNodeCount: 0, maxNodeCount: 3 },
+            { minNodeCount: 0, maxNodeCount: 3 },
+            { minNodeCount: 0, maxNodeCount: 3 },
+        ]);
+        const nodeConfigs = pools.map((pool) => pool.nodeConfig as Record<string, unknown>);
+        expect(nodeConfigs.map((config) => [config.spot, config.flexStart, config.maxRunDuration, config.reservationAffinity])).toEqual([
+            [
+                false,
+                undefined,
+                undefined,
+                { consumeReservationType: "SPECIFIC_RESERVATION", key: "compute.googleapis.com/reservation-name", values: ["trillium"] },
+            ],
+            [false, true, "86400s", { consumeReservationType: "NO_RESERVATION" }],
+            [false, undefined, undefined, undefined],
+            [true, undefined, undefined, undefined],
+        ]);
+        expect(pools.map((pool) => (pool.management as { autoRepair: boolean }).autoRepair)).toEqual([true, false, true, true]);
+        for (const config of nodeConfigs) {
+            expect(config.taints).toEqual([{ key: "cloud.google.com/compute-class", value: "tpu-inference-tpu", effect: "NO_SCHEDULE" }]);
+            expect((config.labels as Record<string, string>)["cloud.google.com/compute-class"]).toBe("tpu-inference-tpu");
+        }
+        expect(nodeConfigs.map((config) => (config.labels as Record<string, string>)["gke-tpu-inference/capacity"])).toEqual([
+            "reservation",
+            "flex-start",
+            "on-demand",
+            "spot",
+        ]);
+    });
+
+    test("the ComputeClass names the pools in order and waits only for them and the cluster's provider", () => {
+        const computeClass = graph.get(CLASS, "tpu-inference-tpu-class");
+        const plan = graph.recording.outputs.tpuCapacityPlan as { options: Array<{ nodePool: string }> };
+        const names = plan.options.map((option) => option.nodePool);
+        expect(names.map((name) => name.replace(/-[0-9a-f]{7}$/, ""))).toEqual([
+            "tpu-inference-tpu-pool",
+            "tpu-inference-flex-pool",
+            "tpu-inference-ondemand-pool",
+            "tpu-inference-spot-pool",
+        ]);
+        expect((computeClass.inputs.spec as { priorities: unknown }).priorities).toEqual(names.map((name) => ({ nodepools: [name] })));
+        expect(graph.dependencyNames(computeClass)).toEqual(
+            ["tpu-inference-flex-pool", "tpu-inference-ondemand-pool", "tpu-inference-spot-pool", "tpu-inference-tpu-pool"].map(
+                (name) => `${POOL} ${name}`,
+            ),
+        );
+        expect(computeClass.provider).toContain("tpu-inference-k8s");
+    });
+
+    test("the model service's pods select the class and tolerate its taint and spot's; nothing else selects a capacity", () => {
+        const llmisvc = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen-llmisvc");
+        const template = (llmisvc.inputs.spec as { template: { nodeSelector: unknown; tolerations: unknown } }).template;
+        expect(template.nodeSelector).toEqual({
+            "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice",
+            "cloud.google.com/gke-tpu-topology": "2x2",
+            "cloud.google.com/compute-class": "tpu-inference-tpu",
+        });
+        expect(template.tolerations).toEqual([
+            { key: "google.com/tpu", operator: "Equal", value: "present", effect: "NoSchedule" },
+            { key: "cloud.google.com/compute-class", operator: "Equal", value: "tpu-inference-tpu", effect: "NoSchedule" },
+            { key: "cloud.google.com/gke-spot", operator: "Equal", value: "true", effect: "NoSchedule" },
+        ]);
+    });
+
+    test("no Kubernetes object waits for a TPU pool except the ComputeClass, and nothing waits for the class", () => {
+        const pools = graph.ofType(POOL).filter((pool) => pool.name !== "tpu-inference-system");
+        expect(pools).toHaveLength(4);
+        const computeClass = graph.get(CLASS, "tpu-inference-tpu-class");
+        for (const resource of graph.resources.filter(
+            (candidate) => candidate.type.startsWith("kubernetes:") && candidate !== computeClass,
+        )) {
+            const waits = transitiveDependencies(graph, resource);
+            expect({
+                resource: resource.name,
+                waitsForTpuPool: pools.some((pool) => waits.has(pool.urn)),
+                waitsForClass: waits.has(computeClass.urn),
+            }).toEqual({ resource: resource.name, waitsForTpuPool: false, waitsForClass: false });
+        }
+    });
+
+    test("outputs: the plan in order with zone, pool and cost, and the cost range over the known rates", () => {
+        const { tpuCapacityPlan, tpuHourlyCost } = graph.recording.outputs as Record<string, Record<string, unknown>>;
+        expect(tpuCapacityPlan.computeClass).toBe("tpu-inference-tpu");
+        expect(
+            (tpuCapacityPlan.options as Array<Record<string, unknown>>).map((option) => [option.option, option.zone, option.usdPerHour]),
+        ).toEqual([
+            ["reservation", "us-east5-a", 7.56],
+            ["flex-start", "us-east5-a", "unknown"],
+            ["on-demand", "us-east5-a", 10.8],
+            ["spot", "us-east5-a", "unknown"],
+        ]);
+        expect(tpuHourlyCost.usdPerHour).toEqual({
+            cheapest: 7.56,
+            cheapestOption: "reservation",
+            dearest: 10.8,
+            dearestOption: "on-demand",
+        });
+        expect(tpuHourlyCost.unknownRates).toBe("flex-start, spot: no catalogued TPU v6e rate; the range leaves them out");
+    });
+});
+
+describe("a multi-host fallback plan: on-demand, then spot, for a 4x4 slice", () => {
+    test("both pools are COMPACT 4x4 slices from zero; the pods select the class", async () => {
+        const graph = await runProgram({
+            tpuTopology: "4x4",
+            tpuMaxNodes: "4",
+            models: JSON.stringify([
+                {
+                    name: "big",
+                    pattern: "pattern1",
+                    modelName: "Qwen/Qwen2.5-72B-Instruct",
+                    modelUri: "hf://Qwen/Qwen2.5-72B-Instruct",
+                    maxModelLen: 8192,
+                },
+            ]),
+            tpuCapacity: JSON.stringify([{ type: "on-demand" }, { type: "spot" }]),
+        });
+        for (const name of ["tpu-inference-tpu-pool", "tpu-inference-spot-pool"]) {
+            expect(graph.get(POOL, name).inputs).toEqual(
+                expect.objectContaining({
+                    placementPolicy: { type: "COMPACT", tpuTopology: "4x4" },
+                    autoscaling: { minNodeCount: 0, maxNodeCount: 4 },
+                }),
+            );
+        }
+        const llmisvc = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "big-llmisvc");
+        const spec = llmisvc.inputs.spec as {
+            template: { nodeSelector: Record<string, string> };
+            worker: { nodeSelector: Record<string, string> };
+        };
+        expect(spec.template.nodeSelector["cloud.google.com/compute-class"]).toBe("tpu-inference-tpu");
+        expect(spec.worker.nodeSelector["cloud.google.com/compute-class"]).toBe("tpu-inference-tpu");
+    });
+});
+
+describe("shipped stacks", () => {
+    test.each(["dev", "multimodel", "multihost", "istio"])("%s: a plan of one on-demand option, without a ComputeClass", async (stack) => {
+        const run = await shippedRun(stack);
+        expect(run.resources.filter((resource) => resource.type === CLASS)).toEqual([]);
+        const plan = run.outputs.tpuCapacityPlan as { computeClass?: string; options: Array<{ option: string }> };
+        expect(plan.computeClass).toBeUndefined();
+        expect(plan.options.map((option) => option.option)).toEqual(["on-demand"]);
+    });
+
+    test("prod: on-demand, then spot, ordered by a ComputeClass", async () => {
+        const run = await shippedRun("prod");
+        const plan = run.outputs.tpuCapacityPlan as { computeClass?: string; options: Array<{ option: string; zone: string }> };
+        expect(plan.computeClass).toBe("tpu-inference-tpu");
+        expect(plan.options.map((option) => [option.option, option.zone])).toEqual([
+            ["on-demand", "europe-west4-a"],
+            ["spot", "europe-west4-a"],
+        ]);
+        expect(run.resources.filter((resource) => resource.type === CLASS).map((resource) => resource.name)).toEqual([
+            "tpu-inference-tpu-class",
+        ]);
+    });
+});
