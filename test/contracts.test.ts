@@ -37,7 +37,8 @@ describe.each([
             modelServer: ["qwen2-3b-cache server (qwen2-3b-cache-server)"],
             weightsCopy: ["qwen2-3b-cache-weights-copy Job"],
             keda: ["KEDA's operator"],
-            nodes: ["tpu-inference-system nodes", "tpu-inference-tpu-pool nodes"],
+            // Its capacity plan's spot pool runs as the same node account.
+            nodes: ["tpu-inference-spot-pool nodes", "tpu-inference-system nodes", "tpu-inference-tpu-pool nodes"],
         },
     ],
     [

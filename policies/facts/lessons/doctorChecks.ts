@@ -41,6 +41,10 @@ export const DOCTOR_CHECKS = [
     "routing extension on the Gateway",
     "router knows the service's models",
     "model name reaches its service",
+    "capacity option",
+    "TPU capacity",
+    "ComputeClass",
+    "ComputeClass priority",
 ] as const;
 
 /** One of the doctor's checks. */

@@ -40,7 +40,7 @@ export const TPU_LESSONS = [
         inspect: "gcloud container operations list --region <region> --filter='targetLink~<pool>'",
         sources: ["https://cloud.google.com/kubernetes-engine/docs/how-to/tpus (capacity: reservations, spot VMs)"],
         policies: [],
-        doctorChecks: ["pod scheduled", "service ready"],
+        doctorChecks: ["pod scheduled", "service ready", "capacity option", "TPU capacity", "ComputeClass", "ComputeClass priority"],
     },
     {
         id: "tpu-selector",

@@ -1,0 +1,143 @@
+/**
+ * TPU capacity as the cluster shows it: which option of the stack's capacity plan each TPU node came from (its pool, and
+ * GKE's provisioning, spot, flex-start and reservation labels), the ComputeClass's health and each priority's backoff, and
+ * why a Pending TPU pod got no node (GKE's FailedScaleUp text: stockout, quota, reservation exhausted, flex-start queued)
+ * with the next step. Pure: it reads objects already fetched, so that it is tested against recorded cluster states.
+ */
+import { CAPACITY_NODE_LABELS, SCALE_UP_FAILURES, TPU_NODE } from "@gke-tpu-inference/facts";
+import type { KubeObject } from "../cluster/kube";
+import type { KubeEvent } from "./pods";
+import { Diagnosis, objectName } from "./report";
+
+/** The stack's `tpuCapacityPlan` output, as the doctor reads it from the stack. */
+export interface CapacityPlanOutput {
+    computeClass?: string;
+    options: Array<{ option: string; nodePool: string }>;
+}
+
+type Condition = { type?: string; status?: string; reason?: string; message?: string };
+
+/** The option a pool buys and its place in the plan, by GKE pool name. */
+function rungOfPool(plan: CapacityPlanOutput | undefined, pool: string | undefined): string | undefined {
+    const index = plan?.options.findIndex((option) => option.nodePool === pool) ?? -1;
+    return index < 0 ? undefined : `option ${index + 1} of ${plan!.options.length}: ${plan!.options[index].option}`;
+}
+
+/** One line per TPU node: the option it came from, from the plan and GKE's own labels. */
+export function capacityOfNodes(nodes: readonly KubeObject[], plan?: CapacityPlanOutput): Diagnosis[] {
+    return nodes
+        .filter((node) => node.metadata?.labels?.[TPU_NODE.acceleratorLabel] !== undefined)
+        .map((node): Diagnosis => {
+            const labels = node.metadata?.labels ?? {};
+            const pool = labels[CAPACITY_NODE_LABELS.nodePool];
+            const rung = rungOfPool(plan, pool);
+            const facts = [
+                `pool ${pool ?? "(unlabelled)"}${rung ? ` (${rung})` : ""}`,
+                ...[
+                    CAPACITY_NODE_LABELS.provisioning,
+                    CAPACITY_NODE_LABELS.spot,
+                    CAPACITY_NODE_LABELS.flexStart,
+                    CAPACITY_NODE_LABELS.reservationName,
+                    CAPACITY_NODE_LABELS.maxRunDurationSeconds,
+                ]
+                    .filter((key) => labels[key] !== undefined)
+                    .map((key) => `${key}=${labels[key]}`),
+                ...(node.metadata?.annotations?.[CAPACITY_NODE_LABELS.terminationTime] !== undefined
+                    ? [`reclaimed at ${node.metadata.annotations[CAPACITY_NODE_LABELS.terminationTime]}`]
+                    : []),
+            ];
+            // A node in no pool of the plan means the stack's pods can land outside the plan (a pool made by hand, say).
+            return plan !== undefined && rung === undefined
+                ? {
+                      status: "WARN",
+                      check: "capacity option",
+                      object: objectName("Node", node.metadata?.name ?? "?"),
+                      evidence: facts.join(", "),
+                      fix: "this TPU node is in no pool of the stack's tpuCapacityPlan; check which pool made it and whether its pods belong there",
+                  }
+                : {
+                      status: "OK",
+                      check: "capacity option",
+                      object: objectName("Node", node.metadata?.name ?? "?"),
+                      evidence: facts.join(", "),
+                  };
+        });
+}
+
+/** Why a Pending TPU pod's scale-up failed, from GKE's FailedScaleUp and NotTriggerScaleUp events, with the next step. */
+export function pendingCapacity(pod: KubeObject, events: readonly KubeEvent[]): Diagnosis | undefined {
+    const name = pod.metadata?.name;
+    const mine = events.filter(
+        (event) => event.involvedObject?.name === name && (event.reason === "FailedScaleUp" || event.reason === "NotTriggerScaleUp"),
+    );
+    for (const event of [...mine].reverse()) {
+        const failure = SCALE_UP_FAILURES.find((candidate) => candidate.match.test(event.message ?? ""));
+        if (failure) {
+            return {
+                status: "FAIL",
+                check: "TPU capacity",
+                object: objectName("Pod", name ?? "?", pod.metadata?.namespace),
+                evidence: `${failure.cause} (${event.reason}: ${event.message})`,
+                fix: failure.next,
+            };
+        }
+    }
+    return undefined;
+}
+
+/** The ComputeClass's health and, on GKE versions that report them, each priority's backoff with its reason and next step. */
+export function computeClassHealth(computeClass: KubeObject | undefined, className: string, plan?: CapacityPlanOutput): Diagnosis[] {
+    const object = objectName("ComputeClass", className);
+    if (computeClass === undefined) {
+        return [
+            {
+                status: "WARN",
+                check: "ComputeClass",
+                object,
+                evidence: "not found",
+                fix: "GKE's autoscaler installs the ComputeClass CRD up to an hour after a cluster is created; run `pulumi up` again once `kubectl get crd computeclasses.cloud.google.com` finds it",
+            },
+        ];
+    }
+    const status = (computeClass.status ?? {}) as {
+        conditions?: Condition[];
+        priorityStatuses?: Array<{ identifier?: string; conditions?: Condition[] }>;
+    };
+    const conditions = status.conditions ?? [];
+    const health = conditions.find((condition) => condition.type === "Health");
+    const problems = conditions.filter((condition) => condition.type !== "Health" && condition.status === "True");
+    const diagnoses: Diagnosis[] = [
+        health?.status === "True"
+            ? { status: "OK", check: "ComputeClass", object, evidence: health.message ?? "Health True" }
+            : {
+                  status: health ? "FAIL" : "WARN",
+                  check: "ComputeClass",
+                  object,
+                  evidence: [
+                      health?.message ?? "no Health condition yet",
+                      ...problems.map((condition) => `${condition.reason}: ${condition.message}`),
+                  ].join("; "),
+                  fix: "each pool of the plan must exist with autoscaling on and carry the class's label and taint (`pulumi up` sets them)",
+              },
+    ];
+    for (const priority of status.priorityStatuses ?? []) {
+        for (const condition of priority.conditions ?? []) {
+            if (
+                (condition.type === "ProvisioningSuspended" || condition.type === "ProvisioningConstrained") &&
+                condition.status === "True"
+            ) {
+                const index = Number(priority.identifier);
+                const option = Number.isInteger(index) ? plan?.options[index]?.option : undefined;
+                const failure = SCALE_UP_FAILURES.find((candidate) => candidate.match.test(condition.reason ?? ""));
+                diagnoses.push({
+                    status: "WARN",
+                    check: "ComputeClass priority",
+                    object: `${object} priority ${priority.identifier}${option ? ` (${option})` : ""}`,
+                    evidence: `${condition.reason}: ${condition.message}`,
+                    fix: failure?.next ?? "GKE backs off this option and tries the next one",
+                });
+            }
+        }
+    }
+    return diagnoses;
+}
