@@ -4,9 +4,8 @@
  * why a Pending TPU pod got no node (GKE's FailedScaleUp text: stockout, quota, reservation exhausted, flex-start queued)
  * with the next step. Pure: it reads objects already fetched, so that it is tested against recorded cluster states.
  */
-import { CAPACITY_NODE_LABELS, SCALE_UP_FAILURES, TPU_NODE } from "@gke-tpu-inference/facts";
+import { CAPACITY_NODE_LABELS, LessonId, SCALE_UP_FAILURES, ScaleUpFailure, TPU_NODE } from "@gke-tpu-inference/facts";
 import type { KubeObject } from "../cluster/kube";
-import type { KubeEvent } from "./pods";
 import { Diagnosis, objectName } from "./report";
 
 /** The stack's `tpuCapacityPlan` output, as the doctor reads it from the stack. */
@@ -16,6 +15,14 @@ export interface CapacityPlanOutput {
 }
 
 type Condition = { type?: string; status?: string; reason?: string; message?: string };
+/** What the doctor reads of a core/v1 Event (pods.ts's KubeEvent has more). */
+type ScaleEvent = { reason?: string; message?: string; involvedObject?: { name?: string } };
+
+/** A flex-start node this close to its run limit is reported: the autoscaler is about to replace it. */
+export const FLEX_START_EXPIRY_WARNING_MINUTES = 60;
+
+/** The lesson that explains a scale-up failure. */
+const lessonOf = (failure: ScaleUpFailure) => failure.lesson as LessonId;
 
 /** The option a pool buys and its place in the plan, by GKE pool name. */
 function rungOfPool(plan: CapacityPlanOutput | undefined, pool: string | undefined): string | undefined {
@@ -23,8 +30,11 @@ function rungOfPool(plan: CapacityPlanOutput | undefined, pool: string | undefin
     return index < 0 ? undefined : `option ${index + 1} of ${plan!.options.length}: ${plan!.options[index].option}`;
 }
 
-/** One line per TPU node: the option it came from, from the plan and GKE's own labels. */
-export function capacityOfNodes(nodes: readonly KubeObject[], plan?: CapacityPlanOutput): Diagnosis[] {
+/**
+ * One line per TPU node: the option it came from, from the plan and GKE's own labels; a warning for a node outside the
+ * plan's pools and for a flex-start node within {@link FLEX_START_EXPIRY_WARNING_MINUTES} of its run limit.
+ */
+export function capacityOfNodes(nodes: readonly KubeObject[], plan?: CapacityPlanOutput, now: Date = new Date()): Diagnosis[] {
     return nodes
         .filter((node) => node.metadata?.labels?.[TPU_NODE.acceleratorLabel] !== undefined)
         .map((node): Diagnosis => {
@@ -46,26 +56,38 @@ export function capacityOfNodes(nodes: readonly KubeObject[], plan?: CapacityPla
                     ? [`reclaimed at ${node.metadata.annotations[CAPACITY_NODE_LABELS.terminationTime]}`]
                     : []),
             ];
+            const check = "TPU node in the capacity plan";
+            const object = objectName("Node", node.metadata?.name ?? "?");
             // A node in no pool of the plan means the stack's pods can land outside the plan (a pool made by hand, say).
-            return plan !== undefined && rung === undefined
-                ? {
-                      status: "WARN",
-                      check: "capacity option",
-                      object: objectName("Node", node.metadata?.name ?? "?"),
-                      evidence: facts.join(", "),
-                      fix: "this TPU node is in no pool of the stack's tpuCapacityPlan; check which pool made it and whether its pods belong there",
-                  }
-                : {
-                      status: "OK",
-                      check: "capacity option",
-                      object: objectName("Node", node.metadata?.name ?? "?"),
-                      evidence: facts.join(", "),
-                  };
+            if (plan !== undefined && rung === undefined) {
+                return {
+                    status: "WARN",
+                    check,
+                    object,
+                    evidence: facts.join(", "),
+                    fix: "this TPU node is in no pool of the stack's tpuCapacityPlan; check which pool made it and whether its pods belong there",
+                };
+            }
+            const ends = Date.parse(node.metadata?.annotations?.[CAPACITY_NODE_LABELS.terminationTime] ?? "");
+            if (!Number.isNaN(ends) && ends - now.getTime() < FLEX_START_EXPIRY_WARNING_MINUTES * 60_000) {
+                return {
+                    status: "WARN",
+                    check,
+                    object,
+                    evidence: `${facts.join(", ")}: its run limit ends ${ends <= now.getTime() ? "now" : `in ${Math.ceil((ends - now.getTime()) / 60_000)} min`}`,
+                    lesson: "tpu-flex-start",
+                    fix: "GKE reclaims a flex-start node at its run limit (maxRunDurationSeconds); its pods restart on the node the autoscaler adds from the plan, so expect a cold start",
+                };
+            }
+            return { status: "OK", check, object, evidence: facts.join(", ") };
         });
 }
 
-/** Why a Pending TPU pod's scale-up failed, from GKE's FailedScaleUp and NotTriggerScaleUp events, with the next step. */
-export function pendingCapacity(pod: KubeObject, events: readonly KubeEvent[]): Diagnosis | undefined {
+/**
+ * Why a Pending TPU pod's scale-up failed, from GKE's FailedScaleUp and NotTriggerScaleUp events (the newest that names a
+ * known cause), with its lesson and the next step: the doctor's `pod scheduled` line for the pod.
+ */
+export function pendingCapacity(pod: KubeObject, events: readonly ScaleEvent[]): Diagnosis | undefined {
     const name = pod.metadata?.name;
     const mine = events.filter(
         (event) => event.involvedObject?.name === name && (event.reason === "FailedScaleUp" || event.reason === "NotTriggerScaleUp"),
@@ -75,9 +97,10 @@ export function pendingCapacity(pod: KubeObject, events: readonly KubeEvent[]): 
         if (failure) {
             return {
                 status: "FAIL",
-                check: "TPU capacity",
+                check: "pod scheduled",
                 object: objectName("Pod", name ?? "?", pod.metadata?.namespace),
-                evidence: `${failure.cause} (${event.reason}: ${event.message})`,
+                evidence: `${event.reason}: ${event.message} (${failure.cause})`,
+                lesson: lessonOf(failure),
                 fix: failure.next,
             };
         }
@@ -92,9 +115,10 @@ export function computeClassHealth(computeClass: KubeObject | undefined, classNa
         return [
             {
                 status: "WARN",
-                check: "ComputeClass",
+                check: "ComputeClass healthy",
                 object,
                 evidence: "not found",
+                lesson: "tpu-capacity",
                 fix: "GKE's autoscaler installs the ComputeClass CRD up to an hour after a cluster is created; run `pulumi up` again once `kubectl get crd computeclasses.cloud.google.com` finds it",
             },
         ];
@@ -106,18 +130,22 @@ export function computeClassHealth(computeClass: KubeObject | undefined, classNa
     const conditions = status.conditions ?? [];
     const health = conditions.find((condition) => condition.type === "Health");
     const problems = conditions.filter((condition) => condition.type !== "Health" && condition.status === "True");
+    const reservation = problems.some((condition) => /^Reservation/.test(condition.reason ?? ""));
     const diagnoses: Diagnosis[] = [
         health?.status === "True"
-            ? { status: "OK", check: "ComputeClass", object, evidence: health.message ?? "Health True" }
+            ? { status: "OK", check: "ComputeClass healthy", object, evidence: health.message ?? "Health True" }
             : {
                   status: health ? "FAIL" : "WARN",
-                  check: "ComputeClass",
+                  check: "ComputeClass healthy",
                   object,
+                  lesson: reservation ? "tpu-reservation" : "tpu-capacity",
                   evidence: [
                       health?.message ?? "no Health condition yet",
                       ...problems.map((condition) => `${condition.reason}: ${condition.message}`),
                   ].join("; "),
-                  fix: "each pool of the plan must exist with autoscaling on and carry the class's label and taint (`pulumi up` sets them)",
+                  fix: reservation
+                      ? "the reservation a priority names must exist, be shared with the project and match the pool's zone and machine type: `gcloud compute reservations describe <name> --zone <zone>`"
+                      : "each pool of the plan must exist with autoscaling on and carry the class's label and taint (`pulumi up` sets them)",
               },
     ];
     for (const priority of status.priorityStatuses ?? []) {
@@ -131,9 +159,10 @@ export function computeClassHealth(computeClass: KubeObject | undefined, classNa
                 const failure = SCALE_UP_FAILURES.find((candidate) => candidate.match.test(condition.reason ?? ""));
                 diagnoses.push({
                     status: "WARN",
-                    check: "ComputeClass priority",
+                    check: "ComputeClass priority not backed off",
                     object: `${object} priority ${priority.identifier}${option ? ` (${option})` : ""}`,
                     evidence: `${condition.reason}: ${condition.message}`,
+                    lesson: failure ? lessonOf(failure) : "tpu-capacity",
                     fix: failure?.next ?? "GKE backs off this option and tries the next one",
                 });
             }

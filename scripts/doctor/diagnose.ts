@@ -3,11 +3,12 @@
  * when given, say where to look (serving namespace, Gateway, CA issuer, services and their patterns, the TPU pool's
  * maximum); without them, every LLMInferenceService the reader can list is checked and its Gateway read from its route.
  */
-import { DoctorCheck, KSERVE, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING, parentGateways } from "@gke-tpu-inference/facts";
+import { COMPUTE_CLASS, DoctorCheck, KSERVE, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING, parentGateways } from "@gke-tpu-inference/facts";
 import { ClusterAccessError } from "../cluster/access";
 import { GatewayProvider, gatewayProviderFromOutputs } from "../cluster/checks";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import { ModelRouting, modelRoutingFromOutputs } from "../cluster/modelRouting";
+import { CapacityPlanOutput, capacityOfNodes, computeClassHealth } from "./capacity";
 import { MetricsSource, prefixCacheCheck } from "./metrics";
 import { modelRoutingChecks } from "./modelRouting";
 import { GatewayRef, certificateChecks, controllerChecks, crdChecks, gatewayChecks } from "./platform";
@@ -31,17 +32,37 @@ export interface DoctorTargets {
     modelRouting?: ModelRouting;
     /** Who programs the stack's Gateway, from its `gatewayProvider` output; the Gateway's class says when absent. */
     gatewayProvider?: GatewayProvider;
+    /** The stack's TPU capacity plan (its `tpuCapacityPlan` output): each option's pool, and the ComputeClass ordering them. */
+    capacityPlan?: CapacityPlanOutput;
+}
+
+/** The `tpuCapacityPlan` output as the doctor reads it, when it has the shape the stack writes. */
+function capacityPlanFromOutputs(plan: unknown): CapacityPlanOutput | undefined {
+    const { computeClass, options } = (plan ?? {}) as { computeClass?: unknown; options?: unknown };
+    if (!Array.isArray(options)) {
+        return undefined;
+    }
+    return {
+        ...(typeof computeClass === "string" ? { computeClass } : {}),
+        options: options.flatMap((option: { option?: unknown; nodePool?: unknown }) =>
+            typeof option?.option === "string" && typeof option.nodePool === "string"
+                ? [{ option: option.option, nodePool: option.nodePool }]
+                : [],
+        ),
+    };
 }
 
 /** What `pulumi stack output --json` says about where the stack's objects are. */
 export function targetsFromOutputs(outputs: unknown): DoctorTargets {
-    const { servingNamespace, gateway, caIssuerName, models, tpuPoolAutoscaling } = (outputs ?? {}) as {
+    const { servingNamespace, gateway, caIssuerName, models, tpuPoolAutoscaling, tpuCapacityPlan } = (outputs ?? {}) as {
         servingNamespace?: unknown;
         gateway?: { namespace?: unknown; name?: unknown };
         caIssuerName?: unknown;
         models?: Record<string, { pattern?: unknown; baseUrl?: unknown }>;
         tpuPoolAutoscaling?: { maxNodes?: unknown };
+        tpuCapacityPlan?: unknown;
     };
+    const capacityPlan = capacityPlanFromOutputs(tpuCapacityPlan);
     const modelRouting = modelRoutingFromOutputs(outputs);
     const provider = gatewayProviderFromOutputs(outputs);
     return {
@@ -66,7 +87,22 @@ export function targetsFromOutputs(outputs: unknown): DoctorTargets {
         ...(typeof tpuPoolAutoscaling?.maxNodes === "number" ? { tpuMaxNodes: tpuPoolAutoscaling.maxNodes } : {}),
         ...(modelRouting ? { modelRouting } : {}),
         ...(provider ? { gatewayProvider: provider } : {}),
+        ...(capacityPlan ? { capacityPlan } : {}),
     };
+}
+
+/**
+ * TPU capacity: which option of the plan each TPU node came from (any TPU node without the stack's outputs), and with a
+ * plan of several options its ComputeClass's health and each priority GKE backs off.
+ */
+async function capacityChecks(reader: ObjectReader, nodes: KubeObject[], targets: DoctorTargets, now: Date): Promise<Diagnosis[]> {
+    const plan = targets.capacityPlan;
+    const className = plan?.computeClass;
+    const computeClass =
+        className !== undefined
+            ? await reader.get({ apiVersion: COMPUTE_CLASS.apiVersion, kind: COMPUTE_CLASS.kind, name: className })
+            : undefined;
+    return [...capacityOfNodes(nodes, plan, now), ...(className !== undefined ? computeClassHealth(computeClass, className, plan) : [])];
 }
 
 /** Options beyond the targets. */
@@ -253,12 +289,13 @@ export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, op
     const gateways = targets.gateway
         ? [targets.gateway]
         : [...new Map(perNamespace.flatMap((part) => part.gateways).map((ref) => [`${ref.namespace}/${ref.name}`, ref])).values()];
-    step("checking the platform: Gateway, CRDs, controllers, cert-manager");
+    step("checking the platform: Gateway, CRDs, controllers, cert-manager, TPU capacity");
     const platform = await Promise.all([
         readable("Gateway", "Gateway exists", () => gatewayChecks(reader, gateways, targets.gatewayProvider)),
         readable("CRDs", "CRD installed", () => crdChecks(reader)),
         readable("controllers", "controllers available", () => controllerChecks(reader)),
         readable("cert-manager", "issuer ready", () => certificateChecks(reader, targets.caIssuer)),
+        readable("TPU capacity", "ComputeClass healthy", () => capacityChecks(reader, nodes, targets, options.now ?? new Date())),
         // The router lives beside the Gateway, which only the stack's outputs name.
         targets.modelRouting && targets.gateway
             ? readable("body-based routing", "body-based router ready replicas", () =>

@@ -16,6 +16,7 @@ import {
 import { describeCondition, findCondition } from "../cluster/checks";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import type { LessonId } from "@gke-tpu-inference/facts";
+import { pendingCapacity } from "./capacity";
 import { Diagnosis, objectName } from "./report";
 
 /** Lines of a crashed container's previous log read for its cause. */
@@ -109,6 +110,11 @@ export interface PodContext {
 /** Why a pod is Pending. */
 function pendingDiagnosis(pod: KubeObject, object: string, events: Event[], context: PodContext): Diagnosis {
     const check = POD_SCHEDULED;
+    // GKE's autoscaler says why it could not add a node: a stockout, quota, a reservation, flex-start (each its lesson).
+    const capacity = pendingCapacity(pod, events);
+    if (capacity) {
+        return { ...capacity, object };
+    }
     const stockout = events.find((event) => STOCKOUT.test(event.message ?? ""));
     if (stockout) {
         return { status: "FAIL", check, object, evidence: eventText(stockout), lesson: "tpu-capacity" };

@@ -48,6 +48,7 @@ describe("npm run doctor over recorded states", () => {
             "issuer ready",
             "CA certificate ready",
             "CA key RSA",
+            "TPU node in the capacity plan",
             "service ready",
             "backends on inference.networking.k8s.io",
             "accepted by the Gateway",
@@ -58,7 +59,7 @@ describe("npm run doctor over recorded states", () => {
             "EPP ALPN h2 under TLS",
             "endpoint picker ready",
         ]);
-        expect(diagnoses).toHaveLength(35);
+        expect(diagnoses).toHaveLength(36);
     });
 
     const cases: Array<[string, Finding[]]> = [
@@ -150,7 +151,7 @@ describe("npm run doctor over recorded states", () => {
         ["pending-selector", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", "tpu-selector"]]],
         ["pool-at-max", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", undefined]]],
         ["stockout", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", "tpu-capacity"]]],
-        ["scale-up-quota", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", undefined]]],
+        ["scale-up-quota", [NOT_AVAILABLE, ["FAIL", POD, "pod scheduled", "tpu-quota"]]],
         ["scaling-up", [NOT_AVAILABLE, ["WARN", POD, "pod scheduled", undefined]]],
         ["crashloop-unknown-flag", [NOT_AVAILABLE, ["FAIL", POD, "container running", "vllm-flag"]]],
         ["tpu-out-of-memory", [NOT_AVAILABLE, ["FAIL", POD, "container running", undefined]]],

@@ -1,10 +1,13 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parseAllDocuments } from "yaml";
-import { SCALE_UP_FAILURES } from "@gke-tpu-inference/facts";
+import { DOCTOR_CHECKS, SCALE_UP_FAILURES, lessonById } from "@gke-tpu-inference/facts";
 import type { KubeObject } from "../../scripts/cluster/kube";
 import { CapacityPlanOutput, capacityOfNodes, computeClassHealth, pendingCapacity } from "../../scripts/doctor/capacity";
+import { runDoctor, targetsFromOutputs } from "../../scripts/doctor/diagnose";
 import type { KubeEvent } from "../../scripts/doctor/pods";
+import { clusterState } from "../fakeCluster";
+import { memoryReader } from "../memoryCluster";
 
 /** The objects of a recorded cluster state, by kind. */
 function state(name: string) {
@@ -21,19 +24,21 @@ const PLAN: CapacityPlanOutput = {
         { option: "spot", nodePool: "tpu-inference-spot-pool-9c0d2e1" },
     ],
 };
+/** When the states were recorded: the on-demand priority's backoff ends now. */
+const NOW = new Date("2026-11-20T10:05:00Z");
 
 describe("the doctor's capacity checks, against recorded cluster states", () => {
     test("each TPU node names the option it came from; system nodes are not TPU capacity", () => {
-        expect(capacityOfNodes(state("fallback").nodes, PLAN)).toEqual([
+        expect(capacityOfNodes(state("fallback").nodes, PLAN, NOW)).toEqual([
             {
                 status: "OK",
-                check: "capacity option",
+                check: "TPU node in the capacity plan",
                 object: "Node gke-tpu-inference-prod-tpu-inference-tpu-pool-1f3162a-a1b2",
                 evidence: "pool tpu-inference-tpu-pool-1f3162a (option 1 of 2: on-demand), cloud.google.com/gke-provisioning=standard",
             },
             {
                 status: "OK",
-                check: "capacity option",
+                check: "TPU node in the capacity plan",
                 object: "Node gke-tpu-inference-prod-tpu-inference-spot-pool-9c0d2e1-c3d4",
                 evidence:
                     "pool tpu-inference-spot-pool-9c0d2e1 (option 2 of 2: spot), cloud.google.com/gke-provisioning=spot, cloud.google.com/gke-spot=true",
@@ -42,40 +47,63 @@ describe("the doctor's capacity checks, against recorded cluster states", () => 
     });
 
     test("a TPU node outside the plan's pools is a warning", () => {
-        const [node] = capacityOfNodes(state("fallback").nodes, { options: [PLAN.options[1]] });
+        const [node] = capacityOfNodes(state("fallback").nodes, { options: [PLAN.options[1]] }, NOW);
         expect([node.status, node.fix]).toEqual([
             "WARN",
             "this TPU node is in no pool of the stack's tpuCapacityPlan; check which pool made it and whether its pods belong there",
         ]);
     });
 
-    test("a Pending pod after a stockout: GKE's reason and the next step", () => {
+    test("a flex-start node within an hour of its run limit is a warning with the flex-start lesson; one with a day left is not", () => {
+        const plan: CapacityPlanOutput = { options: [{ option: "flex-start", nodePool: "tpu-inference-flex-pool-7e8f9a0" }] };
+        const [ending, later] = capacityOfNodes(state("flex-start").nodes, plan, NOW);
+        expect(ending).toEqual({
+            status: "WARN",
+            check: "TPU node in the capacity plan",
+            object: "Node gke-tpu-inference-flex-tpu-inference-flex-pool-7e8f9a0-g7h8",
+            evidence:
+                "pool tpu-inference-flex-pool-7e8f9a0 (option 1 of 1: flex-start), cloud.google.com/gke-provisioning=flex-start, cloud.google.com/gke-flex-start=true, cloud.google.com/gke-max-run-duration-seconds=604800, reclaimed at 2026-11-20T10:35:00Z: its run limit ends in 30 min",
+            lesson: "tpu-flex-start",
+            fix: "GKE reclaims a flex-start node at its run limit (maxRunDurationSeconds); its pods restart on the node the autoscaler adds from the plan, so expect a cold start",
+        });
+        expect(later.status).toBe("OK");
+    });
+
+    test("a Pending pod after a stockout: GKE's text, the cause, the lesson and the next step", () => {
         const { pods, events } = state("fallback");
         expect(pendingCapacity(pods[0], events)).toEqual({
             status: "FAIL",
-            check: "TPU capacity",
+            check: "pod scheduled",
             object: "Pod llm-inference/qwen2-3b-cache-kserve-5d7c8b9f6-p9q8r",
             evidence:
-                "stockout: the zone has no free TPU v6e capacity of this option (FailedScaleUp: Node scale up in zones europe-west4-a associated with this pod failed: GCE out of resources. Pod is at risk of not being scheduled.)",
+                "FailedScaleUp: Node scale up in zones europe-west4-a associated with this pod failed: GCE out of resources. Pod is at risk of not being scheduled. (stockout: the zone has no free TPU v6e capacity of this option)",
+            lesson: "tpu-capacity",
             fix: "the ComputeClass moves to the next option after GKE's backoff; add a flex-start or spot option to tpuCapacity, or move to another v6e zone",
         });
     });
 
-    test("a Pending pod out of quota", () => {
-        const { pods, events } = state("misconfigured");
-        expect(pendingCapacity(pods[0], events)?.evidence).toMatch(/^quota: the project's TPU v6e quota in the region is used up/);
+    test.each([
+        ["misconfigured", "tpu-quota", /\(quota: the project's TPU v6e quota in the region is used up\)$/],
+        ["reservation", "tpu-reservation", /\(reservation exhausted: every VM of the reservation is in use\)$/],
+        ["flex-start", "tpu-flex-start", /\(flex-start misconfigured: the pod tolerates cloud.google.com\/gke-flex-start/],
+    ])("a Pending pod in state %s names lesson %s", (name, lesson, evidence) => {
+        const { pods, events } = state(name);
+        const diagnosis = pendingCapacity(pods[0], events)!;
+        expect([diagnosis.check, diagnosis.lesson]).toEqual(["pod scheduled", lesson]);
+        expect(diagnosis.evidence).toMatch(evidence);
     });
 
     test("the class healthy, its first priority backing off for a stockout", () => {
         const { computeClass } = state("fallback");
         expect(computeClassHealth(computeClass, "tpu-inference-tpu", PLAN)).toEqual([
-            { status: "OK", check: "ComputeClass", object: "ComputeClass tpu-inference-tpu", evidence: "Crd is healthy." },
+            { status: "OK", check: "ComputeClass healthy", object: "ComputeClass tpu-inference-tpu", evidence: "Crd is healthy." },
             {
                 status: "WARN",
-                check: "ComputeClass priority",
+                check: "ComputeClass priority not backed off",
                 object: "ComputeClass tpu-inference-tpu priority 0 (on-demand)",
                 evidence:
                     "OutOfResources: NodeProvisioning associated with this priority failed due to the OutOfResources error. Backing off the priority until 2026-11-20T10:05:00Z.",
+                lesson: "tpu-capacity",
                 fix: SCALE_UP_FAILURES[0].next,
             },
         ]);
@@ -84,22 +112,48 @@ describe("the doctor's capacity checks, against recorded cluster states", () => 
     test("an unhealthy class names GKE's reason; a missing class points at the CRD GKE installs", () => {
         expect(computeClassHealth(state("misconfigured").computeClass, "tpu-inference-tpu", PLAN)[0]).toEqual({
             status: "FAIL",
-            check: "ComputeClass",
+            check: "ComputeClass healthy",
             object: "ComputeClass tpu-inference-tpu",
             evidence: "Crd is not healthy.; TaintMissing: Crd taint is missing for the nodepool tpu-inference-spot-pool-9c0d2e1.",
+            lesson: "tpu-capacity",
             fix: "each pool of the plan must exist with autoscaling on and carry the class's label and taint (`pulumi up` sets them)",
         });
         expect(computeClassHealth(undefined, "tpu-inference-tpu")[0]).toEqual(
-            expect.objectContaining({ status: "WARN", evidence: "not found" }),
+            expect.objectContaining({ status: "WARN", evidence: "not found", lesson: "tpu-capacity" }),
         );
     });
 
+    test("a reservation the class cannot find, and a reservation's priority backing off, name the reservation lesson", () => {
+        const plan: CapacityPlanOutput = {
+            computeClass: "tpu-inference-tpu",
+            options: [
+                { option: "reservation", nodePool: "tpu-inference-tpu-pool-1f3162a" },
+                { option: "reservation", nodePool: "tpu-inference-res2-pool-4b5c6d7" },
+            ],
+        };
+        const [health, priority] = computeClassHealth(state("reservation").computeClass, "tpu-inference-tpu", plan);
+        expect([health.status, health.lesson, health.evidence]).toEqual([
+            "FAIL",
+            "tpu-reservation",
+            'Crd is not healthy.; ReservationNotFound: Reservation "v6e-spare" either does not exist or not accessible.',
+        ]);
+        expect(health.fix).toMatch(/^the reservation a priority names must exist, be shared with the project/);
+        expect([priority.check, priority.object, priority.lesson, priority.fix]).toEqual([
+            "ComputeClass priority not backed off",
+            "ComputeClass tpu-inference-tpu priority 0 (reservation)",
+            "tpu-reservation",
+            "the next option takes over; grow the reservation or lower tpuMaxNodes",
+        ]);
+    });
+
     test.each([
-        ["Reservation capacity exceeded", /^reservation exhausted/],
-        ["Reservation not found or incorrectly shared", /^reservation unusable/],
-        ["Invalid TPU topology: 4x4", /^the TPU shape/],
-        ["no.scale.up.flex.start.misconfigured.error", /^flex-start queued/],
-    ])("GKE's %s", (text, cause) => {
+        ["Reservation capacity exceeded", /\(reservation exhausted/, "tpu-reservation"],
+        ["Reservation not found or incorrectly shared", /\(reservation unusable/, "tpu-reservation"],
+        ["Invalid TPU topology: 4x4", /\(the TPU shape/, "tpu-zones"],
+        ["GCE quota exceeded", /\(quota/, "tpu-quota"],
+        ["no.scale.up.flex.start.misconfigured.error", /\(flex-start misconfigured/, "tpu-flex-start"],
+        ["Flex Start request queued", /\(flex-start queued/, "tpu-flex-start"],
+    ])("GKE's %s", (text, cause, lesson) => {
         const pod = { metadata: { name: "p", namespace: "n" } } as KubeObject;
         const events: KubeEvent[] = [
             {
@@ -108,6 +162,51 @@ describe("the doctor's capacity checks, against recorded cluster states", () => 
                 involvedObject: { name: "p" },
             },
         ];
-        expect(pendingCapacity(pod, events)?.evidence).toMatch(cause);
+        expect(pendingCapacity(pod, events)).toEqual(expect.objectContaining({ evidence: expect.stringMatching(cause), lesson }));
+    });
+
+    test("every cause names a lesson of the registry that lists the pod scheduled check", () => {
+        for (const failure of SCALE_UP_FAILURES) {
+            expect(lessonById(failure.lesson as never)?.doctorChecks).toContain("pod scheduled");
+        }
+    });
+});
+
+describe("npm run doctor runs the capacity checks", () => {
+    /** The healthy stack with a recorded capacity state, its own TPU node left out (it is in no pool of the plan). */
+    const objects = (name: string) =>
+        clusterState(`capacity/${name}`).filter((object) => object.metadata?.name !== "gke-tpu-inference-dev-tpu-3f9a1c2e-k7qz");
+
+    test("with the stack's tpuCapacityPlan output: each node's option, the class's health and its backed-off priority", async () => {
+        const targets = targetsFromOutputs({ tpuCapacityPlan: { computeClass: PLAN.computeClass, options: PLAN.options } });
+        expect(targets.capacityPlan).toEqual(PLAN);
+        const capacity = (await runDoctor(memoryReader(objects("fallback")), targets, { now: NOW })).filter(
+            (diagnosis) => diagnosis.area === "TPU capacity",
+        );
+        expect(capacity.map((diagnosis) => [diagnosis.status, diagnosis.check, diagnosis.object])).toEqual([
+            ["OK", "TPU node in the capacity plan", "Node gke-tpu-inference-prod-tpu-inference-tpu-pool-1f3162a-a1b2"],
+            ["OK", "TPU node in the capacity plan", "Node gke-tpu-inference-prod-tpu-inference-spot-pool-9c0d2e1-c3d4"],
+            ["OK", "ComputeClass healthy", "ComputeClass tpu-inference-tpu"],
+            ["WARN", "ComputeClass priority not backed off", "ComputeClass tpu-inference-tpu priority 0 (on-demand)"],
+        ]);
+        expect(capacity.every((diagnosis) => (DOCTOR_CHECKS as readonly string[]).includes(diagnosis.check))).toBe(true);
+    });
+
+    test("a plan whose class the cluster does not serve yet: a warning that points at the CRD", async () => {
+        const targets = targetsFromOutputs({ tpuCapacityPlan: { computeClass: "tpu-inference-tpu", options: PLAN.options } });
+        const capacity = (await runDoctor(memoryReader(objects("flex-start")), targets, { now: NOW })).filter(
+            (diagnosis) => diagnosis.check === "ComputeClass healthy",
+        );
+        expect(capacity.map((diagnosis) => [diagnosis.status, diagnosis.evidence])).toEqual([["WARN", "not found"]]);
+    });
+
+    test("without outputs every TPU node is still shown; a plan of one option has no class to read", async () => {
+        const diagnoses = await runDoctor(memoryReader(objects("flex-start")), targetsFromOutputs({ tpuCapacityPlan: { options: [] } }), {
+            now: NOW,
+        });
+        expect(diagnoses.filter((diagnosis) => diagnosis.area === "TPU capacity").map((diagnosis) => diagnosis.check)).toEqual([
+            "TPU node in the capacity plan",
+            "TPU node in the capacity plan",
+        ]);
     });
 });

@@ -222,7 +222,7 @@ describe("npm run doctor over recorded states", () => {
             "model service llm-inference/qwen2-3b",
             "    WARN    LLMInferenceService llm-inference/qwen2-3b: service ready",
             "    WARN    Pod llm-inference/qwen2-3b-kserve-6c8f9d7b54-z9y8w: pod scheduled",
-            "doctor: 3 failed, 2 warnings, 31 OK",
+            "doctor: 3 failed, 2 warnings, 32 OK",
         ]);
         expect(report(false).slice(1, 5)).toEqual([
             "    FAIL    GatewayClasses: Gateway API enabled: the cluster has no GatewayClass",
@@ -236,6 +236,6 @@ describe("npm run doctor over recorded states", () => {
         expect(verbose.slice(0, 9)).toEqual([...outline(report(false)).slice(0, 4), ...verbose.slice(4, 9)]);
         expect(verbose).toContain("controllers");
         expect(verbose).toContain("    OK      Deployment kserve/llmisvc-controller-manager: controller available");
-        expect(verbose.at(-1)).toBe("doctor: 3 failed, 2 warnings, 31 OK");
+        expect(verbose.at(-1)).toBe("doctor: 3 failed, 2 warnings, 32 OK");
     });
 });

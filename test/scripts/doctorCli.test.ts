@@ -136,7 +136,7 @@ describe("the doctor CLI against a loopback API server", () => {
             expect(run.status).toBe(0);
             expect(run.requests.every((request) => request.startsWith("GET "))).toBe(true);
             const report = JSON.parse(run.stdout) as DoctorJson;
-            expect(report.summary).toEqual({ failed: 0, warnings: 0, skipped: 0, ok: 35 });
+            expect(report.summary).toEqual({ failed: 0, warnings: 0, skipped: 0, ok: 36 });
             expect(report.checks.find((check) => check.check === "/health through the Gateway")).toEqual({
                 status: "OK",
                 area: "model service llm-inference/qwen2-3b",
@@ -149,7 +149,7 @@ describe("the doctor CLI against a loopback API server", () => {
                 [
                     "listing nodes and LLMInferenceServices in llm-inference (SERVER)",
                     "checking 1 model service: qwen2-3b (SERVER)",
-                    "checking the platform: Gateway, CRDs, controllers, cert-manager (SERVER)",
+                    "checking the platform: Gateway, CRDs, controllers, cert-manager, TPU capacity (SERVER)",
                     "",
                 ].join("\n"),
             );
@@ -217,7 +217,7 @@ describe("the doctor CLI against a loopback API server", () => {
                 expect.stringMatching(/^ {12}next step: /),
                 ...run.stdout.split("\n").slice(5, -3),
                 "",
-                "doctor: 1 failed, 35 OK",
+                "doctor: 1 failed, 36 OK",
                 "",
             ]);
             expect(

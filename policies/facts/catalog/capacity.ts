@@ -31,13 +31,18 @@ export const CAPACITY_SOURCES = {
     computeClassCrd:
         'GoogleCloudPlatform/compute-class-api 1.34.0 cloud.google.com_computeclasses.yaml (computeclasses.cloud.google.com, cluster-scoped, v1; priorities[].nodepools, whenUnsatisfiable ScaleUpAnyway|DoNotScaleUp, nodePoolAutoCreation.enabled; CEL "Flex Start provisioning model is incompatible with Spot")',
     computeClassInstall:
-        'google/skills 1af7775 gke ComputeClass SKILL.md:269-276 ("the ComputeClass CRD, which is installed by the GKE Cluster Autoscaler component. The autoscaler might take up to an hour to successfully initialize and install the CRD")',
+        'google/skills 1af7775 skills/cloud/gke-compute-classes/SKILL.md:269-276 ("the ComputeClass CRD, which is installed by the GKE Cluster Autoscaler component. The autoscaler might take up to an hour to successfully initialize and install the CRD")',
     manualPools:
-        'google/skills 1af7775 references/compute-class-provisioning-methods.md:64-73 (a manually created pool binds with --node-labels="cloud.google.com/compute-class=<CLASS-NAME>" --node-taints="cloud.google.com/compute-class=<CLASS-NAME>:NoSchedule"); GoogleCloudPlatform/cluster-autoscaler conditions_constants.go:42-45 (CrdLabelNotMatching, TaintMissing)',
+        'google/skills 1af7775 skills/cloud/gke-compute-classes/references/compute-class-provisioning-methods.md:64-73 (a manually created pool binds with --node-labels="cloud.google.com/compute-class=<CLASS-NAME>" --node-taints="cloud.google.com/compute-class=<CLASS-NAME>:NoSchedule"); GoogleCloudPlatform/cluster-autoscaler conditions_constants.go:42-45 (CrdLabelNotMatching, TaintMissing)',
     nodeLabels:
         "GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/cloudprovider/gke/labels/system_labels.go:31,43,80-107,204-212,295-298; pkg/computeclass/nodeannotator_plugin.go:37-47",
     failedScaleUp:
         'GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/visibility/events/failed_scale_up_event_logger.go:31-54,109 (FailedScaleUp: "Node scale up in zones %v associated with this pod failed: %v"); pkg/computeclass/status/history/crd_backoff_observer.go:33-34,240-257 (ProvisioningSuspended / ProvisioningConstrained reasons)',
+    flexStartToleration:
+        'GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/autoprovisioning/injection.go:1543-1546 ("pod cannot have only Flex Start toleration … please also specify the node selector"), pkg/visibility/types/messages.go:376 (no.scale.up.flex.start.misconfigured.error)',
+    quota: 'GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/visibility/events/failed_scale_up_event_logger.go:31-54 ("GCE quota exceeded"); kubernetes/autoscaler ce048aa cluster-autoscaler/cloudprovider/gce/autoscaling_gce_client.go:44 (QUOTA_EXCEEDED); kubernetes-sigs/cluster-autoscaler 9910004 pkg/core/scaleup/orchestrator/skippedreasons.go:44-48 ("exceeded quota")',
+    computeClasses:
+        'https://cloud.google.com/kubernetes-engine/docs/concepts/about-custom-compute-classes (custom compute classes on GKE Standard from 1.30.3-gke.1451000); https://cloud.google.com/kubernetes-engine/docs/reference/crds/computeclass ("configurations and fallback priorities for GKE node scaling decisions")',
     computeClassConditions:
         "GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/computeclass/status/validator/conditions/conditions_constants.go:27-101 (Health, NodepoolMisconfigured, CrdMisconfigured, RuleMisconfigured and their reasons)",
 } as const;
@@ -192,6 +197,8 @@ export interface ScaleUpFailure {
     readonly match: RegExp;
     readonly cause: string;
     readonly next: string;
+    /** The lesson of the registry (policies/facts/lessons) that explains it. */
+    readonly lesson: string;
 }
 
 /**
@@ -203,30 +210,43 @@ export const SCALE_UP_FAILURES: readonly ScaleUpFailure[] = [
         match: /GCE out of resources|OutOfResources|RESOURCE_POOL_EXHAUSTED|GCE_STOCKOUT/,
         cause: "stockout: the zone has no free TPU v6e capacity of this option",
         next: "the ComputeClass moves to the next option after GKE's backoff; add a flex-start or spot option to tpuCapacity, or move to another v6e zone",
+        lesson: "tpu-capacity",
     },
     {
         match: /GCE quota exceeded|QuotaExceeded|QUOTA_EXCEEDED/,
         cause: "quota: the project's TPU v6e quota in the region is used up",
-        next: "request more TPU v6e quota for the region (spot and on-demand have separate quotas), or lower tpuMaxNodes",
+        next: "request more TPU v6e quota for the region, or lower the plan's maxima (tpuMaxNodes)",
+        lesson: "tpu-quota",
     },
     {
         match: /Reservation capacity exceeded|ReservationCapacityExceeded|RESERVATION_CAPACITY_EXCEEDED|Any affinity reservations no capacity/,
         cause: "reservation exhausted: every VM of the reservation is in use",
         next: "the next option takes over; grow the reservation or lower tpuMaxNodes",
+        lesson: "tpu-reservation",
     },
     {
         match: /Reservation not found|Invalid Reservation|InvalidReservation|Reservation incompatible|Reservation not ready|Any affinity reservations not available/,
         cause: "reservation unusable: missing, not shared with the project, not ready, or not of this machine type in this zone",
         next: "check the reservation with `gcloud compute reservations describe <name> --zone <zone>`; it must be specific, in the pool's zone and of its machine type",
+        lesson: "tpu-reservation",
     },
     {
         match: /Invalid TPU topology|Invalid TPU configuration/,
         cause: "the TPU shape is not one GKE builds in this zone",
         next: "check tpuMachineType and tpuTopology against the catalog's v6e shapes",
+        lesson: "tpu-zones",
+    },
+    {
+        // GKE's autoscaler refuses a pod that tolerates flex-start nodes without selecting them (no.scale.up.flex.start.misconfigured.error).
+        match: /flex\.start\.misconfigured|only Flex Start toleration/i,
+        cause: "flex-start misconfigured: the pod tolerates cloud.google.com/gke-flex-start without selecting flex-start nodes",
+        next: 'remove the cloud.google.com/gke-flex-start toleration from the pod (this stack never sets it), or select cloud.google.com/gke-flex-start: "true" as well',
+        lesson: "tpu-flex-start",
     },
     {
         match: /flex\.start|Flex Start|flex-start/i,
         cause: "flex-start queued: GKE waits for capacity to free up before creating the node",
         next: "wait (a flex-start request can take minutes to hours); the ComputeClass keeps trying lower options meanwhile",
+        lesson: "tpu-flex-start",
     },
 ];

@@ -41,10 +41,9 @@ export const DOCTOR_CHECKS = [
     "routing extension on the Gateway",
     "router knows the service's models",
     "model name reaches its service",
-    "capacity option",
-    "TPU capacity",
-    "ComputeClass",
-    "ComputeClass priority",
+    "TPU node in the capacity plan",
+    "ComputeClass healthy",
+    "ComputeClass priority not backed off",
 ] as const;
 
 /** One of the doctor's checks. */

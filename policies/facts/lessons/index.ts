@@ -5,6 +5,7 @@
  * test/policies/lessonRegistry.test.ts holds each of them to it.
  */
 import { BASELINE_LESSONS } from "./baseline";
+import { CAPACITY_LESSONS } from "./capacity";
 import { EPP_LESSONS } from "./epp";
 import { GATEWAY_LESSONS } from "./gateway";
 import { Lesson } from "./lesson";
@@ -14,8 +15,15 @@ import { TPU_LESSONS } from "./tpu";
 export * from "./doctorChecks";
 export * from "./lesson";
 
-/** Every lesson, by area: the Gateway, the TPU servers, the platform, the endpoint picker, the security baseline. */
-export const LESSONS = [...GATEWAY_LESSONS, ...TPU_LESSONS, ...PLATFORM_LESSONS, ...EPP_LESSONS, ...BASELINE_LESSONS] as const;
+/** Every lesson, by area: the Gateway, the TPU servers, TPU capacity, the platform, the endpoint picker, the security baseline. */
+export const LESSONS = [
+    ...GATEWAY_LESSONS,
+    ...TPU_LESSONS,
+    ...CAPACITY_LESSONS,
+    ...PLATFORM_LESSONS,
+    ...EPP_LESSONS,
+    ...BASELINE_LESSONS,
+] as const;
 
 /** A lesson's id. */
 export type LessonId = (typeof LESSONS)[number]["id"];
