@@ -15,6 +15,7 @@ import { disallowHttpsAppProtocolToVllm } from "./disallowHttpsAppProtocolToVllm
 import { disallowPlainTextSecretEnv } from "./disallowPlainTextSecretEnv";
 import { disallowUnpinnedImages } from "./disallowUnpinnedImages";
 import { enforceTpuStartupBudget } from "./enforceTpuStartupBudget";
+import { requireFlexStartPoolSettings } from "./requireFlexStartPoolSettings";
 import { requireAllTpuChips } from "./requireAllTpuChips";
 import { requireDeletionProtection } from "./requireDeletionProtection";
 import { requireEppExtProcMode } from "./requireEppExtProcMode";
@@ -113,6 +114,7 @@ export const policies: Array<ResourceValidationPolicy | StackValidationPolicy> =
     requireTpuAwareAutoscaling,
     disallowGpuOnlyVllmFlags,
     requireHttpProbesForVllm,
+    requireFlexStartPoolSettings,
     requireLwsAndKServeBeforeModelServices,
     requireRsaCaCertificates,
     disallowUnpinnedImages,

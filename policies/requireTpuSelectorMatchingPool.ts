@@ -1,24 +1,142 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { TPU_NODE, TPU_V6E_MACHINE_TYPES, containersOf, policyText, usesTpu } from "./facts";
+import { PolicyResource } from "@pulumi/policy";
+import {
+    CAPACITY_SELECTORS,
+    COMPUTE_CLASS,
+    CapacityOffer,
+    TPU_NODE,
+    TPU_V6E_MACHINE_TYPES,
+    computeClassBinding,
+    containersOf,
+    offerHasShape,
+    offerOfPool,
+    policyText,
+    unmetCapacitySelectors,
+    usesTpu,
+} from "./facts";
+import {
+    DeclaredComputeClass,
+    computeClassesOf,
+    describeOffer,
+    namedPools,
+    offersOfClass,
+    poolNamesKnown,
+    poolNamesOf,
+} from "./support/computeClasses";
 import { effectiveServiceSpec } from "./support/kserve";
 import { isLlmInferenceService, kindOfType } from "./support/resources";
-import { placements, tpuV6ePools } from "./support/tpuPools";
+import { TpuPool, placements, tpuV6ePools } from "./support/tpuPools";
 
 /** Every topology a TPU v6e node can carry. */
 const V6E_TOPOLOGIES = [
     ...new Set(Object.values(TPU_V6E_MACHINE_TYPES).flatMap((machine) => machine.shapes.map((shape) => shape.topology))),
 ];
 
+const shown = (values: readonly string[] | undefined) => JSON.stringify(values?.join(", ") ?? null);
+
+/**
+ * A ComputeClass's pools that cannot serve it: a name in its priorities no node pool of the stack has (only where the
+ * stack declares pools, which may otherwise live in another stack), and a pool it names without its label or taint.
+ */
+function classPoolProblems(computeClass: DeclaredComputeClass, resources: PolicyResource[]): Array<[string, string]> {
+    const pools = namedPools(resources);
+    const declaresPools = resources.some(
+        (resource) => resource.type === "gcp:container/nodePool:NodePool" || (resource.props.nodePools ?? []).length > 0,
+    );
+    const binding = `${COMPUTE_CLASS.label}=${computeClass.name}`;
+    return computeClass.priorities.flatMap((priority, index) =>
+        poolNamesOf(priority).flatMap((name): Array<[string, string]> => {
+            const pool = pools.find((candidate) => candidate.name === name);
+            if (!pool) {
+                return declaresPools && poolNamesKnown(resources)
+                    ? [
+                          [
+                              `ComputeClass ${computeClass.name} names node pool ${name} in priorities[${index}], which no node pool of the stack is; GKE reports NodePoolNotExist and skips it.`,
+                              computeClass.resource.urn,
+                          ],
+                      ]
+                    : [];
+            }
+            const { label, taint } = computeClassBinding(pool.props, computeClass.name);
+            const missing = [...(label ? [] : [`label ${binding}`]), ...(taint ? [] : [`taint ${binding}:NoSchedule`])];
+            return missing.length > 0
+                ? [
+                      [
+                          `Node pool ${name}, named in ComputeClass ${computeClass.name}'s priorities[${index}], lacks its ${missing.join(" and ")} (nodeConfig.labels, nodeConfig.taints); GKE binds a pool it did not create to a class only through both.`,
+                          pool.resource.urn,
+                      ],
+                  ]
+                : [];
+        }),
+    );
+}
+
+/**
+ * What keeps a pod's placement from a node of the capacity it selects: a ComputeClass the stack does not declare, a
+ * class whose priorities give no node of the pod's shape, or spot, flex-start or reservation labels no pool (or class
+ * priority) of its shape provides. Undefined when it selects neither, or when what it selects lives outside the stack.
+ */
+function capacityProblem(
+    placement: Map<string, string[]>,
+    at: string,
+    pools: TpuPool[],
+    classes: Map<string, DeclaredComputeClass>,
+    namesKnown: boolean,
+): string | undefined {
+    const wanted = placement.get(COMPUTE_CLASS.label);
+    const asked = CAPACITY_SELECTORS.filter((key) => placement.has(key));
+    let offers: CapacityOffer[];
+    let through = "";
+    if (wanted !== undefined) {
+        if (wanted.length === 0) {
+            return `${at} can never be placed: its nodeSelector and required node affinity allow no common ${COMPUTE_CLASS.label}.`;
+        }
+        if (classes.size === 0 && pools.length === 0) {
+            return undefined;
+        }
+        const found = wanted.flatMap((name) => classes.get(name) ?? []);
+        if (found.length === 0) {
+            return `${at} selects ${COMPUTE_CLASS.label} = ${shown(wanted)}, but the stack declares no such ComputeClass${classes.size > 0 ? ` (it declares ${[...classes.keys()].sort().join(", ")})` : ""}; no node is ever given to it.`;
+        }
+        const names = found.map((computeClass) => computeClass.name).join(", ");
+        const given = found.flatMap((computeClass) => offersOfClass(computeClass, pools, namesKnown));
+        offers = given.filter((offer) => offerHasShape(placement, offer));
+        if (offers.length === 0) {
+            const shape = [TPU_NODE.acceleratorLabel, TPU_NODE.topologyLabel]
+                .map((label) => placement.get(label)?.join("|"))
+                .filter(Boolean)
+                .map((part) => `${part} `)
+                .join("");
+            return `${at} selects ComputeClass ${names}, whose priorities give no ${shape}TPU node: ${given.length > 0 ? given.map(describeOffer).join("; ") : "they name no TPU v6e node pool of the stack and no TPU shape"}.`;
+        }
+        through = ` through ComputeClass ${names}`;
+    } else {
+        offers = pools
+            .map((pool) => offerOfPool(pool.props, pool.topology, `node pool ${pool.resource.name}`))
+            .filter((offer) => offerHasShape(placement, offer));
+        if (offers.length === 0) {
+            return undefined;
+        }
+    }
+    if (asked.length === 0 || offers.some((offer) => unmetCapacitySelectors(placement, offer).length === 0)) {
+        return undefined;
+    }
+    return `${at} selects ${asked.map((key) => `${key} = ${shown(placement.get(key))}`).join(" and ")}${through}, which no TPU node of its shape provides: ${offers.map(describeOffer).join("; ")}.`;
+}
+
 /**
  * Enforces lesson tpu-selector (policies/facts/lessons). The selection may be a nodeSelector or a required node
  * affinity; the pools may be NodePools or inline in a Cluster, or live in another stack, when the selector must still
  * name v6e's label and a real v6e topology. Every alternative placement counts (the nodeSelector with each ORed node
- * affinity term), and an LLMInferenceService is read with its base configs merged in, as KServe builds its pods.
+ * affinity term), and an LLMInferenceService is read with its base configs merged in, as KServe builds its pods. A pod
+ * that selects a ComputeClass is judged by what the class's priorities give (the pools they name, its TPU priorities),
+ * and the pools a class names must carry its label and taint; spot, flex-start and reservation selectors need a pool
+ * (or a class priority) of that kind.
  */
 export const requireTpuSelectorMatchingPool: StackValidationPolicy = {
     ...policyText(
         "require-tpu-selector-matching-pool",
-        "A pod that requests TPU v6e chips must select the accelerator and topology labels that TPU v6e node pools actually carry.",
+        "A pod that requests TPU v6e chips must select the accelerator and topology labels that TPU v6e node pools actually carry, or a ComputeClass of the stack whose priorities give such nodes, and only capacity (spot, flex-start, a reservation) some pool provides.",
     ),
     enforcementLevel: "mandatory",
     severity: "high",
@@ -27,7 +145,13 @@ export const requireTpuSelectorMatchingPool: StackValidationPolicy = {
         // With no pool in this stack, any real v6e topology is one some pool can carry.
         const topologies = new Set(pools.length > 0 ? pools.flatMap((pool) => (pool.topology ? [pool.topology] : [])) : V6E_TOPOLOGIES);
         const where = pools.length > 0 ? "no TPU node pool in the stack has" : "is not a TPU v6e topology";
-        const shown = (values: string[] | undefined) => JSON.stringify(values?.join(", ") ?? null);
+        const classes = computeClassesOf(args.resources);
+        const namesKnown = poolNamesKnown(args.resources);
+        for (const computeClass of classes.values()) {
+            for (const [message, urn] of classPoolProblems(computeClass, args.resources)) {
+                reportViolation(message, urn);
+            }
+        }
         for (const resource of args.resources) {
             // An LLMInferenceService's pods are its spec over its base configs, as KServe builds them.
             const service = isLlmInferenceService(resource.type) ? effectiveServiceSpec(resource, args.resources) : undefined;
@@ -60,6 +184,10 @@ export const requireTpuSelectorMatchingPool: StackValidationPolicy = {
                 // Every alternative a pod may be placed by must lead to a v6e node of a pool's topology.
                 const problems = options.map((placement, index) => {
                     const at = `${resource.name} (${pod.path}${options.length > 1 ? `, node affinity term #${index}` : ""})`;
+                    if (placement.has(COMPUTE_CLASS.label)) {
+                        // The class gives the node: its priorities say which accelerator and topology.
+                        return capacityProblem(placement, at, pools, classes, namesKnown);
+                    }
                     const chosen = placement.get(TPU_NODE.acceleratorLabel);
                     const topology = placement.get(TPU_NODE.topologyLabel);
                     if (chosen?.length === 0 || topology?.length === 0) {
@@ -71,7 +199,7 @@ export const requireTpuSelectorMatchingPool: StackValidationPolicy = {
                     if (topology === undefined || !topology.some((value) => topologies.has(value))) {
                         return `${at} selects ${TPU_NODE.topologyLabel} = ${shown(topology)}, which ${where}; ${pools.length > 0 ? "pools offer" : "v6e topologies are"} ${[...topologies].sort().join(", ")}.`;
                     }
-                    return undefined;
+                    return capacityProblem(placement, at, pools, classes, namesKnown);
                 });
                 const problem = problems.find((message) => message !== undefined);
                 if (problem !== undefined) {

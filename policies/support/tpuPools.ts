@@ -44,6 +44,8 @@ export interface TpuPool {
     topology: string | undefined;
     /** Zones it places nodes in; empty when it names none (a regional pool). */
     zones: string[];
+    /** The pool's own props: the NodePool's, or the inline pool's. */
+    props: Props;
 }
 
 /** True when `machineType` is a TPU v6e machine type. */
@@ -83,6 +85,7 @@ export function tpuV6ePools(resources: PolicyResource[]): TpuPool[] {
                     machineType,
                     topology: poolTopology(props, machineType),
                     zones: zones.length > 0 || !cluster ? zones : zonesOf(cluster.props.nodeLocations, cluster.props.location),
+                    props,
                 },
             ];
         }
@@ -96,6 +99,7 @@ export function tpuV6ePools(resources: PolicyResource[]): TpuPool[] {
                               machineType: pool.nodeConfig.machineType,
                               topology: poolTopology(pool, pool.nodeConfig.machineType),
                               zones: zonesOf(pool.nodeLocations ?? props.nodeLocations, props.location),
+                              props: pool,
                           },
                       ]
                     : [],

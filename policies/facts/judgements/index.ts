@@ -11,3 +11,4 @@ export * from "./gkePolicies";
 export * from "./gateway";
 export * from "./endpointPicker";
 export * from "./extProc";
+export * from "./capacity";

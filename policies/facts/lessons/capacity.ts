@@ -56,7 +56,7 @@ export const CAPACITY_LESSONS = [
             CAPACITY_SOURCES.flexStartToleration,
             CAPACITY_SOURCES.computeClassCrd,
         ],
-        policies: [],
+        policies: ["require-flex-start-pool-settings"],
         doctorChecks: ["pod scheduled", "TPU node in the capacity plan"],
     },
 ] as const satisfies readonly Lesson[];

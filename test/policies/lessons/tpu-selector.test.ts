@@ -1,0 +1,281 @@
+/**
+ * Lesson tpu-selector, the capacity half of the category: a TPU pod that selects a ComputeClass, or spot, flex-start or
+ * reservation capacity, that no pool or class of the stack can give it is caught, in every spelling a pod can select
+ * with; the pools a class names must carry its label and taint; and every safe variant is left alone. Every
+ * ComputeClass here is valid against GKE's CRD (compute-class-api 1.34.0): the mistakes are ones the API server accepts.
+ */
+import { requireTpuSelectorMatchingPool as policy } from "../../../policies/requireTpuSelectorMatchingPool";
+import { RecordedResource } from "../../../scripts/offline/recorder";
+import { CrdValidator } from "../../crds";
+import { vllmContainer } from "../fixtures";
+import { check, kube, resource } from "../harness";
+
+type Obj = Record<string, unknown>;
+const CLASS = "tpu-class";
+const ACCELERATOR = { "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": "2x2" };
+const validator = new CrdValidator();
+
+/** A TPU v6e node pool named `name` (its GKE name too, unless `named` is false), bound to `boundTo` by label and taint. */
+function pool(name: string, nodeConfig: Obj = {}, options: { boundTo?: string; named?: boolean; machineType?: string; props?: Obj } = {}) {
+    const binding = options.boundTo;
+    return resource("gcp:container/nodePool:NodePool", name, {
+        ...(options.named === false ? {} : { name }),
+        location: "europe-west4",
+        nodeLocations: ["europe-west4-a"],
+        nodeConfig: {
+            machineType: options.machineType ?? "ct6e-standard-4t",
+            ...(binding
+                ? {
+                      labels: { "cloud.google.com/compute-class": binding },
+                      taints: [{ key: "cloud.google.com/compute-class", value: binding, effect: "NO_SCHEDULE" }],
+                  }
+                : {}),
+            ...nodeConfig,
+        },
+        ...options.props,
+    });
+}
+
+/** A ComputeClass named `name` with `priorities`, as GKE's CRD takes it. */
+function computeClass(priorities: Obj[], name = CLASS): RecordedResource {
+    return kube("cloud.google.com/v1", "ComputeClass", name, {
+        metadata: { name },
+        spec: { priorities, nodePoolAutoCreation: { enabled: false }, whenUnsatisfiable: "DoNotScaleUp" },
+    });
+}
+
+/** A Deployment running vLLM on TPU whose pods select `nodeSelector` (and `affinity`). */
+function server(nodeSelector: Record<string, string>, affinity?: Obj): RecordedResource {
+    return kube("apps/v1", "Deployment", "vllm", {
+        metadata: { name: "vllm", namespace: "models" },
+        spec: {
+            selector: { matchLabels: { app: "vllm" } },
+            template: {
+                metadata: { labels: { app: "vllm" } },
+                spec: { nodeSelector, ...(affinity ? { affinity } : {}), containers: [vllmContainer()] },
+            },
+        },
+    });
+}
+
+const required = (...matchExpressions: Obj[]) => ({
+    nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions }] } },
+});
+
+/** The plan the stack builds: on-demand then spot, both pools bound to the class. */
+const PLAN = [pool("on-demand", {}, { boundTo: CLASS }), pool("spot", { spot: true }, { boundTo: CLASS })];
+const ORDERED = computeClass([{ nodepools: ["on-demand"] }, { nodepools: ["spot"] }]);
+
+const verdict = async (resources: RecordedResource[]) => {
+    for (const object of resources.filter((candidate) => candidate.type === "kubernetes:cloud.google.com/v1:ComputeClass")) {
+        expect(validator.errors(object.inputs)).toEqual([]);
+    }
+    return (await check(policy, resources)).map((finding) => finding.message);
+};
+
+describe("lesson tpu-selector: a TPU pod's ComputeClass and capacity selectors", () => {
+    describe("caught", () => {
+        test("a class the stack does not declare, by nodeSelector or by required node affinity", async () => {
+            const expected = [
+                expect.stringContaining(
+                    'selects cloud.google.com/compute-class = "tpu-other", but the stack declares no such ComputeClass (it declares tpu-class)',
+                ),
+            ];
+            expect(await verdict([...PLAN, ORDERED, server({ ...ACCELERATOR, "cloud.google.com/compute-class": "tpu-other" })])).toEqual(
+                expected,
+            );
+            expect(
+                await verdict([
+                    ...PLAN,
+                    ORDERED,
+                    server(ACCELERATOR, required({ key: "cloud.google.com/compute-class", operator: "In", values: ["tpu-other"] })),
+                ]),
+            ).toEqual(expected);
+        });
+
+        test("a class whose pools are of another topology", async () => {
+            const wide = [pool("wide", {}, { boundTo: CLASS, machineType: "ct6e-standard-8t" })];
+            expect(
+                await verdict([
+                    ...wide,
+                    computeClass([{ nodepools: ["wide"] }]),
+                    server({ ...ACCELERATOR, "cloud.google.com/compute-class": CLASS }),
+                ]),
+            ).toEqual([
+                "vllm (spec.template.spec) selects ComputeClass tpu-class, whose priorities give no tpu-v6e-slice 2x2 TPU node: node pool wide (priorities[0]): tpu-v6e-slice 2x4.",
+            ]);
+        });
+
+        test("a class of TPU priorities for another accelerator or topology, selected with or without the TPU labels", async () => {
+            const v5e = computeClass([
+                { tpu: { type: "tpu-v5-lite-podslice", count: 4, topology: "2x2" } },
+                { tpu: { type: "tpu-v6e-slice", count: 8, topology: "2x4" } },
+            ]);
+            expect(await verdict([...PLAN, v5e, server({ ...ACCELERATOR, "cloud.google.com/compute-class": CLASS })])).toEqual([
+                "vllm (spec.template.spec) selects ComputeClass tpu-class, whose priorities give no tpu-v6e-slice 2x2 TPU node: priorities[0].tpu: tpu-v5-lite-podslice 2x2; priorities[1].tpu: tpu-v6e-slice 2x4.",
+            ]);
+            expect(
+                await verdict([
+                    ...PLAN,
+                    computeClass([{ machineType: "n2-standard-8" }]),
+                    server({ "cloud.google.com/compute-class": CLASS }),
+                ]),
+            ).toEqual([
+                "vllm (spec.template.spec) selects ComputeClass tpu-class, whose priorities give no TPU node: they name no TPU v6e node pool of the stack and no TPU shape.",
+            ]);
+        });
+
+        test("a class naming a pool the stack does not have", async () => {
+            expect(await verdict([...PLAN, computeClass([{ nodepools: ["on-demand"] }, { nodepools: ["ghost"] }])])).toEqual([
+                "ComputeClass tpu-class names node pool ghost in priorities[1], which no node pool of the stack is; GKE reports NodePoolNotExist and skips it.",
+            ]);
+        });
+
+        test.each([
+            ["no label", { labels: {} }, "label cloud.google.com/compute-class=tpu-class"],
+            ["no taint", { taints: [] }, "taint cloud.google.com/compute-class=tpu-class:NoSchedule"],
+            [
+                "the taint of another class",
+                { taints: [{ key: "cloud.google.com/compute-class", value: "other", effect: "NO_SCHEDULE" }] },
+                "taint",
+            ],
+            [
+                "a PreferNoSchedule taint",
+                { taints: [{ key: "cloud.google.com/compute-class", value: CLASS, effect: "PREFER_NO_SCHEDULE" }] },
+                "taint",
+            ],
+            ["neither", { labels: {}, taints: [] }, "label cloud.google.com/compute-class=tpu-class and taint"],
+        ])("a pool the class names with %s", async (_, nodeConfig, missing) => {
+            const resources = [PLAN[0], pool("spot", { spot: true, ...nodeConfig }, { boundTo: CLASS }), ORDERED];
+            expect(await verdict(resources)).toEqual([
+                expect.stringMatching(
+                    new RegExp(
+                        `^Node pool spot, named in ComputeClass tpu-class's priorities\\[1\\], lacks its ${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`,
+                    ),
+                ),
+            ]);
+        });
+
+        test.each<[string, Record<string, string>, Obj | undefined]>([
+            ["gke-spot by nodeSelector", { "cloud.google.com/gke-spot": "true" }, undefined],
+            ["gke-spot by node affinity", {}, required({ key: "cloud.google.com/gke-spot", operator: "In", values: ["true"] })],
+            ["gke-provisioning spot", { "cloud.google.com/gke-provisioning": "spot" }, undefined],
+            ["gke-flex-start", { "cloud.google.com/gke-flex-start": "true" }, undefined],
+            ["gke-provisioning flex-start", { "cloud.google.com/gke-provisioning": "flex-start" }, undefined],
+            ["a reservation by name", { "cloud.google.com/reservation-name": "v6e-held" }, undefined],
+        ])("%s with no such pool of the pod's topology", async (_, selector, affinity) => {
+            const spotElsewhere = pool("wide-spot", { spot: true }, { machineType: "ct6e-standard-8t" });
+            const [message] = await verdict([pool("on-demand"), spotElsewhere, server({ ...ACCELERATOR, ...selector }, affinity)]);
+            expect(message).toMatch(
+                /^vllm \(spec\.template\.spec\) selects cloud\.google\.com\/(gke-spot|gke-provisioning|gke-flex-start|reservation-name) = ".*", which no TPU node of its shape provides: node pool on-demand: tpu-v6e-slice 2x2\.$/,
+            );
+        });
+
+        test("spot through a class none of whose pools is spot", async () => {
+            expect(
+                await verdict([
+                    pool("on-demand", {}, { boundTo: CLASS }),
+                    pool(
+                        "reserved",
+                        {
+                            reservationAffinity: {
+                                consumeReservationType: "SPECIFIC_RESERVATION",
+                                key: "compute.googleapis.com/reservation-name",
+                                values: ["v6e-held"],
+                            },
+                        },
+                        { boundTo: CLASS },
+                    ),
+                    computeClass([{ nodepools: ["reserved"] }, { nodepools: ["on-demand"] }]),
+                    server({ ...ACCELERATOR, "cloud.google.com/compute-class": CLASS, "cloud.google.com/gke-spot": "true" }),
+                ]),
+            ).toEqual([
+                'vllm (spec.template.spec) selects cloud.google.com/gke-spot = "true" through ComputeClass tpu-class, which no TPU node of its shape provides: node pool reserved (priorities[0]): tpu-v6e-slice 2x2, reservation v6e-held; node pool on-demand (priorities[1]): tpu-v6e-slice 2x2.',
+            ]);
+        });
+
+        test("a class selector no value can meet: the nodeSelector's class and the affinity's differ", async () => {
+            expect(
+                await verdict([
+                    ...PLAN,
+                    ORDERED,
+                    server(
+                        { ...ACCELERATOR, "cloud.google.com/compute-class": CLASS },
+                        required({ key: "cloud.google.com/compute-class", operator: "In", values: ["other"] }),
+                    ),
+                ]),
+            ).toEqual([
+                expect.stringContaining(
+                    "can never be placed: its nodeSelector and required node affinity allow no common cloud.google.com/compute-class.",
+                ),
+            ]);
+        });
+    });
+
+    describe("left alone", () => {
+        test("the stack's own plan: pools bound by label and taint, named in order, the pods selecting the class", async () => {
+            expect(await verdict([...PLAN, ORDERED, server({ ...ACCELERATOR, "cloud.google.com/compute-class": CLASS })])).toEqual([]);
+        });
+
+        test("pool names the preview does not know: the class's label finds its pools", async () => {
+            const unnamed = [
+                pool("on-demand", {}, { boundTo: CLASS, named: false }),
+                pool("spot", { spot: true }, { boundTo: CLASS, named: false }),
+            ];
+            const byOutputs = computeClass([
+                { nodepools: ["tpu-inference-tpu-pool-1f3162a"] },
+                { nodepools: ["tpu-inference-spot-pool-0e25fa2"] },
+            ]);
+            expect(await verdict([...unnamed, byOutputs, server({ ...ACCELERATOR, "cloud.google.com/compute-class": CLASS })])).toEqual([]);
+        });
+
+        test("a class of TPU priorities GKE creates pools for, selected by the class alone or with the TPU labels", async () => {
+            const autoCreated = kube("cloud.google.com/v1", "ComputeClass", CLASS, {
+                metadata: { name: CLASS },
+                spec: {
+                    priorities: [
+                        { machineType: "ct6e-standard-4t", spot: false, tpu: { type: "tpu-v6e-slice", count: 4, topology: "2x2" } },
+                        {
+                            flexStart: { enabled: true, nodeRecycling: { leadTimeSeconds: 3600 } },
+                            machineType: "ct6e-standard-4t",
+                            maxRunDurationSeconds: 604800,
+                            tpu: { type: "tpu-v6e-slice", count: 4, topology: "2x2" },
+                        },
+                        { machineType: "ct6e-standard-4t", spot: true, tpu: { type: "tpu-v6e-slice", count: 4, topology: "2x2" } },
+                    ],
+                    nodePoolAutoCreation: { enabled: true },
+                    whenUnsatisfiable: "DoNotScaleUp",
+                },
+            });
+            expect(await verdict([autoCreated, server({ "cloud.google.com/compute-class": CLASS })])).toEqual([]);
+            expect(await verdict([autoCreated, server({ ...ACCELERATOR, "cloud.google.com/compute-class": CLASS })])).toEqual([]);
+            expect(
+                await verdict([autoCreated, server({ "cloud.google.com/compute-class": CLASS, "cloud.google.com/gke-spot": "true" })]),
+            ).toEqual([]);
+        });
+
+        test.each<[string, Record<string, string>, RecordedResource]>([
+            ["gke-spot", { "cloud.google.com/gke-spot": "true" }, pool("spot", { spot: true })],
+            ["gke-provisioning spot", { "cloud.google.com/gke-provisioning": "spot" }, pool("spot", { spot: true })],
+            ["gke-provisioning standard", { "cloud.google.com/gke-provisioning": "standard" }, pool("plain")],
+            ["gke-flex-start", { "cloud.google.com/gke-flex-start": "true" }, pool("flex", { flexStart: true })],
+            [
+                "a reservation by name",
+                { "cloud.google.com/reservation-name": "v6e-held" },
+                pool("reserved", {
+                    reservationAffinity: {
+                        consumeReservationType: "SPECIFIC_RESERVATION",
+                        key: "compute.googleapis.com/reservation-name",
+                        values: ["v6e-held"],
+                    },
+                }),
+            ],
+        ])("%s with a pool of that kind", async (_, selector, provider) => {
+            expect(await verdict([pool("on-demand"), provider, server({ ...ACCELERATOR, ...selector })])).toEqual([]);
+        });
+
+        test("a class the stack does not declare when the stack declares no pool or class: they live in another stack", async () => {
+            expect(await verdict([server({ ...ACCELERATOR, "cloud.google.com/compute-class": "shared-tpu" })])).toEqual([]);
+        });
+    });
+});
