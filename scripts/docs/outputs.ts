@@ -66,7 +66,8 @@ export const OUTPUT_DESCRIPTIONS: Record<string, string> = {
         "With two options or more: the ComputeClass whose priorities name the options' node pools in order; the services' pods select it.",
     "tpuCapacityPlan.options":
         "Each option in the order GKE tries it: `option`, `zone`, `nodePool`, `minNodes`, `maxNodes`, the `reservation` or flex-start `maxRunDurationSeconds` it takes, its `limits`, and `usdPerHour` of the services' busy VMs if all came from it (`unknown` without a catalogued rate).",
-    tpuHourlyCost: "Estimated TPU bill per hour at the node count the configuration implies (none when paused), as a range over the plan's options.",
+    tpuHourlyCost:
+        "Estimated TPU bill per hour at the node count the configuration implies (none when paused), as a range over the plan's options.",
     "tpuHourlyCost.atMaximum":
         "With autoscaled services only: the same bill with every one at its maximum (`nodes`, `chips`, `usdPerHour`).",
     "tpuHourlyCost.atMaximum.chips": "TPU chips at the maximum.",
@@ -80,7 +81,8 @@ export const OUTPUT_DESCRIPTIONS: Record<string, string> = {
     "tpuHourlyCost.nodes": "TPU VMs billed: one per replica (times the slice's hosts), at least `tpuMinNodes`.",
     "tpuHourlyCost.rates":
         "Each option's rate, in the plan's order: `option`, `usdPerChipHour` (absent where no source gives a v6e rate), `basis`, `source` and the date it was last `reviewed`.",
-    "tpuHourlyCost.unknownRates": "The options the range leaves out for want of a catalogued rate (spot, flex-start), when the plan has any.",
+    "tpuHourlyCost.unknownRates":
+        "The options the range leaves out for want of a catalogued rate (spot, flex-start), when the plan has any.",
     "tpuHourlyCost.usdPerHour":
         "USD per hour with autoscaled services at their minimum, from the plan's cheapest to its dearest option with a known rate (absent when none has one).",
     "tpuHourlyCost.usdPerHour.cheapest": "USD per hour from the cheapest option.",
