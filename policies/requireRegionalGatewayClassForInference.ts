@@ -5,6 +5,11 @@ import { isLlmInferenceService } from "./support/resources";
 import { httpRoutes, routeBackends, routeParentRefs } from "./support/routes";
 import { gatewaysByKey } from "./support/stack";
 
+/** The report on Gateway `key` of class `className`, which routes to an InferencePool though only `allowed` classes serve one. */
+export function gatewayClassMessage(key: string, className: string, allowed: readonly string[]): string {
+    return `Gateway ${key} uses GatewayClass "${className}" but routes to an InferencePool; only ${allowed.join(", ")} serve InferencePool backends.`;
+}
+
 /**
  * Enforces lesson global-gateway-class (policies/facts/lessons). A Gateway counts when an LLMInferenceService attaches
  * to it or an HTTPRoute on it names an InferencePool; only GKE's own classes are judged.
@@ -42,10 +47,7 @@ export const requireRegionalGatewayClassForInference: StackValidationPolicy = {
             const gateway = gateways.get(key);
             // Only GKE's classes are in question; another implementation's Gateway (Istio's) has its own rules.
             if (gateway && gatewayClassServesInference(gateway.className, allowed) === "never") {
-                reportViolation(
-                    `Gateway ${key} uses GatewayClass "${gateway.className}" but routes to an InferencePool; only ${allowed.join(", ")} serve InferencePool backends.`,
-                    gateway.resource.urn,
-                );
+                reportViolation(gatewayClassMessage(key, gateway.className, allowed), gateway.resource.urn);
             }
         }
     },
