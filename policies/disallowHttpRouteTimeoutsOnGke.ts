@@ -8,13 +8,27 @@ import { gatewaysByKey, kserveConfigResolver } from "./support/stack";
 /** Names of the rules in an HTTPRoute spec that carry `timeouts`. */
 function rulesWithTimeouts(spec: Props | undefined): string[] {
     const rules: Props[] = Array.isArray(spec?.rules) ? spec.rules : [];
-    return rules.flatMap((rule, index) => (rule?.timeouts !== undefined ? [rule.name ?? `#${index}`] : []));
+    return rules.flatMap((rule, index) => (rule?.timeouts !== undefined && rule.timeouts !== null ? [rule.name ?? `#${index}`] : []));
 }
 
 /** The route template an LLMInferenceServiceConfig carries. */
 function templateSpec(config: PolicyResource): Props | undefined {
     return config.props.spec?.router?.route?.http?.spec;
 }
+
+/** The reports of this policy: an HTTPRoute's rules, a service's own route, KServe's template, a baseRef's template. */
+export const routeTimeoutMessages = {
+    route: (route: string, rules: string[]) =>
+        `HTTPRoute ${route} sets timeouts on rules ${rules.join(", ")} but attaches to a GKE Gateway, which rejects it.`,
+    service: (service: string, rules: string[]) =>
+        `LLMInferenceService ${service} sets route timeouts on rules ${rules.join(", ")}; its GKE Gateway rejects them.`,
+    kserveDefault: (service: string, namespace: string) =>
+        `LLMInferenceService ${service} gets its HTTPRoute from KServe's default ${KSERVE.routerRouteConfigName}, which sets timeouts that its GKE Gateway rejects; add a timeout-free ${KSERVE.routerRouteConfigName} to namespace ${namespace}.`,
+    template: (service: string, namespace: string, config: string, rules: string[]) =>
+        `LLMInferenceService ${service} gets its HTTPRoute from ${config}, which writes timeouts on rules ${rules.join(", ")} that its GKE Gateway rejects; add a timeout-free ${KSERVE.routerRouteConfigName} to namespace ${namespace}.`,
+    baseRef: (service: string, config: string, rules: string[]) =>
+        `LLMInferenceService ${service} takes its route from LLMInferenceServiceConfig ${config}, which writes timeouts on rules ${rules.join(", ")}; GKE rejects the HTTPRoute.`,
+};
 
 /**
  * Enforces lesson route-timeouts (policies/facts/lessons). A template is judged where a service resolves it, as KServe
@@ -37,10 +51,7 @@ export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
         for (const route of httpRoutes(args.resources)) {
             const rules = rulesWithTimeouts(route.props.spec);
             if (rules.length > 0 && onGke(routeParentRefs(route))) {
-                reportViolation(
-                    `HTTPRoute ${route.props.metadata?.name} sets timeouts on rules ${rules.join(", ")} but attaches to a GKE Gateway, which rejects it.`,
-                    route.urn,
-                );
+                reportViolation(routeTimeoutMessages.route(route.props.metadata?.name, rules), route.urn);
             }
         }
 
@@ -60,10 +71,7 @@ export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
             if (Array.isArray(ownSpec?.rules)) {
                 const own = rulesWithTimeouts(ownSpec);
                 if (own.length > 0) {
-                    reportViolation(
-                        `LLMInferenceService ${namespace}/${name} sets route timeouts on rules ${own.join(", ")}; its GKE Gateway rejects them.`,
-                        service.urn,
-                    );
+                    reportViolation(routeTimeoutMessages.service(`${namespace}/${name}`, own), service.urn);
                 }
                 continue;
             }
@@ -73,10 +81,7 @@ export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
             if (decisive === undefined) {
                 // A base config outside the stack may bring its own rules: nothing to judge then.
                 if (layers.every((config, index) => index === 0 || config !== undefined) && layers[0] === undefined) {
-                    reportViolation(
-                        `LLMInferenceService ${namespace}/${name} gets its HTTPRoute from KServe's default ${KSERVE.routerRouteConfigName}, which sets timeouts that its GKE Gateway rejects; add a timeout-free ${KSERVE.routerRouteConfigName} to namespace ${namespace}.`,
-                        service.urn,
-                    );
+                    reportViolation(routeTimeoutMessages.kserveDefault(`${namespace}/${name}`, namespace), service.urn);
                 }
                 continue;
             }
@@ -87,8 +92,8 @@ export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
             const where = `${namespaceOf(decisive)}/${decisive.props.metadata?.name}`;
             reportViolation(
                 decisive === layers[0]
-                    ? `LLMInferenceService ${namespace}/${name} gets its HTTPRoute from ${where}, which writes timeouts on rules ${rules.join(", ")} that its GKE Gateway rejects; add a timeout-free ${KSERVE.routerRouteConfigName} to namespace ${namespace}.`
-                    : `LLMInferenceService ${namespace}/${name} takes its route from LLMInferenceServiceConfig ${where}, which writes timeouts on rules ${rules.join(", ")}; GKE rejects the HTTPRoute.`,
+                    ? routeTimeoutMessages.template(`${namespace}/${name}`, namespace, where, rules)
+                    : routeTimeoutMessages.baseRef(`${namespace}/${name}`, where, rules),
                 service.urn,
             );
         }
