@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { backendKey, describeBackend, healthCheckOf, healthCheckProblem, policyText, portsToPlainHttpVllm } from "./facts";
+import { BackendRef, backendKey, describeBackend, healthCheckOf, healthCheckProblem, policyText, portsToPlainHttpVllm } from "./facts";
 import { isKubernetesKind, namespaceOf } from "./support/resources";
 import { Backend } from "./support/kserve";
 import {
@@ -12,6 +12,11 @@ import {
     servingPorts,
 } from "./support/routes";
 import { stackVllmPods } from "./support/workloads";
+
+/** The report on a backend a GKE Gateway routes to that no HealthCheckPolicy targets. */
+export function noHealthCheckMessage(backend: BackendRef): string {
+    return `${describeBackend(backend)} is routed through a GKE Gateway but no HealthCheckPolicy targets it; GKE checks "/" and marks vLLM unhealthy.`;
+}
 
 /**
  * Enforces lesson health-checks (policies/facts/lessons). The check is judged as the doctor judges it
@@ -49,10 +54,7 @@ export const requireHttpHealthCheckPolicy: StackValidationPolicy = {
         for (const [key, backend] of [...backends.entries()].sort(([a], [b]) => a.localeCompare(b))) {
             const policy = healthChecks.get(key);
             if (!policy) {
-                reportViolation(
-                    `${describeBackend(backend)} is routed through a GKE Gateway but no HealthCheckPolicy targets it; GKE checks "/" and marks vLLM unhealthy.`,
-                    backend.source.urn,
-                );
+                reportViolation(noHealthCheckMessage(backend), backend.source.urn);
                 continue;
             }
             const problem = healthCheckProblem(
