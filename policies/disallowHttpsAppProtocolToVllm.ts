@@ -3,6 +3,11 @@ import { httpsDeclaration, policyText, portsToPlainHttpVllm } from "./facts";
 import { isKubernetesKind, namespaceOf } from "./support/resources";
 import { stackVllmPods } from "./support/workloads";
 
+/** The report on port `port` of Service `service`, which declares TLS (`https`) in front of plain-HTTP vLLM. */
+export function httpsToVllmMessage(service: string, port: unknown, https: string): string {
+    return `Service ${service} port ${port} declares ${https} in front of vLLM, which serves plain HTTP; GKE's Gateway would speak TLS to it.`;
+}
+
 /** Enforces lesson https-app-protocol (policies/facts/lessons). */
 export const disallowHttpsAppProtocolToVllm: StackValidationPolicy = {
     ...policyText(
@@ -17,10 +22,7 @@ export const disallowHttpsAppProtocolToVllm: StackValidationPolicy = {
             for (const port of portsToPlainHttpVllm(service.props, namespaceOf(service), vllmPods)) {
                 const https = httpsDeclaration(port);
                 if (https !== undefined) {
-                    reportViolation(
-                        `Service ${service.props.metadata?.name} port ${port.port} declares ${https} in front of vLLM, which serves plain HTTP; GKE's Gateway would speak TLS to it.`,
-                        service.urn,
-                    );
+                    reportViolation(httpsToVllmMessage(service.props.metadata?.name, port.port, https), service.urn);
                 }
             }
         }

@@ -76,10 +76,16 @@ export function portsToPlainHttpVllm(service: KubeProps, namespace: string, vllm
     );
 }
 
-/** How a Service port tells GKE's Gateway to speak TLS (`appProtocol https`, or `name "https"` without an appProtocol), if it does. */
+/** The appProtocols for which a GCP backend service speaks TLS to its endpoints: HTTPS, and HTTP2 (HTTP/2 over TLS; h2c is `kubernetes.io/h2c`). */
+const TLS_APP_PROTOCOLS = new Set(["https", "http2"]);
+
+/**
+ * How a Service port tells GKE's Gateway to speak TLS (`appProtocol` HTTPS or HTTP2, any case, or `name "https"` without an
+ * appProtocol), if it does.
+ */
 export function httpsDeclaration(port: KubeProps): string | undefined {
-    if (port.appProtocol !== undefined) {
-        return String(port.appProtocol).toLowerCase() === "https" ? `appProtocol ${port.appProtocol}` : undefined;
+    if (port.appProtocol !== undefined && port.appProtocol !== null) {
+        return TLS_APP_PROTOCOLS.has(String(port.appProtocol).toLowerCase()) ? `appProtocol ${port.appProtocol}` : undefined;
     }
     return String(port.name ?? "").toLowerCase() === "https" ? `name "${port.name}"` : undefined;
 }
