@@ -34,6 +34,20 @@ function originatesTls(rule: PolicyResource): boolean {
     return modes.some((mode) => mode === "SIMPLE" || mode === "MUTUAL" || mode === "ISTIO_MUTUAL");
 }
 
+/** Why TLS to an EPP running `image` (of `repository`, fixed from `minimum`) fails. */
+function unfixedWhy(image: string, repository: string, minimum: string): string {
+    return `whose EPP runs ${image}; ${repository} before v${minimum} offers no ALPN h2, so Envoy's ext_proc over that TLS fails.`;
+}
+
+/** The reports of this policy: an EPP container, and the DestinationRule or EnvoyFilter cluster that speaks TLS to one. */
+export const endpointPickerMessages = {
+    container: (resource: string, path: string, image: string, problem: string) => `${resource} ${path} runs ${image}; ${problem}.`,
+    destinationRule: (rule: string, host: string, picker: { image: string; repository: string; minimum: string }) =>
+        `DestinationRule ${rule} speaks TLS to ${host}, ${unfixedWhy(picker.image, picker.repository, picker.minimum)}`,
+    envoyCluster: (patch: string, cluster: string, address: string, picker: { image: string; repository: string; minimum: string }) =>
+        `${patch} adds cluster ${cluster}, TLS to ${address}, ${unfixedWhy(picker.image, picker.repository, picker.minimum)}`,
+};
+
 /**
  * Enforces lesson epp-alpn (policies/facts/lessons). Behind Istio the TLS comes from a DestinationRule or a
  * hand-written EnvoyFilter cluster, which is reported too, since that is where the broken call is made. The image is
@@ -67,7 +81,7 @@ export const requireFixedEndpointPickerImage: StackValidationPolicy = {
                 if (verdict === undefined || problem === undefined) {
                     continue;
                 }
-                reportViolation(`${resource.name} ${path} runs ${verdict.image}; ${problem}.`, resource.urn);
+                reportViolation(endpointPickerMessages.container(resource.name, path, verdict.image, problem), resource.urn);
                 const namespace = namespaceOf(resource);
                 // KServe fronts a service's scheduler with `<name>-epp-service`; other pods by the Services that select them.
                 const fronting =
@@ -83,14 +97,12 @@ export const requireFixedEndpointPickerImage: StackValidationPolicy = {
             }
         }
         const behind = (service: string) => unfixed.find((picker) => picker.services.includes(service));
-        const why = (picker: UnfixedEndpointPicker) =>
-            `whose EPP runs ${picker.image}; ${picker.repository} before v${picker.minimum} offers no ALPN h2, so Envoy's ext_proc over that TLS fails.`;
         for (const rule of args.resources.filter((resource) => isKubernetesKind(resource.type, "networking.istio.io", "DestinationRule"))) {
             const host = rule.props.spec?.host;
             const picker = typeof host === "string" && originatesTls(rule) ? behind(serviceOfHost(host, namespaceOf(rule))) : undefined;
             if (picker) {
                 reportViolation(
-                    `DestinationRule ${namespaceOf(rule)}/${rule.props.metadata?.name} speaks TLS to ${host}, ${why(picker)}`,
+                    endpointPickerMessages.destinationRule(`${namespaceOf(rule)}/${rule.props.metadata?.name}`, host, picker),
                     rule.urn,
                 );
             }
@@ -100,7 +112,7 @@ export const requireFixedEndpointPickerImage: StackValidationPolicy = {
                 const picker = behind(serviceOfHost(endpoint.address, cluster.filter.namespace));
                 if (picker) {
                     reportViolation(
-                        `${describePatch(cluster)} adds cluster ${cluster.name}, TLS to ${endpoint.address}, ${why(picker)}`,
+                        endpointPickerMessages.envoyCluster(describePatch(cluster), cluster.name, endpoint.address, picker),
                         cluster.filter.source.urn,
                     );
                 }
