@@ -3,6 +3,11 @@ import { describePatch, eppExtProcCalls, extProcModeProblems, policyText } from 
 import { envoyFilters } from "./support/envoyFilters";
 import { isInferencePool, isLlmInferenceService } from "./support/resources";
 
+/** The report on the ext_proc patch at `patch` (`EnvoyFilter <namespace>/<name> spec.configPatches[i]`), with its problem. */
+export function extProcModeMessage(patch: string, problem: string): string {
+    return `${patch} ${problem}`;
+}
+
 /**
  * Enforces lesson ext-proc-modes (policies/facts/lessons). The filters are judged as the doctor judges them
  * (facts/judgements/extProc.ts).
@@ -22,7 +27,7 @@ export const requireEppExtProcMode: StackValidationPolicy = {
             args.notApplicable("no EnvoyFilter calls an endpoint picker through ext_proc");
         }
         for (const { patch, problem } of extProcModeProblems(calls)) {
-            reportViolation(`${describePatch(patch)} ${problem}`, patch.filter.source.urn);
+            reportViolation(extProcModeMessage(describePatch(patch), problem), patch.filter.source.urn);
         }
     },
 };

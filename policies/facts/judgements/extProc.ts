@@ -228,6 +228,15 @@ export interface ExtProcModeProblem<Source> {
     problem: string;
 }
 
+/** The problem of a call that sends the EPP `wrong` (each mode field and the value it effectively has). */
+export function wrongModesProblem(wrong: ReadonlyArray<[name: string, value: string]>): string {
+    return `calls the EPP with ${wrong.map(([name, value]) => `${name} ${value}`).join(", ")}; it needs ${EPP_PROCESSING_MODES}: without the body it cannot see the model or the prompt it routes by, and it supports no body mode but FULL_DUPLEX_STREAMED.`;
+}
+
+/** The problem of a filter that skips every request with no route override turning it on. */
+export const SKIPPED_FILTER_PROBLEM =
+    "skips every request's headers and no route override turns it on, so the EPP is never called and requests reach an endpoint it did not pick.";
+
 /**
  * What is wrong with how the EPP is called: each filter and override must send what the EPP picks by, and a filter that
  * skips every request's headers must be turned on by an override. The EPP picks an endpoint from the request's body (the
@@ -243,7 +252,7 @@ export function extProcModeProblems<Source>(calls: EppExtProcCalls<Source>): Arr
             : [
                   {
                       patch,
-                      problem: `calls the EPP with ${wrong.map(([name]) => `${name} ${mode[name as keyof ProcessingMode]}`).join(", ")}; it needs ${EPP_PROCESSING_MODES}: without the body it cannot see the model or the prompt it routes by, and it supports no body mode but FULL_DUPLEX_STREAMED.`,
+                      problem: wrongModesProblem(wrong.map(([name]) => [name, mode[name as keyof ProcessingMode]])),
                   },
               ];
     };
@@ -257,8 +266,7 @@ export function extProcModeProblems<Source>(calls: EppExtProcCalls<Source>): Arr
                 : [
                       {
                           patch: filter,
-                          problem:
-                              "skips every request's headers and no route override turns it on, so the EPP is never called and requests reach an endpoint it did not pick.",
+                          problem: SKIPPED_FILTER_PROBLEM,
                       },
                   ];
         }),
