@@ -1,6 +1,15 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { addedClusters, describePatch, extProcPatches, isLiteralIp, policyText } from "./facts";
+import { addedClusters, describePatch, extProcPatches, grpcTargetHosts, isLiteralIp, policyText } from "./facts";
 import { envoyFilters } from "./support/envoyFilters";
+
+const STALE = "a ClusterIP changes when its Service is recreated, and the Gateway goes on calling the old address.";
+
+/** The reports of this policy: a cluster an ext_proc filter calls, added at literal addresses; a google_grpc target at one. */
+export const clusterByIpMessages = {
+    cluster: (clusterPatch: string, cluster: string, addresses: string[], caller: string) =>
+        `${clusterPatch} adds cluster ${cluster} at ${addresses.join(", ")}, which ${caller} calls for ext_proc; ${STALE}`,
+    target: (patch: string, targetUri: string) => `${patch} dials ext_proc at ${targetUri}, a literal address; ${STALE}`,
+};
 
 /** Enforces lesson ext-proc-cluster-by-ip (policies/facts/lessons). */
 export const disallowExtProcClusterByIp: StackValidationPolicy = {
@@ -25,16 +34,12 @@ export const disallowExtProcClusterByIp: StackValidationPolicy = {
                 reported.add(`${cluster.filter.source.urn}|${cluster.at}`);
                 const addresses = literal.map((endpoint) => `${endpoint.address}${endpoint.port !== undefined ? `:${endpoint.port}` : ""}`);
                 reportViolation(
-                    `${describePatch(cluster)} adds cluster ${cluster.name} at ${addresses.join(", ")}, which ${describePatch(patch)} calls for ext_proc; a ClusterIP changes when its Service is recreated, and the Gateway goes on calling the old address.`,
+                    clusterByIpMessages.cluster(describePatch(cluster), cluster.name, addresses, describePatch(patch)),
                     cluster.filter.source.urn,
                 );
             }
-            const host = patch.targetUri?.replace(/^(dns:\/\/\/?|ipv4:)/, "").replace(/:\d+$/, "");
-            if (host !== undefined && isLiteralIp(host)) {
-                reportViolation(
-                    `${describePatch(patch)} dials ext_proc at ${patch.targetUri}, a literal address; a ClusterIP changes when its Service is recreated, and the Gateway goes on calling the old address.`,
-                    patch.filter.source.urn,
-                );
+            if (patch.targetUri !== undefined && grpcTargetHosts(patch.targetUri).some(isLiteralIp)) {
+                reportViolation(clusterByIpMessages.target(describePatch(patch), patch.targetUri), patch.filter.source.urn);
             }
         }
     },

@@ -164,6 +164,37 @@ export function isLiteralIp(address: string): boolean {
     return /^\d{1,3}(\.\d{1,3}){3}$/.test(address) || address.includes(":");
 }
 
+/** gRPC's name schemes whose target is not a host (gRPC doc/naming.md). */
+const NON_HOST_SCHEMES = new Set(["unix", "unix-abstract", "vsock"]);
+
+/** The host of one `host[:port]`, `[ipv6]:port` or bare IPv6 address. */
+function hostOfAddress(address: string): string {
+    const bracketed = /^\[([^\]]+)\](?::\d*)?$/.exec(address);
+    if (bracketed) {
+        return bracketed[1];
+    }
+    return (address.match(/:/g) ?? []).length > 1 ? address : address.replace(/:\d*$/, "");
+}
+
+/**
+ * The hosts a gRPC target URI dials, as gRPC resolves it (doc/naming.md): `dns:[//authority/]host[:port]`, `ipv4:` and
+ * `ipv6:` address lists, a bare `host[:port]` (and any scheme gRPC does not know) through DNS; none for `unix:` sockets.
+ */
+export function grpcTargetHosts(targetUri: string): string[] {
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(targetUri)?.[1]?.toLowerCase();
+    if (scheme !== undefined && NON_HOST_SCHEMES.has(scheme)) {
+        return [];
+    }
+    if (scheme === "ipv4" || scheme === "ipv6") {
+        return targetUri
+            .slice(scheme.length + 1)
+            .split(",")
+            .map((address) => (scheme === "ipv6" && !address.startsWith("[") ? address : hostOfAddress(address)));
+    }
+    const rest = scheme === "dns" ? targetUri.slice("dns:".length).replace(/^\/\/[^/]*\//, "") : targetUri;
+    return [hostOfAddress(rest)];
+}
+
 /** The host and port an Istio outbound cluster name (`outbound|<port>|<subset>|<host>`) stands for. */
 function outboundClusterTarget(clusterName: string): { host: string; port: number } | undefined {
     const match = /^outbound\|(\d+)\|[^|]*\|(.+)$/.exec(clusterName);
