@@ -2,6 +2,14 @@ import { StackValidationPolicy } from "@pulumi/policy";
 import { tpuV6ePools } from "./support/tpuPools";
 import { GKE_TPU_V6E_ZONES, policyText } from "./facts";
 
+/** What the policy reports of a TPU pool at `where` (`TPU node pool tpu`, `TPU node pool gke (nodePools[0])`). */
+export const TPU_ZONE_MESSAGES = {
+    noZone: (where: string, supported: readonly string[]) =>
+        `${where} names no zone; a regional pool spreads over zones without GKE TPU v6e support. Set nodeLocations to one of ${supported.join(", ")}.`,
+    unsupported: (where: string, zone: string, supported: readonly string[]) =>
+        `${where} is placed in ${zone}, where GKE offers no TPU v6e node pools; allowed: ${supported.join(", ")}.`,
+};
+
 /** Enforces lesson tpu-zones (policies/facts/lessons). */
 export const requireSupportedTpuZone: StackValidationPolicy = {
     ...policyText(
@@ -29,16 +37,10 @@ export const requireSupportedTpuZone: StackValidationPolicy = {
         for (const pool of pools) {
             const where = `TPU node pool ${pool.resource.name}${pool.path.startsWith("nodePools") ? ` (${pool.path})` : ""}`;
             if (pool.zones.length === 0) {
-                reportViolation(
-                    `${where} names no zone; a regional pool spreads over zones without GKE TPU v6e support. Set nodeLocations to one of ${supported.join(", ")}.`,
-                    pool.resource.urn,
-                );
+                reportViolation(TPU_ZONE_MESSAGES.noZone(where, supported), pool.resource.urn);
             }
             for (const zone of pool.zones.filter((candidate) => !supported.includes(candidate))) {
-                reportViolation(
-                    `${where} is placed in ${zone}, where GKE offers no TPU v6e node pools; allowed: ${supported.join(", ")}.`,
-                    pool.resource.urn,
-                );
+                reportViolation(TPU_ZONE_MESSAGES.unsupported(where, zone, supported), pool.resource.urn);
             }
         }
     },
