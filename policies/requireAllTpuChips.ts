@@ -3,9 +3,19 @@ import { TPU_NODE, chipsPerVmForTopology, containersOf, policyText, tpuResources
 import { kindOfType } from "./support/resources";
 import { placements } from "./support/tpuPools";
 
+/** What the policy reports of container `path` of resource `name`. */
+export const ALL_TPU_CHIPS_MESSAGES = {
+    unequal: (name: string, path: string, requests: number | undefined, limits: number) =>
+        `${name} ${path} requests ${requests} and limits ${limits} ${TPU_NODE.resourceName}; they must be equal.`,
+    noLimit: (name: string, path: string, requests: number | undefined) =>
+        `${name} ${path} requests ${requests} ${TPU_NODE.resourceName} without a limit; Kubernetes requires an extended resource's limit, equal to its request.`,
+    notAll: (name: string, path: string, requests: number | undefined, topologies: string[], chips: number) =>
+        `${name} ${path} requests ${requests} ${TPU_NODE.resourceName} on a ${topologies.join("/")} VM, which has ${chips} chips; request all of them.`,
+};
+
 /**
  * Enforces lesson all-tpu-chips (policies/facts/lessons). A limit alone is enough: Kubernetes sets the request of an
- * extended resource to its limit.
+ * extended resource to its limit; a request alone is not, as Kubernetes refuses an extended resource without a limit.
  */
 export const requireAllTpuChips: ResourceValidationPolicy = {
     ...policyText("require-all-tpu-chips", "A TPU container must request and limit exactly the chips of the VM its topology selects."),
@@ -20,13 +30,11 @@ export const requireAllTpuChips: ResourceValidationPolicy = {
             const expected = [...new Set(topologies.map(chipsPerVmForTopology).filter((chips): chips is number => chips !== undefined))];
             const { requests, limits } = tpuResources(container);
             if (limits !== undefined && requests !== limits) {
-                reportViolation(
-                    `${args.name} ${path} requests ${requests} and limits ${limits} ${TPU_NODE.resourceName}; they must be equal.`,
-                );
+                reportViolation(ALL_TPU_CHIPS_MESSAGES.unequal(args.name, path, requests, limits));
+            } else if (limits === undefined) {
+                reportViolation(ALL_TPU_CHIPS_MESSAGES.noLimit(args.name, path, requests));
             } else if (expected.length === 1 && requests !== expected[0]) {
-                reportViolation(
-                    `${args.name} ${path} requests ${requests} ${TPU_NODE.resourceName} on a ${topologies.join("/")} VM, which has ${expected[0]} chips; request all of them.`,
-                );
+                reportViolation(ALL_TPU_CHIPS_MESSAGES.notAll(args.name, path, requests, topologies, expected[0]));
             }
         }
     },
