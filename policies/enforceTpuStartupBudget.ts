@@ -12,6 +12,15 @@ import {
 import { kindOfType } from "./support/resources";
 import { declaredStart } from "./support/workloads";
 
+/** What the policy reports; `why` names the budget the resource needs (`needs` for one without an estimate). */
+export const STARTUP_BUDGET_MESSAGES = {
+    needs: (required: number) => `the ${required} s a TPU pod needs to load its model and compile`,
+    tooShort: (name: string, path: string, budget: number, why: string, required: number) =>
+        `${name} ${path}: liveness may restart the TPU container after ${budget} s, before ${why}; add a startupProbe that allows ${required} s.`,
+    badAnnotation: (name: string, annotation: unknown) =>
+        `${name}: ${COLD_START_ANNOTATION} is ${JSON.stringify(annotation)}, not a number of seconds above 0.`,
+};
+
 /**
  * Enforces lesson startup-budget (policies/facts/lessons). How many minutes depends on the model: a resource that
  * carries its estimated first start (the stack's annotation) needs twice that, and at least its pessimistic start where
@@ -40,13 +49,13 @@ export const enforceTpuStartupBudget: ResourceValidationPolicy = {
         const tpuContainers = containersOf(kindOfType(args.type), args.props).filter(({ container }) => usesTpu(container));
         const start = declaredStart(args.props);
         if (annotation !== undefined && start === undefined && tpuContainers.length > 0) {
-            reportViolation(`${args.name}: ${COLD_START_ANNOTATION} is ${JSON.stringify(annotation)}, not a number of seconds above 0.`);
+            reportViolation(STARTUP_BUDGET_MESSAGES.badAnnotation(args.name, annotation));
             return;
         }
         const required = start !== undefined ? tpuStartupBudgetSeconds(start, minimum) : minimum;
         const why =
             start === undefined
-                ? `the ${required} s a TPU pod needs to load its model and compile`
+                ? STARTUP_BUDGET_MESSAGES.needs(required)
                 : start.pessimisticSeconds !== undefined && start.pessimisticSeconds > 2 * start.firstSeconds
                   ? `the ${required} s its pessimistic start of ${start.pessimisticSeconds} s calls for (${COLD_START_PESSIMISTIC_ANNOTATION})`
                   : `the ${required} s its estimated first start of ${start.firstSeconds} s calls for (${COLD_START_ANNOTATION}, twice the estimate)`;
@@ -59,9 +68,7 @@ export const enforceTpuStartupBudget: ResourceValidationPolicy = {
                     ? probeWindowSeconds(container.startupProbe)
                     : probeWindowSeconds(container.livenessProbe);
             if (budget < required) {
-                reportViolation(
-                    `${args.name} ${path}: liveness may restart the TPU container after ${budget} s, before ${why}; add a startupProbe that allows ${required} s.`,
-                );
+                reportViolation(STARTUP_BUDGET_MESSAGES.tooShort(args.name, path, budget, why, required));
             }
         }
     },
