@@ -1,10 +1,15 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_REJECTED_VLLM_FLAGS, commandLine, containersOf, policyText, usesTpu, vllmFlags } from "./facts";
+import { TPU_REJECTED_VLLM_FLAGS, commandLine, containersOf, policyText, usesTpu, vllmFlags, withEnvExpanded } from "./facts";
 import { kindOfType } from "./support/resources";
+
+/** What the policy reports: container `path` of `name` passes `shown` (the flag, or its spelling and the flag). */
+export const VLLM_FLAG_MESSAGES = {
+    rejected: (name: string, path: string, shown: string, reason: string) => `${name} ${path} passes ${shown} to vLLM on TPU: ${reason}.`,
+};
 
 /**
  * Enforces lesson vllm-flag (policies/facts/lessons). The policy keeps its name, which pack configs refer to. Flags are
- * read as vLLM reads them: in any spelling, alias or shell script.
+ * read as vLLM reads them: in any spelling, alias or shell script, with the `$(VAR)` references the kubelet expands.
  */
 export const disallowGpuOnlyVllmFlags: ResourceValidationPolicy = {
     ...policyText("disallow-gpu-only-vllm-flags", "A vLLM container on TPU must not pass flags that vLLM rejects at startup."),
@@ -15,12 +20,11 @@ export const disallowGpuOnlyVllmFlags: ResourceValidationPolicy = {
             if (!usesTpu(container)) {
                 continue;
             }
-            for (const { flag, raw } of vllmFlags(commandLine(container))) {
+            for (const { flag, raw } of vllmFlags(commandLine(withEnvExpanded(container)))) {
                 const reason = TPU_REJECTED_VLLM_FLAGS[flag];
                 if (reason !== undefined) {
-                    reportViolation(
-                        `${args.name} ${path} passes ${raw === flag || raw.startsWith(`${flag}=`) || raw.startsWith(`${flag} `) ? flag : `${raw} (${flag})`} to vLLM on TPU: ${reason}.`,
-                    );
+                    const shown = raw === flag || raw.startsWith(`${flag}=`) || raw.startsWith(`${flag} `) ? flag : `${raw} (${flag})`;
+                    reportViolation(VLLM_FLAG_MESSAGES.rejected(args.name, path, shown, reason));
                 }
             }
         }

@@ -125,6 +125,31 @@ export function commandLine(container: KubeProps): string[] {
     return [...VLLM_SERVER_COMMAND, ...(typeof flags === "string" ? shellWords(flags) : [])];
 }
 
+/**
+ * A container with the `$(VAR)` references of its command and args replaced as the kubelet replaces them: by the
+ * literal value of the container's variable VAR (one set with valueFrom stays unknown, so the reference stays), `$$`
+ * by `$`.
+ */
+export function withEnvExpanded(container: KubeProps): KubeProps {
+    const values = new Map<string, string>();
+    for (const variable of (Array.isArray(container.env) ? container.env : []) as KubeProps[]) {
+        if (typeof variable?.name === "string" && typeof variable.value === "string" && variable.valueFrom === undefined) {
+            values.set(variable.name, variable.value);
+        }
+    }
+    const expand = (items: unknown) =>
+        Array.isArray(items)
+            ? items.map((item: unknown) =>
+                  typeof item === "string"
+                      ? item.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (reference, name?: string) =>
+                            name === undefined ? "$" : (values.get(name) ?? reference),
+                        )
+                      : item,
+              )
+            : items;
+    return { ...container, command: expand(container.command), args: expand(container.args) };
+}
+
 /** True when a vLLM container serves TLS itself (`--ssl-certfile`), so HTTPS towards it is right. */
 export function vllmServesTls(container: KubeProps): boolean {
     return vllmFlags(commandLine(container)).some(({ flag }) => flag === "--ssl-certfile");
