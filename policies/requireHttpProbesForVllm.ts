@@ -4,6 +4,12 @@ import { kindOfType } from "./support/resources";
 
 const PROBES = ["startupProbe", "livenessProbe", "readinessProbe"] as const;
 
+/** What the policy reports of probe `probe` of container `path` of `name`. */
+export const HTTP_PROBE_MESSAGES = {
+    wrongScheme: (name: string, path: string, probe: string, scheme: string) =>
+        `${name} ${path} ${probe} uses scheme ${scheme}, but vLLM serves plain HTTP.`,
+};
+
 /** Enforces lesson http-probes (policies/facts/lessons). */
 export const requireHttpProbesForVllm: ResourceValidationPolicy = {
     ...policyText(
@@ -21,7 +27,7 @@ export const requireHttpProbesForVllm: ResourceValidationPolicy = {
                 const scheme = at.container[probe]?.httpGet?.scheme;
                 // KServe's templates choose the scheme with a Go template at reconcile time.
                 if (typeof scheme === "string" && !scheme.includes("{{") && scheme.toUpperCase() !== "HTTP") {
-                    reportViolation(`${args.name} ${at.path} ${probe} uses scheme ${scheme}, but vLLM serves plain HTTP.`);
+                    reportViolation(HTTP_PROBE_MESSAGES.wrongScheme(args.name, at.path, probe, scheme));
                 }
             }
         }
