@@ -2,6 +2,12 @@ import { ResourceValidationPolicy } from "@pulumi/policy";
 import { containersOf, isPinnedImage, policyText } from "./facts";
 import { kindOfType } from "./support/resources";
 
+/** What the policy reports of container `path` of `name`. */
+export const PINNED_IMAGE_MESSAGES = {
+    unpinned: (name: string, path: string, image: string) =>
+        `${name} ${path} runs image ${image}, which is not pinned to a version tag or digest.`,
+};
+
 /** Enforces lesson pinned-images (policies/facts/lessons). */
 export const disallowUnpinnedImages: ResourceValidationPolicy = {
     ...policyText(
@@ -13,7 +19,7 @@ export const disallowUnpinnedImages: ResourceValidationPolicy = {
     validateResource: (args, reportViolation) => {
         for (const { path, container } of containersOf(kindOfType(args.type), args.props)) {
             if (typeof container.image === "string" && !container.image.includes("{{") && !isPinnedImage(container.image)) {
-                reportViolation(`${args.name} ${path} runs image ${container.image}, which is not pinned to a version tag or digest.`);
+                reportViolation(PINNED_IMAGE_MESSAGES.unpinned(args.name, path, container.image));
             }
         }
     },

@@ -2,6 +2,27 @@ import { ResourceValidationPolicy } from "@pulumi/policy";
 import { policyText } from "./facts";
 import { isHelmChart } from "./support/resources";
 
+/** What the policy reports of chart `chart` of release `name`. */
+export const PINNED_CHART_MESSAGES = {
+    unpinned: (name: string, chart: unknown, version: unknown) =>
+        `Helm chart ${name} (${chart}) has version ${JSON.stringify(version ?? null)}; pin an exact release.`,
+};
+
+/**
+ * An exact chart version: a whole SemVer 2 version (Helm requires one of every chart), `v` or `=` before it allowed. A
+ * partial version (`1.2`), a wildcard (`1.2.x`, `*`) or a range (`^1.2`, `~1.2.0`, `>=1.0`, `1.0 - 2.0`, `a || b`) is a
+ * constraint Helm resolves to the newest match.
+ */
+const EXACT_VERSION = /^=?v?\d+\.\d+\.\d+(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+
+/** A chart that fixes its own contents: a local directory or archive, a packaged chart by URL (`…/lws-0.10.0.tgz`), an OCI reference with a tag other than `latest` or a digest. */
+function isPinnedReference(chart: string): boolean {
+    if (/^(\.{1,2}\/|\/|file:\/\/)/.test(chart) || /-v?\d+\.\d+\.\d+[^/]*\.tgz$/.test(chart)) {
+        return true;
+    }
+    return /^oci:\/\/.+(:[^/:]+|@sha256:[0-9a-f]{64})$/.test(chart) && !chart.endsWith(":latest");
+}
+
 /**
  * Enforces lesson pinned-images (policies/facts/lessons). A Helm v4 `Chart` is a component the Kubernetes provider
  * constructs and registers without inputs, so its version is not there to check. A `helm.v3.Release` shows its inputs
@@ -21,12 +42,12 @@ export const requirePinnedChartVersions: ResourceValidationPolicy = {
         const chart: unknown = args.props.chart;
         if (typeof chart !== "string") {
             args.notApplicable("the chart's inputs are not visible (a component the provider registers without them)");
+            return;
         }
-        const version: unknown = args.props.version;
-        // An OCI reference may carry its version as a tag.
-        const tagged = /^oci:\/\/.+:[^/:]+$/.test(String(chart)) && !String(chart).endsWith(":latest");
-        if (!tagged && (typeof version !== "string" || version === "" || /[\^~*xX<>=| ]/.test(version))) {
-            reportViolation(`Helm chart ${args.name} (${chart}) has version ${JSON.stringify(version ?? null)}; pin an exact release.`);
+        // A helm.v3.Chart may give its version among its fetch options.
+        const version: unknown = args.props.version ?? args.props.fetchOpts?.version;
+        if (!isPinnedReference(chart) && (typeof version !== "string" || !EXACT_VERSION.test(version.trim()))) {
+            reportViolation(PINNED_CHART_MESSAGES.unpinned(args.name, chart, version));
         }
     },
 };

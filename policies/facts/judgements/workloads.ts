@@ -75,10 +75,10 @@ export interface ContainerAt {
     pod: PodSpecAt;
 }
 
-/** Every container and init container of every pod spec of an object. */
+/** Every container, init container and ephemeral (debug) container of every pod spec of an object. */
 export function containersOf(kind: KindRef, object: KubeProps): ContainerAt[] {
     return podSpecsOf(kind, object).flatMap((pod) =>
-        (["containers", "initContainers"] as const).flatMap((field) =>
+        (["containers", "initContainers", "ephemeralContainers"] as const).flatMap((field) =>
             (Array.isArray(pod.spec[field]) ? (pod.spec[field] as KubeProps[]) : []).map((container, index) => ({
                 path: `${pod.path}.${field}[${index}]${container?.name ? ` (${container.name})` : ""}`,
                 container: container ?? {},

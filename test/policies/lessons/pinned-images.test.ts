@@ -1,0 +1,155 @@
+/**
+ * Lesson pinned-images, the whole category. Images: in every kind that carries a pod template and every form that
+ * declares it, a container, init container or ephemeral container whose image has no tag, `latest`, a registry port
+ * mistaken for a tag, or a malformed digest is caught; a version tag or a digest (with or without a tag, behind a
+ * registry port) is left alone. Charts: a Helm v3 or v4 Chart or helm.v3.Release without a version, with a partial one,
+ * a wildcard or a range, or an OCI reference tagged `latest`, is caught; an exact version, an OCI tag or digest, and a
+ * local or packaged chart are left alone.
+ */
+import { PINNED_IMAGE_MESSAGES as image, disallowUnpinnedImages as imagePolicy } from "../../../policies/disallowUnpinnedImages";
+import { PINNED_CHART_MESSAGES as chart, requirePinnedChartVersions as chartPolicy } from "../../../policies/requirePinnedChartVersions";
+import { check, resource } from "../harness";
+import { DECLARING_FORMS, POD_KINDS, podObject } from "./podKinds";
+
+type Obj = Record<string, unknown>;
+
+const DIGEST = `sha256:${"a".repeat(64)}`;
+const UNPINNED = [
+    "vllm/vllm-tpu",
+    "vllm/vllm-tpu:latest",
+    "docker.io/vllm/vllm-tpu",
+    "registry.acme.internal:5000/vllm-tpu",
+    "registry.acme.internal:5000/vllm-tpu:latest",
+    "localhost:5000/team/vllm-tpu",
+    "nginx",
+    "vllm/vllm-tpu@sha256:abc",
+    "vllm/vllm-tpu:latest@md5:abc",
+];
+const PINNED = [
+    "docker.io/vllm/vllm-tpu:v0.27.0",
+    "nginx:1.27",
+    `vllm/vllm-tpu@${DIGEST}`,
+    `vllm/vllm-tpu:latest@${DIGEST}`,
+    "registry.acme.internal:5000/vllm-tpu:v0.27.0",
+    `registry.acme.internal:5000/vllm-tpu@${DIGEST}`,
+    "localhost:5000/team/vllm-tpu:2025-01-01",
+    "europe-west4-docker.pkg.dev/acme/models/vllm-tpu:v0.27.0",
+    // A Go template KServe fills in at reconcile time.
+    "{{ .Image }}",
+];
+
+describe("lesson pinned-images: every way an image or chart is left to move", () => {
+    describe.each(POD_KINDS)("an image in %s %s at %s", (apiVersion, kind, body, podPath) => {
+        const verdict = async (spec: Obj) =>
+            (await check(imagePolicy, [podObject(apiVersion, kind, body, spec)])).map((finding) => finding.message);
+
+        test.each(UNPINNED)("caught: %s, as a container, init container or ephemeral container", async (reference) => {
+            expect(await verdict({ containers: [{ name: "main", image: reference }] })).toEqual([
+                image.unpinned("vllm", `${podPath}.containers[0] (main)`, reference),
+            ]);
+            expect(
+                await verdict({ initContainers: [{ name: "fetch", image: reference }], containers: [{ name: "main", image: PINNED[0] }] }),
+            ).toEqual([image.unpinned("vllm", `${podPath}.initContainers[0] (fetch)`, reference)]);
+            expect(
+                await verdict({
+                    containers: [{ name: "main", image: PINNED[0] }],
+                    ephemeralContainers: [{ name: "debug", image: reference }],
+                }),
+            ).toEqual([image.unpinned("vllm", `${podPath}.ephemeralContainers[0] (debug)`, reference)]);
+        });
+
+        test("clean: version tags and digests, behind a registry port or not; a template", async () => {
+            for (const reference of PINNED) {
+                expect(
+                    await verdict({
+                        initContainers: [{ name: "fetch", image: reference }],
+                        containers: [{ name: "main", image: reference }],
+                        ephemeralContainers: [{ name: "debug", image: reference }],
+                    }),
+                ).toEqual([]);
+            }
+        });
+    });
+
+    test.each(DECLARING_FORMS)("an image declared as %s: caught and clean alike", async (_, declare) => {
+        const [apiVersion, kind, body, podPath] = POD_KINDS[3];
+        const findings = async (reference: string) =>
+            (
+                await check(imagePolicy, declare(podObject(apiVersion, kind, body, { containers: [{ name: "main", image: reference }] })))
+            ).map((finding) => finding.message);
+        expect(await findings("vllm/vllm-tpu:latest")).toEqual([
+            image.unpinned("vllm", `${podPath}.containers[0] (main)`, "vllm/vllm-tpu:latest"),
+        ]);
+        expect(await findings(PINNED[0])).toEqual([]);
+    });
+
+    const CHART_TYPES = ["kubernetes:helm.sh/v4:Chart", "kubernetes:helm.sh/v3:Chart", "kubernetes:helm.sh/v3:Release"];
+    describe.each(CHART_TYPES)("a chart of %s", (type) => {
+        const verdict = async (inputs: Obj) =>
+            (await check(chartPolicy, [resource(type, "lws", inputs)])).map((finding) => finding.message);
+        const REPO = "oci://registry.k8s.io/lws/charts/lws";
+
+        test("caught: no version, empty, partial, wildcards, ranges, an OCI reference tagged latest", async () => {
+            for (const version of [
+                undefined,
+                "",
+                "1.2",
+                "1",
+                "1.2.x",
+                "1.X",
+                "*",
+                "x",
+                "^1.2",
+                "~1.2.0",
+                ">=0.7.0",
+                "<1.0.0",
+                ">0.7.0 <0.8.0",
+                "0.7.0 - 0.8.0",
+                "0.7.0 || 0.8.0",
+                "latest",
+            ]) {
+                expect(
+                    await verdict({
+                        chart: "lws",
+                        repositoryOpts: { repo: "https://charts.acme" },
+                        ...(version !== undefined ? { version } : {}),
+                    }),
+                ).toEqual([chart.unpinned("lws", "lws", version)]);
+                expect(await verdict({ chart: REPO, ...(version !== undefined ? { version } : {}) })).toEqual([
+                    chart.unpinned("lws", REPO, version),
+                ]);
+            }
+            expect(await verdict({ chart: `${REPO}:latest` })).toEqual([chart.unpinned("lws", `${REPO}:latest`, undefined)]);
+            expect(await verdict({ chart: "oci://registry.acme.internal:5000/charts/lws" })).toEqual([
+                chart.unpinned("lws", "oci://registry.acme.internal:5000/charts/lws", undefined),
+            ]);
+        });
+
+        test("clean: exact versions (prerelease, build, v or = before it), OCI tags and digests, local and packaged charts", async () => {
+            for (const version of ["0.7.0", "v0.7.0", "=0.7.0", "1.0.0-fix.1", "1.0.0-rc.x", "0.7.0+build.5"]) {
+                expect(await verdict({ chart: "lws", version })).toEqual([]);
+                expect(await verdict({ chart: REPO, version })).toEqual([]);
+            }
+            for (const reference of [
+                `${REPO}:0.7.0`,
+                `${REPO}@${DIGEST}`,
+                "oci://registry.acme.internal:5000/charts/lws:0.7.0",
+                "./charts/lws",
+                "../platform/charts/lws",
+                "/opt/charts/lws",
+                "./lws-0.10.0.tgz",
+                "https://github.com/kubernetes-sigs/lws/releases/download/v0.10.0/lws-0.10.0.tgz",
+            ]) {
+                expect(await verdict({ chart: reference })).toEqual([]);
+            }
+        });
+    });
+
+    test("a helm.v3.Chart's version among its fetch options counts", async () => {
+        const v3 = (fetchOpts: Obj) => resource("kubernetes:helm.sh/v3:Chart", "lws", { chart: "lws", fetchOpts });
+        expect(await check(chartPolicy, [v3({ repo: "https://charts.acme", version: "0.7.0" })])).toEqual([]);
+        expect(
+            (await check(chartPolicy, [v3({ repo: "https://charts.acme", version: "~0.7" })])).map((finding) => finding.message),
+        ).toEqual([chart.unpinned("lws", "lws", "~0.7")]);
+    });
+});
