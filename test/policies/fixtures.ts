@@ -89,6 +89,7 @@ export function cluster(props: Record<string, unknown> = {}, stack?: string): Re
             privateClusterConfig: { enablePrivateNodes: true },
             enableShieldedNodes: true,
             deletionProtection: true,
+            removeDefaultNodePool: true,
             nodeConfig: { serviceAccount: "nodes@acme.iam.gserviceaccount.com" },
             ...props,
         },
