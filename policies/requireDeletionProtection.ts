@@ -2,7 +2,16 @@ import { ResourceValidationPolicy } from "@pulumi/policy";
 import { policyText } from "./facts";
 import { stackOf } from "./support/resources";
 
-/** Enforces lesson deletion-protection (policies/facts/lessons). */
+/** What the policy reports. */
+export const DELETION_PROTECTION_MESSAGES = {
+    off: (name: string, stack: string, exempt: readonly string[]) =>
+        `Cluster ${name} turns deletion protection off in stack ${stack}; only ${exempt.join(", ")} may.`,
+};
+
+/**
+ * Enforces lesson deletion-protection (policies/facts/lessons). The provider's deletionProtection defaults to true; with
+ * it off, Pulumi's own `protect` (no delete, no replacement) keeps the cluster just as well.
+ */
 export const requireDeletionProtection: ResourceValidationPolicy = {
     ...policyText(
         "require-deletion-protection",
@@ -26,8 +35,9 @@ export const requireDeletionProtection: ResourceValidationPolicy = {
         }
         const exempt = args.getConfig<{ exemptStacks?: string[] }>().exemptStacks ?? ["dev"];
         const stack = stackOf(args.urn);
-        if (args.props.deletionProtection === false && !exempt.includes(stack)) {
-            reportViolation(`Cluster ${args.name} turns deletion protection off in stack ${stack}; only ${exempt.join(", ")} may.`);
+        const keptByPulumi = args.opts?.protect === true;
+        if (args.props.deletionProtection === false && !keptByPulumi && !exempt.includes(stack)) {
+            reportViolation(DELETION_PROTECTION_MESSAGES.off(args.name, stack, exempt));
         }
     },
 };
