@@ -3,7 +3,8 @@ import { commandLine, containersOf, policyText } from "./facts";
 import { Props, isKubernetesKind, kindOfType, namespaceOf } from "./support/resources";
 
 /** Names that hold credentials: environment variables, ConfigMap keys. */
-const CREDENTIAL_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)$/i;
+const CREDENTIAL_NAME =
+    /(TOKEN|SECRET|PASSWORD|PASSWD|(?:^|_)PASS|(?:API|ACCESS|PRIVATE|SECRET|SIGNING|ENCRYPTION|ACCOUNT|CLIENT|AUTH|HMAC)_?KEY|CREDENTIALS?)$/i;
 /** Command-line flags that take a credential (`--hf-token`, `--api-key`, `--password`). */
 const CREDENTIAL_FLAG = /^--?[a-z0-9-_]*(token|secret|password|passwd|api[-_]?key|access[-_]?key|private[-_]?key|credentials?)$/i;
 
@@ -34,6 +35,18 @@ function literalCredentials(words: string[]): string[] {
     return found;
 }
 
+/** What the policy reports of container `path` of resource `name`. */
+export const PLAIN_TEXT_SECRET_MESSAGES = {
+    literal: (name: string, path: string, variable: string) =>
+        `${name} ${path} sets ${variable} to a literal value; read it from a Secret with valueFrom.secretKeyRef.`,
+    fromConfigMap: (name: string, path: string, variable: string, configMap: string) =>
+        `${name} ${path} reads ${variable} from ConfigMap ${configMap}, where it sits in plain text; read it from a Secret with valueFrom.secretKeyRef.`,
+    configMapLoaded: (configMap: string, keys: string[], name: string, path: string) =>
+        `ConfigMap ${configMap} holds ${keys.join(", ")} in plain text, and ${name} ${path} loads it into its environment with envFrom; keep credentials in a Secret (envFrom.secretRef).`,
+    commandLine: (name: string, path: string, flag: string) =>
+        `${name} ${path} passes ${flag} literally on its command line, where anyone who can read the object sees it; read it from a Secret-backed variable.`,
+};
+
 /**
  * Enforces lesson plain-text-secrets (policies/facts/lessons). A ConfigMap that no pod loads with envFrom (KServe's own
  * inferenceservice-config has a `credentials` key of settings) is not judged.
@@ -55,13 +68,15 @@ export const disallowPlainTextSecretEnv: StackValidationPolicy = {
                         continue;
                     }
                     if (typeof variable.value === "string" && !isReference(variable.value) && variable.valueFrom === undefined) {
-                        reportViolation(
-                            `${resource.name} ${path} sets ${variable.name} to a literal value; read it from a Secret with valueFrom.secretKeyRef.`,
-                            resource.urn,
-                        );
+                        reportViolation(PLAIN_TEXT_SECRET_MESSAGES.literal(resource.name, path, variable.name), resource.urn);
                     } else if (variable.valueFrom?.configMapKeyRef !== undefined) {
                         reportViolation(
-                            `${resource.name} ${path} reads ${variable.name} from ConfigMap ${variable.valueFrom.configMapKeyRef.name}, where it sits in plain text; read it from a Secret with valueFrom.secretKeyRef.`,
+                            PLAIN_TEXT_SECRET_MESSAGES.fromConfigMap(
+                                resource.name,
+                                path,
+                                variable.name,
+                                variable.valueFrom.configMapKeyRef.name,
+                            ),
                             resource.urn,
                         );
                     }
@@ -78,16 +93,18 @@ export const disallowPlainTextSecretEnv: StackValidationPolicy = {
                     if (loaded && keys.length > 0 && !reported.has(loaded)) {
                         reported.add(loaded);
                         reportViolation(
-                            `ConfigMap ${loaded.props.metadata?.name} holds ${keys.map(([key]) => key).join(", ")} in plain text, and ${resource.name} ${path} loads it into its environment with envFrom; keep credentials in a Secret (envFrom.secretRef).`,
+                            PLAIN_TEXT_SECRET_MESSAGES.configMapLoaded(
+                                loaded.props.metadata?.name,
+                                keys.map(([key]) => key),
+                                resource.name,
+                                path,
+                            ),
                             loaded.urn,
                         );
                     }
                 }
                 for (const name of literalCredentials(commandLine(container))) {
-                    reportViolation(
-                        `${resource.name} ${path} passes ${name} literally on its command line, where anyone who can read the object sees it; read it from a Secret-backed variable.`,
-                        resource.urn,
-                    );
+                    reportViolation(PLAIN_TEXT_SECRET_MESSAGES.commandLine(resource.name, path, name), resource.urn);
                 }
             }
         }

@@ -1,0 +1,124 @@
+/**
+ * Lesson plain-text-secrets, the whole category: in every kind that carries a pod template and every form that
+ * declares it, a credential in plain text is caught wherever a container gets it: a literal env value under a
+ * credential's name (tokens, secrets, passwords, keys, in any case), a ConfigMap key read by valueFrom or loaded whole
+ * by envFrom, a flag or assignment on the command line (`--api-key=…`, `--hf-token …`, `HF_TOKEN=… vllm serve`, the
+ * vllm-tpu image's $VLLM_ARGS). Credentials from Secrets, references resolved at run time, mounted files, empty values
+ * and names that merely contain a credential's word (MAX_TOKENS) are left alone.
+ */
+import { PLAIN_TEXT_SECRET_MESSAGES as say, disallowPlainTextSecretEnv as policy } from "../../../policies/disallowPlainTextSecretEnv";
+import { vllmContainer } from "../fixtures";
+import { check, kube } from "../harness";
+import { DECLARING_FORMS, POD_KINDS, podObject } from "./podKinds";
+
+type Obj = Record<string, unknown>;
+
+const NAMES = [
+    "HF_TOKEN",
+    "HUGGING_FACE_HUB_TOKEN",
+    "hf_token",
+    "VLLM_API_KEY",
+    "OPENAI_APIKEY",
+    "AWS_SECRET_ACCESS_KEY",
+    "CLIENT_SECRET",
+    "DB_PASSWORD",
+    "DB_PASS",
+    "SECRET_KEY",
+    "SIGNING_KEY",
+    "SERVICE_ACCOUNT_KEY",
+    "GOOGLE_CREDENTIALS",
+];
+const NOT_CREDENTIALS = ["MAX_TOKENS", "VLLM_MAX_NUM_BATCHED_TOKENS", "TOKENIZER", "CACHE_KEY", "PASSTHROUGH", "SECRET_NAME", "BYPASS"];
+const SECRET_REF = { valueFrom: { secretKeyRef: { name: "hf", key: "token" } } };
+const COMMAND_LINES: Array<[label: string, container: Obj, flag: string]> = [
+    ["--api-key=value", { args: ["/mnt/models", "--api-key=sk-123"] }, "--api-key"],
+    ["--api-key value", { args: ["/mnt/models", "--api-key", "sk-123"] }, "--api-key"],
+    ["--hf-token in one string", { args: ["/mnt/models --hf-token hf_abc"] }, "--hf-token"],
+    ["an assignment in a shell script", { command: ["sh", "-c", "HF_TOKEN=hf_abc exec vllm serve /mnt/models"], args: [] }, "HF_TOKEN"],
+    [
+        "the vllm-tpu image's $VLLM_ARGS",
+        { command: undefined, args: undefined, env: [{ name: "VLLM_ARGS", value: "--model=/mnt/models --api-key sk-123" }] },
+        "--api-key",
+    ],
+];
+
+describe("lesson plain-text-secrets: every way a credential lands in plain text", () => {
+    describe.each(POD_KINDS)("%s %s at %s", (apiVersion, kind, body, podPath) => {
+        const main = `${podPath}.containers[0] (main)`;
+        const verdict = async (container: Obj, extra: ReturnType<typeof kube>[] = []) =>
+            (await check(policy, [podObject(apiVersion, kind, body, { containers: [vllmContainer(container)] }), ...extra])).map(
+                (finding) => finding.message,
+            );
+
+        test("caught: a literal env value under every credential's name", async () => {
+            for (const name of NAMES) {
+                expect(await verdict({ env: [{ name, value: "hf_abc123" }] })).toEqual([say.literal("vllm", main, name)]);
+            }
+        });
+
+        test("caught: a ConfigMap key read with valueFrom, a ConfigMap with a credential loaded by envFrom", async () => {
+            expect(await verdict({ env: [{ name: "HF_TOKEN", valueFrom: { configMapKeyRef: { name: "settings", key: "hf" } } }] })).toEqual(
+                [say.fromConfigMap("vllm", main, "HF_TOKEN", "settings")],
+            );
+            const settings = kube("v1", "ConfigMap", "settings", {
+                metadata: { name: "settings", namespace: "models" },
+                data: { MODEL: "qwen", HF_TOKEN: "hf_abc", VLLM_API_KEY: "sk" },
+            });
+            expect(await verdict({ envFrom: [{ configMapRef: { name: "settings" } }] }, [settings])).toEqual([
+                say.configMapLoaded("settings", ["HF_TOKEN", "VLLM_API_KEY"], "vllm", main),
+            ]);
+        });
+
+        test.each(COMMAND_LINES)("caught: %s on the command line", async (_, container, flag) => {
+            expect(await verdict(container)).toEqual([say.commandLine("vllm", main, flag)]);
+        });
+
+        test("clean: Secrets, references, mounted files, empty values, names that are not credentials", async () => {
+            for (const name of NAMES) {
+                expect(await verdict({ env: [{ name, ...SECRET_REF }] })).toEqual([]);
+                expect(await verdict({ env: [{ name, value: "" }] })).toEqual([]);
+                expect(await verdict({ env: [{ name, value: "/var/run/secrets/hf/token" }] })).toEqual([]);
+                expect(await verdict({ env: [{ name, value: "$(HF_SECRET)" }] })).toEqual([]);
+            }
+            for (const name of NOT_CREDENTIALS) {
+                expect(await verdict({ env: [{ name, value: "2048" }] })).toEqual([]);
+            }
+            expect(await verdict({ envFrom: [{ secretRef: { name: "hf" } }] })).toEqual([]);
+            const settings = kube("v1", "ConfigMap", "settings", {
+                metadata: { name: "settings", namespace: "models" },
+                data: { MODEL: "qwen" },
+            });
+            expect(await verdict({ envFrom: [{ configMapRef: { name: "settings" } }] }, [settings])).toEqual([]);
+            for (const args of [
+                ["/mnt/models", "--api-key=$(VLLM_API_KEY)"],
+                ["/mnt/models", "--api-key", "$(VLLM_API_KEY)"],
+                ["/mnt/models", "--hf-token=/var/run/secrets/hf/token"],
+                ["/mnt/models", "--max-num-batched-tokens=8192"],
+            ]) {
+                expect(await verdict({ args, env: [{ name: "VLLM_API_KEY", ...SECRET_REF }] })).toEqual([]);
+            }
+        });
+    });
+
+    test("an init container is read as well", async () => {
+        const [apiVersion, kind, body, podPath] = POD_KINDS[3];
+        const init = { name: "download", image: "python:3.12", env: [{ name: "HF_TOKEN", value: "hf_abc" }] };
+        expect(
+            (await check(policy, [podObject(apiVersion, kind, body, { initContainers: [init], containers: [vllmContainer()] })])).map(
+                (finding) => finding.message,
+            ),
+        ).toEqual([say.literal("vllm", `${podPath}.initContainers[0] (download)`, "HF_TOKEN")]);
+    });
+
+    test.each(DECLARING_FORMS)("declared as %s: caught and clean alike", async (_, declare) => {
+        const [apiVersion, kind, body, podPath] = POD_KINDS[3];
+        const findings = async (container: Obj) =>
+            (await check(policy, declare(podObject(apiVersion, kind, body, { containers: [vllmContainer(container)] })))).map(
+                (finding) => finding.message,
+            );
+        expect(await findings({ env: [{ name: "HF_TOKEN", value: "hf_abc" }] })).toEqual([
+            say.literal("vllm", `${podPath}.containers[0] (main)`, "HF_TOKEN"),
+        ]);
+        expect(await findings({ env: [{ name: "HF_TOKEN", ...SECRET_REF }] })).toEqual([]);
+    });
+});
