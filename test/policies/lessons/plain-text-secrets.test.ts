@@ -50,10 +50,10 @@ describe("lesson plain-text-secrets: every way a credential lands in plain text"
                 (finding) => finding.message,
             );
 
-        test("caught: a literal env value under every credential's name", async () => {
-            for (const name of NAMES) {
-                expect(await verdict({ env: [{ name, value: "hf_abc123" }] })).toEqual([say.literal("vllm", main, name)]);
-            }
+        test("caught: a literal env value under every credential's name, each reported", async () => {
+            expect(await verdict({ env: NAMES.map((name) => ({ name, value: "hf_abc123" })) })).toEqual(
+                NAMES.map((name) => say.literal("vllm", main, name)),
+            );
         });
 
         test("caught: a ConfigMap key read with valueFrom, a ConfigMap with a credential loaded by envFrom", async () => {
@@ -69,20 +69,16 @@ describe("lesson plain-text-secrets: every way a credential lands in plain text"
             ]);
         });
 
-        test.each(COMMAND_LINES)("caught: %s on the command line", async (_, container, flag) => {
+        test("caught: a credential on the command line", async () => {
+            const [, container, flag] = COMMAND_LINES[0];
             expect(await verdict(container)).toEqual([say.commandLine("vllm", main, flag)]);
         });
 
         test("clean: Secrets, references, mounted files, empty values, names that are not credentials", async () => {
-            for (const name of NAMES) {
-                expect(await verdict({ env: [{ name, ...SECRET_REF }] })).toEqual([]);
-                expect(await verdict({ env: [{ name, value: "" }] })).toEqual([]);
-                expect(await verdict({ env: [{ name, value: "/var/run/secrets/hf/token" }] })).toEqual([]);
-                expect(await verdict({ env: [{ name, value: "$(HF_SECRET)" }] })).toEqual([]);
+            for (const safe of [SECRET_REF, { value: "" }, { value: "/var/run/secrets/hf/token" }, { value: "$(HF_SECRET)" }]) {
+                expect(await verdict({ env: NAMES.map((name) => ({ name, ...safe })) })).toEqual([]);
             }
-            for (const name of NOT_CREDENTIALS) {
-                expect(await verdict({ env: [{ name, value: "2048" }] })).toEqual([]);
-            }
+            expect(await verdict({ env: NOT_CREDENTIALS.map((name) => ({ name, value: "2048" })) })).toEqual([]);
             expect(await verdict({ envFrom: [{ secretRef: { name: "hf" } }] })).toEqual([]);
             const settings = kube("v1", "ConfigMap", "settings", {
                 metadata: { name: "settings", namespace: "models" },
@@ -98,6 +94,15 @@ describe("lesson plain-text-secrets: every way a credential lands in plain text"
                 expect(await verdict({ args, env: [{ name: "VLLM_API_KEY", ...SECRET_REF }] })).toEqual([]);
             }
         });
+    });
+
+    test.each(COMMAND_LINES)("caught: %s on the command line", async (_, container, flag) => {
+        const [apiVersion, kind, body, podPath] = POD_KINDS[3];
+        expect(
+            (await check(policy, [podObject(apiVersion, kind, body, { containers: [vllmContainer(container)] })])).map(
+                (finding) => finding.message,
+            ),
+        ).toEqual([say.commandLine("vllm", `${podPath}.containers[0] (main)`, flag)]);
     });
 
     test("an init container is read as well", async () => {
