@@ -1,8 +1,9 @@
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
 import { BodyBasedRouter } from "./components/gateway/bodyBasedRouter";
+import { GatewayAddress } from "./components/gateway/gatewayAddress";
 import { GKE_GATEWAY_PROVIDER } from "./components/gateway/gkeProvider";
-import { InferenceGateway } from "./components/gateway/inferenceGateway";
+import { InferenceGateway, certificateSecretName } from "./components/gateway/inferenceGateway";
 import { istioGatewayProvider } from "./components/gateway/istioProvider";
 import { GatewayProvider } from "./components/gateway/provider";
 import { GkeCluster } from "./components/infrastructure/cluster";
@@ -21,8 +22,8 @@ import { GATEWAY_ACCESS_LABEL, ServingNamespace } from "./components/platform/se
 import { TpuComputeClass } from "./components/platform/tpuComputeClass";
 import { capacityPlan } from "./components/serving/capacityPlan";
 import { estimateTpuHourlyCost } from "./components/serving/cost";
-import { GatewaySettings } from "./components/settings/gateway";
-import { loadHfToken, loadSettings } from "./components/settings/stack";
+import { GatewaySettings, isInternalGateway, opensToInternet } from "./components/settings/gateway";
+import { loadHfToken, loadIapClientSecret, loadSettings } from "./components/settings/stack";
 import { ModelService } from "./components/workloads/modelService";
 
 const name = "tpu-inference";
@@ -35,6 +36,46 @@ function gatewayProviderFor(gateway: GatewaySettings): GatewayProvider {
         case "istio":
             return istioGatewayProvider(gateway.loadBalancer);
     }
+}
+
+/** The command that writes the CA of the Gateway's certificate (public; cert-manager copies it into the certificate's Secret). */
+function caCertificateCommand(namespace: string, gateway: string): string {
+    return `kubectl get secret -n ${namespace} ${certificateSecretName(gateway)} -o jsonpath='{.data.ca\\.crt}' | base64 -d > ca.crt`;
+}
+
+/** The `access` output: who is let in, and how a caller gets each credential; the key is a secret, shown only with --show-secrets. */
+function accessOutput(gateway: GatewaySettings, apiKey: pulumi.Output<string>, gatewayUrl: pulumi.Output<string>) {
+    const { access } = gateway;
+    const ranges = access.allowedSourceRanges;
+    const reachableFrom =
+        ranges.length === 0
+            ? "nobody: allowedSourceRanges is empty, so the Gateway refuses every request; set it to your network (pulumi config set --path 'allowedSourceRanges[0]' <CIDR>)"
+            : opensToInternet(ranges)
+              ? "the whole internet (allowedSourceRanges has 0.0.0.0/0): only the key and the identity check stand between it and the models"
+              : ranges.join(", ");
+    if (ranges.length === 0) {
+        void pulumi.log.warn(`the inference Gateway is closed: ${reachableFrom}`);
+    } else if (opensToInternet(ranges)) {
+        void pulumi.log.warn(`the inference Gateway is open to ${reachableFrom}`);
+    }
+    return {
+        reachableFrom,
+        publicToInternet: opensToInternet(ranges),
+        rateLimitPerMinute: access.rateLimitPerMinute,
+        identity: access.identity,
+        apiKey,
+        apiKeyCommand: "export API_KEY=$(pulumi stack output access --show-secrets --json | jq -r .apiKey)",
+        ...(access.identity !== "api-key"
+            ? {
+                  idTokenCommand: gatewayUrl.apply(
+                      (url) =>
+                          `gcloud auth print-identity-token --impersonate-service-account=<ALLOWED_SA> --include-email --audiences=${access.identity === "iap" ? access.iapClientId : url}`,
+                  ),
+                  idTokenHeader: "Proxy-Authorization: Bearer <ID_TOKEN>",
+              }
+            : {}),
+        ...(access.modelArmor ? { screening: "Model Armor, failing closed" } : {}),
+    };
 }
 
 /** The stack: settings are validated and the live facts read before the first resource is registered. */
@@ -124,12 +165,37 @@ export = async () => {
     const certManager = new CertManager(name, { provider });
     const leaderWorkerSet = new LeaderWorkerSet("lws", { provider, webhookPrerequisites: [cluster.webhookFirewall] });
     const networkServices = preflight.prerequisites("networkServices");
+    // Workload Identity principals and Google's service agents name the project by its number.
+    const projectNumber = gcp.organizations.getProjectOutput({ projectId: settings.project }).number;
+    // The Gateway's address, reserved so that its certificate can name it before the Gateway exists.
+    const access = settings.gateway.access;
+    const gatewayAddress = new GatewayAddress("inference", {
+        project: settings.project,
+        region: settings.region,
+        internal: isInternalGateway(settings.gateway),
+        subnetworkId: network.subnetworkId,
+        names,
+        dependsOn: preflight.prerequisites("compute"),
+    });
+    const gatewayHost = settings.gateway.hostname ?? gatewayAddress.ip;
+    const gatewayUrl = pulumi.interpolate`https://${gatewayHost}`;
     // What programs the Gateway, beside the platform: istiod, or GKE's own controller, which needs nothing installed.
     const installedGatewayProvider = gatewayProvider.install({
         provider,
         webhookPrerequisites: [cluster.webhookFirewall],
         proxyOnlySubnetwork: network.proxyOnlySubnetwork,
         networkServices,
+        gatewayName: settings.gateway.name,
+        access,
+        gcp: {
+            project: settings.project,
+            region: settings.region,
+            projectNumber,
+            names,
+            manageProjectApis: settings.manageProjectApis,
+            compute: preflight.prerequisites("compute"),
+        },
+        iapClientSecret: loadIapClientSecret(),
     });
     const kserve = new KServe("kserve", {
         provider,
@@ -150,6 +216,18 @@ export = async () => {
         gateway: settings.gateway,
         allowedRouteNamespaceLabels: { ...GATEWAY_ACCESS_LABEL },
         gatewayProvider: installedGatewayProvider,
+        address: {
+            type: gatewayProvider.addressType,
+            value: gatewayProvider.addressType === "NamedAddress" ? gatewayAddress.name : gatewayAddress.ip,
+        },
+        certificate:
+            settings.gateway.tlsSecret !== undefined
+                ? { secretName: settings.gateway.tlsSecret }
+                : settings.gateway.certificateIssuer !== undefined
+                  ? { issuer: settings.gateway.certificateIssuer, hostname: settings.gateway.hostname }
+                  : { issuer: certManager.caIssuerName, ipAddress: gatewayAddress.ip, hostname: settings.gateway.hostname },
+        certManagerReady: certManager.webhooksReady,
+        url: gatewayUrl,
     });
 
     // Pattern 2: requests at the Gateway's root routed by the model their body names. The router sits beside the Gateway,
@@ -161,7 +239,7 @@ export = async () => {
               gatewayProvider: installedGatewayProvider,
               models: settings.models.map((model) => ({ service: model.name, baseModel: model.modelName, adapters: [] })),
               servingNamespace: settings.gateway.servingNamespace,
-              gatewayAddress: gateway.address,
+              gatewayUrl,
           })
         : undefined;
 
@@ -176,8 +254,6 @@ export = async () => {
         protect,
         dependsOn: [...preflight.prerequisites("storage"), ...preflight.prerequisites("artifactRegistry")],
     });
-    // Workload Identity principals name the project by its number.
-    const projectNumber = gcp.organizations.getProjectOutput({ projectId: settings.project }).number;
 
     // KEDA, when a service autoscales: it reads Managed Prometheus as itself (the grant goes through Resource Manager).
     const keda = settings.models.some((model) => model.autoscaling !== undefined)
@@ -200,7 +276,8 @@ export = async () => {
                 scheduling: computeClass?.scheduling ?? tpuPool.scheduling,
                 gateway: { name: settings.gateway.name, namespace: settings.gateway.namespace },
                 gatewayProvider: installedGatewayProvider,
-                gatewayAddress: gateway.address,
+                gatewayUrl,
+                apiKeySecret: serving.apiKey.secretName,
                 hfToken: serving.hfToken,
                 platform: [
                     kserve.configs,
@@ -249,8 +326,15 @@ export = async () => {
         /** Where the Gateway is, for `npm run smoke` and `npm run doctor`. */
         gateway: { namespace: settings.gateway.namespace, name: settings.gateway.name },
         gatewayAddress: gateway.address,
-        gatewayUrl: pulumi.interpolate`http://${gateway.address}`,
+        /** HTTPS only: plain HTTP redirects here. */
+        gatewayUrl,
         caIssuerName: certManager.caIssuerName,
+        /** Writes the CA that signed the Gateway's certificate to ca.crt, for `curl --cacert ca.crt` and `npm run smoke -- --cacert ca.crt`. */
+        ...(settings.gateway.tlsSecret === undefined && settings.gateway.certificateIssuer === undefined
+            ? { caCertificateCommand: caCertificateCommand(settings.gateway.namespace, settings.gateway.name) }
+            : {}),
+        /** Who may reach the models, and how a caller gets its credentials. */
+        access: accessOutput(settings.gateway, serving.apiKey.value, gatewayUrl),
         servingNamespace: serving.namespaceName,
         dashboardUrl: observability.dashboardUrl,
         /** Pattern 2: one OpenAI-compatible endpoint for every model service, which the body's `model` picks. */

@@ -31,7 +31,9 @@ function strict(schema: Schema): Schema {
         } else if ((key === "items" || key === "additionalProperties") && value && typeof value === "object") {
             out[key] = strict(value as Schema);
         } else if ((key === "anyOf" || key === "oneOf" || key === "allOf") && Array.isArray(value)) {
-            out[key] = value.map((inner: Schema) => strict(inner));
+            // A structural schema's branches only add value checks to the fields declared beside them (Gateway API's
+            // address `oneOf` lists `type` alone): they declare no fields, so they reject none.
+            out[key] = value.map((inner: Schema) => (inner.properties ? branch(inner) : strict(inner)));
         } else {
             out[key] = value;
         }
@@ -40,6 +42,12 @@ function strict(schema: Schema): Schema {
         out.additionalProperties = false;
     }
     return out;
+}
+
+/** A `oneOf`/`anyOf`/`allOf` branch: its properties are checked strictly within, never closed to the others. */
+function branch(schema: Schema): Schema {
+    const { additionalProperties, ...rest } = strict(schema);
+    return schema.additionalProperties !== undefined ? { ...rest, additionalProperties } : rest;
 }
 
 function walk(dir: string): string[] {

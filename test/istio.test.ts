@@ -50,21 +50,34 @@ describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
         const gateway = graph.get("kubernetes:gateway.networking.k8s.io/v1:Gateway", "inference-gateway");
         expect(gateway.inputs.spec).toEqual({
             gatewayClassName: "istio",
+            // Istio sets the Service's load balancer IP from the first address: the reserved one the certificate names.
+            addresses: [{ type: "IPAddress", value: "198.51.100.20" }],
             listeners: [
                 {
-                    name: "http",
-                    protocol: "HTTP",
-                    port: 80,
+                    name: "https",
+                    protocol: "HTTPS",
+                    port: 443,
+                    tls: { mode: "Terminate", certificateRefs: [{ kind: "Secret", group: "", name: "inference-gateway-tls" }] },
                     allowedRoutes: {
                         namespaces: { from: "Selector", selector: { matchLabels: { "gke-tpu-inference/gateway-access": "true" } } },
                     },
                 },
+                { name: "http", protocol: "HTTP", port: 80, allowedRoutes: { namespaces: { from: "Same" } } },
             ],
-            infrastructure: { annotations: { "cloud.google.com/l4-rbs": "enabled" } },
+            infrastructure: {
+                annotations: { "cloud.google.com/l4-rbs": "enabled" },
+                parametersRef: { group: "", kind: "ConfigMap", name: "inference-gateway-service" },
+            },
         });
+        // Never programmed before its certificate and its access control exist.
         expect(graph.dependencyNames(gateway)).toEqual([
+            "gcp:compute/address:Address inference-address",
+            "kubernetes:cert-manager.io/v1:Certificate inference-certificate",
+            "kubernetes:core/v1:ConfigMap inference-access-service",
             "kubernetes:core/v1:Namespace inference-ns",
             "kubernetes:helm.sh/v4:Chart istio-istiod",
+            "kubernetes:networking.istio.io/v1alpha3:EnvoyFilter inference-access-rate-limit",
+            "kubernetes:security.istio.io/v1:AuthorizationPolicy inference-access-allow",
         ]);
         expect(validator.errors(gateway.inputs)).toEqual([]);
     });
@@ -255,7 +268,10 @@ describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
 describe("two services behind Istio without Pattern 2", () => {
     test("each route's rules call its own service's EPP, and every hop of Istio's request path is built", async () => {
         const graph = await runProgram({ gatewayProvider: "istio", models: MODELS, tpuMaxNodes: "3" });
-        expect(graph.ofType("kubernetes:networking.istio.io/v1alpha3:EnvoyFilter")).toEqual([]);
+        // The Gateway's rate limit only: no router filter.
+        expect(graph.ofType("kubernetes:networking.istio.io/v1alpha3:EnvoyFilter").map((filter) => filter.name)).toEqual([
+            "inference-access-rate-limit",
+        ]);
         expect(requestPathProblems(graph.resources, "istio")).toEqual([]);
     });
 });

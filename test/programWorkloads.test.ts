@@ -35,8 +35,12 @@ describe("the program's workloads", () => {
             "kubernetes:batch/v1:Job lws-webhooks-probe",
             "kubernetes:batch/v1:Job qwen2-3b-weights-copy",
             "kubernetes:core/v1:Namespace serving-ns",
+            "kubernetes:core/v1:Secret serving-api-key",
             "kubernetes:core/v1:ServiceAccount qwen2-3b-weights-server",
             "kubernetes:helm.sh/v4:Chart kserve-configs",
+            // Both backends' Cloud Armor policy before KServe routes to them.
+            "kubernetes:networking.gke.io/v1:GCPBackendPolicy qwen2-3b-http-backend",
+            "kubernetes:networking.gke.io/v1:GCPBackendPolicy qwen2-3b-pool-backend",
             "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig serving-router-route",
         ]);
         const tpuPool = graph.get("gcp:container/nodePool:NodePool", "tpu-inference-tpu-pool");
@@ -50,7 +54,7 @@ describe("the program's workloads", () => {
         };
         const byName = new Map(graph.resources.map((resource) => [`${resource.type} ${resource.name}`, resource.urn]));
         const served = graph.resources.filter((resource) => /^kubernetes:(cert-manager\.io|serving\.kserve\.io)\//.test(resource.type));
-        expect(served.length).toBe(5);
+        expect(served.length).toBe(6);
         for (const resource of served) {
             const gate = gates[resource.type.split(":")[1].split("/")[0]];
             expect({ resource: resource.name, gated: transitiveDependencies(graph, resource).has(byName.get(gate)!) }).toEqual({
@@ -60,11 +64,22 @@ describe("the program's workloads", () => {
         }
     });
 
-    test("health checks and the backend policy wait for nothing but their namespace, so GKE has them before the first pod", () => {
+    test("health checks and the backend policies wait for nothing but their namespace (and the Cloud Armor policy they name), so GKE has them before the first pod", () => {
+        for (const [type, name] of [
+            ["kubernetes:networking.gke.io/v1:GCPBackendPolicy", "qwen2-3b-pool-backend"],
+            ["kubernetes:networking.gke.io/v1:GCPBackendPolicy", "qwen2-3b-http-backend"],
+        ]) {
+            expect({ name, dependencies: graph.dependencyNames(graph.get(type, name)) }).toEqual({
+                name,
+                dependencies: [
+                    "gcp:compute/regionSecurityPolicy:RegionSecurityPolicy gateway-access-policy",
+                    "kubernetes:core/v1:Namespace serving-ns",
+                ],
+            });
+        }
         for (const [type, name] of [
             ["kubernetes:networking.gke.io/v1:HealthCheckPolicy", "qwen2-3b-pool-health"],
             ["kubernetes:networking.gke.io/v1:HealthCheckPolicy", "qwen2-3b-http-health"],
-            ["kubernetes:networking.gke.io/v1:GCPBackendPolicy", "qwen2-3b-pool-backend"],
             ["kubernetes:core/v1:Service", "qwen2-3b-http"],
         ]) {
             expect({ name, dependencies: graph.dependencyNames(graph.get(type, name)) }).toEqual({
@@ -97,11 +112,11 @@ describe("the program's workloads", () => {
                 modelName: "Qwen/Qwen2.5-3B-Instruct",
                 pattern: "pattern1",
                 replicas: 1,
-                baseUrl: `http://${MOCK_GATEWAY_ADDRESS}/llm-inference/qwen2-3b`,
+                baseUrl: `https://${MOCK_GATEWAY_ADDRESS}/llm-inference/qwen2-3b`,
                 curl: {
-                    models: `curl -sS http://${MOCK_GATEWAY_ADDRESS}/llm-inference/qwen2-3b/v1/models`,
+                    models: `curl -sS --cacert ca.crt -H "Authorization: Bearer $API_KEY" https://${MOCK_GATEWAY_ADDRESS}/llm-inference/qwen2-3b/v1/models`,
                     completions:
-                        `curl -sS http://${MOCK_GATEWAY_ADDRESS}/llm-inference/qwen2-3b/v1/completions -H 'Content-Type: application/json' ` +
+                        `curl -sS --cacert ca.crt -H "Authorization: Bearer $API_KEY" https://${MOCK_GATEWAY_ADDRESS}/llm-inference/qwen2-3b/v1/completions -H 'Content-Type: application/json' ` +
                         `-d '{"model":"Qwen/Qwen2.5-3B-Instruct","prompt":"Say hello","max_tokens":32}'`,
                 },
                 // Weights streamed from the bucket, the image streamed, compiled programs loaded from the cache when warm.

@@ -93,7 +93,8 @@ const CHECKS: Record<keyof Hops | "vllmHealthCheck" | "routerHealthCheck", (emit
                     : ["the routing extension runs on every route: the per-service paths would depend on the router"]),
             ];
         }
-        const [filter] = ofKind(resources, "EnvoyFilter");
+        // The router's filter, beside the Gateway's rate limit.
+        const filter = ofKind(resources, "EnvoyFilter").find((candidate) => candidate.metadata.name === BODY_BASED_ROUTER.name);
         const patches = (filter?.spec.configPatches ?? []) as Inputs[];
         const processor = patches.find((patch) => patch.applyTo === "HTTP_FILTER")?.patch.value.typed_config;
         const disabledRoutes = patches.filter((patch) => patch.applyTo === "HTTP_ROUTE").length;

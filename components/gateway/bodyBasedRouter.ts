@@ -2,7 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { BODY_BASED_ROUTER } from "@gke-tpu-inference/facts";
 import { pinnedChartArgs } from "../lib/charts";
-import { shellCommand } from "../lib/shell";
+import { authorizedCurl } from "../lib/shell";
 import { InstalledGatewayProvider } from "./provider";
 
 /** What one model service answers to: its base model and the LoRA adapters it serves. */
@@ -27,8 +27,8 @@ export interface BodyBasedRouterArgs {
     models: RoutedModel[];
     /** The model services' namespace, which names their routes (behind Istio, the ext_proc filter is off on their own paths). */
     servingNamespace: string;
-    /** The Gateway's address, for the endpoint's URL and curl example. */
-    gatewayAddress: pulumi.Input<string>;
+    /** The Gateway's HTTPS URL, for the endpoint's URL and curl example. */
+    gatewayUrl: pulumi.Input<string>;
 }
 
 /** The one endpoint of every model service: its URL, which service each name reaches, and a request to paste. */
@@ -108,9 +108,9 @@ export class BodyBasedRouter extends pulumi.ComponentResource {
             messages: [{ role: "user", content: "Say hello" }],
             max_tokens: 32,
         });
-        this.endpoint = pulumi.output(args.gatewayAddress).apply((address) => {
-            const url = `http://${address}/v1`;
-            const curl = shellCommand(["curl", "-sS", `${url}/chat/completions`, "-H", "Content-Type: application/json", "-d", request]);
+        this.endpoint = pulumi.output(args.gatewayUrl).apply((gatewayUrl) => {
+            const url = `${gatewayUrl}/v1`;
+            const curl = authorizedCurl([`${url}/chat/completions`, "-H", "Content-Type: application/json", "-d", request]);
             return { url, models, curl };
         });
         this.registerOutputs({ extensionName: this.extensionName, endpoint: this.endpoint });

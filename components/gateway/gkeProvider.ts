@@ -6,8 +6,10 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { BODY_BASED_ROUTER, VLLM_PORT } from "@gke-tpu-inference/facts";
+import { BODY_BASED_ROUTER, IAP, VLLM_PORT } from "@gke-tpu-inference/facts";
 import { ROOT_INFERENCE_PATHS } from "../serving/routerRoute";
+import { GkeGatewayAccess } from "./gkeAccess";
+import { ModelArmor } from "./modelArmor";
 import { GatewayProvider, GatewayProviderInstallArgs, InstalledGatewayProvider, RouterExtension, ServiceBackends } from "./provider";
 
 /** GCP's backend timeout defaults to 30 s; a long completion streams for minutes. */
@@ -37,12 +39,28 @@ export function rootInferenceMatcher(): string {
     return `request.method == 'POST' && (${ROOT_INFERENCE_PATHS.map((path) => `request.path == '${path}'`).join(" || ")})`;
 }
 
-/** Both backends GKE creates for a model service, health-checked on vLLM's /health, and a long timeout on the InferencePool's. */
-function addServiceObjects(name: string, service: ServiceBackends, opts: pulumi.CustomResourceOptions): void {
+/** What every backend's GCPBackendPolicy carries for access control: the Cloud Armor policy, and with IAP the OAuth client. */
+export interface BackendAccess {
+    securityPolicy: pulumi.Input<string>;
+    iap?: { clientId: string; clientSecret: pulumi.Input<string> };
+}
+
+/**
+ * Both backends GKE creates for a model service, health-checked on vLLM's /health; on each a GCPBackendPolicy naming the
+ * Cloud Armor policy (and with IAP the OAuth client), and on the InferencePool's a long timeout. Returns the backend
+ * policies, which the service waits for.
+ */
+function addServiceObjects(
+    name: string,
+    service: ServiceBackends,
+    access: BackendAccess,
+    opts: pulumi.CustomResourceOptions,
+): pulumi.Resource[] {
     // Both backends GKE creates for the service: the InferencePool and the plain-HTTP Service.
+    const httpService = { group: "", kind: "Service", name: service.httpServiceName };
     const healthChecked: Array<[string, { group: string; kind: string; name: string }]> = [
         ["pool-health", service.inferencePool],
-        ["http-health", { group: "", kind: "Service", name: service.httpServiceName }],
+        ["http-health", httpService],
     ];
     for (const [suffix, targetRef] of healthChecked) {
         new k8s.apiextensions.CustomResource(
@@ -56,15 +74,41 @@ function addServiceObjects(name: string, service: ServiceBackends, opts: pulumi.
             opts,
         );
     }
-    new k8s.apiextensions.CustomResource(
-        `${name}-pool-backend`,
-        {
-            apiVersion: "networking.gke.io/v1",
-            kind: "GCPBackendPolicy",
-            metadata: { name: service.inferencePool.name, namespace: service.namespace },
-            spec: { default: { timeoutSec: INFERENCE_BACKEND_TIMEOUT_SECONDS }, targetRef: service.inferencePool },
-        },
-        opts,
+    // GKE reads the OAuth client's secret from a Secret beside the policies, under the key `key`.
+    const iapSecret =
+        access.iap !== undefined
+            ? new k8s.core.v1.Secret(
+                  `${name}-iap-client`,
+                  {
+                      metadata: { name: `${service.httpServiceName}-iap-client`, namespace: service.namespace },
+                      type: "Opaque",
+                      stringData: { [IAP.clientSecretKey]: pulumi.secret(access.iap.clientSecret) },
+                  },
+                  opts,
+              )
+            : undefined;
+    const guarded = {
+        securityPolicy: access.securityPolicy,
+        ...(access.iap !== undefined && iapSecret !== undefined
+            ? { iap: { enabled: true, clientID: access.iap.clientId, oauth2ClientSecret: { name: iapSecret.metadata.name } } }
+            : {}),
+    };
+    const backendPolicies: Array<[string, { group: string; kind: string; name: string }, Record<string, unknown>]> = [
+        ["pool-backend", service.inferencePool, { timeoutSec: INFERENCE_BACKEND_TIMEOUT_SECONDS, ...guarded }],
+        ["http-backend", httpService, guarded],
+    ];
+    return backendPolicies.map(
+        ([suffix, targetRef, spec]) =>
+            new k8s.apiextensions.CustomResource(
+                `${name}-${suffix}`,
+                {
+                    apiVersion: "networking.gke.io/v1",
+                    kind: "GCPBackendPolicy",
+                    metadata: { name: targetRef.name, namespace: service.namespace },
+                    spec: { default: spec, targetRef },
+                },
+                opts,
+            ),
     );
 }
 
@@ -129,26 +173,58 @@ function addRouterExtension(name: string, router: RouterExtension, opts: pulumi.
 }
 
 /** GKE's Gateway once the network is up: the Gateway and each model service wait for what GKE needs of the project. */
-export function installGkeGateway({
-    proxyOnlySubnetwork,
-    networkServices,
-}: Pick<GatewayProviderInstallArgs, "proxyOnlySubnetwork" | "networkServices">): InstalledGatewayProvider {
+export function installGkeGateway(
+    args: Pick<GatewayProviderInstallArgs, "proxyOnlySubnetwork" | "networkServices" | "access" | "gcp" | "iapClientSecret" | "provider">,
+): InstalledGatewayProvider {
+    const { proxyOnlySubnetwork, networkServices, access, gcp } = args;
+    const guard = new GkeGatewayAccess("gateway-access", {
+        project: gcp.project,
+        region: gcp.region,
+        access,
+        names: gcp.names,
+        dependsOn: gcp.compute,
+    });
+    if (access.identity === "iap" && (access.iapClientId === undefined || args.iapClientSecret === undefined)) {
+        throw new Error("gatewayIdentity iap without iapClientId and the iapClientSecret secret: the settings should have refused it");
+    }
+    const backendAccess: BackendAccess = {
+        securityPolicy: guard.securityPolicyName,
+        ...(access.identity === "iap" ? { iap: { clientId: access.iapClientId!, clientSecret: args.iapClientSecret! } } : {}),
+    };
     return {
         // A regional Gateway is programmed only once the region has a proxy-only subnet; InferencePool backends need Network Services.
         gatewayPrerequisites: [...(proxyOnlySubnetwork ? [proxyOnlySubnetwork] : []), ...networkServices],
         servicePrerequisites: networkServices,
-        addServiceObjects,
+        addServiceObjects: (name, service, opts) => addServiceObjects(name, service, backendAccess, opts),
+        addGatewayObjects: (name, gateway, opts) =>
+            access.modelArmor
+                ? [
+                      new ModelArmor(
+                          `${name}-model-armor`,
+                          {
+                              provider: args.provider,
+                              project: gcp.project,
+                              projectNumber: gcp.projectNumber,
+                              region: gcp.region,
+                              gateway,
+                              manageApi: gcp.manageProjectApis,
+                          },
+                          { parent: opts.parent },
+                      ).extension,
+                  ]
+                : [],
         addRouterExtension,
     };
 }
 
 /**
  * GKE's own Gateway controller: it runs no webhook on the nodes and asks nothing of the serving namespace; its regional
- * Application Load Balancer needs the region's proxy-only subnet.
+ * Application Load Balancer needs the region's proxy-only subnet and takes its reserved address by name.
  */
 export const GKE_GATEWAY_PROVIDER: GatewayProvider = {
     webhookPorts: [],
     proxyOnlySubnet: true,
     servingNamespaceLabels: {},
+    addressType: "NamedAddress",
     install: installGkeGateway,
 };

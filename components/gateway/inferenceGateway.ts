@@ -1,31 +1,54 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import { GATEWAY_LISTENERS } from "@gke-tpu-inference/facts";
 import { GatewaySettings } from "../settings/gateway";
 import { InstalledGatewayProvider } from "./provider";
+
+/** Where the Gateway's certificate comes from. */
+export type GatewayCertificateSource =
+    /** A kubernetes.io/tls Secret the user made in the Gateway's namespace. */
+    | { secretName: string }
+    /** A cert-manager ClusterIssuer that signs a certificate for the reserved address (and the hostname, when set). */
+    | { issuer: pulumi.Input<string>; ipAddress?: pulumi.Input<string>; hostname?: string };
 
 /** Arguments of {@link InferenceGateway}. */
 export interface InferenceGatewayArgs {
     /** Provider of the target cluster. */
     provider: k8s.Provider;
-    /** Class, namespace, name and optional TLS secret, validated by the settings. */
-    gateway: Pick<GatewaySettings, "className" | "namespace" | "name" | "tlsSecret">;
+    /** Class, namespace and name, validated by the settings. */
+    gateway: Pick<GatewaySettings, "className" | "namespace" | "name">;
     /** Labels of the namespaces whose HTTPRoutes may attach. */
     allowedRouteNamespaceLabels: Record<string, string>;
     /**
      * What serves the Gateway: what it needs before it can program it (GKE, the region's proxy-only subnet and the Network
-     * Services API for InferencePool backends; Istio, istiod), and the infrastructure it reads from the Gateway.
+     * Services API for InferencePool backends; Istio, istiod), the infrastructure it reads from the Gateway, and its
+     * gateway-level access control and screening, which the Gateway waits for.
      */
-    gatewayProvider: Pick<InstalledGatewayProvider, "gatewayPrerequisites" | "gatewayInfrastructure">;
+    gatewayProvider: Pick<InstalledGatewayProvider, "gatewayPrerequisites" | "gatewayInfrastructure" | "addGatewayObjects">;
+    /** The reserved address, as the provider names it in `spec.addresses`. */
+    address: { type: "NamedAddress" | "IPAddress"; value: pulumi.Input<string> };
+    /** The HTTPS listener's certificate. */
+    certificate: GatewayCertificateSource;
+    /** cert-manager's webhook answering, which a Certificate needs. */
+    certManagerReady: pulumi.Input<pulumi.Resource>;
+    /** The URL callers use, for the provider's token audience. */
+    url: pulumi.Input<string>;
     /** How long `pulumi up` waits for the provider to program the load balancer. Default 1800 s. */
     programmedTimeoutSeconds?: number;
 }
 
+/** The name of the Secret the stack's certificate is written to. */
+export function certificateSecretName(gateway: string): string {
+    return `${gateway}-tls`;
+}
+
 /**
- * The inference Gateway: an HTTP listener, an HTTPS listener when a TLS secret is configured,
- * and routes admitted only from labelled namespaces. GKE's regional class makes it an Application
- * Load Balancer; Istio's class an Envoy Deployment behind a LoadBalancer Service, whose external
- * or internal load balancer GKE picks from the annotations the Gateway hands the Service. `pulumi up`
- * waits until the provider reports it Programmed, so its address is real when the stack outputs it.
+ * The inference Gateway on its reserved address: an HTTPS listener for routes from labelled namespaces, with a
+ * certificate cert-manager issues (or the user's Secret), and an HTTP listener that only redirects to HTTPS (it admits
+ * routes from the Gateway's own namespace, where the redirect lives). GKE's regional class makes it an Application Load
+ * Balancer; Istio's class an Envoy Deployment behind a LoadBalancer Service, whose external or internal load balancer GKE
+ * picks from the annotations the Gateway hands the Service. The Gateway waits for its certificate and its access control,
+ * and `pulumi up` waits until the provider reports it Programmed, so its address is real when the stack outputs it.
  */
 export class InferenceGateway extends pulumi.ComponentResource {
     /** The load balancer's IP address. */
@@ -34,6 +57,8 @@ export class InferenceGateway extends pulumi.ComponentResource {
     public readonly gatewayNamespace: pulumi.Output<string>;
     /** The namespace as soon as it exists, for what lives beside the Gateway without waiting for it to be programmed. */
     public readonly namespaceName: pulumi.Output<string>;
+    /** The Secret the HTTPS listener serves. */
+    public readonly certificateSecret: pulumi.Output<string>;
 
     constructor(name: string, args: InferenceGatewayArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:gateway:InferenceGateway", name, {}, opts);
@@ -41,17 +66,53 @@ export class InferenceGateway extends pulumi.ComponentResource {
         const childOpts = { parent: this, provider: args.provider };
         const namespace = new k8s.core.v1.Namespace(`${name}-ns`, { metadata: { name: gateway.namespace } }, childOpts);
 
-        const allowedRoutes = { namespaces: { from: "Selector", selector: { matchLabels: args.allowedRouteNamespaceLabels } } };
-        const listeners: Array<Record<string, unknown>> = [{ name: "http", protocol: "HTTP", port: 80, allowedRoutes }];
-        if (gateway.tlsSecret !== undefined) {
-            listeners.push({
-                name: "https",
+        const issued =
+            "issuer" in args.certificate
+                ? new k8s.apiextensions.CustomResource(
+                      `${name}-certificate`,
+                      {
+                          apiVersion: "cert-manager.io/v1",
+                          kind: "Certificate",
+                          metadata: {
+                              name: certificateSecretName(gateway.name),
+                              namespace: namespace.metadata.name,
+                              annotations: { "pulumi.com/waitFor": "condition=Ready" },
+                          },
+                          spec: {
+                              secretName: certificateSecretName(gateway.name),
+                              ...(args.certificate.hostname !== undefined ? { dnsNames: [args.certificate.hostname] } : {}),
+                              ...(args.certificate.ipAddress !== undefined ? { ipAddresses: [args.certificate.ipAddress] } : {}),
+                              privateKey: { algorithm: "RSA", size: 2048 },
+                              issuerRef: { group: "cert-manager.io", kind: "ClusterIssuer", name: args.certificate.issuer },
+                          },
+                      },
+                      { ...childOpts, dependsOn: [args.certManagerReady] },
+                  )
+                : undefined;
+        const secretName = "secretName" in args.certificate ? args.certificate.secretName : certificateSecretName(gateway.name);
+
+        const gatewayObjects = args.gatewayProvider.addGatewayObjects(
+            name,
+            { namespace: namespace.metadata.name, name: gateway.name, url: args.url },
+            childOpts,
+        );
+
+        const listeners = [
+            {
+                name: GATEWAY_LISTENERS.https.name,
                 protocol: "HTTPS",
-                port: 443,
-                tls: { mode: "Terminate", certificateRefs: [{ kind: "Secret", group: "", name: gateway.tlsSecret }] },
-                allowedRoutes,
-            });
-        }
+                port: GATEWAY_LISTENERS.https.port,
+                tls: { mode: "Terminate", certificateRefs: [{ kind: "Secret", group: "", name: secretName }] },
+                allowedRoutes: { namespaces: { from: "Selector", selector: { matchLabels: args.allowedRouteNamespaceLabels } } },
+            },
+            // Plain HTTP carries only the redirect below, which lives in the Gateway's namespace.
+            {
+                name: GATEWAY_LISTENERS.http.name,
+                protocol: "HTTP",
+                port: GATEWAY_LISTENERS.http.port,
+                allowedRoutes: { namespaces: { from: "Same" } },
+            },
+        ];
 
         const resource = new k8s.apiextensions.CustomResource(
             `${name}-gateway`,
@@ -69,6 +130,7 @@ export class InferenceGateway extends pulumi.ComponentResource {
                 },
                 spec: {
                     gatewayClassName: gateway.className,
+                    addresses: [args.address],
                     listeners,
                     ...(args.gatewayProvider.gatewayInfrastructure !== undefined
                         ? { infrastructure: args.gatewayProvider.gatewayInfrastructure }
@@ -77,7 +139,41 @@ export class InferenceGateway extends pulumi.ComponentResource {
                 // Declared (and never sent) so that the resource exposes the status GKE writes back.
                 status: undefined,
             },
-            { ...childOpts, dependsOn: args.gatewayProvider.gatewayPrerequisites },
+            {
+                ...childOpts,
+                // Never programmed without its certificate, its access control or its screening.
+                dependsOn: [...args.gatewayProvider.gatewayPrerequisites, ...(issued ? [issued] : []), ...gatewayObjects],
+            },
+        );
+
+        new k8s.apiextensions.CustomResource(
+            `${name}-https-redirect`,
+            {
+                apiVersion: "gateway.networking.k8s.io/v1",
+                kind: "HTTPRoute",
+                metadata: { name: `${gateway.name}-https-redirect`, namespace: namespace.metadata.name },
+                spec: {
+                    parentRefs: [
+                        {
+                            group: "gateway.networking.k8s.io",
+                            kind: "Gateway",
+                            name: gateway.name,
+                            sectionName: GATEWAY_LISTENERS.http.name,
+                        },
+                    ],
+                    rules: [
+                        {
+                            filters: [
+                                {
+                                    type: "RequestRedirect",
+                                    requestRedirect: { scheme: "https", statusCode: GATEWAY_LISTENERS.redirectStatusCode },
+                                },
+                            ],
+                        },
+                    ],
+                },
+            },
+            childOpts,
         );
 
         // CustomResource types only apiVersion, kind and metadata; `status` exists because it was declared above.
@@ -86,11 +182,13 @@ export class InferenceGateway extends pulumi.ComponentResource {
         this.gatewayName = resource.metadata.name;
         this.gatewayNamespace = resource.metadata.namespace;
         this.namespaceName = namespace.metadata.name;
+        this.certificateSecret = pulumi.output(secretName);
         this.registerOutputs({
             address: this.address,
             gatewayName: this.gatewayName,
             gatewayNamespace: this.gatewayNamespace,
             namespaceName: this.namespaceName,
+            certificateSecret: this.certificateSecret,
         });
     }
 }

@@ -10,6 +10,7 @@ import { BODY_BASED_ROUTER, GKE_SERVICE_LOAD_BALANCER, ISTIO } from "@gke-tpu-in
 import { Istio } from "../platform/istio";
 import { servicePathRouteNames } from "../serving/routerRoute";
 import { GatewayLoadBalancer } from "../settings/gateway";
+import { IstioGatewayAccess, serviceOverlayName } from "./istioAccess";
 import { GatewayProvider, RouterExtension, ServiceBackends } from "./provider";
 
 /** The API version of the Istio networking objects the stack writes (the CRD's storage version). */
@@ -25,8 +26,8 @@ export function tlsOriginationRule(host: pulumi.Input<string>) {
     return { host, trafficPolicy: { tls: { mode: "SIMPLE", insecureSkipVerify: true } } };
 }
 
-/** TLS to a model service's EPP. */
-function addServiceObjects(name: string, service: ServiceBackends, opts: pulumi.CustomResourceOptions): void {
+/** TLS to a model service's EPP; its access control is the Gateway's, so the service waits for nothing more. */
+function addServiceObjects(name: string, service: ServiceBackends, opts: pulumi.CustomResourceOptions): pulumi.Resource[] {
     // Istio calls the EPP's Service by its cluster name over plain HTTP/2 unless told otherwise; the EPP serves TLS only.
     new k8s.apiextensions.CustomResource(
         `${name}-epp-tls`,
@@ -38,6 +39,7 @@ function addServiceObjects(name: string, service: ServiceBackends, opts: pulumi.
         },
         opts,
     );
+    return [];
 }
 
 /**
@@ -124,7 +126,9 @@ export function istioGatewayProvider(loadBalancer: GatewayLoadBalancer): Gateway
         proxyOnlySubnet: false,
         // No sidecar beside vLLM or the EPP: the EPP's own TLS carries the Gateway's calls.
         servingNamespaceLabels: { [ISTIO.injectionLabel.key]: ISTIO.injectionLabel.disabled },
-        install: ({ provider, webhookPrerequisites }) => {
+        // Istio's Service template sets the load balancer's IP from the Gateway's first address.
+        addressType: "IPAddress",
+        install: ({ provider, webhookPrerequisites, gatewayName, access }) => {
             const istio = new Istio("istio", { provider, webhookPrerequisites });
             // Istio's objects wait for its CRDs.
             const afterCrds = (opts: pulumi.CustomResourceOptions) => ({ ...opts, dependsOn: [istio.crds] });
@@ -132,9 +136,20 @@ export function istioGatewayProvider(loadBalancer: GatewayLoadBalancer): Gateway
                 // Nothing but istiod programs an `istio` Gateway.
                 gatewayPrerequisites: [istio.istiod],
                 // Istio copies these onto the Service it creates for the Gateway.
-                gatewayInfrastructure: { annotations: { ...GKE_SERVICE_LOAD_BALANCER[loadBalancer] } },
+                // and merges the overlay the ConfigMap holds (the allowed ranges, the client's address kept) into that Service.
+                gatewayInfrastructure: {
+                    annotations: { ...GKE_SERVICE_LOAD_BALANCER[loadBalancer] },
+                    parametersRef: { group: "", kind: "ConfigMap", name: serviceOverlayName(gatewayName) },
+                },
                 servicePrerequisites: [],
                 addServiceObjects: (name, service, opts) => addServiceObjects(name, service, afterCrds(opts)),
+                addGatewayObjects: (name, gateway, opts) => [
+                    new IstioGatewayAccess(
+                        `${name}-access`,
+                        { provider, gateway, access, audience: gateway.url, crds: istio.crds },
+                        { parent: opts.parent },
+                    ),
+                ],
                 addRouterExtension: (name, router, opts) => addRouterExtension(name, router, afterCrds(opts)),
             };
         },

@@ -8,6 +8,8 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import { StackNames } from "../lib/names";
+import { GatewayAccessSettings } from "../settings/gateway";
 
 /** What a provider needs of the cluster and the network to be installed. */
 export interface GatewayProviderInstallArgs {
@@ -19,6 +21,23 @@ export interface GatewayProviderInstallArgs {
     proxyOnlySubnetwork?: pulumi.Resource;
     /** The Network Services API enabled: GKE accepts an InferencePool backend only with it. */
     networkServices: pulumi.Input<pulumi.Resource>[];
+    /** The Gateway's name, which the provider's policies target. */
+    gatewayName: string;
+    /** Who may reach the models, validated by the settings. */
+    access: GatewayAccessSettings;
+    /** Where the provider's GCP objects go, and their names. */
+    gcp: {
+        project: string;
+        region: string;
+        projectNumber: pulumi.Input<string>;
+        names: StackNames;
+        /** Enable the APIs an opt-in layer needs (Model Armor's). */
+        manageProjectApis: boolean;
+        /** The Compute Engine API enabled. */
+        compute: pulumi.Input<pulumi.Resource>[];
+    };
+    /** With `iap`: the OAuth client's secret, a Pulumi secret. */
+    iapClientSecret?: pulumi.Input<string>;
 }
 
 /** A provider as chosen from the settings: what the cluster must allow for it, and how it is installed. */
@@ -29,6 +48,8 @@ export interface GatewayProvider {
     readonly proxyOnlySubnet: boolean;
     /** Labels the model services' namespace carries for the provider. */
     readonly servingNamespaceLabels: Readonly<Record<string, string>>;
+    /** How the Gateway's `spec.addresses` names the reserved address: GKE by the address resource's name, Istio by the IP. */
+    readonly addressType: "NamedAddress" | "IPAddress";
     /** Installs what programs the Gateway beside the platform, and gives what the gateway and the model services get from it. */
     install(args: GatewayProviderInstallArgs): InstalledGatewayProvider;
 }
@@ -54,16 +75,35 @@ export interface RouterExtension {
     servingNamespace: string;
 }
 
+/** The Gateway the provider's gateway-level objects attach to. */
+export interface GatewayObjectsTarget {
+    namespace: pulumi.Input<string>;
+    name: string;
+    /** The HTTPS URL callers use, the audience of their ID tokens. */
+    url: pulumi.Input<string>;
+}
+
 /** A provider installed on the cluster: what the Gateway, each model service and the body-based router get from it. */
 export interface InstalledGatewayProvider {
     /** What the Gateway waits for before the provider can program it. */
     readonly gatewayPrerequisites: pulumi.Input<pulumi.Resource>[];
     /** The Gateway's `spec.infrastructure`, where the provider makes the load balancer's Service from it. */
-    readonly gatewayInfrastructure?: { annotations: Record<string, string> };
+    readonly gatewayInfrastructure?: {
+        annotations: Record<string, string>;
+        parametersRef?: { group: string; kind: string; name: string };
+    };
     /** What every model service waits for beside the platform. */
     readonly servicePrerequisites: pulumi.Input<pulumi.Resource>[];
-    /** Adds the objects a model service needs behind this provider, as the service's children (`opts`). */
-    addServiceObjects(name: string, service: ServiceBackends, opts: pulumi.CustomResourceOptions): void;
+    /**
+     * Adds the objects a model service needs behind this provider, as the service's children (`opts`); returns those the
+     * service waits for (its backends' access control), so that no route reaches an unprotected backend.
+     */
+    addServiceObjects(name: string, service: ServiceBackends, opts: pulumi.CustomResourceOptions): pulumi.Resource[];
+    /**
+     * Adds the Gateway's own access control and screening, as the Gateway's children (`opts`); returns what the Gateway
+     * waits for, so that it is never programmed without them.
+     */
+    addGatewayObjects(name: string, gateway: GatewayObjectsTarget, opts: pulumi.CustomResourceOptions): pulumi.Resource[];
     /** Adds what makes the Gateway call the body-based router for the requests at its root, as the router's children (`opts`). */
     addRouterExtension(name: string, router: RouterExtension, opts: pulumi.CustomResourceOptions): void;
 }

@@ -22,9 +22,11 @@
  * in its body reaches the service's InferencePool. KServe's own header match stays: it routes the fully qualified
  * `publishers/<namespace>/models/<model>` name, which vLLM also serves.
  *
+ * Every route attaches to the Gateway's HTTPS listener only (`sectionName: https`).
+ *
  * The strings in `{{ }}` are KServe's Go templates, filled in per service by the controller.
  */
-import { BODY_BASED_ROUTER, INFERENCE_POOL_KIND, ISTIO, KSERVE_CHILDREN, VLLM_PORT } from "@gke-tpu-inference/facts";
+import { BODY_BASED_ROUTER, GATEWAY_LISTENERS, INFERENCE_POOL_KIND, ISTIO, KSERVE_CHILDREN, VLLM_PORT } from "@gke-tpu-inference/facts";
 
 /** The InferencePool KServe creates for a service; the EPP picks an endpoint within it. */
 const INFERENCE_POOL = {
@@ -124,6 +126,8 @@ export function routerRouteSpec(bodyBasedRouting: boolean) {
                 kind: "Gateway",
                 name: "{{ .GlobalConfig.IngressGatewayName }}",
                 namespace: "{{ .GlobalConfig.IngressGatewayNamespace }}",
+                // HTTPS only: the plain-HTTP listener only redirects.
+                sectionName: GATEWAY_LISTENERS.https.name,
             },
         ],
         rules: templateRules(bodyBasedRouting).map(({ rule }) => rule),

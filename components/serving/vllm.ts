@@ -11,6 +11,7 @@ import {
     KSERVE_CHILDREN,
     PREFIX_CACHE_ROUTING,
     TPU_MULTI_HOST,
+    VLLM_API_KEY,
     VLLM_PORT,
     VLLM_QUIET_ENDPOINTS,
     VLLM_SHUTDOWN,
@@ -46,6 +47,8 @@ export interface VllmContainerOptions {
     compilationCacheUri?: pulumi.Input<string>;
     /** The Secret holding HF_TOKEN, when vLLM itself may reach Hugging Face. */
     hfTokenSecret?: pulumi.Input<string>;
+    /** The Secret holding the key vLLM requires of every /v1 request (key {@link VLLM_API_KEY.env}). */
+    apiKeySecret?: pulumi.Input<string>;
 }
 
 /**
@@ -72,9 +75,15 @@ export function vllmArgs(model: ModelServiceSettings, shape: ReplicaShape, weigh
     ];
 }
 
-/** The environment every vLLM process of the service reads: the token where vLLM reaches Hugging Face, the compilation cache. */
+/**
+ * The environment every vLLM process of the service reads: the key it requires of callers (from a Secret, so that it
+ * is on no command line), the token where vLLM reaches Hugging Face, the compilation cache.
+ */
 function vllmEnv(options: VllmContainerOptions) {
     return [
+        ...(options.apiKeySecret !== undefined
+            ? [{ name: VLLM_API_KEY.env, valueFrom: { secretKeyRef: { name: options.apiKeySecret, key: VLLM_API_KEY.env } } }]
+            : []),
         ...(options.hfTokenSecret !== undefined
             ? [{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: options.hfTokenSecret, key: "HF_TOKEN" } } }]
             : []),

@@ -5,9 +5,10 @@
  * the README.
  */
 import { z } from "zod";
-import { GATEWAY_CLASSES, ISTIO } from "@gke-tpu-inference/facts";
+import { GATEWAY_CLASSES, INTERNAL_GATEWAY_CLASSES, ISTIO, MODEL_ARMOR, regionOfZone } from "@gke-tpu-inference/facts";
+import { parseCidr } from "../lib/cidr";
 import { ModelEntry, modelNameOf } from "./models";
-import { Rule, Setting, ValuesOf, bool, dnsLabel, oneOf, ownedNamespace, says } from "./setting";
+import { Rule, Setting, ValuesOf, bool, dnsLabel, oneOf, ownedNamespace, says, wholeNumber } from "./setting";
 
 /** Where an Istio Gateway's load balancer takes traffic from: the internet, or the VPC. */
 export type GatewayLoadBalancer = "external" | "internal";
@@ -23,6 +24,50 @@ interface GatewayPlacement {
     tlsSecret?: string;
     /** Namespace of the LLMInferenceServices, labelled so the Gateway accepts its routes. */
     servingNamespace: string;
+    /** A DNS name the Gateway's certificate carries beside its reserved address, and its URL uses. */
+    hostname?: string;
+    /** A ClusterIssuer of the user's that signs the Gateway's certificate for {@link hostname}; absent: the stack's own CA. */
+    certificateIssuer?: string;
+    /** Who may reach the models and how they prove it. */
+    access: GatewayAccessSettings;
+}
+
+/**
+ * How a caller proves who it is: `api-key` only vLLM's key, which the stack generates (every provider); `iap` also a
+ * Google identity checked by Identity-Aware Proxy on GKE's load balancer; `google-id-token` also a Google ID token
+ * checked by Istio's Gateway.
+ */
+export type GatewayIdentity = "api-key" | "iap" | "google-id-token";
+const GATEWAY_IDENTITIES: readonly GatewayIdentity[] = ["api-key", "iap", "google-id-token"];
+/** The one provider each identity check beyond the key works with. */
+const IDENTITY_PROVIDER: Readonly<Record<Exclude<GatewayIdentity, "api-key">, "gke" | "istio">> = {
+    iap: "gke",
+    "google-id-token": "istio",
+};
+
+/** Who may reach the models behind the Gateway, and how fast. */
+export interface GatewayAccessSettings {
+    /** Client address ranges let through; empty: nobody. `0.0.0.0/0` opens the Gateway to the internet. */
+    allowedSourceRanges: string[];
+    /** Requests per minute one client address may send before it gets 429. */
+    rateLimitPerMinute: number;
+    identity: GatewayIdentity;
+    /** With `iap`: the OAuth client's ID (its secret is the `iapClientSecret` secret). */
+    iapClientId?: string;
+    /** With `iap` or `google-id-token`: the principals let through, `user:EMAIL` or `serviceAccount:EMAIL`. */
+    allowedIdentities: string[];
+    /** Model Armor screens prompts and responses (GKE, in a region Model Armor serves). */
+    modelArmor: boolean;
+}
+
+/** Whether the Gateway's load balancer has a VPC address only: GKE's internal classes, or Istio's internal Service. */
+export function isInternalGateway(gateway: GatewaySettings): boolean {
+    return gateway.provider === "istio" ? gateway.loadBalancer === "internal" : INTERNAL_GATEWAY_CLASSES.includes(gateway.className);
+}
+
+/** True when `ranges` let in every IPv4 address. */
+export function opensToInternet(ranges: readonly string[]): boolean {
+    return ranges.includes("0.0.0.0/0");
 }
 
 /** The Gateway, by what serves it: GKE's own classes choose their load balancer; behind Istio, the kind GKE makes for the Gateway's Service. */
@@ -93,6 +138,102 @@ export const GATEWAY_SETTINGS = {
         allowed: "empty, or a DNS-1123 label",
         schema: z.union([z.literal(""), dnsLabel()]),
     },
+    allowedSourceRanges: {
+        type: "array<string>",
+        default: [],
+        description:
+            "Client address ranges that may reach the inference Gateway (Cloud Armor on GKE's load balancer; the load balancer's firewall and an AuthorizationPolicy on Istio's); empty: nobody, the Gateway refuses every request. [\"0.0.0.0/0\"] opens it to the internet, which the outputs and the policy pack call out.",
+        allowed: 'IPv4 CIDR blocks, e.g. ["203.0.113.0/24"] (your network: curl -s ifconfig.me, then /32)',
+        schema: z
+            .array(z.string(), { error: says("is not a list of CIDR strings", 'e.g. ["203.0.113.0/24"]') })
+            .superRefine((list, ctx) => {
+                list.forEach((entry, index) => {
+                    const parsed = parseCidr(entry);
+                    if (typeof parsed === "string") {
+                        ctx.addIssue({ code: "custom", path: [index], message: says(parsed, "an IPv4 CIDR block like 203.0.113.0/24") });
+                    }
+                });
+            }),
+    },
+    gatewayRateLimit: {
+        type: "integer",
+        default: 600,
+        description:
+            "Requests per minute one client address may send through the Gateway before it gets HTTP 429 (Cloud Armor counts per backend; Istio per Gateway replica).",
+        allowed: "1 to 1000000",
+        schema: wholeNumber(1, 1_000_000, "requests per client address per minute"),
+    },
+    gatewayHostname: {
+        type: "string",
+        default: "",
+        description:
+            "A DNS name of yours for the Gateway (point its A record at the gatewayAddress output): the certificate carries it beside the address, and the URLs use it; empty: the address only.",
+        allowed: "empty, or a lowercase DNS name like llm.example.com (no wildcard, no IP address)",
+        schema: z.union([
+            z.literal(""),
+            z
+                .string({ error: says("is not a string", "a DNS name like llm.example.com") })
+                .refine((value) => HOSTNAME.test(value) && !/^[0-9.]+$/.test(value) && value.length <= 253, {
+                    error: says("is not a DNS name", "a lowercase DNS name like llm.example.com (no wildcard, no IP address)"),
+                }),
+        ]),
+    },
+    gatewayCertificateIssuer: {
+        type: "string",
+        default: "",
+        description:
+            "A cert-manager ClusterIssuer of yours (an ACME one, say) that signs the Gateway's certificate for gatewayHostname; empty: the stack's own CA signs it (the caCertificate output tells clients to trust it).",
+        allowed: "empty, or a DNS-1123 label naming a ClusterIssuer (with gatewayHostname)",
+        schema: z.union([z.literal(""), dnsLabel()]),
+    },
+    gatewayIdentity: {
+        type: "string",
+        default: "api-key",
+        description:
+            "What a caller presents besides coming from an allowed range: api-key, vLLM's key the stack generates (every provider); iap, also a Google identity checked by Identity-Aware Proxy (gatewayProvider gke; an OAuth client you make in the console); google-id-token, also a Google ID token checked by Istio's Gateway (gatewayProvider istio).",
+        allowed: GATEWAY_IDENTITIES.join(", "),
+        schema: oneOf(GATEWAY_IDENTITIES, "is not an identity check"),
+    },
+    iapClientId: {
+        type: "string",
+        default: "",
+        description:
+            "With gatewayIdentity iap: the ID of the OAuth client you created (APIs & Services > Credentials); its secret goes in `pulumi config set --secret iapClientSecret`.",
+        allowed: "empty, or an OAuth client ID (<number>-<id>.apps.googleusercontent.com)",
+        schema: z.union([
+            z.literal(""),
+            z.string().regex(/^[0-9]+-[a-z0-9]+\.apps\.googleusercontent\.com$/, {
+                error: says("is not an OAuth client ID", "<number>-<id>.apps.googleusercontent.com"),
+            }),
+        ]),
+    },
+    allowedIdentities: {
+        type: "array<string>",
+        default: [],
+        description:
+            "With gatewayIdentity iap or google-id-token: the Google principals let through, as user:EMAIL or serviceAccount:EMAIL.",
+        allowed: 'e.g. ["serviceAccount:caller@my-project.iam.gserviceaccount.com"]',
+        schema: z
+            .array(z.string(), { error: says("is not a list of principals", 'e.g. ["user:me@example.com"]') })
+            .superRefine((list, ctx) => {
+                list.forEach((entry, index) => {
+                    if (!PRINCIPAL.test(entry)) {
+                        ctx.addIssue({
+                            code: "custom",
+                            path: [index],
+                            message: says("is not a principal", "user:EMAIL or serviceAccount:EMAIL"),
+                        });
+                    }
+                });
+            }),
+    },
+    modelArmor: {
+        type: "boolean",
+        default: false,
+        description: `Model Armor screens every inference request and response at GKE's Gateway (a template the stack creates; GCPTrafficExtension, failing closed). Only with gatewayProvider gke, in ${MODEL_ARMOR.regions.join(", ")}.`,
+        allowed: "true, false",
+        schema: bool(),
+    },
     bodyBasedRouting: {
         type: "boolean",
         default: false,
@@ -111,6 +252,90 @@ export const GATEWAY_SETTINGS = {
 } as const satisfies Record<string, Setting>;
 
 type GatewayValues = ValuesOf<typeof GATEWAY_SETTINGS>;
+
+/** A lowercase DNS name of labels. */
+const HOSTNAME = /^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\.)+[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
+/** `user:EMAIL` or `serviceAccount:EMAIL`, the principals both IAP and an ID token's email claim name. */
+const PRINCIPAL = /^(user|serviceAccount):[^\s@:]+@[^\s@]+\.[^\s@]+$/;
+
+export const identityFitsProvider: Rule<
+    Pick<GatewayValues, "gatewayProvider" | "gatewayIdentity" | "iapClientId" | "allowedIdentities" | "modelArmor"> & {
+        zone: string;
+        region: string;
+    }
+> = {
+    description:
+        "gatewayIdentity iap needs gatewayProvider gke, iapClientId and allowedIdentities; google-id-token needs istio and allowedIdentities; api-key takes neither; modelArmor needs gatewayProvider gke in a region Model Armor serves.",
+    reads: ["gatewayProvider", "gatewayIdentity", "iapClientId", "allowedIdentities", "modelArmor", "zone", "region"],
+    check: ({ gatewayProvider, gatewayIdentity, iapClientId, allowedIdentities, modelArmor, zone, region }, key) => {
+        const problems: string[] = [];
+        const identity = `${key("gatewayIdentity")} = ${JSON.stringify(gatewayIdentity)}`;
+        if (gatewayIdentity !== "api-key") {
+            const needs = IDENTITY_PROVIDER[gatewayIdentity as Exclude<GatewayIdentity, "api-key">];
+            if (gatewayProvider !== needs) {
+                const works = Object.entries(IDENTITY_PROVIDER)
+                    .filter(([, provider]) => provider === gatewayProvider)
+                    .map(([name]) => name);
+                problems.push(
+                    `${identity} is checked by ${needs === "gke" ? "GKE's load balancer" : "Istio's Gateway"}, but ${key("gatewayProvider")} = ${JSON.stringify(gatewayProvider)}; allowed: ${["api-key", ...works].join(", ")} (or gatewayProvider ${needs})`,
+                );
+            }
+            if (allowedIdentities.length === 0) {
+                problems.push(
+                    `${key("allowedIdentities")} = [] lets nobody through ${identity}; allowed: the principals to let in, e.g. ["serviceAccount:caller@my-project.iam.gserviceaccount.com"]`,
+                );
+            }
+        } else if (allowedIdentities.length > 0) {
+            problems.push(
+                `${key("allowedIdentities")} = ${JSON.stringify(allowedIdentities)} is read only by an identity check, but ${identity}; allowed: [] (or gatewayIdentity iap on gke, google-id-token on istio)`,
+            );
+        }
+        if (gatewayIdentity === "iap" && iapClientId === "") {
+            problems.push(
+                `${key("iapClientId")} = "" leaves ${identity} without its OAuth client, which GKE's Gateway requires and no program can create; allowed: the client ID from APIs & Services > Credentials (see docs/explanation/security.md)`,
+            );
+        } else if (gatewayIdentity !== "iap" && iapClientId !== "") {
+            problems.push(
+                `${key("iapClientId")} = ${JSON.stringify(iapClientId)} is read only by IAP, but ${identity}; allowed: "" (or gatewayIdentity iap)`,
+            );
+        }
+        if (modelArmor) {
+            const where = region || regionOfZone(zone);
+            if (gatewayProvider !== "gke") {
+                problems.push(
+                    `${key("modelArmor")} = true screens traffic through GKE's Gateway, which has no Istio integration, but ${key("gatewayProvider")} = ${JSON.stringify(gatewayProvider)}; allowed: false (or gatewayProvider gke)`,
+                );
+            } else if (!(MODEL_ARMOR.regions as readonly string[]).includes(where)) {
+                problems.push(
+                    `${key("modelArmor")} = true, but Model Armor does not serve the stack's region ${where}; allowed: false, or a zone in ${MODEL_ARMOR.regions.join(", ")}`,
+                );
+            }
+        }
+        return problems;
+    },
+};
+
+export const certificateSource: Rule<Pick<GatewayValues, "gatewayCertificateIssuer" | "gatewayHostname" | "gatewayTlsSecret">> = {
+    description:
+        "gatewayCertificateIssuer signs for gatewayHostname, which it needs; gatewayTlsSecret (a certificate of your own) and gatewayCertificateIssuer are two sources, of which one at most is set.",
+    reads: ["gatewayCertificateIssuer", "gatewayHostname", "gatewayTlsSecret"],
+    check: ({ gatewayCertificateIssuer, gatewayHostname, gatewayTlsSecret }, key) => {
+        if (gatewayCertificateIssuer === "") {
+            return [];
+        }
+        const issuer = `${key("gatewayCertificateIssuer")} = ${JSON.stringify(gatewayCertificateIssuer)}`;
+        if (gatewayTlsSecret !== "") {
+            return [
+                `${issuer} and ${key("gatewayTlsSecret")} = ${JSON.stringify(gatewayTlsSecret)} are two sources of the Gateway's certificate; allowed: one of them (or neither: the stack's CA)`,
+            ];
+        }
+        return gatewayHostname === ""
+            ? [
+                  `${issuer} has no name to sign: ${key("gatewayHostname")} is empty, and an issuer of your own (ACME, say) signs DNS names; allowed: a gatewayHostname like llm.example.com (or no gatewayCertificateIssuer: the stack's CA signs the address)`,
+              ]
+            : [];
+    },
+};
 
 /** The proxy-only subnet's range: the stack's, else GKE's default; none behind Istio. */
 export function proxyOnlyCidrOf(values: { gatewayProvider: string; proxyOnlyCidr: string }): string | undefined {
@@ -209,6 +434,16 @@ export function gatewaySettingsOf(values: GatewayValues): GatewaySettings {
         name: values.gatewayName,
         ...(values.gatewayTlsSecret !== "" ? { tlsSecret: values.gatewayTlsSecret } : {}),
         servingNamespace: values.servingNamespace,
+        ...(values.gatewayHostname !== "" ? { hostname: values.gatewayHostname } : {}),
+        ...(values.gatewayCertificateIssuer !== "" ? { certificateIssuer: values.gatewayCertificateIssuer } : {}),
+        access: {
+            allowedSourceRanges: values.allowedSourceRanges,
+            rateLimitPerMinute: values.gatewayRateLimit,
+            identity: values.gatewayIdentity as GatewayIdentity,
+            ...(values.iapClientId !== "" ? { iapClientId: values.iapClientId } : {}),
+            allowedIdentities: values.allowedIdentities,
+            modelArmor: values.modelArmor,
+        },
     };
     return values.gatewayProvider === "istio"
         ? {

@@ -34,7 +34,9 @@ import {
 import {
     GATEWAY_SETTINGS,
     GatewaySettings,
+    certificateSource,
     gatewayFitsProvider,
+    identityFitsProvider,
     gatewaySettingsOf,
     routerModelNames,
     routerSystemNodes,
@@ -102,6 +104,8 @@ export const RULES: readonly Rule<Values>[] = [
     systemPoolBounds,
     disjointRanges,
     gatewayFitsProvider,
+    identityFitsProvider,
+    certificateSource,
     servingNamespaceApart,
     modelEntriesFitPool,
     modelsFitMemory,
@@ -109,9 +113,11 @@ export const RULES: readonly Rule<Values>[] = [
     routerModelNames,
 ];
 
-/** The setting read as a secret, which no stack may hold in plain text; not declared in Pulumi.yaml, because a declared key without a default is required of every stack. */
+/** The settings read as secrets, which no stack may hold in plain text; not declared in Pulumi.yaml, because a declared key without a default is required of every stack. */
 export const SECRET_SETTINGS = {
     hfToken: "Hugging Face token for gated models; set it with `pulumi config set --secret hfToken <TOKEN>`.",
+    iapClientSecret:
+        "With gatewayIdentity iap: the OAuth client's secret; set it with `pulumi config set --secret iapClientSecret <SECRET>`.",
 } as const;
 
 /** Raised for an invalid stack configuration; its message lists every problem, one per line. */
@@ -260,6 +266,11 @@ export function parseSettings(
     if ("models" in values) {
         problems.push(...gatedModelProblems(values.models as Values["models"], read("hfToken") !== undefined, key));
     }
+    if (values.gatewayIdentity === "iap" && read("iapClientSecret") === undefined) {
+        problems.push(
+            `${key("iapClientSecret")} is not set, and ${key("gatewayIdentity")} = "iap" needs the OAuth client's secret; allowed: a secret, set with \`pulumi config set --secret iapClientSecret <SECRET>\``,
+        );
+    }
     if (problems.length > 0) {
         throw new ConfigError(problems);
     }
@@ -285,6 +296,11 @@ function settingsOf(values: Values, project: string): Settings {
         coldStart: coldStartOf(values),
         models: modelServicesOf(values.models),
     };
+}
+
+/** The IAP OAuth client's secret (`pulumi config set --secret iapClientSecret …`), kept a secret; undefined without IAP. */
+export function loadIapClientSecret(): pulumi.Output<string> | undefined {
+    return new pulumi.Config().getSecret("iapClientSecret");
 }
 
 /** The Hugging Face token (`pulumi config set --secret hfToken …`), kept a secret; undefined for public models. */

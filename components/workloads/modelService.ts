@@ -15,7 +15,7 @@ import {
 import { InstalledGatewayProvider } from "../gateway/provider";
 import { ModelStore } from "../infrastructure/modelStore";
 import { TpuScheduling } from "../infrastructure/tpuNodePool";
-import { shellCommand } from "../lib/shell";
+import { authorizedCurl } from "../lib/shell";
 import { scaledObject } from "../serving/autoscaling";
 import { ColdStartEstimate, estimateColdStart, readyTimeoutSeconds } from "../serving/coldStart";
 import { HTTP_SERVICE_SUFFIX } from "../serving/routerRoute";
@@ -43,8 +43,10 @@ export interface ModelServiceArgs {
     gateway: { name: string; namespace: string };
     /** What serves the Gateway: it adds the objects the service needs behind it, and what the service waits for. */
     gatewayProvider: Pick<InstalledGatewayProvider, "addServiceObjects" | "servicePrerequisites">;
-    /** The Gateway's address, for the service's URL and curl examples. */
-    gatewayAddress: pulumi.Input<string>;
+    /** The Gateway's HTTPS URL, for the service's URL and curl examples. */
+    gatewayUrl: pulumi.Input<string>;
+    /** The Secret of the key vLLM requires of callers. */
+    apiKeySecret?: pulumi.Input<string>;
     /** The Hugging Face token's Secret (key HF_TOKEN): the copy Job reads it, or, where KServe downloads, the service's account lists it. */
     hfToken?: { secretName: pulumi.Input<string> };
     /**
@@ -72,6 +74,7 @@ export interface ModelServiceArgs {
  * which is False through every scale-out of two or three replicas until the new one serves, and indefinitely where the
  * pool gets no TPU capacity: an update during a scale-out would hang, then fail.
  */
+
 const SERVING = JSON.stringify([`condition=${KSERVE.routerReadyCondition}`, `jsonpath=${KSERVE.primaryServingPath}`]);
 
 /**
@@ -81,7 +84,7 @@ const SERVING = JSON.stringify([`condition=${KSERVE.routerReadyCondition}`, `jso
  * backends, a long backend timeout); behind Istio the TLS its ext_proc calls to the EPP need.
  */
 export class ModelService extends pulumi.ComponentResource {
-    /** `http://<gateway>/<namespace>/<name>`: append `/v1/...`. */
+    /** `https://<gateway>/<namespace>/<name>`: append `/v1/...`. */
     public readonly baseUrl: pulumi.Output<string>;
     /** Ready-to-paste requests. */
     public readonly curl: pulumi.Output<{ models: string; completions: string }>;
@@ -129,7 +132,7 @@ export class ModelService extends pulumi.ComponentResource {
             childOpts,
         );
 
-        args.gatewayProvider.addServiceObjects(
+        const backendAccess = args.gatewayProvider.addServiceObjects(
             name,
             {
                 namespace: args.namespace,
@@ -170,6 +173,7 @@ export class ModelService extends pulumi.ComponentResource {
             weightsUri: weights.weightsUri,
             compilationCacheUri: weights.cacheUri,
             hfTokenSecret: kserveFetches ? args.hfToken?.secretName : undefined,
+            apiKeySecret: args.apiKeySecret,
         };
         // Every pod of the service, leader or worker: on the TPU pool, as the account its grants name.
         const tpuPod = {
@@ -227,7 +231,14 @@ export class ModelService extends pulumi.ComponentResource {
             // The weights staged and the grants in place before the server starts; the image pullable through the repository.
             {
                 ...childOpts,
-                dependsOn: [...args.platform, ...args.gatewayProvider.servicePrerequisites, ...weights.ready, ...args.store.imagePullable],
+                // Its backends' access control in place before KServe creates the route that reaches them.
+                dependsOn: [
+                    ...args.platform,
+                    ...args.gatewayProvider.servicePrerequisites,
+                    ...backendAccess,
+                    ...weights.ready,
+                    ...args.store.imagePullable,
+                ],
             },
         );
 
@@ -253,19 +264,11 @@ export class ModelService extends pulumi.ComponentResource {
             );
         }
 
-        this.baseUrl = pulumi.interpolate`http://${args.gatewayAddress}/${args.namespace}/${model.name}`;
+        this.baseUrl = pulumi.interpolate`${args.gatewayUrl}/${args.namespace}/${model.name}`;
         const completionRequest = JSON.stringify({ model: model.modelName, prompt: "Say hello", max_tokens: 32 });
         this.curl = this.baseUrl.apply((baseUrl) => ({
-            models: shellCommand(["curl", "-sS", `${baseUrl}/v1/models`]),
-            completions: shellCommand([
-                "curl",
-                "-sS",
-                `${baseUrl}/v1/completions`,
-                "-H",
-                "Content-Type: application/json",
-                "-d",
-                completionRequest,
-            ]),
+            models: authorizedCurl([`${baseUrl}/v1/models`]),
+            completions: authorizedCurl([`${baseUrl}/v1/completions`, "-H", "Content-Type: application/json", "-d", completionRequest]),
         }));
         this.registerOutputs({ baseUrl: this.baseUrl, curl: this.curl, coldStart: this.coldStart });
     }

@@ -13,3 +13,4 @@ export * from "./catalog/epp";
 export * from "./catalog/coldStart";
 export * from "./catalog/observability";
 export * from "./catalog/capacity";
+export * from "./catalog/security";

@@ -4,6 +4,7 @@
  * name, or the adapter's), and with 404 for a name it does not serve, so a 200 naming the model is the proof.
  */
 import type { Finding } from "./checks";
+import { GatewayClient, gatewayRequest } from "./gatewayRequest";
 
 /** The stack's `modelRouting` output, as smoke and doctor read it. */
 export interface ModelRouting {
@@ -29,15 +30,16 @@ export function modelRoutingFromOutputs(outputs: unknown): ModelRouting | undefi
 export const ROUTED_PATH = "/chat/completions";
 
 /** One chat completion of one token for `modelName` through the Gateway's root endpoint. */
-export async function routedToModel(url: string, modelName: string, timeoutMs: number): Promise<Finding> {
+export async function routedToModel(
+    url: string,
+    modelName: string,
+    timeoutMs: number,
+    client: GatewayClient = { credentials: {} },
+): Promise<Finding> {
     const target = `${url.replace(/\/+$/, "")}${ROUTED_PATH}`;
-    const response = await fetch(target, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ model: modelName, messages: [{ role: "user", content: "Hello" }], max_tokens: 1 }),
-        signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await response.text();
+    const body = JSON.stringify({ model: modelName, messages: [{ role: "user", content: "Hello" }], max_tokens: 1 });
+    const response = await gatewayRequest(target, { method: "POST", body }, client, timeoutMs);
+    const { text } = response;
     let served: unknown;
     try {
         served = (JSON.parse(text) as { model?: unknown }).model;
@@ -47,12 +49,12 @@ export async function routedToModel(url: string, modelName: string, timeoutMs: n
     if (response.status === 200 && served === modelName) {
         return { ok: true, detail: `POST ${target}: HTTP 200 from ${modelName}` };
     }
-    const body = text.slice(0, 160).replace(/\s+/g, " ").trim();
+    const said = text.slice(0, 160).replace(/\s+/g, " ").trim();
     return {
         ok: false,
         detail:
             response.status === 200
                 ? `POST ${target}: HTTP 200 but answered as ${JSON.stringify(served)}, not ${JSON.stringify(modelName)}`
-                : `POST ${target}: HTTP ${response.status}${body ? `: ${body}` : ""}`,
+                : `POST ${target}: HTTP ${response.status}${said ? `: ${said}` : ""}`,
     };
 }

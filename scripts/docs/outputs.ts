@@ -27,6 +27,16 @@ const WHOLE = new Set([
 
 /** What each output, and each field of a structured output, is. Keys are paths as {@link outputPaths} writes them. */
 export const OUTPUT_DESCRIPTIONS: Record<string, string> = {
+    access: "Who the Gateway lets in and how a caller gets each credential ([security](../explanation/security.md)).",
+    "access.apiKey": "The key every model server requires as `Authorization: Bearer <key>`; a secret, shown with `--show-secrets`.",
+    "access.apiKeyCommand": "The command that puts the key in `$API_KEY`, as the curl commands read it.",
+    "access.identity": "What a caller presents besides its address (`gatewayIdentity`): `api-key`, `iap` or `google-id-token`.",
+    "access.publicToInternet": "Whether `allowedSourceRanges` holds 0.0.0.0/0: the whole internet reaches the Gateway.",
+    "access.rateLimitPerMinute": "Requests per minute one client address may send before it gets HTTP 429 (`gatewayRateLimit`).",
+    "access.reachableFrom":
+        "The client ranges let in (`allowedSourceRanges`); `nobody` while it is empty, when the Gateway refuses every request.",
+    caCertificateCommand:
+        "When the stack's own CA signs the Gateway's certificate: the command that writes that CA to `ca.crt` for `curl --cacert`.",
     caIssuerName: "The CA ClusterIssuer (RSA 2048, self-signed root) that signs the certificates KServe asks for.",
     clusterName: "Name of the regional GKE cluster.",
     dashboardUrl:
@@ -34,19 +44,19 @@ export const OUTPUT_DESCRIPTIONS: Record<string, string> = {
     gateway: "Where the inference Gateway is, for `npm run smoke` and `npm run doctor`.",
     "gateway.name": "Name of the Gateway (`gatewayName`).",
     "gateway.namespace": "Namespace of the Gateway (`gatewayNamespace`).",
-    gatewayAddress: "The Gateway's address: the regional load balancer's IP.",
+    gatewayAddress: "The Gateway's address: the regional load balancer's reserved IP.",
     gatewayClass: "GatewayClass of the inference Gateway.",
     gatewayProvider: "What serves the Gateway: `gke` or `istio`.",
-    gatewayUrl: "`http://<gatewayAddress>`.",
+    gatewayUrl: "`https://<gatewayHostname or gatewayAddress>`: HTTPS only; plain HTTP redirects here.",
     kubeconfigCommand: "The `gcloud container clusters get-credentials` command that points kubectl at the cluster.",
     modelBucket: "The bucket of staged weights and the XLA compilation cache; absent when nothing is staged or cached.",
     modelRouting: "With `bodyBasedRouting` only: one OpenAI-compatible endpoint for every model service, which the body's `model` picks.",
     "modelRouting.curl": "A chat completion through the router, ready to paste.",
     "modelRouting.models": "Every name a client may send as `model`, and the model service it reaches.",
-    "modelRouting.url": "`http://<gateway>/v1`: the root the router serves.",
+    "modelRouting.url": "`https://<gateway>/v1`: the root the router serves.",
     models: "Per model service (keyed by its `name`): its URL through the Gateway and requests to paste.",
     "models.<service>": "One model service.",
-    "models.<service>.baseUrl": "`http://<gateway>/<servingNamespace>/<name>`: the service's own path through the Gateway.",
+    "models.<service>.baseUrl": "`https://<gateway>/<servingNamespace>/<name>`: the service's own path through the Gateway.",
     "models.<service>.coldStart": "Estimated seconds from pod creation to Ready, per phase, and the startup budget derived from them.",
     "models.<service>.coldStart.first":
         "The first start: seconds per phase (`imagePull`, `weights`, `serverStart`, `compile`, `groupFormation` on a multi-host slice) and `total`.",
@@ -55,7 +65,7 @@ export const OUTPUT_DESCRIPTIONS: Record<string, string> = {
     "models.<service>.coldStart.startupBudgetSeconds":
         "The startup probe's window: twice the first start and at least the pessimistic one, in whole minutes, at least 10.",
     "models.<service>.coldStart.warm": "A warm start (weights in the bucket, compilation cache filled), with the same phases.",
-    "models.<service>.curl": "`models` and `completions`: curl commands to paste.",
+    "models.<service>.curl": "`models` and `completions`: curl commands to paste, with the CA and `$API_KEY` (`access.apiKeyCommand`).",
     "models.<service>.modelName": "The name clients send as `model`.",
     "models.<service>.pattern": "`pattern1` or `pattern3`.",
     "models.<service>.replicas": "Fixed replicas; for an autoscaled service, its minimum.",

@@ -81,6 +81,11 @@ function gcpState(args: MockResourceArgs, project: string, stack: string): MockR
         }
         case "gcp:projects/service:Service":
             return { id: `${project}/${inputs.service}`, state: { ...inputs, project } };
+        case "gcp:compute/address:Address": {
+            // A reserved address's IP: the one the Gateway then reports.
+            const id = `projects/${project}/regions/${region}/addresses/${name}`;
+            return { id, state: { ...withName, address: MOCK_GATEWAY_ADDRESS, selfLink: `${COMPUTE_API}/${id}` } };
+        }
         case "gcp:container/nodePool:NodePool":
             return { id: `${inputs.cluster}/nodePools/${name}`, state: withName };
         default:
@@ -130,6 +135,10 @@ export function realisticMocks(options: MockOptions): Mocks {
             }
             if (args.type.startsWith("kubernetes:")) {
                 return kubernetesState(args, stack);
+            }
+            if (args.type === "random:index/randomPassword:RandomPassword") {
+                // A password the preview derives from the stack and the name: deterministic, and no secret of anyone's.
+                return { id: `${args.name}-id`, state: { ...args.inputs, result: autoName(stack, args.type, args.name) } };
             }
             return { id: `${args.name}-id`, state: args.inputs };
         },

@@ -58,9 +58,9 @@ describe("against a real pulumi preview --json of the dev stack", () => {
         preview = firstPulumiPreview(run);
     });
 
-    const UNKNOWN_IN_BASE = "11 unchanged resources have values the base held as [unknown], which are not changes";
+    const UNKNOWN_IN_BASE = "12 unchanged resources have values the base held as [unknown], which are not changes";
     const NOT_COMPARED =
-        "Not compared: 1 default provider of the base (the engine adds them) and 10 objects of components only one of the two previews rendered";
+        "Not compared: 2 default providers of the base (the engine adds them) and 10 objects of components only one of the two previews rendered";
 
     test("the program against its own first preview changes nothing: unknowns, options the CLI does not record, default providers and charts it registered alone are no change", () => {
         const diff = diffReports(readBaseReport(preview), head);
@@ -68,7 +68,7 @@ describe("against a real pulumi preview --json of the dev stack", () => {
         expect(renderChanges(diff)).toBe(
             [
                 "Changes against the base:",
-                "    ~ 0 to update, + 0 to create, - 0 to delete, 87 unchanged",
+                "    ~ 0 to update, + 0 to create, - 0 to delete, 96 unchanged",
                 `    ${UNKNOWN_IN_BASE}`,
                 `    ${NOT_COMPARED}`,
             ].join("\n"),
@@ -78,7 +78,7 @@ describe("against a real pulumi preview --json of the dev stack", () => {
             [
                 "### Offline preview of stack `dev`",
                 "",
-                "**~ 0 to update, + 0 to create, - 0 to delete, 87 unchanged**",
+                "**~ 0 to update, + 0 to create, - 0 to delete, 96 unchanged**",
                 "",
                 "<details><summary>Values the base held as [unknown]</summary>",
                 "",
@@ -101,14 +101,14 @@ describe("against a real pulumi preview --json of the dev stack", () => {
                 "Changes against the base:",
                 "    ~ update  gcp:container:NodePool  tpu-inference-tpu-pool  inputs.autoscaling.maxNodeCount",
                 "",
-                "    ~ 1 to update, + 0 to create, - 0 to delete, 86 unchanged",
-                "    10 unchanged resources have values the base held as [unknown], which are not changes",
+                "    ~ 1 to update, + 0 to create, - 0 to delete, 95 unchanged",
+                "    11 unchanged resources have values the base held as [unknown], which are not changes",
                 `    ${NOT_COMPARED}`,
             ].join("\n"),
         );
         expect(renderMarkdown(head, diff)).toContain(
             [
-                "**~ 1 to update, + 0 to create, - 0 to delete, 86 unchanged**",
+                "**~ 1 to update, + 0 to create, - 0 to delete, 95 unchanged**",
                 "",
                 "| | type | name | changes |",
                 "|---|---|---|---|",
@@ -185,9 +185,9 @@ describe("against a real pulumi preview --json of the dev stack", () => {
                 "Changes against the base:",
                 "    ~ outputs  gatewayClass",
                 "",
-                "    ~ 0 to update, + 0 to create, - 0 to delete, 97 unchanged",
+                "    ~ 0 to update, + 0 to create, - 0 to delete, 106 unchanged",
                 `    ${UNKNOWN_IN_BASE}`,
-                "    Not compared: 1 default provider of the base (the engine adds them) and 1 object of components only one of the two previews rendered",
+                "    Not compared: 2 default providers of the base (the engine adds them) and 1 object of components only one of the two previews rendered",
             ].join("\n"),
         );
         expect(renderMarkdown(head, diff)).toContain(
@@ -314,8 +314,11 @@ describe("against an offline report of the prod stack", () => {
                 "",
                 "| component | type | resources | by type |",
                 "|---|---|---|---|",
-                "| inference | `gke-tpu-inference:gateway:InferenceGateway` | 2 | `kubernetes:core/v1:Namespace`, " +
-                    "`kubernetes:gateway.networking.k8s.io/v1:Gateway` |",
+                "| gateway-access | `gke-tpu-inference:gateway:GkeGatewayAccess` | 1 | `gcp:compute:RegionSecurityPolicy` |",
+                "| inference | `gke-tpu-inference:gateway:GatewayAddress` | 1 | `gcp:compute:Address` |",
+                "| inference | `gke-tpu-inference:gateway:InferenceGateway` | 4 | `kubernetes:cert-manager.io/v1:Certificate`, " +
+                    "`kubernetes:core/v1:Namespace`, `kubernetes:gateway.networking.k8s.io/v1:Gateway`, " +
+                    "`kubernetes:gateway.networking.k8s.io/v1:HTTPRoute` |",
                 "| keda | `gke-tpu-inference:platform:Keda` | 4 | `gcp:projects:IAMMember`, `kubernetes:core/v1:Namespace`, " +
                     "`kubernetes:helm.sh/v4:Chart`, `kubernetes:keda.sh/v1alpha1:ClusterTriggerAuthentication` |",
                 "| kserve | `gke-tpu-inference:platform:KServe` | 20 | 10 × `kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig`, " +
@@ -328,14 +331,15 @@ describe("against an offline report of the prod stack", () => {
                     "`kubernetes:core/v1:ServiceAccount`, `kubernetes:helm.sh/v4:Chart`, " +
                     "`kubernetes:rbac.authorization.k8s.io/v1:ClusterRole`, " +
                     "`kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding` |",
-                "| qwen2-3b-cache | `gke-tpu-inference:workloads:ModelService` | 16 | 4 × `gcp:storage:BucketIAMMember`, " +
+                "| qwen2-3b-cache | `gke-tpu-inference:workloads:ModelService` | 17 | 4 × `gcp:storage:BucketIAMMember`, " +
                     "2 × `kubernetes:core/v1:ServiceAccount`, 2 × `kubernetes:monitoring.googleapis.com/v1:PodMonitoring`, " +
+                    "2 × `kubernetes:networking.gke.io/v1:GCPBackendPolicy`, " +
                     "2 × `kubernetes:networking.gke.io/v1:HealthCheckPolicy`, `gke-tpu-inference:workloads:ModelWeights`, " +
                     "`kubernetes:batch/v1:Job`, `kubernetes:core/v1:Service`, `kubernetes:keda.sh/v1alpha1:ScaledObject`, " +
-                    "`kubernetes:networking.gke.io/v1:GCPBackendPolicy`, " +
                     "`kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService` |",
-                "| serving | `gke-tpu-inference:platform:ServingNamespace` | 2 | `kubernetes:core/v1:Namespace`, " +
-                    "`kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig` |",
+                "| serving | `gke-tpu-inference:platform:ServingNamespace` | 4 | `kubernetes:core/v1:Namespace`, " +
+                    "`kubernetes:core/v1:Secret`, `kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig`, " +
+                    "`random:index:RandomPassword` |",
                 "| tpu-inference | `gke-tpu-inference:cluster:GkeCluster` | 7 | 2 × `gcp:projects:IAMMember`, " +
                     "`gcp:compute:Firewall`, `gcp:container:Cluster`, `gcp:container:NodePool`, `gcp:serviceaccount:Account`, " +
                     "`pulumi:providers:kubernetes` |",

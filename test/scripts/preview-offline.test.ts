@@ -35,7 +35,10 @@ describe("npm run preview:offline (dev stack)", () => {
     });
 
     test("exits 0, says it used a placeholder project, and prints the tree with a create summary", () => {
-        expect(run.stderr).toBe("");
+        // The one warning: the shipped stack lets no range in until its owner names one.
+        expect(run.stderr).toBe(
+            "warning: [runtime] the inference Gateway is closed: nobody: allowedSourceRanges is empty, so the Gateway refuses every request; set it to your network (pulumi config set --path 'allowedSourceRanges[0]' <CIDR>)\n",
+        );
         expect(run.status).toBe(0);
         expect(run.stdout).toContain('note: gcp:project is not set: using the placeholder "offline-preview-project"');
         expect(run.stdout).toContain("Previewing update (dev) offline");
@@ -45,22 +48,22 @@ describe("npm run preview:offline (dev stack)", () => {
             / \+ {3}│ {2}└─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +serving-router-route +create/,
         );
         expect(run.stdout).toMatch(/ \+ {6}└─ gcp:container:NodePool +tpu-inference-tpu-pool +create/);
-        expect(run.stdout).toContain("    + 97 to create");
+        expect(run.stdout).toContain("    + 106 to create");
         // The outputs as pulumi preview lists them: keys aligned, nested values four spaces in, lines within 80 columns.
         expect(run.stdout).toContain(
             [
-                "    gateway           : {",
+                "    gateway             : {",
                 '        name     : "inference-gateway"',
                 '        namespace: "inference-gateway"',
                 "    }",
-                '    gatewayAddress    : "198.51.100.20"',
+                '    gatewayAddress      : "198.51.100.20"',
             ].join("\n"),
         );
         expect(run.stdout).toContain(
             [
-                '    kubeconfigCommand : "gcloud container clusters get-credentials',
-                "                        tpu-inference-dev --region europe-west4 --project",
-                '                        offline-preview-project"',
+                '    kubeconfigCommand   : "gcloud container clusters get-credentials',
+                "                          tpu-inference-dev --region europe-west4 --project",
+                '                          offline-preview-project"',
             ].join("\n"),
         );
         // The runtime-configs chart's verbatim objects are its children; the charts nothing can render offline are marked.
@@ -82,7 +85,7 @@ describe("npm run preview:offline (dev stack)", () => {
     test("the JSON report is modeled on pulumi preview --json", () => {
         expect(report.project).toBe("gke-tpu-inference");
         expect(report.stack).toBe("dev");
-        expect(report.summary).toEqual({ create: 97 });
+        expect(report.summary).toEqual({ create: 106 });
         expect(report.unrenderedCharts.map((chart) => [chart.name, chart.chart])).toEqual([
             ["tpu-inference-chart", "oci://quay.io/jetstack/charts/cert-manager"],
             ["kserve-controller", "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources"],

@@ -2,7 +2,8 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { run } from "@bufbuild/cel";
 import { BodyBasedRouter, ModelRoutingEndpoint } from "../../../components/gateway/bodyBasedRouter";
-import { installGkeGateway, rootInferenceMatcher } from "../../../components/gateway/gkeProvider";
+import { rootInferenceMatcher } from "../../../components/gateway/gkeProvider";
+import { testGkeInstall } from "./gatewayArgs";
 import { CrdValidator } from "../../crds";
 import { Graph, record } from "../../harness";
 
@@ -16,13 +17,13 @@ describe("BodyBasedRouter", () => {
             const router = new BodyBasedRouter("bbr", {
                 provider,
                 gateway: { namespace: namespace.metadata.name, name: "inference-gateway" },
-                gatewayProvider: installGkeGateway({ networkServices: [] }),
+                gatewayProvider: testGkeInstall(provider),
                 models: [
                     { service: "qwen", baseModel: "Qwen/Qwen2.5-3B-Instruct", adapters: ["qwen-sql", "qwen-chat"] },
                     { service: "phi", baseModel: "microsoft/Phi-3-mini-4k-instruct", adapters: [] },
                 ],
                 servingNamespace: "llm-inference",
-                gatewayAddress: pulumi.output("203.0.113.7"),
+                gatewayUrl: pulumi.output("https://203.0.113.7"),
             });
             router.endpoint.apply((value) => (endpoint = value));
         });
@@ -184,7 +185,7 @@ describe("BodyBasedRouter", () => {
 
     test("the endpoint names every model and adapter with the service it reaches, and a request to paste", () => {
         expect(endpoint).toEqual({
-            url: "http://203.0.113.7/v1",
+            url: "https://203.0.113.7/v1",
             models: {
                 "Qwen/Qwen2.5-3B-Instruct": "qwen",
                 "qwen-sql": "qwen",
@@ -192,7 +193,7 @@ describe("BodyBasedRouter", () => {
                 "microsoft/Phi-3-mini-4k-instruct": "phi",
             },
             curl:
-                "curl -sS http://203.0.113.7/v1/chat/completions -H 'Content-Type: application/json' -d " +
+                "curl -sS --cacert ca.crt -H \"Authorization: Bearer $API_KEY\" https://203.0.113.7/v1/chat/completions -H 'Content-Type: application/json' -d " +
                 `'{"model":"Qwen/Qwen2.5-3B-Instruct","messages":[{"role":"user","content":"Say hello"}],"max_tokens":32}'`,
         });
     });

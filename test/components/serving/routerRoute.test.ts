@@ -25,7 +25,11 @@ describe("routerRouteSpec", () => {
                 ),
             };
         });
-        expect(routerRouteSpec(false)).toEqual({ parentRefs: upstreamSpec.parentRefs, rules: expected });
+        // Upstream's parent, on the HTTPS listener only: the plain-HTTP one only redirects.
+        expect(routerRouteSpec(false)).toEqual({
+            parentRefs: (upstreamSpec.parentRefs as object[]).map((parent) => ({ ...parent, sectionName: "https" })),
+            rules: expected,
+        });
         // The rules keep upstream's order, so each rule's upstream name still says what it is.
         expect(templateRules(false).map((rule) => rule.upstreamName)).toEqual(upstreamSpec.rules.map((rule) => rule.name));
         expect(

@@ -33,6 +33,8 @@ describe("settings defaults", () => {
                 namespace: "inference-gateway",
                 name: "inference-gateway",
                 servingNamespace: "llm-inference",
+                // Closed until the stack lets a range in; the key only.
+                access: { allowedSourceRanges: [], rateLimitPerMinute: 600, identity: "api-key", allowedIdentities: [], modelArmor: false },
             },
             deletionProtection: true,
             manageProjectApis: true,
@@ -60,6 +62,13 @@ describe("settings defaults", () => {
             gatewayName: "llm",
             gatewayTlsSecret: "llm-tls",
             servingNamespace: "models",
+            allowedSourceRanges: '["203.0.113.0/24","198.51.100.7/32"]',
+            gatewayRateLimit: "120",
+            gatewayHostname: "llm.example.com",
+            gatewayIdentity: "iap",
+            iapClientId: "123456789012-abc123.apps.googleusercontent.com",
+            iapClientSecret: "s3cret",
+            allowedIdentities: '["serviceAccount:caller@acme-inference.iam.gserviceaccount.com"]',
         });
         expect(settings).toEqual(
             expect.objectContaining({
@@ -72,6 +81,15 @@ describe("settings defaults", () => {
                     name: "llm",
                     tlsSecret: "llm-tls",
                     servingNamespace: "models",
+                    hostname: "llm.example.com",
+                    access: {
+                        allowedSourceRanges: ["203.0.113.0/24", "198.51.100.7/32"],
+                        rateLimitPerMinute: 120,
+                        identity: "iap",
+                        iapClientId: "123456789012-abc123.apps.googleusercontent.com",
+                        allowedIdentities: ["serviceAccount:caller@acme-inference.iam.gserviceaccount.com"],
+                        modelArmor: false,
+                    },
                 },
                 releaseChannel: "RAPID",
                 deletionProtection: false,

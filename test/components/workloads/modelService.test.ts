@@ -10,6 +10,7 @@ import {
     vllmWorkerContainer,
 } from "../../../components/serving/vllm";
 import { ModelService } from "../../../components/workloads/modelService";
+import { CrdValidator } from "../../crds";
 import { Graph, record } from "../../harness";
 import { PATTERN1, PATTERN3, modelsFrom } from "../settings/parse";
 import { COLD_START_OFF, ONE_VM, SCHEDULING, SERVING_WAIT, commonArgs, serviceFor } from "./modelServiceHarness";
@@ -50,13 +51,23 @@ describe("ModelService", () => {
                     nodeSelector: SCHEDULING.nodeSelector,
                     tolerations: SCHEDULING.tolerations,
                     terminationGracePeriodSeconds: 60,
-                    containers: [vllmContainer(PATTERN1, { shape: ONE_VM, image: PATTERN1.image, startupBudgetSeconds: 720 })],
+                    containers: [
+                        vllmContainer(PATTERN1, {
+                            shape: ONE_VM,
+                            image: PATTERN1.image,
+                            startupBudgetSeconds: 720,
+                            apiKeySecret: "vllm-api-key",
+                        }),
+                    ],
                 },
             },
         });
+        // The backend policies (Cloud Armor on both backends) before KServe creates the route that reaches them.
         expect(pattern1.graph.dependencyNames(pattern1.llmisvc)).toEqual([
             "kubernetes:core/v1:Namespace platform",
             "kubernetes:core/v1:ServiceAccount qwen-weights-server",
+            "kubernetes:networking.gke.io/v1:GCPBackendPolicy qwen-http-backend",
+            "kubernetes:networking.gke.io/v1:GCPBackendPolicy qwen-pool-backend",
         ]);
     });
 
@@ -73,12 +84,22 @@ describe("ModelService", () => {
             tolerations: SCHEDULING.tolerations,
             terminationGracePeriodSeconds: 60,
             containers: [
-                vllmContainer(PATTERN3, { shape: ONE_VM, image: PATTERN3.image, startupBudgetSeconds: 720, hfTokenSecret: "hf-token" }),
+                vllmContainer(PATTERN3, {
+                    shape: ONE_VM,
+                    image: PATTERN3.image,
+                    startupBudgetSeconds: 720,
+                    hfTokenSecret: "hf-token",
+                    apiKeySecret: "vllm-api-key",
+                }),
             ],
         });
         const main = (spec.template.containers as Array<{ args: string[]; env: unknown[] }>)[0];
         expect(main.args).toContain("--enable-prefix-caching");
-        expect(main.env).toEqual([{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: "hf-token", key: "HF_TOKEN" } } }]);
+        // The key vLLM requires of callers and the token, both from Secrets: neither is in the spec.
+        expect(main.env).toEqual([
+            { name: "VLLM_API_KEY", valueFrom: { secretKeyRef: { name: "vllm-api-key", key: "VLLM_API_KEY" } } },
+            { name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: "hf-token", key: "HF_TOKEN" } } },
+        ]);
         // KServe gives its storage initializer the HF_TOKEN of the Secrets the pod's account lists.
         expect(pattern3.graph.get("kubernetes:core/v1:ServiceAccount", "qwen-cache-weights-server").inputs).toEqual({
             apiVersion: "v1",
@@ -130,26 +151,40 @@ describe("ModelService", () => {
         });
     });
 
-    test("a GCPBackendPolicy gives the InferencePool backend a long timeout", () => {
+    test("a GCPBackendPolicy on each backend names the Cloud Armor policy; the InferencePool's also a long timeout; the service waits for both", () => {
         expect(INFERENCE_BACKEND_TIMEOUT_SECONDS).toBeGreaterThanOrEqual(300);
-        expect(pattern1.graph.get("kubernetes:networking.gke.io/v1:GCPBackendPolicy", "qwen-pool-backend").inputs).toEqual({
+        const pool = pattern1.graph.get("kubernetes:networking.gke.io/v1:GCPBackendPolicy", "qwen-pool-backend");
+        const http = pattern1.graph.get("kubernetes:networking.gke.io/v1:GCPBackendPolicy", "qwen-http-backend");
+        expect(pool.inputs).toEqual({
             apiVersion: "networking.gke.io/v1",
             kind: "GCPBackendPolicy",
             metadata: { name: "qwen-inference-pool", namespace: "models" },
             spec: {
-                default: { timeoutSec: 600 },
+                default: { timeoutSec: 600, securityPolicy: "tpu-inference-test-inference" },
                 targetRef: { group: "inference.networking.k8s.io", kind: "InferencePool", name: "qwen-inference-pool" },
             },
         });
+        expect(http.inputs).toEqual({
+            apiVersion: "networking.gke.io/v1",
+            kind: "GCPBackendPolicy",
+            metadata: { name: "qwen-http", namespace: "models" },
+            spec: {
+                default: { securityPolicy: "tpu-inference-test-inference" },
+                targetRef: { group: "", kind: "Service", name: "qwen-http" },
+            },
+        });
+        const validator = new CrdValidator();
+        expect([...validator.errors(pool.inputs), ...validator.errors(http.inputs)]).toEqual([]);
+        expect(pattern1.llmisvc.dependencies).toEqual(expect.arrayContaining([pool.urn, http.urn]));
     });
 
     test("outputs the URL through the Gateway and requests to paste", () => {
         expect(pattern1.outputs).toEqual({
-            baseUrl: "http://198.51.100.20/models/qwen",
+            baseUrl: "https://198.51.100.20/models/qwen",
             curl: {
-                models: "curl -sS http://198.51.100.20/models/qwen/v1/models",
+                models: 'curl -sS --cacert ca.crt -H "Authorization: Bearer $API_KEY" https://198.51.100.20/models/qwen/v1/models',
                 completions:
-                    "curl -sS http://198.51.100.20/models/qwen/v1/completions -H 'Content-Type: application/json' " +
+                    "curl -sS --cacert ca.crt -H \"Authorization: Bearer $API_KEY\" https://198.51.100.20/models/qwen/v1/completions -H 'Content-Type: application/json' " +
                     `-d '{"model":"Qwen/Qwen2.5-3B-Instruct","prompt":"Say hello","max_tokens":32}'`,
             },
         });
@@ -162,7 +197,12 @@ describe("ModelService", () => {
         const run = spawnSync("/bin/sh", ["-c", `curl() { printf '%s\\n' "$@"; }; ${outputs.curl!.completions}`], { encoding: "utf8" });
         expect(run.stdout.split("\n").slice(0, -1)).toEqual([
             "-sS",
-            "http://198.51.100.20/models/odd/v1/completions",
+            "--cacert",
+            "ca.crt",
+            "-H",
+            // $API_KEY expands from the shell: unset here.
+            "Authorization: Bearer ",
+            "https://198.51.100.20/models/odd/v1/completions",
             "-H",
             "Content-Type: application/json",
             "-d",
@@ -198,7 +238,13 @@ describe("ModelService on a multi-host slice", () => {
 
     test("one LeaderWorkerSet group per replica: a pipeline stage per host, every pod on the slice's nodes with all its VM's chips", () => {
         const spec = slice.llmisvc.inputs.spec as Record<string, unknown>;
-        const options = { shape: SLICE, image: LLAMA.image, startupBudgetSeconds: 4860, hfTokenSecret: "hf-token" };
+        const options = {
+            shape: SLICE,
+            image: LLAMA.image,
+            startupBudgetSeconds: 4860,
+            hfTokenSecret: "hf-token",
+            apiKeySecret: "vllm-api-key",
+        };
         const pod = {
             serviceAccountName: "llama-server",
             nodeSelector: SLICE.nodeSelector,
@@ -323,7 +369,7 @@ describe("ModelService day 2", () => {
                 model: PATTERN1,
                 scheduling: SCHEDULING,
                 gateway: { name: "g", namespace: "g" },
-                gatewayAddress: "198.51.100.20",
+                gatewayUrl: "https://198.51.100.20",
                 platform: [],
                 paused: true,
                 ...commonArgs(COLD_START_OFF, [PATTERN1]),

@@ -1,7 +1,7 @@
 /** One ModelService recorded as the stack builds it, for the tests of the workloads. */
 import * as k8s from "@pulumi/kubernetes";
+import { testGkeInstall } from "../gateway/gatewayArgs";
 import * as pulumi from "@pulumi/pulumi";
-import { installGkeGateway } from "../../../components/gateway/gkeProvider";
 import { ModelStore } from "../../../components/infrastructure/modelStore";
 import { TpuScheduling } from "../../../components/infrastructure/tpuNodePool";
 import { ColdStartSettings, ModelServiceSettings } from "../../../components/settings/models";
@@ -37,7 +37,7 @@ export function commonArgs(coldStart: ColdStartSettings, models: ModelServiceSet
     return {
         coldStart,
         store,
-        gatewayProvider: installGkeGateway({ networkServices: [] }),
+        gatewayProvider: testGkeInstall(new k8s.Provider("k8s-gateway", { kubeconfig: "{}" })),
         identity: { project: "acme-inference", projectNumber: "123456789012", workloadPool: "acme-inference.svc.id.goog" },
         topology: "2x2",
     };
@@ -55,7 +55,8 @@ export async function serviceFor(model: ModelServiceSettings, hfToken = false, c
             model,
             scheduling,
             gateway: { name: "inference-gateway", namespace: "inference-gateway" },
-            gatewayAddress: "198.51.100.20",
+            gatewayUrl: "https://198.51.100.20",
+            apiKeySecret: "vllm-api-key",
             ...(hfToken ? { hfToken: { secretName: pulumi.output("hf-token") } } : {}),
             platform: [platform],
             ...commonArgs(coldStart, [model]),

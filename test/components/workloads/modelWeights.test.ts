@@ -22,6 +22,7 @@ describe("ModelService with a fast cold start", () => {
         expect((main.args as string[]).slice(0, 2)).toEqual([weights, "--load-format=runai_streamer"]);
         // Every compile is written to the cache, the ones under JAX's default 1 s included.
         expect(main.env).toEqual([
+            { name: "VLLM_API_KEY", valueFrom: { secretKeyRef: { name: "vllm-api-key", key: "VLLM_API_KEY" } } },
             { name: "VLLM_XLA_CACHE_PATH", value: `gs://${BUCKET}/xla-cache/Qwen/Qwen2.5-3B-Instruct/2x2/v0.27.0` },
             ...CACHE_THRESHOLDS,
         ]);
@@ -172,6 +173,8 @@ describe("ModelService with a fast cold start", () => {
             "kubernetes:batch/v1:Job qwen-weights-copy",
             "kubernetes:core/v1:Namespace platform",
             "kubernetes:core/v1:ServiceAccount qwen-weights-server",
+            "kubernetes:networking.gke.io/v1:GCPBackendPolicy qwen-http-backend",
+            "kubernetes:networking.gke.io/v1:GCPBackendPolicy qwen-pool-backend",
         ]);
     });
 
@@ -181,6 +184,7 @@ describe("ModelService with a fast cold start", () => {
         const { llmisvc } = await serviceFor(pinned, false, COLD_START_ON);
         const [main] = (llmisvc.inputs.spec as { template: { containers: Array<{ env: unknown[] }> } }).template.containers;
         expect(main.env).toEqual([
+            { name: "VLLM_API_KEY", valueFrom: { secretKeyRef: { name: "vllm-api-key", key: "VLLM_API_KEY" } } },
             { name: "VLLM_XLA_CACHE_PATH", value: `gs://${BUCKET}/xla-cache/Qwen/Qwen2.5-3B-Instruct/2x2/sha256-${"a".repeat(64)}` },
             ...CACHE_THRESHOLDS,
         ]);

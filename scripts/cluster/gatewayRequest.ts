@@ -1,0 +1,68 @@
+/**
+ * One HTTP(S) request through the inference Gateway as a caller makes it: the stack's CA trusted (the Gateway's
+ * certificate is the stack's own), the key in `Authorization` and, with an identity check, the ID token in
+ * `Proxy-Authorization`; no redirect followed, so that plain HTTP's redirect to HTTPS can be checked.
+ */
+import * as http from "http";
+import * as https from "https";
+import { GOOGLE_ID_TOKEN } from "@gke-tpu-inference/facts";
+
+/** What a caller presents; each absent one is not sent. */
+export interface GatewayCredentials {
+    /** vLLM's key, sent as `Authorization: Bearer …`. */
+    apiKey?: string;
+    /** A Google ID token (IAP on GKE, RequestAuthentication on Istio), sent as `Proxy-Authorization: Bearer …`. */
+    idToken?: string;
+}
+
+/** How requests reach the Gateway. */
+export interface GatewayClient {
+    /** PEM of the CA that signed the Gateway's certificate; absent: the system's trust store. */
+    ca?: string;
+    credentials: GatewayCredentials;
+}
+
+/** What came back. */
+export interface GatewayResponse {
+    status: number;
+    text: string;
+    location?: string;
+}
+
+/** The headers `credentials` add to a request. */
+export function credentialHeaders(credentials: GatewayCredentials): Record<string, string> {
+    return {
+        ...(credentials.apiKey !== undefined ? { Authorization: `Bearer ${credentials.apiKey}` } : {}),
+        ...(credentials.idToken !== undefined ? { [GOOGLE_ID_TOKEN.header]: `${GOOGLE_ID_TOKEN.prefix}${credentials.idToken}` } : {}),
+    };
+}
+
+/** Sends `method url` (with a JSON `body`) as `client` says; rejects on a connection failure, with a `TimeoutError` after `timeoutMs`. */
+export function gatewayRequest(
+    url: string,
+    request: { method: string; body?: string },
+    client: GatewayClient,
+    timeoutMs: number,
+): Promise<GatewayResponse> {
+    const target = new URL(url);
+    const headers = { ...credentialHeaders(client.credentials), ...(request.body ? { "Content-Type": "application/json" } : {}) };
+    const send = target.protocol === "https:" ? https.request : http.request;
+    return new Promise((resolve, reject) => {
+        const req = send(target, { method: request.method, headers, ...(client.ca !== undefined ? { ca: client.ca } : {}) }, (res) => {
+            let text = "";
+            res.setEncoding("utf8");
+            res.on("data", (chunk: string) => (text += chunk));
+            res.on("end", () =>
+                resolve({ status: res.statusCode ?? 0, text, ...(res.headers.location ? { location: res.headers.location } : {}) }),
+            );
+            res.on("error", reject);
+        });
+        req.setTimeout(timeoutMs, () => {
+            const timeout = new Error(`no answer within ${timeoutMs} ms`);
+            timeout.name = "TimeoutError";
+            req.destroy(timeout);
+        });
+        req.on("error", reject);
+        req.end(request.body);
+    });
+}
