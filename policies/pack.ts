@@ -9,6 +9,7 @@ import { rememberInputs, withAnalyzedInputs } from "./support/analyzedInputs";
 const { UnknownValueError } = require("@pulumi/policy/proxy") as { UnknownValueError: new (...args: never[]) => Error };
 import { disallowExtProcClusterByIp } from "./disallowExtProcClusterByIp";
 import { disallowDefaultComputeServiceAccount } from "./disallowDefaultComputeServiceAccount";
+import { disallowGatewayOpenToInternet } from "./disallowGatewayOpenToInternet";
 import { disallowGpuOnlyVllmFlags } from "./disallowGpuOnlyVllmFlags";
 import { disallowHttpRouteTimeoutsOnGke } from "./disallowHttpRouteTimeoutsOnGke";
 import { disallowHttpsAppProtocolToVllm } from "./disallowHttpsAppProtocolToVllm";
@@ -20,6 +21,7 @@ import { requireAllTpuChips } from "./requireAllTpuChips";
 import { requireDeletionProtection } from "./requireDeletionProtection";
 import { requireEppExtProcMode } from "./requireEppExtProcMode";
 import { requireFixedEndpointPickerImage } from "./requireFixedEndpointPickerImage";
+import { requireGatewayAccessControl } from "./requireGatewayAccessControl";
 import { requireGatewayApiOnCluster } from "./requireGatewayApiOnCluster";
 import { requireHttpHealthCheckPolicy } from "./requireHttpHealthCheckPolicy";
 import { requireHttpProbesForVllm } from "./requireHttpProbesForVllm";
@@ -128,4 +130,6 @@ export const policies: Array<ResourceValidationPolicy | StackValidationPolicy> =
     disallowDefaultComputeServiceAccount,
     requireDeletionProtection,
     disallowPlainTextSecretEnv,
+    requireGatewayAccessControl,
+    disallowGatewayOpenToInternet,
 ].map(guarded);

@@ -134,7 +134,8 @@ export const GATEWAY_SETTINGS = {
     gatewayTlsSecret: {
         type: "string",
         default: "",
-        description: "A kubernetes.io/tls Secret in the Gateway's namespace; set, it adds an HTTPS listener on 443; empty: HTTP only.",
+        description:
+            "A kubernetes.io/tls Secret of yours in the Gateway's namespace, served on the HTTPS listener instead of the certificate the stack issues; empty: the stack's certificate.",
         allowed: "empty, or a DNS-1123 label",
         schema: z.union([z.literal(""), dnsLabel()]),
     },

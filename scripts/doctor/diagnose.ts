@@ -13,6 +13,7 @@ import { MetricsSource, prefixCacheCheck } from "./metrics";
 import { modelRoutingChecks } from "./modelRouting";
 import { GatewayRef, certificateChecks, controllerChecks, crdChecks, gatewayChecks } from "./platform";
 import { PodContext, endpointPickerChecks, workloadChecks } from "./pods";
+import { SecurityTargets, securityChecks } from "./security";
 import { AreaDiagnosis, Diagnosis, objectName } from "./report";
 import { appProtocolChecks, gatewayHealth, groupRestarts, isStopped, routeChecks, serviceReady } from "./services";
 
@@ -34,6 +35,8 @@ export interface DoctorTargets {
     gatewayProvider?: GatewayProvider;
     /** The stack's TPU capacity plan (its `tpuCapacityPlan` output): each option's pool, and the ComputeClass ordering them. */
     capacityPlan?: CapacityPlanOutput;
+    /** What the stack's `access` output says guards the Gateway; the security checks run only with it. */
+    security?: SecurityTargets;
 }
 
 /** The `tpuCapacityPlan` output as the doctor reads it, when it has the shape the stack writes. */
@@ -54,7 +57,8 @@ function capacityPlanFromOutputs(plan: unknown): CapacityPlanOutput | undefined 
 
 /** What `pulumi stack output --json` says about where the stack's objects are. */
 export function targetsFromOutputs(outputs: unknown): DoctorTargets {
-    const { servingNamespace, gateway, caIssuerName, models, tpuPoolAutoscaling, tpuCapacityPlan } = (outputs ?? {}) as {
+    const { servingNamespace, gateway, caIssuerName, models, tpuPoolAutoscaling, tpuCapacityPlan, access } = (outputs ?? {}) as {
+        access?: { screening?: unknown };
         servingNamespace?: unknown;
         gateway?: { namespace?: unknown; name?: unknown };
         caIssuerName?: unknown;
@@ -88,6 +92,7 @@ export function targetsFromOutputs(outputs: unknown): DoctorTargets {
         ...(modelRouting ? { modelRouting } : {}),
         ...(provider ? { gatewayProvider: provider } : {}),
         ...(capacityPlan ? { capacityPlan } : {}),
+        ...(access && typeof access === "object" ? { security: { modelArmor: typeof access.screening === "string" } } : {}),
     };
 }
 
@@ -300,6 +305,18 @@ export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, op
         targets.modelRouting && targets.gateway
             ? readable("body-based routing", "body-based router ready replicas", () =>
                   modelRoutingChecks(reader, targets.gateway!, targets.modelRouting!),
+              )
+            : Promise.resolve([]),
+        targets.security && targets.gateway
+            ? readable("security", "security policy attached", () =>
+                  securityChecks(
+                      reader,
+                      targets.gateway!,
+                      targets.gatewayProvider,
+                      [...new Set(checked.map((service) => service.metadata!.namespace!))],
+                      checked.map((service) => service.metadata!.name!),
+                      targets.security!,
+                  ),
               )
             : Promise.resolve([]),
     ]);

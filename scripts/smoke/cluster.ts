@@ -3,7 +3,14 @@
  */
 import { INFERENCE_POOL_KIND, KSERVE_CHILDREN } from "@gke-tpu-inference/facts";
 import { HTTP_SERVICE_SUFFIX } from "../../components/serving/routerRoute";
-import { GatewayProvider, acceptedByGateway, eppTlsRule, gatewayProvider, gkePolicyAttached, inferencePoolMigration } from "../cluster/checks";
+import {
+    GatewayProvider,
+    acceptedByGateway,
+    eppTlsRule,
+    gatewayProvider,
+    gkePolicyAttached,
+    inferencePoolMigration,
+} from "../cluster/checks";
 import type { ObjectReader } from "../cluster/kube";
 import { CheckResult, SmokeOptions, retried } from "./requests";
 

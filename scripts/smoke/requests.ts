@@ -86,7 +86,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Tries `attempt` up to `options.attempts` times, `options.intervalMs` apart, until it passes. A failure to read the
  * cluster (a `CliError`) is not the service's state: it ends the run at once.
  */
-export async function retried(service: string, check: string, options: SmokeOptions, attempt: () => Promise<Finding>): Promise<CheckResult> {
+export async function retried(
+    service: string,
+    check: string,
+    options: SmokeOptions,
+    attempt: () => Promise<Finding>,
+): Promise<CheckResult> {
     let finding: Finding = { ok: false, detail: "not tried" };
     for (let tries = 1; tries <= options.attempts; tries++) {
         try {

@@ -186,7 +186,11 @@ describe("GKE Gateway backends: health checks, appProtocol, timeouts", () => {
             apiVersion: "gateway.networking.k8s.io/v1",
             kind: "Gateway",
             metadata: meta("inference", "gateway"),
-            spec: { gatewayClassName: className, listeners: [{ name: "http", protocol: "HTTP", port: 80 }] },
+            // HTTPS only, as lesson open-endpoint asks (test/policies/lessons/open-endpoint.test.ts judges the rest).
+            spec: {
+                gatewayClassName: className,
+                listeners: [{ name: "https", protocol: "HTTPS", port: 443, tls: { certificateRefs: [{ name: "inference-tls" }] } }],
+            },
         });
     const route = (backend: Obj, extra: Obj = {}) =>
         new k8s.apiextensions.CustomResource("route", {
@@ -222,7 +226,8 @@ describe("GKE Gateway backends: health checks, appProtocol, timeouts", () => {
             apiVersion: "networking.gke.io/v1",
             kind: "GCPBackendPolicy",
             metadata: meta("qwen"),
-            spec: { default: { timeoutSec }, targetRef: target },
+            // Cloud Armor on the backend, as lesson open-endpoint asks.
+            spec: { default: { timeoutSec, securityPolicy: "gateway-access" }, targetRef: target },
         });
     const vllmDeployment = () =>
         new k8s.apps.v1.Deployment("vllm", {
@@ -280,7 +285,11 @@ describe("GKE Gateway backends: health checks, appProtocol, timeouts", () => {
             service({ name: "http", appProtocol: "HTTP" });
             route({ name: "vllm" });
         });
-        expect(summary(findings)).toEqual(["mandatory require-http-health-check-policy @route"]);
+        // No GCPBackendPolicy guards the Service either (lesson open-endpoint).
+        expect(summary(findings)).toEqual([
+            "mandatory require-gateway-access-control @route",
+            "mandatory require-http-health-check-policy @route",
+        ]);
     });
 
     test.each<[string, Obj, string[]]>([
@@ -316,7 +325,11 @@ describe("GKE Gateway backends: health checks, appProtocol, timeouts", () => {
                 { ...poolBackend, name: "qwen-inference-pool" },
             );
         });
-        expect(summary(kserveMade)).toEqual(["advisory require-long-inference-backend-timeout @qwen"]);
+        // Without a GCPBackendPolicy, the pool has no Cloud Armor either (lesson open-endpoint).
+        expect(summary(kserveMade)).toEqual([
+            "advisory require-long-inference-backend-timeout @qwen",
+            "mandatory require-gateway-access-control @qwen",
+        ]);
     });
 
     test("route timeouts are caught under a GKE Gateway and left alone under another implementation's", async () => {
@@ -330,7 +343,8 @@ describe("GKE Gateway backends: health checks, appProtocol, timeouts", () => {
         expect(summary(await verdict(pack(), withTimeouts("gke-l7-regional-external-managed")))).toEqual([
             "mandatory disallow-httproute-timeouts-on-gke @route",
         ]);
-        expect(summary(await verdict(pack(), withTimeouts("istio")))).toEqual([]);
+        // An external Istio Gateway without an AuthorizationPolicy is open (lesson open-endpoint), its timeouts are fine.
+        expect(summary(await verdict(pack(), withTimeouts("istio")))).toEqual(["mandatory require-gateway-access-control @gateway"]);
     });
 
     test("behind Istio, GKE's health checks and backend timeout are not asked for; behind GKE they are", async () => {
@@ -343,7 +357,7 @@ describe("GKE Gateway backends: health checks, appProtocol, timeouts", () => {
             "advisory require-long-inference-backend-timeout @pool",
             "mandatory require-http-health-check-policy @pool",
         ]);
-        expect(summary(await verdict(pack(), bare("istio")))).toEqual([]);
+        expect(summary(await verdict(pack(), bare("istio")))).toEqual(["mandatory require-gateway-access-control @gateway"]);
     });
 });
 

@@ -25,6 +25,8 @@ describe("services on KServe's default Gateway, objects without a namespace, sid
         const expected = [
             "advisory require-long-inference-backend-timeout",
             "mandatory disallow-httproute-timeouts-on-gke",
+            // An external Gateway, no Cloud Armor on the pool, KServe's route on its HTTP listener (lesson open-endpoint).
+            "mandatory require-gateway-access-control",
             "mandatory require-http-health-check-policy",
         ];
         expect(

@@ -6,7 +6,7 @@ import { jsonCheck } from "../../scripts/doctor/report";
 import { CrdValidator } from "../crds";
 import { clusterState } from "../fakeCluster";
 import { isKubernetesObject, memoryReader } from "../memoryCluster";
-import { EPP, Finding, NOT_AVAILABLE, NOW, POD, SERVICE, STATES, finding, notOk, overlaysOf } from "./doctorStates";
+import { EPP, Finding, NOT_AVAILABLE, NOW, POD, SERVICE, STATES, finding, notOk, overlaysOf, targetsOf } from "./doctorStates";
 
 describe("the recorded cluster states", () => {
     // The doctor's states, and the smoke test's (one folder up).
@@ -126,6 +126,37 @@ describe("npm run doctor over recorded states", () => {
             ],
         ],
         ["istio-healthy", []],
+        ["secure", []],
+        [
+            "certificate-not-ready",
+            [
+                ["FAIL", "Certificate inference-gateway/inference-gateway-tls", "Gateway certificate issued", "open-endpoint"],
+                ["FAIL", "Gateway inference-gateway/inference-gateway", "HTTPS listener serves the certificate", "open-endpoint"],
+            ],
+        ],
+        [
+            "security-policy-missing",
+            [
+                ["FAIL", "GCPBackendPolicy llm-inference/qwen2-3b-inference-pool", "security policy attached", "open-endpoint"],
+                ["FAIL", "GCPBackendPolicy llm-inference/qwen2-3b-http", "security policy attached", "open-endpoint"],
+                [
+                    "FAIL",
+                    "GCPTrafficExtension inference-gateway/inference-gateway-model-armor",
+                    "Model Armor extension accepted",
+                    "open-endpoint",
+                ],
+                // The pool's policy carries its timeout too: not attached, the timeout does not hold either.
+                ["FAIL", "InferencePool llm-inference/qwen2-3b-inference-pool", "backend timeout >= 300 s", "backend-timeout"],
+            ],
+        ],
+        ["istio-secure", []],
+        [
+            "istio-open",
+            [
+                ["WARN", "AuthorizationPolicy inference-gateway/inference-gateway-allowed-sources", "security policy attached", undefined],
+                ["FAIL", "Gateway inference-gateway/inference-gateway", "rate limit present", "open-endpoint"],
+            ],
+        ],
         [
             "route-absent",
             [
@@ -272,7 +303,7 @@ describe("npm run doctor over recorded states", () => {
     });
 
     test.each(cases)("%s fails exactly its checks, naming the lesson", async (state, expected) => {
-        expect(await notOk({}, ...overlaysOf(state))).toEqual(expected);
+        expect(await notOk(targetsOf(state), ...overlaysOf(state))).toEqual(expected);
     });
 
     test("the evidence quotes what the cluster said, and the check carries the lesson and the fix", async () => {

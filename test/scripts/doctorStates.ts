@@ -23,7 +23,27 @@ export const POD_STATES = [
     "startup-probe-restarts",
     "pod-starting",
 ];
-export const overlaysOf = (state: string) => [...(POD_STATES.includes(state) ? ["doctor/workload-not-ready"] : []), `doctor/${state}`];
+/** States of a stack secure by default, each recorded over `secure` (and behind Istio over `istio-healthy` and `istio-secure`). */
+export const SECURE_STATES: Record<string, string[]> = {
+    secure: [],
+    "certificate-not-ready": ["doctor/secure"],
+    "security-policy-missing": ["doctor/secure"],
+    "istio-secure": ["doctor/secure", "doctor/istio-healthy"],
+    "istio-open": ["doctor/secure", "doctor/istio-healthy", "doctor/istio-secure"],
+};
+export const overlaysOf = (state: string) => [
+    ...(POD_STATES.includes(state) ? ["doctor/workload-not-ready"] : []),
+    ...(SECURE_STATES[state] ?? []),
+    `doctor/${state}`,
+];
+/** What the doctor is told of a state's stack: for a secure one, its Gateway and that it controls access and screens (GKE). */
+export const targetsOf = (state: string): DoctorTargets =>
+    state in SECURE_STATES
+        ? {
+              gateway: { namespace: "inference-gateway", name: "inference-gateway" },
+              security: { modelArmor: !state.startsWith("istio") },
+          }
+        : {};
 export const POD = "Pod llm-inference/qwen2-3b-kserve-6c8f9d7b54-x2x4p";
 export const EPP = "Pod llm-inference/qwen2-3b-kserve-router-scheduler-7b5d6f8c9-q8w2n";
 export const SERVICE = "LLMInferenceService llm-inference/qwen2-3b";

@@ -255,6 +255,7 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
             "mandatory disallow-default-compute-service-account": ["bad-cluster", "tpu-pool"],
             "mandatory require-deletion-protection": ["bad-cluster"],
             "mandatory disallow-plain-text-secret-env": ["qwen"],
+            "mandatory require-gateway-access-control": ["qwen"],
         });
         expect(report.policyViolations[0]).toEqual({
             policyPack: "gke-tpu-inference",

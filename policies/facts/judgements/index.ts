@@ -12,3 +12,4 @@ export * from "./gateway";
 export * from "./endpointPicker";
 export * from "./extProc";
 export * from "./capacity";
+export * from "./access";

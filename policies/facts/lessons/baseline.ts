@@ -1,5 +1,5 @@
 /** The security baseline: what no inference stack on GKE should run without, whatever it serves. */
-import { NODE_SERVICE_ACCOUNT_ROLES } from "../catalog";
+import { CLOUD_ARMOR, INTERNAL_GATEWAY_CLASSES, NODE_SERVICE_ACCOUNT_ROLES } from "../catalog";
 import { Lesson } from "./lesson";
 
 const HARDENING = "https://cloud.google.com/kubernetes-engine/docs/how-to/hardening-your-cluster";
@@ -76,5 +76,35 @@ export const BASELINE_LESSONS = [
         sources: ["https://kubernetes.io/docs/concepts/security/secrets-good-practices/"],
         policies: ["disallow-plain-text-secret-env"],
         doctorChecks: [],
+    },
+    {
+        id: "open-endpoint",
+        title: "An inference endpoint on the internet is closed to everyone but its callers, and speaks HTTPS only",
+        symptom: "Anyone who finds the address spends the TPUs and reads the prompts.",
+        cause: "An external Gateway's load balancer answers every address on the internet: without an allowlist or an identity check in front of its backends, anyone can send requests, and over plain HTTP every prompt and completion crosses the network in clear text.",
+        fix: `Give every backend of an external Gateway access control: on GKE a GCPBackendPolicy with spec.default.securityPolicy (a Cloud Armor policy that allows your ranges, default rule ${CLOUD_ARMOR.denyAction}) or iap.enabled; behind Istio an ALLOW AuthorizationPolicy whose targetRefs name the Gateway and whose every rule requires ipBlocks, remoteIpBlocks or requestPrincipals, or loadBalancerSourceRanges on the Gateway's Service. Serve the routes on an HTTPS listener and let the HTTP listener only redirect (RequestRedirect scheme https). An internal class (${INTERNAL_GATEWAY_CLASSES[0]}) keeps the address in the VPC.`,
+        prevention:
+            "HTTPS only on a reserved address, with a certificate cert-manager issues; Cloud Armor (GKE) or the load balancer's firewall and an AuthorizationPolicy (Istio) let in allowedSourceRanges only (none until you set it) and limit each address per minute; every model server requires the stack's key; IAP, Google ID tokens and Model Armor are opt-in.",
+        recovery:
+            "set allowedSourceRanges to your network (pulumi config set --path 'allowedSourceRanges[0]' <CIDR>) and run `pulumi up`; `kubectl describe` the object the check names for its conditions",
+        inspect:
+            "kubectl get gateway,certificate -n inference-gateway; kubectl get gcpbackendpolicy -n llm-inference -o custom-columns=NAME:.metadata.name,ARMOR:.spec.default.securityPolicy,IAP:.spec.default.iap.enabled",
+        sources: [
+            "https://cloud.google.com/armor/docs/security-policy-overview",
+            "https://docs.cloud.google.com/armor/docs/rate-limiting-overview",
+            "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
+            "https://istio.io/latest/docs/tasks/security/authorization/authz-ingress/",
+            "istio/api 1092f7f security/v1beta1/authorization_policy.proto:25-33 (no ALLOW policy: allow; an ALLOW policy: allow only what one matches)",
+            "kubernetes-sigs/gateway-api v1.4.0 config/crd/standard/gateway.networking.k8s.io_httproutes.yaml:731-883 (RequestRedirect scheme https)",
+            "vllm-project/vllm 00b005cf docs/usage/security.md (Do not rely exclusively on --api-key)",
+        ],
+        policies: ["require-gateway-access-control", "disallow-gateway-open-to-internet"],
+        doctorChecks: [
+            "Gateway certificate issued",
+            "HTTPS listener serves the certificate",
+            "security policy attached",
+            "rate limit present",
+            "Model Armor extension accepted",
+        ],
     },
 ] as const satisfies readonly Lesson[];

@@ -44,6 +44,11 @@ export const DOCTOR_CHECKS = [
     "TPU node in the capacity plan",
     "ComputeClass healthy",
     "ComputeClass priority not backed off",
+    "Gateway certificate issued",
+    "HTTPS listener serves the certificate",
+    "security policy attached",
+    "rate limit present",
+    "Model Armor extension accepted",
 ] as const;
 
 /** One of the doctor's checks. */

@@ -1,0 +1,305 @@
+/**
+ * Lesson open-endpoint, the whole category: however a stack writes its Gateway, its routes and their access control
+ * (typed resources such as k8s.apiextensions.CustomResource, a v1 or v2 ConfigFile or ConfigGroup, a Helm v3 or v4 chart,
+ * whose rendered objects reach the pack as the component's children), an external Gateway that lets anyone reach an
+ * InferencePool or a vLLM Service, or serves one over plain HTTP, is caught; internal Gateways, protected ones and
+ * redirect-only HTTP listeners are left alone; an allowlist of the whole internet is an advisory.
+ */
+import { disallowGatewayOpenToInternet as advisory } from "../../../policies/disallowGatewayOpenToInternet";
+import { requireGatewayAccessControl as policy } from "../../../policies/requireGatewayAccessControl";
+import { RecordedResource } from "../../../scripts/offline/recorder";
+import { llmService } from "../fixtures";
+import { check, kube, resource } from "../harness";
+
+const SPELLINGS = [
+    "typed",
+    "kubernetes:yaml:ConfigFile",
+    "kubernetes:yaml:ConfigGroup",
+    "kubernetes:yaml/v2:ConfigFile",
+    "kubernetes:yaml/v2:ConfigGroup",
+    "kubernetes:helm.sh/v3:Chart",
+    "kubernetes:helm.sh/v4:Chart",
+];
+
+const HTTPS = {
+    name: "https",
+    protocol: "HTTPS",
+    port: 443,
+    tls: { mode: "Terminate", certificateRefs: [{ name: "inference-gateway-tls" }] },
+    allowedRoutes: { namespaces: { from: "All" } },
+};
+const HTTP_SAME = { name: "http", protocol: "HTTP", port: 80, allowedRoutes: { namespaces: { from: "Same" } } };
+const HTTP_ALL = { name: "http", protocol: "HTTP", port: 80, allowedRoutes: { namespaces: { from: "All" } } };
+
+/** The objects of one stack, each written as `spelling` writes it: typed, or rendered by a component. */
+function written(spelling: string, objects: Array<[string, string, string, Record<string, unknown>]>): RecordedResource[] {
+    const parent = spelling === "typed" ? undefined : resource(spelling, "rendered", {});
+    return [
+        ...(parent ? [parent] : []),
+        ...objects.map(([apiVersion, kind, name, body]) =>
+            kube(apiVersion, kind, parent ? `rendered:${name}` : name, body, parent ? { parent } : {}),
+        ),
+    ];
+}
+
+const gatewayObject = (
+    className: string,
+    listeners: unknown[],
+    extra: Record<string, unknown> = {},
+): [string, string, string, Record<string, unknown>] => [
+    "gateway.networking.k8s.io/v1",
+    "Gateway",
+    "inference-gateway",
+    { metadata: { name: "inference-gateway", namespace: "gateway" }, spec: { gatewayClassName: className, listeners, ...extra } },
+];
+const backendPolicy = (
+    target: { group: string; kind: string; name: string },
+    defaults: Record<string, unknown>,
+): [string, string, string, Record<string, unknown>] => [
+    "networking.gke.io/v1",
+    "GCPBackendPolicy",
+    `${target.name}-backend`,
+    { metadata: { name: target.name, namespace: "models" }, spec: { default: defaults, targetRef: target } },
+];
+const POOL = { group: "inference.networking.k8s.io", kind: "InferencePool", name: "qwen-inference-pool" };
+const HTTP_SERVICE = { group: "", kind: "Service", name: "qwen-http" };
+/** vLLM's plain-HTTP Service in front of KServe's workload pods. */
+const vllmService: [string, string, string, Record<string, unknown>] = [
+    "v1",
+    "Service",
+    "qwen-http",
+    {
+        metadata: { name: "qwen-http", namespace: "models" },
+        spec: {
+            selector: {
+                "app.kubernetes.io/part-of": "llminferenceservice",
+                "app.kubernetes.io/name": "qwen",
+                "kserve.io/component": "workload",
+            },
+            ports: [{ port: 8000, targetPort: 8000 }],
+        },
+    },
+];
+/** A route on `sectionName` (every listener when undefined) to `backends`, or a redirect-only rule when `redirect`. */
+const route = (
+    name: string,
+    backends: Array<Record<string, unknown>>,
+    options: { sectionName?: string; namespace?: string; redirect?: boolean } = {},
+): [string, string, string, Record<string, unknown>] => [
+    "gateway.networking.k8s.io/v1",
+    "HTTPRoute",
+    name,
+    {
+        metadata: { name, namespace: options.namespace ?? "models" },
+        spec: {
+            parentRefs: [
+                { name: "inference-gateway", namespace: "gateway", ...(options.sectionName ? { sectionName: options.sectionName } : {}) },
+            ],
+            rules: options.redirect
+                ? [{ filters: [{ type: "RequestRedirect", requestRedirect: { scheme: "https", statusCode: 301 } }] }]
+                : [{ backendRefs: backends }],
+        },
+    },
+];
+const toPool = [{ group: "inference.networking.k8s.io", kind: "InferencePool", name: "qwen-inference-pool", port: 8000 }];
+const toService = [{ name: "qwen-http", port: 8000 }];
+/** KServe's service on the Gateway's HTTPS listener only. */
+const httpsService = (): RecordedResource => {
+    const service = llmService();
+    const inputs = withSection(service.inputs, "https");
+    return { ...service, inputs, wire: { inputs, outputs: inputs } };
+};
+function withSection(inputs: Record<string, unknown>, sectionName: string): Record<string, unknown> {
+    const spec = inputs.spec as { router: Record<string, unknown> };
+    return {
+        ...inputs,
+        spec: {
+            ...spec,
+            router: {
+                ...spec.router,
+                route: { http: { spec: { parentRefs: [{ name: "inference-gateway", namespace: "gateway", sectionName }] } } },
+            },
+        },
+    };
+}
+
+const messages = async (resources: RecordedResource[], which = policy) =>
+    (await check(which, resources)).map((finding) => `${finding.level}: ${finding.message}`);
+
+const UNGUARDED_POOL =
+    "mandatory: Gateway gateway/inference-gateway is external and sends InferencePool models/qwen-inference-pool requests from anyone: no GCPBackendPolicy targeting it sets spec.default.securityPolicy (Cloud Armor) or iap.enabled.";
+const UNGUARDED_SERVICE =
+    "mandatory: Gateway gateway/inference-gateway is external and sends Service models/qwen-http requests from anyone: no GCPBackendPolicy targeting it sets spec.default.securityPolicy (Cloud Armor) or iap.enabled.";
+const ISTIO_OPEN =
+    "mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: no ALLOW AuthorizationPolicy targets it with every rule limited to ipBlocks, remoteIpBlocks or requestPrincipals, and its Service sets no loadBalancerSourceRanges.";
+const plainHttp = (backend: string) =>
+    `mandatory: Gateway gateway/inference-gateway serves ${backend} over plain HTTP on listener "http" (port 80): attach the route to an HTTPS listener (sectionName) and let HTTP only redirect to https.`;
+
+describe("lesson open-endpoint: every way a stack exposes an inference backend", () => {
+    describe.each(SPELLINGS)("%s", (spelling) => {
+        const gke = (listeners: unknown[], ...rest: Array<[string, string, string, Record<string, unknown>]>) =>
+            written(spelling, [gatewayObject("gke-l7-regional-external-managed", listeners), ...rest]);
+
+        test("GKE: a route to a pool or to vLLM's Service with no Cloud Armor or IAP is caught; with either it is clean", async () => {
+            expect(
+                await messages(
+                    gke(
+                        [HTTPS],
+                        route("pool", toPool, { sectionName: "https" }),
+                        route("svc", toService, { sectionName: "https" }),
+                        vllmService,
+                    ),
+                ),
+            ).toEqual([UNGUARDED_SERVICE, UNGUARDED_POOL]);
+            expect(
+                await messages(
+                    gke(
+                        [HTTPS],
+                        route("pool", toPool, { sectionName: "https" }),
+                        route("svc", toService, { sectionName: "https" }),
+                        vllmService,
+                        backendPolicy(POOL, { timeoutSec: 600, securityPolicy: "gateway-access" }),
+                        backendPolicy(HTTP_SERVICE, {
+                            iap: { enabled: true, clientID: "1-x.apps.googleusercontent.com", oauth2ClientSecret: { name: "iap" } },
+                        }),
+                    ),
+                ),
+            ).toEqual([]);
+            // A policy with only a timeout guards nothing.
+            expect(
+                await messages(gke([HTTPS], route("pool", toPool, { sectionName: "https" }), backendPolicy(POOL, { timeoutSec: 600 }))),
+            ).toEqual([UNGUARDED_POOL]);
+        });
+
+        test("GKE: routes on the plain-HTTP listener are caught; a redirect-only rule there, or a listener that does not admit the route, is clean", async () => {
+            const guarded = backendPolicy(POOL, { securityPolicy: "gateway-access" });
+            expect(await messages(gke([HTTPS, HTTP_ALL], route("pool", toPool), guarded))).toEqual([
+                plainHttp("InferencePool models/qwen-inference-pool"),
+            ]);
+            expect(await messages(gke([HTTPS, HTTP_ALL], route("pool", toPool, { sectionName: "http" }), guarded))).toEqual([
+                plainHttp("InferencePool models/qwen-inference-pool"),
+            ]);
+            expect(
+                await messages(
+                    gke(
+                        [HTTPS, HTTP_ALL],
+                        route("pool", toPool, { sectionName: "https" }),
+                        guarded,
+                        route("redirect", [], { namespace: "gateway", redirect: true }),
+                    ),
+                ),
+            ).toEqual([]);
+            // The stack's shape: HTTP admits only the Gateway's namespace, where the redirect lives.
+            expect(await messages(gke([HTTPS, HTTP_SAME], route("pool", toPool), guarded))).toEqual([]);
+            // A route to something that is not an inference backend is not this lesson's.
+            expect(await messages(gke([HTTP_ALL], route("web", [{ name: "website", port: 80 }])))).toEqual([]);
+        });
+
+        test("GKE: an internal class is left alone", async () => {
+            expect(await messages(written(spelling, [gatewayObject("gke-l7-rilb", [HTTP_ALL]), route("pool", toPool)]))).toEqual([]);
+        });
+
+        test("Istio: an ALLOW AuthorizationPolicy limited to sources or principals, or loadBalancerSourceRanges, protects it; an internal Service is left alone", async () => {
+            const istio = (extra: Record<string, unknown>, ...rest: Array<[string, string, string, Record<string, unknown>]>) =>
+                written(spelling, [gatewayObject("istio", [HTTPS], extra), route("pool", toPool, { sectionName: "https" }), ...rest]);
+            const authz = (spec: Record<string, unknown>): [string, string, string, Record<string, unknown>] => [
+                "security.istio.io/v1",
+                "AuthorizationPolicy",
+                "allow",
+                {
+                    metadata: { name: "allow", namespace: "gateway" },
+                    spec: { targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: "inference-gateway" }], ...spec },
+                },
+            ];
+            expect(await messages(istio({}))).toEqual([ISTIO_OPEN]);
+            expect(
+                await messages(istio({}, authz({ action: "ALLOW", rules: [{ from: [{ source: { ipBlocks: ["203.0.113.0/24"] } }] }] }))),
+            ).toEqual([]);
+            expect(
+                await messages(
+                    istio({}, authz({ rules: [{ from: [{ source: { requestPrincipals: ["https://accounts.google.com/*"] } }] }] })),
+                ),
+            ).toEqual([]);
+            // No rules: the policy allows nothing, so nobody gets in.
+            expect(await messages(istio({}, authz({ action: "ALLOW" })))).toEqual([]);
+            // A rule that matches any source, a DENY policy, or a RequestAuthentication alone is no access control.
+            expect(await messages(istio({}, authz({ rules: [{ to: [{ operation: { paths: ["/v1/*"] } }] }] })))).toEqual([ISTIO_OPEN]);
+            expect(
+                await messages(istio({}, authz({ action: "DENY", rules: [{ from: [{ source: { ipBlocks: ["198.51.100.0/24"] } }] }] }))),
+            ).toEqual([ISTIO_OPEN]);
+            const overlay = (service: string): [string, string, string, Record<string, unknown>] => [
+                "v1",
+                "ConfigMap",
+                "overlay",
+                { metadata: { name: "inference-gateway-service", namespace: "gateway" }, data: { service } },
+            ];
+            const parametersRef = {
+                infrastructure: { parametersRef: { group: "", kind: "ConfigMap", name: "inference-gateway-service" } },
+            };
+            expect(await messages(istio(parametersRef, overlay("spec:\n  loadBalancerSourceRanges:\n  - 203.0.113.0/24\n")))).toEqual([]);
+            expect(await messages(istio(parametersRef, overlay("spec:\n  externalTrafficPolicy: Local\n")))).toEqual([ISTIO_OPEN]);
+            expect(
+                await messages(istio({ infrastructure: { annotations: { "networking.gke.io/load-balancer-type": "Internal" } } })),
+            ).toEqual([]);
+        });
+
+        test("opened to the whole internet: the mandatory policy is met, the advisory one says so", async () => {
+            const armor = resource("gcp:compute/regionSecurityPolicy:RegionSecurityPolicy", "gateway-access", {
+                type: "CLOUD_ARMOR",
+                rules: [
+                    { priority: 1000, action: "throttle", match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["0.0.0.0/0"] } } },
+                    { priority: 2147483647, action: "deny(403)", match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["*"] } } },
+                ],
+            });
+            const resources = [
+                ...gke([HTTPS], route("pool", toPool, { sectionName: "https" }), backendPolicy(POOL, { securityPolicy: "gateway-access" })),
+                armor,
+            ];
+            expect(await messages(resources)).toEqual([]);
+            expect(await messages(resources, advisory)).toEqual([
+                "advisory: Cloud Armor rule at priority 1000 of gateway-access lets every address through (throttle on 0.0.0.0/0): the Gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
+            ]);
+            const rule = resource("gcp:compute/regionSecurityPolicyRule:RegionSecurityPolicyRule", "allow-all", {
+                priority: 1000,
+                action: "allow",
+                match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["*"] } },
+            });
+            expect(await messages([rule], advisory)).toEqual([
+                "advisory: Cloud Armor rule at priority 1000 of allow-all lets every address through (allow on *): the Gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
+            ]);
+            const istioOpen = written(spelling, [
+                gatewayObject("istio", [HTTPS]),
+                route("pool", toPool, { sectionName: "https" }),
+                [
+                    "security.istio.io/v1",
+                    "AuthorizationPolicy",
+                    "allow",
+                    {
+                        metadata: { name: "allow", namespace: "gateway" },
+                        spec: {
+                            targetRefs: [{ kind: "Gateway", name: "inference-gateway" }],
+                            rules: [{ from: [{ source: { ipBlocks: ["0.0.0.0/0"] } }] }],
+                        },
+                    },
+                ],
+            ]);
+            expect(await messages(istioOpen)).toEqual([]);
+            expect(await messages(istioOpen, advisory)).toEqual([
+                "advisory: AuthorizationPolicy gateway/allow lets every address into Gateway gateway/inference-gateway (0.0.0.0/0): the Gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
+            ]);
+        });
+    });
+
+    describe("KServe's LLMInferenceService (its InferencePool made by the controller)", () => {
+        test("on an external GKE Gateway without a guarded pool it is caught; on the HTTPS listener with Cloud Armor it is clean", async () => {
+            const gw = written("typed", [gatewayObject("gke-l7-regional-external-managed", [HTTPS, HTTP_ALL])]);
+            expect(await messages([...gw, httpsService()])).toEqual([UNGUARDED_POOL]);
+            const guarded = written("typed", [backendPolicy(POOL, { securityPolicy: "gateway-access" })]);
+            expect(await messages([...gw, ...guarded, httpsService()])).toEqual([]);
+            // KServe's own route attaches to every listener that admits it: plain HTTP too.
+            expect(await messages([...gw, ...guarded, llmService()])).toEqual([
+                'mandatory: Gateway gateway/inference-gateway serves InferencePool models/qwen-inference-pool over plain HTTP on listener "http" (port 80): attach the route to an HTTPS listener (sectionName) and let HTTP only redirect to https.',
+            ]);
+        });
+    });
+});
