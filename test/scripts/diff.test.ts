@@ -277,7 +277,7 @@ describe("against an offline report of the prod stack", () => {
                 "    ~ update  kubernetes:keda.sh/v1alpha1:ScaledObject  qwen2-3b-cache-autoscaler  inputs.spec.maxReplicaCount",
                 "    ~ outputs  tpuCapacityPlan.options[0].maxNodes, tpuCapacityPlan.options[1].maxNodes, tpuHourlyCost.atMaximum.chips (+4 more)",
                 "",
-                "    ~ 4 to update, + 0 to create, - 0 to delete, 105 unchanged",
+                "    ~ 4 to update, + 0 to create, - 0 to delete, 114 unchanged",
             ].join("\n"),
         );
         const markdown = renderMarkdown(head, diff);
@@ -285,7 +285,7 @@ describe("against an offline report of the prod stack", () => {
             [
                 "### Offline preview of stack `prod`",
                 "",
-                "**~ 4 to update, + 0 to create, - 0 to delete, 105 unchanged**",
+                "**~ 4 to update, + 0 to create, - 0 to delete, 114 unchanged**",
                 "",
                 "| | type | name | changes |",
                 "|---|---|---|---|",
@@ -310,7 +310,7 @@ describe("against an offline report of the prod stack", () => {
             [
                 "### Offline preview of stack `prod`",
                 "",
-                "**+ 109 to create**",
+                "**+ 118 to create**",
                 "",
                 "| component | type | resources | by type |",
                 "|---|---|---|---|",
