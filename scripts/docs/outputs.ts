@@ -1,13 +1,15 @@
 /**
  * `npm run docs:outputs` writes docs/reference/outputs.md: every stack output the shipped stacks produce, found by
  * running each `Pulumi.<stack>.yaml` offline, with its description from {@link OUTPUT_DESCRIPTIONS} below, the one place
- * outputs are described. `npm run docs:outputs -- --check` exits 1 when the page is stale; test/scripts/docs/outputs.test.ts
- * fails when an output has no description, a description names no output, or the page drifts.
+ * outputs are described; from the same runs, the README's table of shipped stacks (./stacks.ts). `npm run docs:outputs
+ * -- --check` exits 1 when either is stale; test/scripts/docs/outputs.test.ts fails when an output has no description,
+ * a description names no output, or either drifts.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { shippedStacks } from "../affected-stacks";
 import { runOffline } from "../offline/run";
+import { StackRun, stacksTable, withStacksTable } from "./stacks";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 export const OUTPUTS_PAGE = path.join("docs", "reference", "outputs.md");
@@ -178,27 +180,41 @@ export function outputsMarkdown(outputs: Record<string, Record<string, unknown>>
     ].join("\n");
 }
 
-/** The outputs of every shipped stack, each run offline. */
-export async function shippedOutputs(): Promise<Record<string, Record<string, unknown>>> {
-    const outputs: Record<string, Record<string, unknown>> = {};
+/** Every shipped stack, run offline: its outputs and how many resources it would create. */
+export async function shippedRuns(): Promise<Record<string, StackRun>> {
+    const runs: Record<string, StackRun> = {};
     for (const stack of shippedStacks(ROOT)) {
-        outputs[stack] = (await runOffline(ROOT, stack)).outputs;
+        const run = await runOffline(ROOT, stack);
+        runs[stack] = { outputs: run.outputs, resources: run.resources.length };
     }
-    return outputs;
+    return runs;
+}
+
+/** Each generated file with what it should hold. */
+export function expectedFiles(runs: Record<string, StackRun>): Array<{ file: string; expected: string }> {
+    const outputs = Object.fromEntries(Object.entries(runs).map(([stack, run]) => [stack, run.outputs]));
+    const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+    return [
+        { file: OUTPUTS_PAGE, expected: outputsMarkdown(outputs) },
+        { file: "README.md", expected: withStacksTable(readme, stacksTable(runs)) },
+    ];
 }
 
 async function main(): Promise<void> {
-    const expected = outputsMarkdown(await shippedOutputs());
-    const file = path.join(ROOT, OUTPUTS_PAGE);
-    const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+    const stale = expectedFiles(await shippedRuns()).filter(({ file, expected }) => {
+        const full = path.join(ROOT, file);
+        return (fs.existsSync(full) ? fs.readFileSync(full, "utf8") : "") !== expected;
+    });
     if (process.argv.includes("--check")) {
-        if (current !== expected) {
-            process.stderr.write(`stale: ${OUTPUTS_PAGE}; run npm run docs:outputs\n`);
+        if (stale.length > 0) {
+            process.stderr.write(`stale: ${stale.map(({ file }) => file).join(", ")}; run npm run docs:outputs\n`);
             process.exit(1);
         }
-    } else if (current !== expected) {
-        fs.writeFileSync(file, expected);
-        process.stdout.write(`wrote ${OUTPUTS_PAGE}\n`);
+        return;
+    }
+    for (const { file, expected } of stale) {
+        fs.writeFileSync(path.join(ROOT, file), expected);
+        process.stdout.write(`wrote ${file}\n`);
     }
 }
 

@@ -1,24 +1,28 @@
 import * as fs from "fs";
 import * as path from "path";
 import { shippedStacks } from "../../../scripts/affected-stacks";
-import { OUTPUTS_PAGE, OUTPUT_DESCRIPTIONS, outputsMarkdown, pathsByStack } from "../../../scripts/docs/outputs";
+import { OUTPUT_DESCRIPTIONS, expectedFiles, pathsByStack } from "../../../scripts/docs/outputs";
+import { STACK_SUMMARIES, StackRun } from "../../../scripts/docs/stacks";
 import { shippedRun } from "../../shippedStacks";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 
-/** The shipped stacks' outputs, from the runs the suite records once (one at a time: a run holds the SDK's global mocks). */
-async function outputs(): Promise<Record<string, Record<string, unknown>>> {
-    const found: Record<string, Record<string, unknown>> = {};
+/** The shipped stacks' runs, from those the suite records once (one at a time: a run holds the SDK's global mocks). */
+async function runs(): Promise<Record<string, StackRun>> {
+    const found: Record<string, StackRun> = {};
     for (const stack of shippedStacks(ROOT)) {
-        found[stack] = (await shippedRun(stack)).outputs;
+        const run = await shippedRun(stack);
+        found[stack] = { outputs: run.outputs, resources: run.resources.length };
     }
     return found;
 }
 
 describe("docs/reference/outputs.md: every output of the shipped stacks, described once in scripts/docs/outputs.ts", () => {
+    let shippedRuns: Record<string, StackRun>;
     let shipped: Record<string, Record<string, unknown>>;
     beforeAll(async () => {
-        shipped = await outputs();
+        shippedRuns = await runs();
+        shipped = Object.fromEntries(Object.entries(shippedRuns).map(([stack, run]) => [stack, run.outputs]));
     });
 
     test("every output a shipped stack produces has a description", () => {
@@ -31,7 +35,13 @@ describe("docs/reference/outputs.md: every output of the shipped stacks, describ
         expect(Object.keys(OUTPUT_DESCRIPTIONS).filter((at) => !found.has(at))).toEqual([]);
     });
 
-    test("the page is current (npm run docs:outputs writes it)", () => {
-        expect(fs.readFileSync(path.join(ROOT, OUTPUTS_PAGE), "utf8")).toBe(outputsMarkdown(shipped));
+    test("the page and the README's table of shipped stacks are current (npm run docs:outputs writes them)", () => {
+        for (const { file, expected } of expectedFiles(shippedRuns)) {
+            expect([file, fs.readFileSync(path.join(ROOT, file), "utf8")]).toEqual([file, expected]);
+        }
+    });
+
+    test("every shipped stack, and only those, says in one line what it serves", () => {
+        expect(Object.keys(STACK_SUMMARIES).sort()).toEqual([...shippedStacks(ROOT)].sort());
     });
 });
