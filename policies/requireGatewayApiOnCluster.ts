@@ -18,7 +18,9 @@ export function notVpcNativeMessage(cluster: string): string {
 
 /**
  * Enforces lesson gateway-api-disabled (policies/facts/lessons). An Autopilot cluster runs the Gateway controller unless
- * its channel turns it off, and is always VPC-native with HTTP load balancing; a Standard cluster created without
+ * its channel turns it off (https://cloud.google.com/kubernetes-engine/docs/how-to/deploying-gateways, "GKE Gateway
+ * controller requirements": Autopilot 1.26 or later, with no step to enable it, unlike Standard's `--gateway-api`), and
+ * is always VPC-native with HTTP load balancing; a Standard cluster created without
  * networkingMode is VPC-native (the provider's default for new clusters, @pulumi/gcp container.Cluster networkingMode).
  */
 export const requireGatewayApiOnCluster: ResourceValidationPolicy = {
