@@ -1,3 +1,4 @@
+import { createHash } from "crypto";
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
 import { CAPACITY_NODE_LABELS, COMPUTE_CLASS, FLEX_START_POOL, TPU_NODE } from "@gke-tpu-inference/facts";
@@ -169,14 +170,23 @@ const POOL_WORDS: Readonly<Record<TpuCapacityRung["type"], string>> = {
     spot: "spot",
 };
 
+/** Hex digits of a reservation's name in its pool's name: short enough for GKE's 40-character pool names. */
+const RESERVATION_HASH_LENGTH = 6;
+
 /**
  * The Pulumi name of the pool of the plan's option at `index`. The first option keeps the name (and so the URN and the
  * GKE pool) of the stack's one TPU pool from before plans had several options; the others are named by their option,
- * so that reordering the plan keeps their pools (a reservation also by its place, as a plan may hold several).
+ * so that reordering the plan keeps their pools (a reservation also by a hash of its name, as a plan may hold several:
+ * never by its place, which an option added before it would change).
  */
 export function tpuPoolName(base: string, capacity: TpuCapacityRung, index: number): string {
     if (index === 0) {
         return `${base}-tpu`;
     }
-    return `${base}-${POOL_WORDS[capacity.type]}${capacity.type === "reservation" ? index : ""}`;
+    const word = POOL_WORDS[capacity.type];
+    if (capacity.type === "reservation") {
+        const hash = createHash("sha256").update(capacity.name).digest("hex").slice(0, RESERVATION_HASH_LENGTH);
+        return `${base}-${word}-${hash}`;
+    }
+    return `${base}-${word}`;
 }

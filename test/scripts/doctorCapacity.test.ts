@@ -128,7 +128,7 @@ describe("the doctor's capacity checks, against recorded cluster states", () => 
             computeClass: "tpu-inference-tpu",
             options: [
                 { option: "reservation", nodePool: "tpu-inference-tpu-pool-1f3162a" },
-                { option: "reservation", nodePool: "tpu-inference-res2-pool-4b5c6d7" },
+                { option: "reservation", nodePool: "tpu-inference-res-21e972-pool-4b5c6d7" },
             ],
         };
         const [health, priority] = computeClassHealth(state("reservation").computeClass, "tpu-inference-tpu", plan);

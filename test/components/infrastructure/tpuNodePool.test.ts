@@ -250,6 +250,22 @@ describe("TpuNodePool", () => {
                 { type: "flex-start", maxRunDurationSeconds: 3600 } as const,
                 { type: "spot" } as const,
             ].map((capacity, index) => tpuPoolName("tpu-inference", capacity, index + 1)),
-        ).toEqual(["tpu-inference-res1", "tpu-inference-anyres", "tpu-inference-ondemand", "tpu-inference-flex", "tpu-inference-spot"]);
+        ).toEqual(["tpu-inference-res-99c27a", "tpu-inference-anyres", "tpu-inference-ondemand", "tpu-inference-flex", "tpu-inference-spot"]);
+    });
+
+    test("a reservation's pool is named by its reservation, not its place: an option added before it keeps its pool", () => {
+        const trillium = { type: "reservation", name: "trillium" } as const;
+        const spare = { type: "reservation", name: "v6e-spare" } as const;
+        expect([tpuPoolName("tpu-inference", trillium, 1), tpuPoolName("tpu-inference", spare, 2)]).toEqual([
+            "tpu-inference-res-882b3b",
+            "tpu-inference-res-21e972",
+        ]);
+        // [on-demand, trillium, spare] -> [on-demand, flex-start, spare, trillium]: both reservations keep their pools.
+        expect([tpuPoolName("tpu-inference", spare, 2), tpuPoolName("tpu-inference", trillium, 3)]).toEqual([
+            "tpu-inference-res-21e972",
+            "tpu-inference-res-882b3b",
+        ]);
+        // GKE pool names are at most 40 characters: Pulumi adds "-pool" and a 7-character suffix.
+        expect(`${tpuPoolName("tpu-inference", trillium, 1)}-pool-1234567`.length).toBeLessThanOrEqual(40);
     });
 });
