@@ -16,7 +16,7 @@ export interface CapacityPlanOutput {
 
 type Condition = { type?: string; status?: string; reason?: string; message?: string };
 /** What the doctor reads of a core/v1 Event (pods.ts's KubeEvent has more). */
-type ScaleEvent = { reason?: string; message?: string; involvedObject?: { name?: string } };
+type ScaleEvent = { reason?: string; message?: string; involvedObject?: { name?: string }; lastTimestamp?: string; eventTime?: string };
 
 /** A flex-start node this close to its run limit is reported: the autoscaler is about to replace it. */
 export const FLEX_START_EXPIRY_WARNING_MINUTES = 60;
@@ -92,7 +92,14 @@ export function pendingCapacity(pod: KubeObject, events: readonly ScaleEvent[]):
     const mine = events.filter(
         (event) => event.involvedObject?.name === name && (event.reason === "FailedScaleUp" || event.reason === "NotTriggerScaleUp"),
     );
-    for (const event of [...mine].reverse()) {
+    // Newest first by when each event last happened: Kubernetes updates a repeated event in place (its count and
+    // lastTimestamp), so the order the API lists events in is not the order they last happened.
+    const time = (event: ScaleEvent) => event.lastTimestamp ?? event.eventTime ?? "";
+    const newestFirst = mine
+        .map((event, index) => ({ event, index }))
+        .sort((a, b) => time(b.event).localeCompare(time(a.event)) || b.index - a.index)
+        .map(({ event }) => event);
+    for (const event of newestFirst) {
         const failure = SCALE_UP_FAILURES.find((candidate) => candidate.match.test(event.message ?? ""));
         if (failure) {
             return {

@@ -46,6 +46,30 @@ describe("the doctor's capacity checks, against recorded cluster states", () => 
         ]);
     });
 
+    test("a multi-host slice from the fallback pool: each of its four nodes names the spot option", () => {
+        const plan: CapacityPlanOutput = {
+            computeClass: "tpu-inference-tpu",
+            options: [
+                { option: "on-demand", nodePool: "tpu-inference-tpu-pool-2d3e4f5" },
+                { option: "spot", nodePool: "tpu-inference-spot-pool-5a6b7c8" },
+            ],
+        };
+        const { nodes, computeClass } = state("multihost");
+        expect(capacityOfNodes(nodes, plan, NOW)).toEqual(
+            ["w0a1", "w1b2", "w2c3", "w3d4"].map((suffix) => ({
+                status: "OK",
+                check: "TPU node in the capacity plan",
+                object: `Node gke-tpu-inference-multihost-tpu-inference-spot-pool-5a6b7c8-${suffix}`,
+                evidence:
+                    "pool tpu-inference-spot-pool-5a6b7c8 (option 2 of 2: spot), cloud.google.com/gke-provisioning=spot, cloud.google.com/gke-spot=true",
+            })),
+        );
+        expect(computeClassHealth(computeClass, "tpu-inference-tpu", plan).map((diagnosis) => [diagnosis.status, diagnosis.object])).toEqual([
+            ["OK", "ComputeClass tpu-inference-tpu"],
+            ["WARN", "ComputeClass tpu-inference-tpu priority 0 (on-demand)"],
+        ]);
+    });
+
     test("a TPU node outside the plan's pools is a warning", () => {
         const [node] = capacityOfNodes(state("fallback").nodes, { options: [PLAN.options[1]] }, NOW);
         expect([node.status, node.fix]).toEqual([
@@ -163,6 +187,28 @@ describe("the doctor's capacity checks, against recorded cluster states", () => 
             },
         ];
         expect(pendingCapacity(pod, events)).toEqual(expect.objectContaining({ evidence: expect.stringMatching(cause), lesson }));
+    });
+
+    test("the cause is the event that happened last, not the one the API lists last: a repeated event is updated in place", () => {
+        const pod = { metadata: { name: "p", namespace: "n" } } as KubeObject;
+        const failed = (text: string, lastTimestamp: string): KubeEvent => ({
+            reason: "FailedScaleUp",
+            message: `Node scale up in zones europe-west4-a associated with this pod failed: ${text}. Pod is at risk of not being scheduled.`,
+            involvedObject: { name: "p" },
+            lastTimestamp,
+        });
+        // The stockout was first recorded before the quota failure, and has repeated since.
+        const events = [failed("GCE out of resources", "2026-11-20T10:04:00Z"), failed("GCE quota exceeded", "2026-11-20T09:40:00Z")];
+        expect(pendingCapacity(pod, events)).toEqual({
+            status: "FAIL",
+            check: "pod scheduled",
+            object: "Pod n/p",
+            evidence:
+                "FailedScaleUp: Node scale up in zones europe-west4-a associated with this pod failed: GCE out of resources. Pod is at risk of not being scheduled. (stockout: the zone has no free TPU v6e capacity of this option)",
+            lesson: "tpu-capacity",
+            fix: SCALE_UP_FAILURES[0].next,
+        });
+        expect(pendingCapacity(pod, [...events].reverse())?.lesson).toBe("tpu-capacity");
     });
 
     test("every cause names a lesson of the registry that lists the pod scheduled check", () => {
