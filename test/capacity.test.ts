@@ -174,12 +174,25 @@ describe("a multi-host fallback plan: on-demand, then spot, for a 4x4 slice", ()
             );
         }
         const llmisvc = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "big-llmisvc");
-        const spec = llmisvc.inputs.spec as {
-            template: { nodeSelector: Record<string, string> };
-            worker: { nodeSelector: Record<string, string> };
-        };
-        expect(spec.template.nodeSelector["cloud.google.com/compute-class"]).toBe("tpu-inference-tpu");
-        expect(spec.worker.nodeSelector["cloud.google.com/compute-class"]).toBe("tpu-inference-tpu");
+        type Pod = { nodeSelector: Record<string, string>; tolerations: unknown[] };
+        const spec = llmisvc.inputs.spec as { template: Pod; worker: Pod };
+        // The leader and every worker of the group may land on either pool: the class, the shape, and no pool or capacity label.
+        for (const pod of [spec.template, spec.worker]) {
+            expect(pod.nodeSelector).toEqual({
+                "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice",
+                "cloud.google.com/gke-tpu-topology": "4x4",
+                "cloud.google.com/compute-class": "tpu-inference-tpu",
+            });
+            expect(pod.tolerations).toEqual([
+                { key: "google.com/tpu", operator: "Equal", value: "present", effect: "NoSchedule" },
+                { key: "cloud.google.com/compute-class", operator: "Equal", value: "tpu-inference-tpu", effect: "NoSchedule" },
+                { key: "cloud.google.com/gke-spot", operator: "Equal", value: "true", effect: "NoSchedule" },
+            ]);
+        }
+        // A group stays within one pool (one slice), whichever option it came from.
+        expect((llmisvc.inputs.metadata as { annotations: Record<string, string> }).annotations).toEqual(
+            expect.objectContaining({ "leaderworkerset.sigs.k8s.io/exclusive-topology": "cloud.google.com/gke-nodepool" }),
+        );
     });
 });
 
