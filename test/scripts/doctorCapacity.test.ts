@@ -64,7 +64,9 @@ describe("the doctor's capacity checks, against recorded cluster states", () => 
                     "pool tpu-inference-spot-pool-5a6b7c8 (option 2 of 2: spot), cloud.google.com/gke-provisioning=spot, cloud.google.com/gke-spot=true",
             })),
         );
-        expect(computeClassHealth(computeClass, "tpu-inference-tpu", plan).map((diagnosis) => [diagnosis.status, diagnosis.object])).toEqual([
+        expect(
+            computeClassHealth(computeClass, "tpu-inference-tpu", plan).map((diagnosis) => [diagnosis.status, diagnosis.object]),
+        ).toEqual([
             ["OK", "ComputeClass tpu-inference-tpu"],
             ["WARN", "ComputeClass tpu-inference-tpu priority 0 (on-demand)"],
         ]);

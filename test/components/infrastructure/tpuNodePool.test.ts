@@ -250,7 +250,13 @@ describe("TpuNodePool", () => {
                 { type: "flex-start", maxRunDurationSeconds: 3600 } as const,
                 { type: "spot" } as const,
             ].map((capacity, index) => tpuPoolName("tpu-inference", capacity, index + 1)),
-        ).toEqual(["tpu-inference-res-99c27a", "tpu-inference-anyres", "tpu-inference-ondemand", "tpu-inference-flex", "tpu-inference-spot"]);
+        ).toEqual([
+            "tpu-inference-res-99c27a",
+            "tpu-inference-anyres",
+            "tpu-inference-ondemand",
+            "tpu-inference-flex",
+            "tpu-inference-spot",
+        ]);
     });
 
     test("a reservation's pool is named by its reservation, not its place: an option added before it keeps its pool", () => {
