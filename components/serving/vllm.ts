@@ -12,6 +12,7 @@ import {
     PREFIX_CACHE_ROUTING,
     TPU_MULTI_HOST,
     VLLM_API_KEY,
+    VLLM_HEALTH_PATH,
     VLLM_PORT,
     VLLM_QUIET_ENDPOINTS,
     VLLM_SHUTDOWN,
@@ -129,10 +130,11 @@ export function vllmContainer(model: ModelServiceSettings, options: VllmContaine
         ports: [{ containerPort: VLLM_PORT, name: "http", protocol: "TCP" }],
         // Stop receiving traffic before SIGTERM; vLLM then drains for --shutdown-timeout within the pod's grace period.
         lifecycle: { preStop: { exec: { command: ["/bin/sleep", String(VLLM_SHUTDOWN.preStopSleepSeconds)] } } },
-        // Polled every few seconds, so Ready follows serving closely, for up to the whole startup budget.
-        startupProbe: httpProbe("/health", STARTUP_PERIOD_SECONDS, Math.ceil(options.startupBudgetSeconds / STARTUP_PERIOD_SECONDS)),
-        livenessProbe: httpProbe("/health", 10, 6),
-        readinessProbe: httpProbe("/v1/models", 5, 3),
+        // Polled every few seconds, so Ready follows serving closely, for up to the whole startup budget. Every probe asks
+        // /health, as KServe's own template does: the kubelet sends no key, and vLLM refuses /v1 paths without it.
+        startupProbe: httpProbe(VLLM_HEALTH_PATH, STARTUP_PERIOD_SECONDS, Math.ceil(options.startupBudgetSeconds / STARTUP_PERIOD_SECONDS)),
+        livenessProbe: httpProbe(VLLM_HEALTH_PATH, 10, 6),
+        readinessProbe: httpProbe(VLLM_HEALTH_PATH, 5, 3),
     };
 }
 

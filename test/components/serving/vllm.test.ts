@@ -1,5 +1,6 @@
 import * as fs from "fs";
 import { parse } from "yaml";
+import { VLLM_API_KEY } from "@gke-tpu-inference/facts";
 import { endpointPickerContainer, prefixCacheEndpointPickerConfig, vllmArgs, vllmContainer } from "../../../components/serving/vllm";
 import { sharedPath } from "../../shared";
 import { PATTERN1, modelsFrom } from "../settings/parse";
@@ -49,9 +50,24 @@ describe("vLLM TPU container builder", () => {
             lifecycle: { preStop: { exec: { command: ["/bin/sleep", "15"] } } },
             startupProbe: HTTP_PROBE("/health", 5, 180),
             livenessProbe: HTTP_PROBE("/health", 10, 6),
-            readinessProbe: HTTP_PROBE("/v1/models", 5, 3),
+            readinessProbe: HTTP_PROBE("/health", 5, 3),
             securityContext: { runAsNonRoot: false, runAsUser: 0 },
         });
+    });
+
+    test("with the key required, every probe asks a path vLLM does not guard: the kubelet sends no key, and a 401 would keep the pod out of service", () => {
+        const container = vllmContainer(PATTERN1, {
+            shape: ONE_VM,
+            image: PATTERN1.image,
+            startupBudgetSeconds: 900,
+            apiKeySecret: "vllm-api-key",
+        });
+        expect(container.env).toEqual([
+            { name: "VLLM_API_KEY", valueFrom: { secretKeyRef: { name: "vllm-api-key", key: "VLLM_API_KEY" } } },
+        ]);
+        const paths = [container.startupProbe, container.livenessProbe, container.readinessProbe].map((probe) => probe.httpGet.path);
+        expect(paths).toEqual(["/health", "/health", "/health"]);
+        expect(paths.filter((path) => VLLM_API_KEY.guardedPrefixes.some((prefix) => path.startsWith(prefix)))).toEqual([]);
     });
 });
 
