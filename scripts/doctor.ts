@@ -3,8 +3,10 @@
  * names the field-report lesson behind each failure. `--help` lists the options and exit codes. Read-only: it never
  * changes the cluster.
  */
+import * as fs from "fs";
 import { CliContext, CliError, CliSpec, CliValues, EXIT, runCli, seconds, timeLimitOptions } from "./cli";
 import { checksJson, formatChecks } from "./cli/checks";
+import { GatewayClient, GatewayCredentials } from "./cluster/gatewayRequest";
 import { STACK_OUTPUT_OPTIONS, readStackOutputs } from "./cluster/stackOutputs";
 import { DoctorTargets, runDoctor, targetsFromOutputs } from "./doctor/diagnose";
 import { MetricsSource, isScrapeUrl } from "./doctor/metrics";
@@ -28,6 +30,12 @@ const OPTIONS = {
         value: "DURATION",
         default: "15m",
         description: "how far back --metrics looks, as a Prometheus duration",
+    },
+    cacert: {
+        type: "string",
+        value: "FILE",
+        description:
+            "trust the Gateway's certificate by this CA; by default, for a stack whose own CA signs it, the CA in the certificate's Secret",
     },
     verbose: { type: "boolean", short: "v", description: "list the passing checks too" },
     json: { type: "boolean", description: "print one JSON document of every check on stdout instead of the report" },
@@ -59,6 +67,24 @@ export const DOCTOR_CLI: CliSpec<typeof OPTIONS> = {
 export interface DoctorPlan {
     targets: DoctorTargets;
     metrics?: MetricsSource;
+    /** What requests through the Gateway trust and present: `--cacert`, and the caller's key and token (`API_KEY`, `ID_TOKEN`). */
+    gatewayClient: GatewayClient;
+}
+
+/** The key (`API_KEY`, else `access.apiKey` when the outputs were read with their secrets) and the ID token (`ID_TOKEN`); each only when given. */
+function doctorCredentials(outputs: Record<string, unknown> | undefined, env: NodeJS.ProcessEnv): GatewayCredentials {
+    const fromOutputs = (outputs?.access as { apiKey?: unknown } | undefined)?.apiKey;
+    const apiKey = env.API_KEY || (typeof fromOutputs === "string" && fromOutputs !== "[secret]" ? fromOutputs : undefined);
+    return { ...(apiKey ? { apiKey } : {}), ...(env.ID_TOKEN ? { idToken: env.ID_TOKEN } : {}) };
+}
+
+/** The CA file's PEM, or a usage error naming it. */
+function readCa(file: string): string {
+    try {
+        return fs.readFileSync(file, "utf8");
+    } catch (err) {
+        throw new CliError(`--cacert ${file}: ${(err as Error).message}`);
+    }
 }
 
 /**
@@ -66,10 +92,14 @@ export interface DoctorPlan {
  * `--metrics` reads from; refused (a usage error) before the cluster is read.
  */
 export function doctorPlan(
-    values: Pick<CliValues<typeof OPTIONS>, "metrics" | "metrics-window" | "namespace" | "service">,
+    values: Pick<CliValues<typeof OPTIONS>, "metrics" | "metrics-window" | "namespace" | "service" | "cacert">,
     outputs: Record<string, unknown> | undefined,
     env: NodeJS.ProcessEnv = process.env,
 ): DoctorPlan {
+    const gatewayClient: GatewayClient = {
+        credentials: doctorCredentials(outputs, env),
+        ...(values.cacert !== undefined ? { ca: readCa(values.cacert) } : {}),
+    };
     const fromOutputs = outputs ? targetsFromOutputs(outputs) : {};
     const targets: DoctorTargets = {
         ...fromOutputs,
@@ -80,7 +110,7 @@ export function doctorPlan(
     };
     const url = values.metrics;
     if (url === undefined) {
-        return { targets };
+        return { targets, gatewayClient };
     }
     if (!URL.canParse(url)) {
         throw new CliError("--metrics is not a URL");
@@ -96,7 +126,7 @@ export function doctorPlan(
     if (isScrapeUrl(url) && Object.keys(targets.services ?? {}).length !== 1) {
         throw new CliError("a /metrics URL is one vLLM pod's: name its service with --service");
     }
-    return { targets, metrics: { url, token: env[METRICS_TOKEN_ENV] || undefined, window } };
+    return { targets, metrics: { url, token: env[METRICS_TOKEN_ENV] || undefined, window }, gatewayClient };
 }
 
 async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise<number> {
@@ -104,11 +134,15 @@ async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise
     if (values.stack !== undefined) {
         cli.progress.step(`reading the outputs of stack ${values.stack} (pulumi stack output)`);
     }
-    const { targets, metrics } = doctorPlan(values, await readStackOutputs(values));
+    const { targets, metrics, gatewayClient } = doctorPlan(values, await readStackOutputs(values));
     // Loaded here, where it runs: the Kubernetes client is an ES module (see cluster/kube.ts).
     const { ClusterReader } = await import("./cluster/kube");
     const reader = ClusterReader.fromDefault(values.context, requestTimeout);
-    const diagnoses = await runDoctor(reader, targets, { metrics, onStep: (step) => cli.progress.step(`${step} (${reader.server})`) });
+    const diagnoses = await runDoctor(reader, targets, {
+        metrics,
+        gatewayClient,
+        onStep: (step) => cli.progress.step(`${step} (${reader.server})`),
+    });
     cli.print(
         values.json
             ? checksJson(diagnoses.map(jsonCheck))

@@ -4,7 +4,7 @@
  */
 import * as fs from "fs";
 import { gatewayProviderFromOutputs } from "./cluster/checks";
-import { GatewayCredentials } from "./cluster/gatewayRequest";
+import { GatewayClient, GatewayCredentials } from "./cluster/gatewayRequest";
 import type { ClusterReader } from "./cluster/kube";
 import { ModelRouting, modelRoutingFromOutputs } from "./cluster/modelRouting";
 import { OutputsSource, STACK_OUTPUT_OPTIONS, readStackOutputs } from "./cluster/stackOutputs";
@@ -27,6 +27,8 @@ export interface StackTargets {
     modelRouting?: ModelRouting;
     /** What a caller presents, from the environment or the stack's `access` output; absent for a stack without access control. */
     credentials?: GatewayCredentials;
+    /** The `caCertificateCommand` output, when the stack's own CA signs the Gateway's certificate: no system trusts it. */
+    caCertificateCommand?: string;
 }
 
 /** One check as `--json` prints it. */
@@ -99,7 +101,28 @@ export function targetsFromOutputs(outputs: unknown, env: NodeJS.ProcessEnv = {}
         ...(cluster ? { cluster } : {}),
         ...(modelRouting ? { modelRouting } : {}),
         ...((outputs as { access?: unknown } | undefined)?.access !== undefined ? { credentials: credentialsFrom(outputs, env) } : {}),
+        ...(typeof (outputs as { caCertificateCommand?: unknown } | undefined)?.caCertificateCommand === "string"
+            ? { caCertificateCommand: (outputs as { caCertificateCommand: string }).caCertificateCommand }
+            : {}),
     };
+}
+
+/**
+ * How smoke's requests reach the Gateway: the credentials, trusting `ca` (the PEM of `--cacert`). A stack whose own CA
+ * signs the Gateway's certificate needs `--cacert`: without it every HTTPS check would fail on the certificate, and an
+ * `--outside` run could not tell the Gateway refusing from this machine refusing its certificate.
+ */
+export function smokeClient(
+    targets: Pick<StackTargets, "credentials" | "caCertificateCommand" | "services">,
+    ca: string | undefined,
+): GatewayClient {
+    const https = Object.values(targets.services).some((service) => service.baseUrl.startsWith("https://"));
+    if (ca === undefined && https && targets.caCertificateCommand !== undefined) {
+        throw new CliError(
+            `the stack's own CA signs the Gateway's certificate, which no system trusts: run ${targets.caCertificateCommand}, then pass --cacert ca.crt`,
+        );
+    }
+    return { credentials: targets.credentials ?? {}, ...(ca !== undefined ? { ca } : {}) };
 }
 
 const OPTIONS = {
@@ -198,7 +221,7 @@ async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise
     const options: SmokeOptions = {
         ...smokeOptions(values),
         onRetry: (text) => cli.progress.step(text),
-        client: { credentials: targets.credentials ?? {}, ...(ca !== undefined ? { ca } : {}) },
+        client: smokeClient(targets, ca),
     };
     if (values.outside) {
         cli.progress.step(`checking that ${Object.keys(targets.services).join(", ")} refuse this address`);

@@ -29,6 +29,29 @@ export interface GatewayResponse {
     location?: string;
 }
 
+/** Node's codes for a certificate the client does not trust (or that does not name the host): the server did answer. */
+const TLS_VERIFICATION_CODES = new Set([
+    "SELF_SIGNED_CERT_IN_CHAIN",
+    "DEPTH_ZERO_SELF_SIGNED_CERT",
+    "UNABLE_TO_GET_ISSUER_CERT",
+    "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+    "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+    "CERT_UNTRUSTED",
+    "CERT_HAS_EXPIRED",
+    "CERT_NOT_YET_VALID",
+    "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+/** True when `err` is this client refusing the Gateway's certificate: the Gateway answered, this machine did not trust it. */
+export function isTlsVerificationError(err: unknown): boolean {
+    const code = (err as { code?: unknown } | undefined)?.code;
+    return typeof code === "string" && TLS_VERIFICATION_CODES.has(code);
+}
+
+/** What to do about a certificate the client refused, for a check's detail. */
+export const TRUST_THE_STACK_CA =
+    'trust the stack\'s CA: eval "$(pulumi stack output caCertificateCommand)" writes ca.crt, then pass --cacert ca.crt';
+
 /** The headers `credentials` add to a request. */
 export function credentialHeaders(credentials: GatewayCredentials): Record<string, string> {
     return {

@@ -3,9 +3,19 @@
  * when given, say where to look (serving namespace, Gateway, CA issuer, services and their patterns, the TPU pool's
  * maximum); without them, every LLMInferenceService the reader can list is checked and its Gateway read from its route.
  */
-import { COMPUTE_CLASS, DoctorCheck, KSERVE, KSERVE_CHILDREN, PREFIX_CACHE_ROUTING, parentGateways } from "@gke-tpu-inference/facts";
+import {
+    COMPUTE_CLASS,
+    DoctorCheck,
+    KSERVE,
+    KSERVE_CHILDREN,
+    PREFIX_CACHE_ROUTING,
+    listenerCertificateSecrets,
+    listenersOf,
+    parentGateways,
+} from "@gke-tpu-inference/facts";
 import { ClusterAccessError } from "../cluster/access";
 import { GatewayProvider, gatewayProviderFromOutputs } from "../cluster/checks";
+import type { GatewayClient } from "../cluster/gatewayRequest";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import { ModelRouting, modelRoutingFromOutputs } from "../cluster/modelRouting";
 import { CapacityPlanOutput, capacityOfNodes, computeClassHealth } from "./capacity";
@@ -37,6 +47,8 @@ export interface DoctorTargets {
     capacityPlan?: CapacityPlanOutput;
     /** What the stack's `access` output says guards the Gateway; the security checks run only with it. */
     security?: SecurityTargets;
+    /** The stack's own CA signs the Gateway's certificate (its `caCertificateCommand` output): the doctor trusts the CA the certificate's Secret carries. */
+    ownCa?: boolean;
 }
 
 /** The `tpuCapacityPlan` output as the doctor reads it, when it has the shape the stack writes. */
@@ -93,7 +105,30 @@ export function targetsFromOutputs(outputs: unknown): DoctorTargets {
         ...(provider ? { gatewayProvider: provider } : {}),
         ...(capacityPlan ? { capacityPlan } : {}),
         ...(access && typeof access === "object" ? { security: { modelArmor: typeof access.screening === "string" } } : {}),
+        ...(typeof (outputs as { caCertificateCommand?: unknown } | undefined)?.caCertificateCommand === "string" ? { ownCa: true } : {}),
     };
+}
+
+/**
+ * How the doctor's requests reach the Gateway: `client` (`--cacert`, the caller's key and token) and, for a stack whose
+ * own CA signs the Gateway's certificate, that CA as cert-manager copies it into the certificate's Secret, when
+ * `--cacert` does not give one.
+ */
+async function gatewayClientOf(reader: ObjectReader, targets: DoctorTargets, client: GatewayClient): Promise<GatewayClient> {
+    if (client.ca !== undefined || !targets.ownCa || !targets.gateway) {
+        return client;
+    }
+    const { namespace, name } = targets.gateway;
+    const gateway = await reader.get({ apiVersion: "gateway.networking.k8s.io/v1", kind: "Gateway", namespace, name });
+    const [secretName] = gateway ? listenersOf(gateway, "HTTPS").flatMap(listenerCertificateSecrets) : [];
+    const secret =
+        secretName === undefined
+            ? undefined
+            : await reader
+                  .get({ apiVersion: "v1", kind: "Secret", namespace, name: secretName })
+                  .catch((err: unknown) => (isForbidden(err) ? undefined : Promise.reject(err)));
+    const ca = (secret as { data?: Record<string, string> } | undefined)?.data?.["ca.crt"];
+    return ca ? { ...client, ca: Buffer.from(ca, "base64").toString("utf8") } : client;
 }
 
 /**
@@ -118,6 +153,8 @@ export interface DoctorOptions {
     now?: Date;
     /** Told what the doctor is reading or checking now, for its progress line. */
     onStep?: (step: string) => void;
+    /** What requests through the Gateway present and trust (`--cacert`, `API_KEY`, `ID_TOKEN`); none by default. */
+    gatewayClient?: GatewayClient;
 }
 
 /** The Gateway a service's route attaches to: the stack's, else the route's (or the service's) first Gateway, else KServe's default. */
@@ -202,7 +239,7 @@ async function namespaceChecks(
             ];
             // Only where the stack's outputs give the URL: a Gateway's address alone may not be reachable from here.
             if (baseUrl !== undefined && routed && !stopped) {
-                results.push(await gatewayHealth(baseUrl, serviceNamespace, name));
+                results.push(await gatewayHealth(baseUrl, serviceNamespace, name, options.gatewayClient));
             }
             if (routesByPrefix(service, targets)) {
                 results.push(
@@ -246,9 +283,13 @@ async function readable(area: string, check: DoctorCheck, checks: () => Promise<
 }
 
 /** Runs every check, each marked with the part of the stack it concerns; read-only. */
-export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, options: DoctorOptions = {}): Promise<AreaDiagnosis[]> {
+export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, given: DoctorOptions = {}): Promise<AreaDiagnosis[]> {
     const namespaces = targets.namespaces ?? [undefined];
-    const step = options.onStep ?? (() => undefined);
+    const step = given.onStep ?? (() => undefined);
+    const options: DoctorOptions = {
+        ...given,
+        gatewayClient: await gatewayClientOf(reader, targets, given.gatewayClient ?? { credentials: {} }),
+    };
     step(`listing nodes and LLMInferenceServices in ${targets.namespaces?.join(", ") ?? "every namespace"}`);
     const [nodes, found] = await Promise.all([
         reader.list("v1", "Node").catch((err: unknown) => (isForbidden(err) ? [] : Promise.reject(err))),
@@ -304,7 +345,7 @@ export async function runDoctor(reader: ObjectReader, targets: DoctorTargets, op
         // The router lives beside the Gateway, which only the stack's outputs name.
         targets.modelRouting && targets.gateway
             ? readable("body-based routing", "body-based router ready replicas", () =>
-                  modelRoutingChecks(reader, targets.gateway!, targets.modelRouting!),
+                  modelRoutingChecks(reader, targets.gateway!, targets.modelRouting!, options.gatewayClient),
               )
             : Promise.resolve([]),
         targets.security && targets.gateway

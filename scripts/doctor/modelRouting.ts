@@ -5,6 +5,7 @@
  */
 import { parse } from "yaml";
 import { BODY_BASED_ROUTER } from "@gke-tpu-inference/facts";
+import type { GatewayClient } from "../cluster/gatewayRequest";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import { ModelRouting, ROUTED_PATH, routedToModel } from "../cluster/modelRouting";
 import type { GatewayRef } from "./platform";
@@ -42,7 +43,12 @@ export function routerReplicas(deployment: KubeObject | undefined, namespace: st
 }
 
 /** Every check of the stack's body-based routing. */
-export async function modelRoutingChecks(reader: ObjectReader, gateway: GatewayRef, routing: ModelRouting): Promise<Diagnosis[]> {
+export async function modelRoutingChecks(
+    reader: ObjectReader,
+    gateway: GatewayRef,
+    routing: ModelRouting,
+    client: GatewayClient = { credentials: {} },
+): Promise<Diagnosis[]> {
     const { namespace } = gateway;
     const [deployment, extension] = await Promise.all([
         reader.get({ apiVersion: "apps/v1", kind: "Deployment", namespace, name: BODY_BASED_ROUTER.name }),
@@ -116,7 +122,7 @@ export async function modelRoutingChecks(reader: ObjectReader, gateway: GatewayR
         const asked = `${JSON.stringify(modelName)} at /v1${ROUTED_PATH}`;
         const object = objectName("LLMInferenceService", service);
         try {
-            const finding = await routedToModel(routing.url, modelName, ROUTED_REQUEST_TIMEOUT_MS);
+            const finding = await routedToModel(routing.url, modelName, ROUTED_REQUEST_TIMEOUT_MS, client);
             results.push(
                 finding.ok
                     ? { status: "OK", check, object, evidence: `${asked}: ${finding.detail}` }

@@ -37,6 +37,7 @@ import {
     gkePolicyAttached,
     inferencePoolMigration,
 } from "../cluster/checks";
+import { GatewayClient, TRUST_THE_STACK_CA, gatewayRequest, isTlsVerificationError } from "../cluster/gatewayRequest";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import type { LessonId } from "@gke-tpu-inference/facts";
 import type { GatewayRef } from "./platform";
@@ -315,14 +316,23 @@ export async function appProtocolChecks(
 /** How long the Gateway may take to answer /health. */
 const GATEWAY_REQUEST_TIMEOUT_MS = 15_000;
 
-/** `/health` through the Gateway at the service's base URL answers 200 from vLLM over plain HTTP. */
-export async function gatewayHealth(baseUrl: string, namespace: string, service: string): Promise<Diagnosis> {
+/**
+ * `/health` through the Gateway at the service's base URL answers 200 from vLLM over plain HTTP. The request trusts
+ * `client`'s CA (the stack's own signs the Gateway's certificate) and presents its credentials: the allowlist lets this
+ * machine in, an identity check (IAP, Istio's Google ID tokens) also wants the token.
+ */
+export async function gatewayHealth(
+    baseUrl: string,
+    namespace: string,
+    service: string,
+    client: GatewayClient = { credentials: {} },
+): Promise<Diagnosis> {
     const check = "/health through the Gateway";
     const object = objectName("LLMInferenceService", service, namespace);
     const url = `${baseUrl.replace(/\/+$/, "")}/health`;
     try {
-        const response = await fetch(url, { signal: AbortSignal.timeout(GATEWAY_REQUEST_TIMEOUT_MS) });
-        const body = (await response.text()).slice(0, 240).replace(/\s+/g, " ").trim();
+        const response = await gatewayRequest(url, { method: "GET" }, client, GATEWAY_REQUEST_TIMEOUT_MS);
+        const body = response.text.slice(0, 240).replace(/\s+/g, " ").trim();
         const evidence = `GET ${url}: HTTP ${response.status}${body ? `: ${body}` : ""}`;
         return response.status === 200
             ? { status: "OK", check, object, evidence: `GET ${url}: HTTP 200` }
@@ -343,7 +353,7 @@ export async function gatewayHealth(baseUrl: string, namespace: string, service:
             check,
             object,
             evidence: `GET ${url}: ${reason}`,
-            fix: "check the Gateway's address and that this machine may reach it",
+            fix: isTlsVerificationError(err) ? TRUST_THE_STACK_CA : "check the Gateway's address and that this machine may reach it",
         };
     }
 }

@@ -3,7 +3,7 @@
  * from outside `allowedSourceRanges`; and the credentials a caller presents.
  */
 import { CliError } from "../cli";
-import { GatewayClient, GatewayCredentials, gatewayRequest } from "../cluster/gatewayRequest";
+import { GatewayClient, GatewayCredentials, TRUST_THE_STACK_CA, gatewayRequest, isTlsVerificationError } from "../cluster/gatewayRequest";
 import { CheckResult, ServiceEndpoint, SmokeOptions, retried } from "./requests";
 
 /** Statuses that say the Gateway or the server refused the caller. */
@@ -65,7 +65,13 @@ export async function runOutsideChecks(services: Record<string, ServiceEndpoint>
                         ? { ok: true, detail: "HTTP 403" }
                         : { ok: false, detail: `GET ${url} from outside the allowed ranges: HTTP ${response.status}, not 403` };
                 } catch (err) {
-                    return { ok: true, detail: `no connection (${(err as Error).message})` };
+                    // A certificate this machine does not trust is the Gateway answering, not refusing.
+                    return isTlsVerificationError(err)
+                        ? {
+                              ok: false,
+                              detail: `GET ${url}: the Gateway answered, with a certificate not trusted here (${(err as Error).message}); ${TRUST_THE_STACK_CA}`,
+                          }
+                        : { ok: true, detail: `no connection (${(err as Error).message})` };
                 }
             }),
         ),

@@ -4,7 +4,7 @@
  */
 import { CliError } from "../cli";
 import type { Finding } from "../cluster/checks";
-import { GatewayClient, gatewayRequest } from "../cluster/gatewayRequest";
+import { GatewayClient, TRUST_THE_STACK_CA, gatewayRequest, isTlsVerificationError } from "../cluster/gatewayRequest";
 import { ModelRouting, ROUTED_PATH, routedToModel } from "../cluster/modelRouting";
 
 /** What the smoke test needs of one entry of the stack's `models` output. */
@@ -105,7 +105,9 @@ export async function retried(
                 detail:
                     (err as Error).name === "TimeoutError"
                         ? `no answer within ${options.requestTimeoutMs} ms`
-                        : String((err as Error).cause ?? (err as Error).message ?? err),
+                        : isTlsVerificationError(err)
+                          ? `${(err as Error).message}: ${TRUST_THE_STACK_CA}`
+                          : String((err as Error).cause ?? (err as Error).message ?? err),
             };
         }
         if (finding.ok) {

@@ -174,6 +174,7 @@ describe("npm run doctor over recorded states", () => {
         expect(plan({ metrics: "http://127.0.0.1:8000/metrics", service: ["qwen2-3b"] })()).toEqual({
             targets: { namespaces: ["llm-inference"], services: { "qwen2-3b": {} } },
             metrics: { url: "http://127.0.0.1:8000/metrics", token: "t", window: "15m" },
+            gatewayClient: { credentials: {} },
         });
     });
 
