@@ -20,6 +20,31 @@ describe("the Gateway's security settings: one message each, naming the key, the
             'gke-tpu-inference:allowedSourceRanges[0] = "203.0.113.7/24" has host bits set; the network address is 203.0.113.0/24; allowed: an IPv4 CIDR block like 203.0.113.0/24',
         ],
         [
+            "a prefix longer than 32",
+            { allowedSourceRanges: '["10.0.0.0/33"]' },
+            'gke-tpu-inference:allowedSourceRanges[0] = "10.0.0.0/33" is not an IPv4 CIDR block like 10.0.0.0/20; allowed: an IPv4 CIDR block like 203.0.113.0/24',
+        ],
+        [
+            "an address with host bits under a short prefix (refused, not widened: 10.0.0.1/8 would let in all of 10.0.0.0/8)",
+            { allowedSourceRanges: '["10.0.0.1/8"]' },
+            'gke-tpu-inference:allowedSourceRanges[0] = "10.0.0.1/8" has host bits set; the network address is 10.0.0.0/8; allowed: an IPv4 CIDR block like 203.0.113.0/24',
+        ],
+        [
+            "an IPv6 range (the Gateway's reserved address and Istio's load balancer are IPv4)",
+            { allowedSourceRanges: '["2001:db8::/32"]' },
+            'gke-tpu-inference:allowedSourceRanges[0] = "2001:db8::/32" is not an IPv4 CIDR block like 10.0.0.0/20; allowed: an IPv4 CIDR block like 203.0.113.0/24',
+        ],
+        [
+            "a hostname that is not a DNS name",
+            { gatewayHostname: "llm_server.example.com" },
+            'gke-tpu-inference:gatewayHostname = "llm_server.example.com" is not a DNS name; allowed: a lowercase DNS name like llm.example.com (no wildcard, no IP address)',
+        ],
+        [
+            "a hostname with a scheme",
+            { gatewayHostname: "https://llm.example.com" },
+            'gke-tpu-inference:gatewayHostname = "https://llm.example.com" is not a DNS name; allowed: a lowercase DNS name like llm.example.com (no wildcard, no IP address)',
+        ],
+        [
             "ranges that are not a list",
             { allowedSourceRanges: "203.0.113.0/24" },
             'gke-tpu-inference:allowedSourceRanges = "203.0.113.0/24" is not a list of CIDR strings; allowed: e.g. ["203.0.113.0/24"]',
