@@ -224,6 +224,11 @@ describe.each(["dev", "prod", "multimodel", "multihost", "istio"])(
             expect(summary(await judgeResources(pack(), resources, {}, stack))).toEqual([]);
         });
 
+        // The two mutations below judge the same objects whatever the stack: one stack per provider, and the one with two services.
+        if (!["dev", "multimodel", "istio"].includes(stack)) {
+            return;
+        }
+
         test("the model service waits for what installs LeaderWorkerSet and KServe: without its dependencies it is caught", async () => {
             const service = resources.find((resource) => resource.type === "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService")!;
             const detached = resources.map((resource) => (resource === service ? { ...resource, dependencies: [] } : resource));
