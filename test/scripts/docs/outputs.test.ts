@@ -41,6 +41,11 @@ describe("docs/reference/outputs.md: every output of the shipped stacks, describ
         }
     });
 
+    test("the README's example of the dev stack's offline preview counts what it creates", () => {
+        const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+        expect(readme).toContain(`Resources:\n    + ${shippedRuns.dev.resources} to create\n`);
+    });
+
     test("every shipped stack, and only those, says in one line what it serves", () => {
         expect(Object.keys(STACK_SUMMARIES).sort()).toEqual([...shippedStacks(ROOT)].sort());
     });
