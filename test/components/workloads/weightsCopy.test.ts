@@ -91,7 +91,7 @@ function copy(state: Record<string, unknown>, env: Record<string, string> = {}):
 
 describe("the weights copy Job's script", () => {
     test("copies what vLLM reads, not Meta's original/ checkpoint nor other formats' weights, then the marker", () => {
-        const run = copy({ downloadSeconds: 0.2 }, { HF_TOKEN: "hf_test" });
+        const run = copy({ firstTogether: COPY_JOB.workers }, { HF_TOKEN: "hf_test" });
         expect(run.stderr).toBe("");
         expect(run.status).toBe(0);
         expect(run.staged).toEqual([
