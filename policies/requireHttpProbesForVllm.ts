@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { containersOf, isVllmContainer, policyText, vllmServesTls } from "./facts";
+import { VLLM_HEALTH_PATH, containersOf, isVllmContainer, policyText, vllmGuardedPrefix, vllmRequiresApiKey, vllmServesTls } from "./facts";
 import { kindOfType } from "./support/resources";
 
 const PROBES = ["startupProbe", "livenessProbe", "readinessProbe"] as const;
@@ -8,26 +8,58 @@ const PROBES = ["startupProbe", "livenessProbe", "readinessProbe"] as const;
 export const HTTP_PROBE_MESSAGES = {
     wrongScheme: (name: string, path: string, probe: string, scheme: string) =>
         `${name} ${path} ${probe} uses scheme ${scheme}, but vLLM serves plain HTTP.`,
+    guardedPath: (name: string, path: string, probe: string, probePath: string) =>
+        `${name} ${path} ${probe} gets ${probePath}, which vLLM refuses with 401 without the API key this container requires, and the kubelet sends no Authorization header: probe ${VLLM_HEALTH_PATH}, which vLLM answers without the key.`,
 };
 
-/** Enforces lesson http-probes (policies/facts/lessons). */
+/** True when a probe sends its own Authorization header (httpGet.httpHeaders), so vLLM's key check is not a refusal by default. */
+function sendsAuthorization(httpGet: Record<string, unknown>): boolean {
+    const headers: unknown = httpGet.httpHeaders;
+    return (
+        Array.isArray(headers) &&
+        headers.some((header: { name?: unknown }) => typeof header?.name === "string" && header.name.toLowerCase() === "authorization")
+    );
+}
+
+/**
+ * Enforces lesson http-probes (policies/facts/lessons): a probe over HTTPS to a vLLM that serves plain HTTP, and an
+ * httpGet probe under a prefix vLLM's API key guards when the container requires a key (on its command line or in
+ * VLLM_API_KEY; a key that could only come from envFrom is not seen, so it is not judged).
+ */
 export const requireHttpProbesForVllm: ResourceValidationPolicy = {
     ...policyText(
         "require-http-probes-for-vllm",
-        "A vLLM container that serves plain HTTP must be probed over HTTP, or its pods never become Ready.",
+        "A vLLM container must be probed the way it answers the kubelet: over HTTP unless it serves TLS, and outside the paths its API key guards, or its pods never become Ready.",
     ),
     enforcementLevel: "mandatory",
     severity: "high",
     validateResource: (args, reportViolation) => {
-        for (const at of containersOf(kindOfType(args.type), args.props)) {
-            if (!isVllmContainer(at, kindOfType(args.type)) || vllmServesTls(at.container)) {
+        const kind = kindOfType(args.type);
+        for (const at of containersOf(kind, args.props)) {
+            if (!isVllmContainer(at, kind)) {
                 continue;
             }
+            const plainHttp = !vllmServesTls(at.container);
+            let keyed: boolean | undefined;
             for (const probe of PROBES) {
-                const scheme = at.container[probe]?.httpGet?.scheme;
+                const httpGet = at.container[probe]?.httpGet;
+                const scheme = httpGet?.scheme;
                 // KServe's templates choose the scheme with a Go template at reconcile time.
-                if (typeof scheme === "string" && !scheme.includes("{{") && scheme.toUpperCase() !== "HTTP") {
+                if (plainHttp && typeof scheme === "string" && !scheme.includes("{{") && scheme.toUpperCase() !== "HTTP") {
                     reportViolation(HTTP_PROBE_MESSAGES.wrongScheme(args.name, at.path, probe, scheme));
+                }
+                const path = httpGet?.path;
+                if (
+                    typeof path !== "string" ||
+                    path.includes("{{") ||
+                    vllmGuardedPrefix(path) === undefined ||
+                    sendsAuthorization(httpGet)
+                ) {
+                    continue;
+                }
+                keyed ??= vllmRequiresApiKey(at.container);
+                if (keyed) {
+                    reportViolation(HTTP_PROBE_MESSAGES.guardedPath(args.name, at.path, probe, path));
                 }
             }
         }

@@ -1,9 +1,10 @@
 /**
  * Pods and containers inside any object that carries them, as the kubelet will run them: every workload kind's pod
  * templates, each container's command line (with the vLLM images' entrypoints), its TPU chips, whether it is a vLLM
- * server and whether that server speaks TLS, and how long its probes wait.
+ * server, whether that server speaks TLS or requires an API key (and which paths the key guards), and how long its
+ * probes wait.
  */
-import { KSERVE_CHILDREN, TPU_NODE, VLLM_IMAGE_ENTRYPOINTS } from "../catalog";
+import { KSERVE_CHILDREN, TPU_NODE, VLLM_API_KEY, VLLM_IMAGE_ENTRYPOINTS } from "../catalog";
 import { imageRepository } from "../images";
 import { VLLM_SERVER_COMMAND, commandWords, shellWords, startsVllmServer, vllmFlags } from "../vllmFlags";
 import { KindRef, KubeProps, LLM_INFERENCE_SERVICE, LLM_INFERENCE_SERVICE_CONFIG, isKind, isKindOrPatch } from "./objects";
@@ -153,6 +154,34 @@ export function withEnvExpanded(container: KubeProps): KubeProps {
 /** True when a vLLM container serves TLS itself (`--ssl-certfile`), so HTTPS towards it is right. */
 export function vllmServesTls(container: KubeProps): boolean {
     return vllmFlags(commandLine(container)).some(({ flag }) => flag === "--ssl-certfile");
+}
+
+/**
+ * True when a vLLM container requires an API key of every request under {@link VLLM_API_KEY.guardedPrefixes}: its
+ * command line gives `--api-key` a value (`--api-key KEY`, `--api-key=KEY`, a `$(VAR)` the kubelet fills in), or its
+ * env sets VLLM_API_KEY (the last entry of that name) to a non-empty literal or from valueFrom (a Secret's or
+ * ConfigMap's key). envFrom may load VLLM_API_KEY too, but the object does not show a Secret's or ConfigMap's keys, so
+ * a container that could only get the key that way is taken to require none: only a key the container visibly sets
+ * counts.
+ */
+export function vllmRequiresApiKey(container: KubeProps): boolean {
+    if (vllmFlags(commandLine(withEnvExpanded(container))).some(({ flag, value }) => flag === "--api-key" && !!value)) {
+        return true;
+    }
+    const variable = ((Array.isArray(container.env) ? container.env : []) as KubeProps[])
+        .filter((entry) => entry?.name === VLLM_API_KEY.env)
+        .pop();
+    return variable !== undefined && (variable.valueFrom !== undefined || (typeof variable.value === "string" && variable.value !== ""));
+}
+
+/**
+ * The prefix of {@link VLLM_API_KEY.guardedPrefixes} that an HTTP probe's path starts with, if any. vLLM compares the
+ * request path's text, as the kubelet sends it (a leading `/` added, the query left out), so `/v1/models` and `/v1x` are
+ * guarded and `/health`, `/metrics`, `/ping` and `/healthv1` are not.
+ */
+export function vllmGuardedPrefix(path: string): string | undefined {
+    const requestPath = (path.startsWith("/") ? path : `/${path}`).split(/[?#]/)[0];
+    return VLLM_API_KEY.guardedPrefixes.find((prefix) => requestPath.startsWith(prefix));
 }
 
 /** True for a pod KServe runs as a service's workload (its serving pods, the leaders of multi-host groups). */

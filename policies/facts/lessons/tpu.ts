@@ -1,4 +1,4 @@
-/** Lessons of the TPU nodes and the vLLM servers on them: zones, capacity, labels, chips, slices, starts, flags, probes. */
+/** Lessons of the TPU nodes and the vLLM servers on them: zones, capacity, labels, chips, slices, starts, flags, probes (their scheme, and their path under an API key). */
 import {
     CAPACITY_NODE_LABELS,
     CAPACITY_SOURCES,
@@ -9,7 +9,10 @@ import {
     MINIMUM_TPU_STARTUP_SECONDS,
     TPU_MULTI_HOST,
     TPU_NODE,
+    SOURCES,
     TPU_REJECTED_VLLM_FLAGS,
+    VLLM_API_KEY,
+    VLLM_HEALTH_PATH,
     VLLM_TPU_LOADING,
 } from "../catalog";
 import { Lesson } from "./lesson";
@@ -167,15 +170,18 @@ export const TPU_LESSONS = [
     },
     {
         id: "http-probes",
-        title: "vLLM serves plain HTTP: probes over HTTPS never pass",
-        symptom: "vLLM pods run but never become Ready; the probes fail with TLS errors.",
-        cause: "KServe's templates probe vLLM over HTTPS when its TLS setting is on, and vLLM serves plain HTTP unless it is given a certificate.",
-        fix: "Set httpGet.scheme to HTTP on the vLLM container's probes (or serve TLS with --ssl-certfile and --ssl-keyfile).",
-        prevention: "The server's probes are HTTP, from the builder.",
-        recovery:
-            "its readiness probe never passed: kubectl describe pod shows the probe's answers; the probes must be HTTP on vLLM's port",
+        title: "vLLM's probes must pass as the kubelet sends them: no HTTPS to plain HTTP, no /v1 path when vLLM requires an API key",
+        symptom: "vLLM pods run but never become Ready; the probes fail with TLS errors, or with 401 Unauthorized.",
+        cause: `KServe's templates probe vLLM over HTTPS when its TLS setting is on, and vLLM serves plain HTTP unless it is given a certificate. And a vLLM that requires an API key (--api-key, or ${VLLM_API_KEY.env} in its environment) refuses every request under ${VLLM_API_KEY.guardedPrefixes.join(", ")} without an Authorization: Bearer header, which the kubelet's probes do not send: a probe of /v1/models gets 401.`,
+        fix: `Set httpGet.scheme to HTTP on the vLLM container's probes (or serve TLS with --ssl-certfile and --ssl-keyfile), and when it requires a key probe ${VLLM_HEALTH_PATH}, which vLLM answers without the key, never a path under ${VLLM_API_KEY.guardedPrefixes.join(", ")}.`,
+        prevention: `The server's probes are HTTP on ${VLLM_HEALTH_PATH}, from the builder, so the key every model server requires never stands in their way.`,
+        recovery: `its readiness probe never passed: kubectl describe pod shows the probe's answers; the probes must be HTTP on vLLM's port, on ${VLLM_HEALTH_PATH} when the server requires a key`,
         inspect: "kubectl get llminferenceservice -n llm-inference <name> -o yaml | grep -A3 httpGet",
-        sources: ["kserve/kserve v0.20.0 config/llmisvcconfig/config-llm-template.yaml:207-225 (probe scheme HTTPS when EnableTLS)"],
+        sources: [
+            "kserve/kserve v0.20.0 config/llmisvcconfig/config-llm-template.yaml:207-225 (probe scheme HTTPS when EnableTLS)",
+            SOURCES.vllmApiKey,
+            "https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#Probe (httpGet sends only the httpHeaders it is given)",
+        ],
         policies: ["require-http-probes-for-vllm"],
         doctorChecks: ["pod ready"],
     },
