@@ -305,7 +305,7 @@ async function workloadPod(pod: KubeObject, context: PodContext): Promise<Diagno
             check: "pod ready",
             object,
             evidence: `${evidence}${probe ? `; ${eventText(probe)}` : ""}`,
-            fix: "its readiness probe never passed: kubectl describe pod shows the probe's answers; the probes must be HTTP on vLLM's port",
+            fix: "its readiness probe never passed: kubectl describe pod shows the probe's answers; the probes must be HTTP on vLLM's port, on /health (a 401 means the probe asks a path the API key guards)",
         };
     }
     return {
