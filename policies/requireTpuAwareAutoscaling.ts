@@ -1,7 +1,21 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { KSERVE_CHILDREN, MINIMUM_TPU_STARTUP_SECONDS, containersOf, policyText, tpuStartupBudgetSeconds, usesTpu } from "./facts";
+import {
+    COMPUTE_CLASS,
+    KSERVE_CHILDREN,
+    MINIMUM_TPU_STARTUP_SECONDS,
+    TPU_NODE,
+    containersOf,
+    findTpuShape,
+    offerHasShape,
+    offerOfPool,
+    policyText,
+    tpuStartupBudgetSeconds,
+    usesTpu,
+} from "./facts";
+import { DeclaredComputeClass, computeClassesOf, poolName, poolNamesKnown, poolsOfClass } from "./support/computeClasses";
+import { effectiveServiceSpec } from "./support/kserve";
 import { Props, isKubernetesKind, isLlmInferenceService, kindOfType, namespaceOf } from "./support/resources";
-import { tpuV6ePools } from "./support/tpuPools";
+import { TpuPool, placements, tpuV6ePools } from "./support/tpuPools";
 import { declaredStart } from "./support/workloads";
 
 /** Kubernetes' scale-down stabilization window when an HPA's behavior sets none (autoscaling/v2; the ScaledObject CRD's description says so too). */
@@ -17,10 +31,23 @@ const WORKLOADS: ReadonlyArray<[group: string, kind: string]> = [
     ["leaderworkerset.x-k8s.io", "LeaderWorkerSet"],
 ];
 
-/** A TPU workload an autoscaler may target, with the startup budget its replicas need. */
+/** A TPU workload an autoscaler may target, with the startup budget its replicas need and the pods of one replica. */
 interface TpuTarget {
     description: string;
     startupSeconds: number;
+    /** The pod specs of a replica that ask for TPU chips (a group's leader and workers). */
+    pods: Props[];
+}
+
+/** The pod specs among `containers` that ask for TPU chips, each once. */
+function tpuPods(kind: ReturnType<typeof kindOfType>, props: Props): Props[] {
+    return [
+        ...new Set(
+            containersOf(kind, props)
+                .filter(({ container }) => usesTpu(container))
+                .map(({ pod }) => pod.spec),
+        ),
+    ];
 }
 
 /** The startup budget of an LLMInferenceService's replicas: from its declared start, else the minimum. */
@@ -29,26 +56,35 @@ function serviceBudget(props: Props, minimum: number): number {
     return start !== undefined ? tpuStartupBudgetSeconds(start, minimum) : minimum;
 }
 
-/** `namespace/Kind/name` of the workloads whose pods ask for TPU chips: KServe's Deployment of a TPU LLMInferenceService, or one the stack declares. */
+/**
+ * `namespace/Kind/name` of the workloads whose pods ask for TPU chips: a TPU LLMInferenceService itself (its own
+ * `scaling`), KServe's Deployment (single-host) or LeaderWorkerSet (with a worker) of one, or one the stack declares. A
+ * service is read with its base configs merged in, as KServe builds its pods.
+ */
 function tpuTargets(resources: PolicyResource[], minimum: number): Map<string, TpuTarget> {
     const targets = new Map<string, TpuTarget>();
     for (const resource of resources) {
-        if (!containersOf(kindOfType(resource.type), resource.props).some(({ container }) => usesTpu(container))) {
+        const name = resource.props.metadata?.name;
+        const namespace = namespaceOf(resource);
+        if (isLlmInferenceService(resource.type)) {
+            const { spec } = effectiveServiceSpec(resource, resources);
+            const pods = tpuPods(kindOfType(resource.type), { ...resource.props, spec });
+            if (pods.length > 0) {
+                const target = { description: `LLMInferenceService ${name}`, startupSeconds: serviceBudget(resource.props, minimum), pods };
+                targets.set(`${namespace}/LLMInferenceService/${name}`, target);
+                targets.set(
+                    spec.worker
+                        ? `${namespace}/LeaderWorkerSet/${KSERVE_CHILDREN.workloadLeaderWorkerSet(name)}`
+                        : `${namespace}/Deployment/${KSERVE_CHILDREN.workloadDeployment(name)}`,
+                    target,
+                );
+            }
             continue;
         }
-        const name = resource.props.metadata?.name;
-        if (isLlmInferenceService(resource.type)) {
-            targets.set(`${namespaceOf(resource)}/Deployment/${KSERVE_CHILDREN.workloadDeployment(name)}`, {
-                description: `LLMInferenceService ${name}`,
-                startupSeconds: serviceBudget(resource.props, minimum),
-            });
-        }
         const workload = WORKLOADS.find(([group, kind]) => isKubernetesKind(resource.type, group, kind));
-        if (workload !== undefined) {
-            targets.set(`${namespaceOf(resource)}/${workload[1]}/${name}`, {
-                description: `${workload[1]} ${name}`,
-                startupSeconds: minimum,
-            });
+        const pods = workload !== undefined ? tpuPods(kindOfType(resource.type), resource.props) : [];
+        if (workload !== undefined && pods.length > 0) {
+            targets.set(`${namespace}/${workload[1]}/${name}`, { description: `${workload[1]} ${name}`, startupSeconds: minimum, pods });
         }
     }
     return targets;
@@ -88,10 +124,9 @@ function kedaScaleDown(keda: Props, min: number, max: number): ScaleDown {
     };
 }
 
-/** An autoscaler: what it scales (a workload by `namespace/Kind/name`, or a TPU target itself), how it scales down, its maximum. */
+/** An autoscaler: what it scales (a workload by `namespace/Kind/name`), how it scales down, its maximum. */
 interface Autoscaler {
-    targetKey?: string;
-    target?: TpuTarget;
+    targetKey: string;
     scaleDown: ScaleDown;
     max: number;
 }
@@ -100,7 +135,7 @@ interface Autoscaler {
  * The autoscalers `resource` declares, read the same way for an HPA (autoscaling/v1, v2beta2, v2), a KEDA ScaledObject
  * and an LLMInferenceService's own `scaling` (and its prefill's), which KServe turns into an HPA or a ScaledObject.
  */
-function readAutoscalers(resource: PolicyResource, minimum: number): Autoscaler[] {
+function readAutoscalers(resource: PolicyResource): Autoscaler[] {
     const spec = resource.props.spec ?? {};
     const namespace = namespaceOf(resource);
     if (isKubernetesKind(resource.type, "keda.sh", "ScaledObject")) {
@@ -127,33 +162,104 @@ function readAutoscalers(resource: PolicyResource, minimum: number): Autoscaler[
         ];
     }
     if (isLlmInferenceService(resource.type)) {
-        const name = resource.props.metadata?.name;
-        const onTpu = containersOf(kindOfType(resource.type), resource.props).some(({ container }) => usesTpu(container));
-        const target = { description: `LLMInferenceService ${name}`, startupSeconds: serviceBudget(resource.props, minimum) };
+        const targetKey = `${namespace}/LLMInferenceService/${resource.props.metadata?.name}`;
         return [spec.scaling, spec.prefill?.scaling].flatMap((scaling: Props | undefined) => {
-            if (!onTpu || scaling === undefined || scaling === null || typeof scaling.maxReplicas !== "number") {
+            if (scaling === undefined || scaling === null || typeof scaling.maxReplicas !== "number") {
                 return [];
             }
             const min = scaling.minReplicas ?? 1;
             const scaleDown: ScaleDown = scaling.wva?.keda
                 ? kedaScaleDown(scaling.wva.keda, min, scaling.maxReplicas)
                 : { hpaWindow: hpaWindow(scaling.wva?.hpa?.behavior, min, scaling.maxReplicas) };
-            return [{ target, scaleDown, max: scaling.maxReplicas }];
+            return [{ targetKey, scaleDown, max: scaling.maxReplicas }];
         });
     }
     return [];
 }
 
-/** The most nodes a TPU pool may grow to: its autoscaling ceiling, else its fixed size. */
-function poolMaximum(pool: Props): number | undefined {
-    return pool.autoscaling?.maxNodeCount ?? pool.autoscaling?.totalMaxNodeCount ?? pool.nodeCount ?? pool.initialNodeCount;
+/**
+ * The most nodes a TPU pool may grow to: its autoscaling ceiling (totalMaxNodeCount, else maxNodeCount in each of its
+ * zones), else its fixed size (nodeCount or initialNodeCount, also per zone).
+ */
+function poolMaximum(pool: TpuPool): number | undefined {
+    const { autoscaling, nodeCount, initialNodeCount } = pool.props;
+    const total = autoscaling?.totalMaxNodeCount;
+    const perZone = autoscaling?.maxNodeCount ?? nodeCount ?? initialNodeCount;
+    if (typeof total === "number") {
+        return total;
+    }
+    return typeof perZone === "number" ? perZone * Math.max(pool.zones.length, 1) : undefined;
+}
+
+/**
+ * Where a replica of `target` can run: the TPU pools its pods may land on (of its accelerator and topology, and those
+ * of the ComputeClass it selects), and the nodes one replica takes there, a whole slice's hosts (its pods' topology on
+ * the pool's machine type, the fewest where they differ). Undefined when that cannot be bounded: its pods land on no
+ * pool of the stack, or on a class the stack does not declare or one that creates pools of its own.
+ */
+function placementOf(
+    target: TpuTarget,
+    pools: TpuPool[],
+    classes: Map<string, DeclaredComputeClass>,
+    namesKnown: boolean,
+): { pools: TpuPool[]; hosts: number } | undefined {
+    const options = target.pods.flatMap((pod) => placements(pod));
+    const found = new Set<TpuPool>();
+    for (const placement of options) {
+        const wanted = placement.get(COMPUTE_CLASS.label);
+        let candidates = pools;
+        if (wanted !== undefined) {
+            const given = wanted.map((name) => {
+                const computeClass = classes.get(name);
+                return computeClass ? poolsOfClass(computeClass, pools, namesKnown) : undefined;
+            });
+            if (given.some((classPools) => classPools === undefined)) {
+                return undefined;
+            }
+            candidates = given.flatMap((classPools) => classPools!);
+        }
+        for (const pool of candidates) {
+            if (offerHasShape(placement, offerOfPool(pool.props, pool.topology, ""))) {
+                found.add(pool);
+            }
+        }
+    }
+    const topologies = [...new Set(options.flatMap((placement) => placement.get(TPU_NODE.topologyLabel) ?? []))];
+    const hosts = [...found].map((pool) => {
+        const topology = topologies.length === 1 ? topologies[0] : pool.topology;
+        return (topology !== undefined ? findTpuShape(pool.machineType, topology)?.hosts : undefined) ?? 1;
+    });
+    return found.size > 0 ? { pools: [...found], hosts: Math.min(...hosts) } : undefined;
+}
+
+const counted = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/**
+ * What the policy says when autoscalers that share TPU pools may ask for more nodes than the pools hold: each replica
+ * takes a whole slice, `replicas × hosts` per slice size (`demand`), against the nodes of `pools`.
+ */
+export function tpuCapacityMessage(
+    subject: string,
+    demand: ReadonlyArray<{ replicas: number; hosts: number }>,
+    pools: readonly string[],
+    nodes: number,
+): string {
+    const bySize = new Map<number, number>();
+    for (const { replicas, hosts } of demand) {
+        bySize.set(hosts, (bySize.get(hosts) ?? 0) + replicas);
+    }
+    const terms = [...bySize].map(
+        ([hosts, replicas]) => `${counted(replicas, "replica", "replicas")} × ${counted(hosts, "host", "hosts")}`,
+    );
+    const wanted = [...bySize].reduce((sum, [hosts, replicas]) => sum + hosts * replicas, 0);
+    return `${subject}: the autoscalers on TPU servers may ask for ${terms.join(" + ")} = ${counted(wanted, "node", "nodes")} together (a replica takes every host of its slice), but the TPU node ${pools.length === 1 ? "pool" : "pools"} they can land on (${pools.join(", ")}) ${pools.length === 1 ? "holds" : "hold"} at most ${counted(nodes, "node", "nodes")}; the rest would stay Pending.`;
 }
 
 /** Enforces lesson tpu-autoscaling (policies/facts/lessons). */
 export const requireTpuAwareAutoscaling: StackValidationPolicy = {
     ...policyText(
         "require-tpu-aware-autoscaling",
-        "An autoscaler on TPU model servers must hold scale-down for at least their startup budget, and all of them together must not reach past what the TPU node pools can hold.",
+        "An autoscaler on TPU model servers must hold scale-down for at least their startup budget, and all of them together must not ask for more nodes, a whole slice per replica, than the TPU node pools they can land on hold.",
     ),
     enforcementLevel: "advisory",
     severity: "medium",
@@ -170,8 +276,8 @@ export const requireTpuAwareAutoscaling: StackValidationPolicy = {
         const minimum = args.getConfig<{ minimumStartupSeconds?: number }>().minimumStartupSeconds ?? MINIMUM_TPU_STARTUP_SECONDS;
         const targets = tpuTargets(args.resources, minimum);
         const onTpu = args.resources.flatMap((resource) =>
-            readAutoscalers(resource, minimum).flatMap((autoscaler) => {
-                const target = autoscaler.target ?? (autoscaler.targetKey !== undefined ? targets.get(autoscaler.targetKey) : undefined);
+            readAutoscalers(resource).flatMap((autoscaler) => {
+                const target = targets.get(autoscaler.targetKey);
                 return target ? [{ resource, autoscaler, target }] : [];
             }),
         );
@@ -194,22 +300,38 @@ export const requireTpuAwareAutoscaling: StackValidationPolicy = {
                 );
             }
         }
-        const pools = tpuV6ePools(args.resources).map((pool) =>
-            poolMaximum(
-                pool.path.startsWith("nodePools[") ? pool.resource.props.nodePools[Number(/\d+/.exec(pool.path)![0])] : pool.resource.props,
-            ),
-        );
-        if (pools.length === 0 || pools.some((maximum) => maximum === undefined)) {
-            return;
-        }
-        const capacity = (pools as number[]).reduce((sum, maximum) => sum + maximum, 0);
-        const wanted = onTpu.reduce((sum, { autoscaler }) => sum + autoscaler.max, 0);
-        if (wanted > capacity) {
-            for (const { resource } of onTpu) {
-                reportViolation(
-                    `${resource.props.kind} ${resource.props.metadata?.name}: the autoscalers on TPU servers may ask for ${wanted} replicas together, but the TPU node pools hold at most ${capacity} nodes; the rest would stay Pending.`,
-                    resource.urn,
+        // Capacity: the autoscalers whose replicas can only land within one autoscaler's pools must fit those pools'
+        // nodes together, each replica a whole slice.
+        const pools = tpuV6ePools(args.resources);
+        const classes = computeClassesOf(args.resources);
+        const namesKnown = poolNamesKnown(args.resources);
+        const placed = onTpu.flatMap((entry) => {
+            const placement = placementOf(entry.target, pools, classes, namesKnown);
+            return placement ? [{ ...entry, ...placement }] : [];
+        });
+        const reported = new Set<string>();
+        for (const { pools: landing } of placed) {
+            const maxima = landing.map(poolMaximum);
+            if (maxima.some((maximum) => maximum === undefined)) {
+                continue;
+            }
+            const capacity = (maxima as number[]).reduce((sum, maximum) => sum + maximum, 0);
+            const sharing = placed.filter((other) => other.pools.every((pool) => landing.includes(pool)));
+            const demand = sharing.map(({ autoscaler, hosts }) => ({ replicas: autoscaler.max, hosts }));
+            if (demand.reduce((sum, { replicas, hosts }) => sum + replicas * hosts, 0) <= capacity) {
+                continue;
+            }
+            for (const { resource } of sharing) {
+                const message = tpuCapacityMessage(
+                    `${resource.props.kind} ${resource.props.metadata?.name}`,
+                    demand,
+                    landing.map(poolName),
+                    capacity,
                 );
+                if (!reported.has(`${resource.urn}\n${message}`)) {
+                    reported.add(`${resource.urn}\n${message}`);
+                    reportViolation(message, resource.urn);
+                }
             }
         }
     },

@@ -78,22 +78,39 @@ export function poolNamesOf(priority: Props): string[] {
  * not known, the pools that carry the class's label) and their TPU priorities.
  */
 export function offersOfClass(computeClass: DeclaredComputeClass, pools: TpuPool[], namesKnown: boolean): CapacityOffer[] {
-    const labelled = pools.filter((pool) => pool.props.nodeConfig?.labels?.[COMPUTE_CLASS.label] === computeClass.name);
     return computeClass.priorities.flatMap((priority, index) => {
         const where = `priorities[${index}]`;
-        const named = poolNamesOf(priority).flatMap((name) => {
-            const byName = pools.filter((pool) => pool.props.name === name);
-            return (byName.length > 0 || namesKnown ? byName : labelled).map((pool) =>
-                offerOfPool(
-                    pool.props,
-                    pool.topology,
-                    `node pool ${typeof pool.props.name === "string" ? pool.props.name : pool.resource.name} (${where})`,
-                ),
-            );
-        });
+        const named = priorityPools(computeClass, priority, pools, namesKnown).map((pool) =>
+            offerOfPool(pool.props, pool.topology, `node pool ${poolName(pool)} (${where})`),
+        );
         const tpu = offerOfPriority(priority, `${where}.tpu`);
         return [...named, ...(tpu ? [tpu] : [])];
     });
+}
+
+/** A TPU pool's GKE name, else its resource's name, for messages. */
+export function poolName(pool: TpuPool): string {
+    return typeof pool.props.name === "string" ? pool.props.name : pool.resource.name;
+}
+
+/** The TPU v6e pools one priority of a class names: by name, or, where names are not known, the pools that carry the class's label. */
+function priorityPools(computeClass: DeclaredComputeClass, priority: Props, pools: TpuPool[], namesKnown: boolean): TpuPool[] {
+    const labelled = pools.filter((pool) => pool.props.nodeConfig?.labels?.[COMPUTE_CLASS.label] === computeClass.name);
+    return poolNamesOf(priority).flatMap((name) => {
+        const byName = pools.filter((pool) => pool.props.name === name);
+        return byName.length > 0 || namesKnown ? byName : labelled;
+    });
+}
+
+/**
+ * The TPU v6e pools of the stack a class's priorities give nodes from, each once; undefined when a priority describes
+ * TPU nodes itself (`tpu`: GKE creates pools for it, which no declared pool bounds).
+ */
+export function poolsOfClass(computeClass: DeclaredComputeClass, pools: TpuPool[], namesKnown: boolean): TpuPool[] | undefined {
+    if (computeClass.priorities.some((priority) => offerOfPriority(priority, "") !== undefined)) {
+        return undefined;
+    }
+    return [...new Set(computeClass.priorities.flatMap((priority) => priorityPools(computeClass, priority, pools, namesKnown)))];
 }
 
 /** How an offer reads in a message: `node pool X (priorities[0]): tpu-v6e-slice 2x2, spot`. */

@@ -1,4 +1,4 @@
-import { requireTpuAwareAutoscaling as policy } from "../../policies/requireTpuAwareAutoscaling";
+import { requireTpuAwareAutoscaling as policy, tpuCapacityMessage } from "../../policies/requireTpuAwareAutoscaling";
 import { RecordedResource } from "../../scripts/offline/recorder";
 import { llmService, tpuPool, vllmContainer } from "./fixtures";
 import { check, kube } from "./harness";
@@ -60,8 +60,8 @@ describe("require-tpu-aware-autoscaling", () => {
             scaledObject("b-kserve", { ...held(600), maxReplicaCount: undefined }),
         ]);
         expect(findings.map((finding) => finding.message)).toEqual([
-            "ScaledObject a-kserve: the autoscalers on TPU servers may ask for 102 replicas together, but the TPU node pools hold at most 3 nodes; the rest would stay Pending.",
-            "ScaledObject b-kserve: the autoscalers on TPU servers may ask for 102 replicas together, but the TPU node pools hold at most 3 nodes; the rest would stay Pending.",
+            "ScaledObject a-kserve: the autoscalers on TPU servers may ask for 102 replicas × 1 host = 102 nodes together (a replica takes every host of its slice), but the TPU node pool they can land on (tpu) holds at most 3 nodes; the rest would stay Pending.",
+            tpuCapacityMessage("ScaledObject b-kserve", [{ replicas: 102, hosts: 1 }], ["tpu"], 3),
         ]);
     });
 

@@ -143,9 +143,10 @@ export const TPU_LESSONS = [
         id: "tpu-autoscaling",
         title: "An autoscaler must not remove a TPU replica sooner than one takes to start, nor scale past what the TPU pools hold",
         symptom: "Replicas come and go without ever serving, or the autoscaler reports replicas that stay Pending.",
-        cause: "A TPU replica takes minutes to start: an autoscaler whose scale-down window is shorter (Kubernetes' default is 300 s) throws away the warm-up it just paid for, and one whose maximum exceeds the TPU pools leaves pods Pending.",
-        fix: "Set the autoscaler's scaleDown.stabilizationWindowSeconds (a ScaledObject's advanced.horizontalPodAutoscalerConfig.behavior) to at least the servers' startup budget, and keep the maximum replicas within the TPU pools' maxNodeCount.",
-        prevention: "KEDA's scale-down window is the service's startup budget, and the replicas' maxima fit the TPU pool.",
+        cause: "A TPU replica takes minutes to start: an autoscaler whose scale-down window is shorter (Kubernetes' default is 300 s) throws away the warm-up it just paid for, and one whose maximum needs more nodes than the TPU pools it can land on hold leaves pods Pending. A replica on a multi-host slice takes every host of the slice: two replicas of a v6e 4x4 model need 8 nodes, not 2.",
+        fix: "Set the autoscaler's scaleDown.stabilizationWindowSeconds (a ScaledObject's advanced.horizontalPodAutoscalerConfig.behavior) to at least the servers' startup budget, and keep the maximum replicas times the hosts of a replica's slice within the maxNodeCount of the TPU pools the servers can land on (their accelerator and topology, their ComputeClass's pools).",
+        prevention:
+            "KEDA's scale-down window is the service's startup budget, and the replicas' maxima, a whole slice each, fit the TPU pools.",
         sources: [
             "https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/ (scale-down stabilization window, 300 s by default)",
             "https://keda.sh/docs/latest/reference/scaledobject-spec/ (advanced.horizontalPodAutoscalerConfig.behavior)",

@@ -1,8 +1,9 @@
 /**
  * Lesson tpu-autoscaling, the whole category: every autoscaler kind and spelling that can take a TPU replica away
- * sooner than one starts is caught, and every safe choice (held long enough, never scaling down) is left alone.
+ * sooner than one starts is caught, and every safe choice (held long enough, never scaling down) is left alone; and
+ * autoscalers that may ask for more nodes than the pools they can land on hold, a whole slice per replica, are caught.
  */
-import { requireTpuAwareAutoscaling as policy } from "../../../policies/requireTpuAwareAutoscaling";
+import { requireTpuAwareAutoscaling as policy, tpuCapacityMessage } from "../../../policies/requireTpuAwareAutoscaling";
 import { RecordedResource } from "../../../scripts/offline/recorder";
 import { llmService, tpuPool, vllmContainer } from "../fixtures";
 import { check, kube } from "../harness";
@@ -196,5 +197,136 @@ describe("lesson tpu-autoscaling: every autoscaler that can drop a TPU replica b
         });
         expect(await verdict([cpu, hpa("v2", "Deployment")])).toEqual([]);
         expect(await verdict([hpa("v2", "Deployment")])).toEqual([]);
+    });
+
+    describe("capacity: a replica takes a whole slice's hosts, on the pools it can land on", () => {
+        const SLICE = { "cloud.google.com/gke-tpu-accelerator": "tpu-v6e-slice", "cloud.google.com/gke-tpu-topology": "4x4" };
+        const PLAN_CLASS = "tpu-plan";
+        /** A v6e 4x4 node pool (four ct6e-standard-4t hosts a slice) named `name`, growing to `maxNodeCount`. */
+        function slicePool(name: string, maxNodeCount: number, labels: Obj = {}): RecordedResource {
+            const pool = tpuPool({
+                name,
+                placementPolicy: { type: "COMPACT", tpuTopology: "4x4" },
+                autoscaling: { minNodeCount: 0, maxNodeCount },
+                nodeConfig: { ...(tpuPool().inputs.nodeConfig as Obj), labels },
+            });
+            return { ...pool, name, urn: pool.urn.replace(/::tpu$/, `::${name}`) };
+        }
+        /** A LeaderWorkerSet of groups of four pods on a 4x4 slice, selecting `selector`. */
+        const sliceGroups = (selector: Obj = SLICE) =>
+            kube("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet", "vllm", {
+                metadata: {
+                    ...meta("vllm"),
+                    annotations: { "leaderworkerset.sigs.k8s.io/exclusive-topology": "cloud.google.com/gke-nodepool" },
+                },
+                spec: {
+                    leaderWorkerTemplate: { size: 4, workerTemplate: { spec: { nodeSelector: selector, containers: [vllmContainer()] } } },
+                },
+            });
+        /** A ScaledObject on the LeaderWorkerSet, held for the budget, up to `max` groups. */
+        const scaler = (max: number) =>
+            scaledObject("LeaderWorkerSet", { ...kedaBehavior({ stabilizationWindowSeconds: BUDGET }), maxReplicaCount: max });
+        const findings = async (resources: RecordedResource[]) => (await check(policy, resources)).map((finding) => finding.message);
+
+        test("single-host: a replica is one node, as before", async () => {
+            const deployment = workload("apps/v1", "Deployment");
+            const held = (max: number) =>
+                hpa("v2", "Deployment", { ...behavior({ stabilizationWindowSeconds: BUDGET }), maxReplicas: max });
+            expect(await verdict([deployment, held(20)])).toEqual([]);
+            // maxNodeCount is per zone, totalMaxNodeCount the whole pool's.
+            const zonal = (autoscaling: Obj) =>
+                tpuPool({ nodeLocations: ["europe-west4-a", "europe-west4-b"], autoscaling: { minNodeCount: 0, ...autoscaling } });
+            expect(await findings([zonal({ maxNodeCount: 10 }), deployment, held(20)])).toEqual([]);
+            expect(await findings([zonal({ totalMaxNodeCount: 15 }), deployment, held(20)])).toEqual([
+                tpuCapacityMessage("HorizontalPodAutoscaler scaler", [{ replicas: 20, hosts: 1 }], ["tpu"], 15),
+            ]);
+            expect(await verdict([deployment, held(21)])).toEqual([
+                "HorizontalPodAutoscaler scaler: the autoscalers on TPU servers may ask for 21 replicas × 1 host = 21 nodes together (a replica takes every host of its slice), but the TPU node pool they can land on (tpu) holds at most 20 nodes; the rest would stay Pending.",
+            ]);
+        });
+
+        test("multi-host 4x4: 2 replicas need 8 nodes; a pool of 4 is caught, 8 nodes are clean", async () => {
+            expect(await findings([slicePool("slice-a", 4), sliceGroups(), scaler(2)])).toEqual([
+                "ScaledObject scaler: the autoscalers on TPU servers may ask for 2 replicas × 4 hosts = 8 nodes together (a replica takes every host of its slice), but the TPU node pool they can land on (slice-a) holds at most 4 nodes; the rest would stay Pending.",
+            ]);
+            expect(await findings([slicePool("slice-a", 8), sliceGroups(), scaler(2)])).toEqual([]);
+            expect(await findings([slicePool("slice-a", 4), slicePool("slice-b", 4), sliceGroups(), scaler(2)])).toEqual([]);
+            expect(await findings([slicePool("slice-a", 4), sliceGroups(), scaler(1)])).toEqual([]);
+        });
+
+        test("only the pools of the workload's accelerator and topology count: a 2x2 pool holds no 4x4 replica", async () => {
+            // POOL: 20 single-host 2x2 nodes, which the 4x4 groups cannot use.
+            expect(await findings([POOL, slicePool("slice-a", 4), sliceGroups(), scaler(2)])).toEqual([
+                tpuCapacityMessage("ScaledObject scaler", [{ replicas: 2, hosts: 4 }], ["slice-a"], 4),
+            ]);
+        });
+
+        test("the pools of a capacity plan's ComputeClass are summed, and only those", async () => {
+            const plan = kube("cloud.google.com/v1", "ComputeClass", "plan", {
+                metadata: { name: PLAN_CLASS },
+                spec: { priorities: [{ nodepools: ["slice-reserved"] }, { nodepools: ["slice-spot"] }], whenUnsatisfiable: "DoNotScaleUp" },
+            });
+            const bound = { "cloud.google.com/compute-class": PLAN_CLASS };
+            const pools = [slicePool("slice-reserved", 4, bound), slicePool("slice-spot", 4, bound), slicePool("slice-other", 4)];
+            const onPlan = sliceGroups({ ...SLICE, "cloud.google.com/compute-class": PLAN_CLASS });
+            expect(await findings([...pools, plan, onPlan, scaler(2)])).toEqual([]);
+            expect(await findings([...pools, plan, onPlan, scaler(3)])).toEqual([
+                "ScaledObject scaler: the autoscalers on TPU servers may ask for 3 replicas × 4 hosts = 12 nodes together (a replica takes every host of its slice), but the TPU node pools they can land on (slice-reserved, slice-spot) hold at most 8 nodes; the rest would stay Pending.",
+            ]);
+            // Without the class, the groups may land on every 4x4 pool: 12 nodes.
+            expect(await findings([...pools, plan, sliceGroups(), scaler(3)])).toEqual([]);
+        });
+
+        test("an LLMInferenceService whose worker runs on a multi-host slice: its own scaling and an HPA on its LeaderWorkerSet", async () => {
+            /** KServe's groups of four: the leader (template) and three workers (worker), each on a host of the 4x4 slice. */
+            const multiHost = (scaling?: Obj) => {
+                const service = llmService(vllmContainer(), { name: "big", topology: "4x4" });
+                const spec = service.inputs.spec as Obj;
+                spec.worker = { nodeSelector: SLICE, containers: [vllmContainer()] };
+                spec.parallelism = { pipeline: 4 };
+                if (scaling) {
+                    spec.scaling = scaling;
+                }
+                return service;
+            };
+            const scaled = multiHost({ minReplicas: 2, maxReplicas: 2 });
+            expect(await findings([slicePool("slice-a", 4), scaled])).toEqual([
+                "LLMInferenceService big: the autoscalers on TPU servers may ask for 2 replicas × 4 hosts = 8 nodes together (a replica takes every host of its slice), but the TPU node pool they can land on (slice-a) holds at most 4 nodes; the rest would stay Pending.",
+            ]);
+            expect(await findings([slicePool("slice-a", 4), slicePool("slice-b", 4), scaled])).toEqual([]);
+            const onGroups = kube("autoscaling/v2", "HorizontalPodAutoscaler", "big", {
+                metadata: meta("big"),
+                spec: {
+                    scaleTargetRef: { apiVersion: "leaderworkerset.x-k8s.io/v1", kind: "LeaderWorkerSet", name: "big-kserve-mn" },
+                    minReplicas: 2,
+                    maxReplicas: 2,
+                },
+            });
+            expect(await findings([slicePool("slice-a", 4), multiHost(), onGroups])).toEqual([
+                tpuCapacityMessage("HorizontalPodAutoscaler big", [{ replicas: 2, hosts: 4 }], ["slice-a"], 4),
+            ]);
+        });
+
+        test("autoscalers sharing pools are summed, each replica at its slice's hosts", async () => {
+            // A Deployment that selects no topology may land on the 2x2 pool and on the 4x4 one: those pools must hold it
+            // and the 4x4 groups, which can only land on the 4x4 pool, together.
+            const small = kube("apps/v1", "Deployment", "small", {
+                metadata: meta("small"),
+                spec: { template: { spec: { containers: [vllmContainer()] } } },
+            });
+            const onSmall = kube("autoscaling/v2", "HorizontalPodAutoscaler", "small", {
+                metadata: meta("small"),
+                spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "small" }, minReplicas: 3, maxReplicas: 3 },
+            });
+            const twoByTwo = (maxNodeCount: number) => tpuPool({ autoscaling: { minNodeCount: 0, maxNodeCount } });
+            expect(await findings([twoByTwo(7), slicePool("slice-a", 8), sliceGroups(), scaler(2), small, onSmall])).toEqual([]);
+            expect(await findings([twoByTwo(2), slicePool("slice-a", 8), sliceGroups(), scaler(2), small, onSmall])).toEqual([
+                "ScaledObject scaler: the autoscalers on TPU servers may ask for 2 replicas × 4 hosts + 3 replicas × 1 host = 11 nodes together (a replica takes every host of its slice), but the TPU node pools they can land on (tpu, slice-a) hold at most 10 nodes; the rest would stay Pending.",
+                "HorizontalPodAutoscaler small: the autoscalers on TPU servers may ask for 2 replicas × 4 hosts + 3 replicas × 1 host = 11 nodes together (a replica takes every host of its slice), but the TPU node pools they can land on (tpu, slice-a) hold at most 10 nodes; the rest would stay Pending.",
+            ]);
+            expect(tpuCapacityMessage("X", [{ replicas: 1, hosts: 4 }], ["a"], 1)).toBe(
+                "X: the autoscalers on TPU servers may ask for 1 replica × 4 hosts = 4 nodes together (a replica takes every host of its slice), but the TPU node pool they can land on (a) holds at most 1 node; the rest would stay Pending.",
+            );
+        });
     });
 });
