@@ -48,6 +48,9 @@ export function isTlsVerificationError(err: unknown): boolean {
     return typeof code === "string" && TLS_VERIFICATION_CODES.has(code);
 }
 
+/** The advice Node 24 adds to a certificate verification error's message (its `--use-system-ca` option). */
+const NODE_SYSTEM_CA_HINT = /; if the root CA is installed locally, try running Node\.js with --use-system-ca$/;
+
 /** What to do about a certificate the client refused, for a check's detail. */
 export const TRUST_THE_STACK_CA =
     'trust the stack\'s CA: eval "$(pulumi stack output caCertificateCommand)" writes ca.crt, then pass --cacert ca.crt';
@@ -85,7 +88,13 @@ export function gatewayRequest(
             timeout.name = "TimeoutError";
             req.destroy(timeout);
         });
-        req.on("error", reject);
+        req.on("error", (err: Error) => {
+            if (isTlsVerificationError(err)) {
+                // Node 24 appends a hint to install the CA system-wide; the stack's own CA is trusted by --cacert instead.
+                err.message = err.message.replace(NODE_SYSTEM_CA_HINT, "");
+            }
+            reject(err);
+        });
         req.end(request.body);
     });
 }
