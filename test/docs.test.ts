@@ -6,9 +6,9 @@ const ROOT = path.resolve(__dirname, "..");
 /** The README is a landing page; the manual lives in docs/. */
 const README_MAX_LINES = 300;
 
-/** README.md, CONTRIBUTING.md and every Markdown page under docs/, relative to the root. */
+/** README.md, CONTRIBUTING.md, the pack's README and every Markdown page under docs/, relative to the root. */
 function pages(): string[] {
-    const found = ["README.md", "CONTRIBUTING.md"];
+    const found = ["README.md", "CONTRIBUTING.md", "policies/README.md"];
     const walk = (dir: string): void => {
         for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
             const at = path.posix.join(dir, entry.name);
