@@ -270,16 +270,16 @@ describe("the doctor CLI against a loopback API server", () => {
         };
         try {
             const [request, deadline] = await Promise.all([
-                timed(["--request-timeout", "1", "--deadline", "20"]),
-                timed(["--request-timeout", "20", "--deadline", "2"]),
+                timed(["--request-timeout", "0.5", "--deadline", "20"]),
+                timed(["--request-timeout", "20", "--deadline", "1"]),
             ]);
             expect([request.status, request.stderr.split("\n").at(-2)]).toEqual([
                 EXIT.timedOut,
-                `error: the API server at ${server} did not answer within 1 s (--request-timeout): check that the cluster is up and reachable from here`,
+                `error: the API server at ${server} did not answer within 0.5 s (--request-timeout): check that the cluster is up and reachable from here`,
             ]);
             expect([deadline.status, deadline.stderr.split("\n").at(-2)]).toEqual([
                 EXIT.timedOut,
-                "error: npm run doctor did not finish within its 2 s deadline; --deadline SECONDS allows longer",
+                "error: npm run doctor did not finish within its 1 s deadline; --deadline SECONDS allows longer",
             ]);
             // Each ended by its own limit, well before the other's 20 s; Node's start and the TypeScript hook take seconds on a busy machine.
             expect(request.seconds).toBeLessThan(15);
