@@ -11,6 +11,7 @@ import { ROOT_INFERENCE_PATHS } from "../serving/routerRoute";
 import { GkeGatewayAccess } from "./gkeAccess";
 import { ModelArmor } from "./modelArmor";
 import { GatewayProvider, GatewayProviderInstallArgs, InstalledGatewayProvider, RouterExtension, ServiceBackends } from "./provider";
+import { gatewayTargetRef } from "./targets";
 
 /** GCP's backend timeout defaults to 30 s; a long completion streams for minutes. */
 export const INFERENCE_BACKEND_TIMEOUT_SECONDS = 600;
@@ -143,7 +144,7 @@ function addRouterExtension(name: string, router: RouterExtension, opts: pulumi.
             kind: "GCPRoutingExtension",
             metadata: { name: BODY_BASED_ROUTER.name, namespace },
             spec: {
-                targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: router.gateway.name }],
+                targetRefs: [gatewayTargetRef(router.gateway.name)],
                 extensionChains: [
                     {
                         name: "model-from-body",

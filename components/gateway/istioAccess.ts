@@ -2,6 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { GOOGLE_ID_TOKEN } from "@gke-tpu-inference/facts";
 import { GatewayAccessSettings } from "../settings/gateway";
+import { GATEWAY_HTTP_FILTERS_MATCH, gatewayTargetRef } from "./targets";
 
 /** The Gateway, as Istio's policies target it. */
 export interface IstioGatewayRef {
@@ -48,7 +49,7 @@ export function authorizationSpec(
     gateway: string,
     access: Pick<GatewayAccessSettings, "allowedSourceRanges" | "identity" | "allowedIdentities">,
 ) {
-    const targetRefs = [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: gateway }];
+    const targetRefs = [gatewayTargetRef(gateway)];
     if (access.allowedSourceRanges.length === 0) {
         // An ALLOW policy that matches nothing: every request is refused.
         return { targetRefs, action: "ALLOW" };
@@ -71,16 +72,13 @@ export function rateLimitSpec(gateway: string, perMinute: number) {
     const bucket = { max_tokens: perMinute, tokens_per_fill: perMinute, fill_interval: "60s" };
     const always = { default_value: { numerator: 100, denominator: "HUNDRED" } };
     return {
-        targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: gateway }],
+        targetRefs: [gatewayTargetRef(gateway)],
         // Before the body-based router's and the EPP's ext_proc filters: a refused request costs them nothing.
         priority: -10,
         configPatches: [
             {
                 applyTo: "HTTP_FILTER",
-                match: {
-                    context: "GATEWAY",
-                    listener: { filterChain: { filter: { name: "envoy.filters.network.http_connection_manager" } } },
-                },
+                match: GATEWAY_HTTP_FILTERS_MATCH,
                 patch: {
                     operation: "INSERT_FIRST",
                     value: {
@@ -135,7 +133,7 @@ export class IstioGatewayAccess extends pulumi.ComponentResource {
                     kind: "RequestAuthentication",
                     metadata: metadata("google-id-token"),
                     spec: {
-                        targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: gateway.name }],
+                        targetRefs: [gatewayTargetRef(gateway.name)],
                         jwtRules: [
                             {
                                 issuer: GOOGLE_ID_TOKEN.issuer,

@@ -12,6 +12,7 @@ import { servicePathRouteNames } from "../serving/routerRoute";
 import { GatewayLoadBalancer } from "../settings/gateway";
 import { IstioGatewayAccess, serviceOverlayName } from "./istioAccess";
 import { GatewayProvider, RouterExtension, ServiceBackends } from "./provider";
+import { GATEWAY_HTTP_FILTERS_MATCH, gatewayTargetRef } from "./targets";
 
 /** The API version of the Istio networking objects the stack writes (the CRD's storage version). */
 export const ISTIO_NETWORKING_API_VERSION = "networking.istio.io/v1";
@@ -58,14 +59,11 @@ function addRouterExtension(name: string, router: RouterExtension, opts: pulumi.
             kind: "EnvoyFilter",
             metadata: { name: BODY_BASED_ROUTER.name, namespace },
             spec: {
-                targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: router.gateway.name }],
+                targetRefs: [gatewayTargetRef(router.gateway.name)],
                 configPatches: [
                     {
                         applyTo: "HTTP_FILTER",
-                        match: {
-                            context: "GATEWAY",
-                            listener: { filterChain: { filter: { name: "envoy.filters.network.http_connection_manager" } } },
-                        },
+                        match: GATEWAY_HTTP_FILTERS_MATCH,
                         patch: {
                             operation: BODY_BASED_ROUTER.istioFilter.operation,
                             value: {

@@ -3,6 +3,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { MODEL_ARMOR } from "@gke-tpu-inference/facts";
 import { ROOT_INFERENCE_PATHS } from "../serving/routerRoute";
+import { gatewayTargetRef } from "./targets";
 
 /** Arguments of {@link ModelArmor}. */
 export interface ModelArmorArgs {
@@ -82,7 +83,7 @@ export class ModelArmor extends pulumi.ComponentResource {
                 kind: "GCPTrafficExtension",
                 metadata: { name: `${args.gateway.name}-model-armor`, namespace: args.gateway.namespace },
                 spec: {
-                    targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: args.gateway.name }],
+                    targetRefs: [gatewayTargetRef(args.gateway.name)],
                     extensionChains: [
                         {
                             name: "model-armor",
