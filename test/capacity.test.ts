@@ -2,26 +2,8 @@
  * A capacity plan of several options through the whole program: one node pool per option, the ComputeClass that orders
  * them, the model services' pods selecting the class, what waits for what, and the plan and its cost as outputs.
  */
-import { RecordedResource } from "../scripts/offline/recorder";
-import { Graph, runProgram } from "./harness";
+import { Graph, runProgram, transitiveDependencies } from "./harness";
 import { shippedRun } from "./shippedStacks";
-
-/** URNs `resource` waits for, directly or through its dependencies and its provider. */
-function transitiveDependencies(graph: Graph, resource: RecordedResource): Set<string> {
-    const byUrn = new Map(graph.resources.map((candidate) => [candidate.urn, candidate]));
-    const seen = new Set<string>();
-    const visit = (current: RecordedResource) => {
-        const providerUrn = current.provider?.split("::").slice(0, -1).join("::");
-        for (const urn of [...current.dependencies, ...(providerUrn ? [providerUrn] : [])]) {
-            if (!seen.has(urn)) {
-                seen.add(urn);
-                visit(byUrn.get(urn)!);
-            }
-        }
-    };
-    visit(resource);
-    return seen;
-}
 
 const MODELS = JSON.stringify([{ name: "qwen", pattern: "pattern1" }]);
 const POOL = "gcp:container/nodePool:NodePool";

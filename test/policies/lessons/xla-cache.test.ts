@@ -8,58 +8,11 @@ import { XLA_CACHE_MESSAGES as say, requirePersistentXlaCache as policy } from "
 import { RecordedResource } from "../../../scripts/offline/recorder";
 import { vllmContainer } from "../fixtures";
 import { check, kube } from "../harness";
+import { POD_KINDS } from "./podKinds";
 
 type Obj = Record<string, unknown>;
 
 const CACHE = "VLLM_XLA_CACHE_PATH";
-const template = (pod: Obj) => ({ metadata: { labels: { app: "vllm" } }, spec: pod });
-const selector = { matchLabels: { app: "vllm" } };
-const jobSpec = (pod: Obj) => ({ parallelism: 1, template: template(pod) });
-
-/** Every kind that carries a pod template: its apiVersion, kind, body around `pod`, and where the pod's spec sits. */
-const KINDS: Array<[apiVersion: string, kind: string, body: (pod: Obj) => Obj, podPath: string]> = [
-    ["v1", "Pod", (pod) => ({ spec: pod }), "spec"],
-    ["v1", "ReplicationController", (pod) => ({ spec: { template: template(pod) } }), "spec.template.spec"],
-    ["apps/v1", "Deployment", (pod) => ({ spec: { selector, template: template(pod) } }), "spec.template.spec"],
-    ["apps/v1", "StatefulSet", (pod) => ({ spec: { selector, template: template(pod) } }), "spec.template.spec"],
-    ["apps/v1", "ReplicaSet", (pod) => ({ spec: { selector, template: template(pod) } }), "spec.template.spec"],
-    ["apps/v1", "DaemonSet", (pod) => ({ spec: { selector, template: template(pod) } }), "spec.template.spec"],
-    ["batch/v1", "Job", (pod) => ({ spec: jobSpec(pod) }), "spec.template.spec"],
-    [
-        "batch/v1",
-        "CronJob",
-        (pod) => ({ spec: { schedule: "0 * * * *", jobTemplate: { spec: jobSpec(pod) } } }),
-        "spec.jobTemplate.spec.template.spec",
-    ],
-    [
-        "jobset.x-k8s.io/v1alpha2",
-        "JobSet",
-        (pod) => ({ spec: { replicatedJobs: [{ name: "slice", template: { spec: jobSpec(pod) } }] } }),
-        "spec.replicatedJobs[0].template.spec.template.spec",
-    ],
-    [
-        "leaderworkerset.x-k8s.io/v1",
-        "LeaderWorkerSet",
-        (pod) => ({ spec: { leaderWorkerTemplate: { size: 1, workerTemplate: { spec: pod } } } }),
-        "spec.leaderWorkerTemplate.workerTemplate.spec",
-    ],
-    [
-        "leaderworkerset.x-k8s.io/v1",
-        "LeaderWorkerSet",
-        (pod) => ({
-            spec: { leaderWorkerTemplate: { size: 1, leaderTemplate: { spec: pod }, workerTemplate: { spec: { containers: [] } } } },
-        }),
-        "spec.leaderWorkerTemplate.leaderTemplate.spec",
-    ],
-    ["serving.kserve.io/v1alpha2", "LLMInferenceService", (pod) => ({ spec: { template: pod } }), "spec.template"],
-    [
-        "serving.kserve.io/v1alpha2",
-        "LLMInferenceService",
-        (pod) => ({ spec: { template: { containers: [] }, worker: pod } }),
-        "spec.worker",
-    ],
-    ["serving.kserve.io/v1alpha2", "LLMInferenceService", (pod) => ({ spec: { prefill: { template: pod } } }), "spec.prefill.template"],
-];
 
 /** A vLLM TPU pod whose server sets `env` and mounts `volume` (if any) at /cache. */
 function pod(env: Obj[], volume?: Obj, extra: Obj = {}): Obj {
@@ -100,7 +53,7 @@ const PERSISTENT: Array<[label: string, volume: Obj]> = [
 ];
 
 describe("lesson xla-cache: every way a TPU server's compilation cache can go with the pod", () => {
-    describe.each(KINDS)("%s %s at %s", (apiVersion, kind, body, podPath) => {
+    describe.each(POD_KINDS)("%s %s at %s", (apiVersion, kind, body, podPath) => {
         const resource = (spec: Obj): RecordedResource =>
             kube(apiVersion, kind, "vllm", { metadata: { name: "vllm", namespace: "models" }, ...body(spec) });
         const where = `vllm ${podPath}.containers[0] (main)`;
