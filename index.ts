@@ -1,5 +1,6 @@
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
+import { GOOGLE_ID_TOKEN } from "@gke-tpu-inference/facts";
 import { BodyBasedRouter } from "./components/gateway/bodyBasedRouter";
 import { GatewayAddress } from "./components/gateway/gatewayAddress";
 import { GKE_GATEWAY_PROVIDER } from "./components/gateway/gkeProvider";
@@ -47,20 +48,21 @@ function caCertificateCommand(namespace: string, gateway: string): string {
 function accessOutput(gateway: GatewaySettings, apiKey: pulumi.Output<string>, gatewayUrl: pulumi.Output<string>) {
     const { access } = gateway;
     const ranges = access.allowedSourceRanges;
+    const publicToInternet = opensToInternet(ranges);
     const reachableFrom =
         ranges.length === 0
             ? "nobody: allowedSourceRanges is empty, so the Gateway refuses every request; set it to your network (pulumi config set --path 'allowedSourceRanges[0]' <CIDR>)"
-            : opensToInternet(ranges)
+            : publicToInternet
               ? "the whole internet (allowedSourceRanges has 0.0.0.0/0): only the key and the identity check stand between it and the models"
               : ranges.join(", ");
     if (ranges.length === 0) {
         void pulumi.log.warn(`the inference Gateway is closed: ${reachableFrom}`);
-    } else if (opensToInternet(ranges)) {
+    } else if (publicToInternet) {
         void pulumi.log.warn(`the inference Gateway is open to ${reachableFrom}`);
     }
     return {
         reachableFrom,
-        publicToInternet: opensToInternet(ranges),
+        publicToInternet,
         rateLimitPerMinute: access.rateLimitPerMinute,
         identity: access.identity,
         apiKey,
@@ -71,7 +73,7 @@ function accessOutput(gateway: GatewaySettings, apiKey: pulumi.Output<string>, g
                       (url) =>
                           `gcloud auth print-identity-token --impersonate-service-account=<ALLOWED_SA> --include-email --audiences=${access.identity === "iap" ? access.iapClientId : url}`,
                   ),
-                  idTokenHeader: "Proxy-Authorization: Bearer <ID_TOKEN>",
+                  idTokenHeader: `${GOOGLE_ID_TOKEN.header}: ${GOOGLE_ID_TOKEN.prefix}<ID_TOKEN>`,
               }
             : {}),
         ...(access.modelArmor ? { screening: "Model Armor, failing closed" } : {}),
