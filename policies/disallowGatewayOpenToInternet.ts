@@ -1,12 +1,15 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { KubeProps, isGkeGatewayClass, opensToInternet, policyText } from "./facts";
-import { exposedGateways, istioGuards } from "./support/access";
+import { backendKey, describeBackend, isGkeGatewayClass, policyText } from "./facts";
+import { exposedGateways, gkeBackendGuard, istioAccess } from "./support/access";
 import { isKubernetesKind, objectKey } from "./support/resources";
 
 /**
- * Enforces lesson open-endpoint (policies/facts/lessons), advisory: an allowlist in front of an inference Gateway that
- * lets in every address (Cloud Armor's `*` or 0.0.0.0/0 in an allowing rule, an AuthorizationPolicy's ipBlocks, the
- * Gateway Service's loadBalancerSourceRanges) is the stack's explicit choice, and is called out.
+ * Enforces lesson open-endpoint (policies/facts/lessons), advisory: the allowlist in front of an inference backend of an
+ * external Gateway that lets in every address by name (a Cloud Armor rule on `*` or 0.0.0.0/0, or an expression that
+ * holds for any address; an AuthorizationPolicy's ipBlocks; the Gateway Service's loadBalancerSourceRanges) is the
+ * program's explicit choice, and is called out; so is a Cloud Armor policy the program names but does not declare, or
+ * whose rules read what a preview cannot know, which could not be judged. A policy no inference backend uses is no
+ * concern of this lesson.
  */
 export const disallowGatewayOpenToInternet: StackValidationPolicy = {
     ...policyText(
@@ -16,37 +19,44 @@ export const disallowGatewayOpenToInternet: StackValidationPolicy = {
     enforcementLevel: "advisory",
     severity: "high",
     validateStack: (args, reportViolation) => {
-        for (const resource of args.resources) {
-            const rules: KubeProps[] =
-                resource.type === "gcp:compute/regionSecurityPolicy:RegionSecurityPolicy" ||
-                resource.type === "gcp:compute/securityPolicy:SecurityPolicy"
-                    ? Array.isArray(resource.props.rules)
-                        ? resource.props.rules
-                        : []
-                    : resource.type === "gcp:compute/regionSecurityPolicyRule:RegionSecurityPolicyRule" ||
-                        resource.type === "gcp:compute/securityPolicyRule:SecurityPolicyRule"
-                      ? [resource.props]
-                      : [];
-            for (const rule of rules) {
-                const ranges: unknown[] = rule.match?.config?.srcIpRanges ?? [];
-                const allows = typeof rule.action === "string" && (rule.action === "allow" || rule.action === "throttle");
-                if (allows && opensToInternet(ranges)) {
+        for (const { key, gateway, reaching } of exposedGateways(args.resources)) {
+            if (!isGkeGatewayClass(gateway.props.spec?.gatewayClassName)) {
+                const access = istioAccess(gateway, args.resources);
+                if (access.verdict === "opens" && access.deciding !== undefined) {
+                    const kind = isKubernetesKind(access.deciding.type, "", "ConfigMap") ? "ConfigMap" : "AuthorizationPolicy";
                     reportViolation(
-                        `Cloud Armor rule at priority ${rule.priority ?? "(none)"} of ${resource.name} lets every address through (${rule.action} on ${ranges.join(", ")}): the Gateway is open to the internet, and only its key and identity checks stand before the TPUs.`,
-                        resource.urn,
+                        `${kind} ${objectKey(access.deciding)} lets every address into Gateway ${key} (0.0.0.0/0): the Gateway is open to the internet, and only its key and identity checks stand before the TPUs.`,
+                        access.deciding.urn,
                     );
                 }
-            }
-        }
-        for (const { key, gateway } of exposedGateways(args.resources)) {
-            if (isGkeGatewayClass(gateway.props.spec?.gatewayClassName)) {
                 continue;
             }
-            for (const open of istioGuards(gateway, args.resources).open) {
-                reportViolation(
-                    `${open.props.kind ?? (isKubernetesKind(open.type, "", "ConfigMap") ? "ConfigMap" : "AuthorizationPolicy")} ${objectKey(open)} lets every address into Gateway ${key} (0.0.0.0/0): the Gateway is open to the internet, and only its key and identity checks stand before the TPUs.`,
-                    open.urn,
-                );
+            const reported = new Set<string>();
+            const backends = new Map(
+                reaching.flatMap((attachment) => attachment.forwarding).map((backend) => [backendKey(backend), backend]),
+            );
+            for (const backend of [...backends.values()].sort((a, b) => backendKey(a).localeCompare(backendKey(b)))) {
+                const armor = gkeBackendGuard(backend, args.resources).armor;
+                if (armor === undefined || reported.has(armor.name)) {
+                    continue;
+                }
+                reported.add(armor.name);
+                if (armor.verdict === undefined) {
+                    reportViolation(
+                        `${describeBackend(backend)} behind Gateway ${key} names Cloud Armor policy ${armor.name}, which the program does not declare: whether it refuses anyone could not be judged.`,
+                        backend.source.urn,
+                    );
+                } else if (armor.verdict.verdict === "opens") {
+                    reportViolation(
+                        `Cloud Armor ${armor.verdict.rule} of ${armor.name} lets every address through: the Gateway ${key} is open to the internet, and only its key and identity checks stand before the TPUs.`,
+                        armor.resource!.urn,
+                    );
+                } else if (armor.verdict.verdict === "unknown") {
+                    reportViolation(
+                        `Cloud Armor policy ${armor.name} in front of ${describeBackend(backend)} could not be judged: ${armor.verdict.rule}.`,
+                        armor.resource!.urn,
+                    );
+                }
             }
         }
     },

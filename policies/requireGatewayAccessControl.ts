@@ -1,15 +1,18 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { backendKey, describeBackend, guardsBackend, isGkeGatewayClass, listenersOf, parentGateways, policyText } from "./facts";
-import { admits, exposedGateways, istioGuards } from "./support/access";
-import { namespaceOf } from "./support/resources";
-import { gkePoliciesByTarget } from "./support/routes";
+import { backendKey, describeBackend, isGkeGatewayClass, listenersOf, parentGateways, policyText } from "./facts";
+import { admits, exposedGateways, gkeBackendGuard, istioAccess } from "./support/access";
+import { namespaceOf, objectKey } from "./support/resources";
 
 /**
  * Enforces lesson open-endpoint (policies/facts/lessons). An external Gateway (not GKE's internal classes, not a Service
- * annotated internal) that reaches an InferencePool or a vLLM Service must guard every backend: on GKE's classes a
- * GCPBackendPolicy with a Cloud Armor securityPolicy or IAP; on another class an ALLOW AuthorizationPolicy on the Gateway
- * whose every rule requires a source or a principal, or its Service's loadBalancerSourceRanges. Routes to those backends
- * must not be served on a plain-HTTP listener, unless the rule only redirects to HTTPS.
+ * annotated internal) that reaches an InferencePool or a vLLM Service must refuse someone it does not know: on GKE's
+ * classes every backend's GCPBackendPolicy enables IAP or names a Cloud Armor policy whose rules deny them (a policy
+ * with no rules, or allowlists with nothing denying after them, only has GCP's allow-all default rule); on another class
+ * its Service's loadBalancerSourceRanges, or Istio's AuthorizationPolicies as Istio evaluates them (a DENY rule refuses;
+ * ALLOW policies are a union, so one that takes any source opens the Gateway). Routes to those backends must not be
+ * served on a plain-HTTP listener, unless the rule only redirects to HTTPS; a service's route takes the listener from
+ * its gateway refs, which KServe writes over the route template's. What the program cannot show (a Cloud Armor policy
+ * it does not declare) is left to the advisory disallow-gateway-open-to-internet.
  */
 export const requireGatewayAccessControl: StackValidationPolicy = {
     ...policyText(
@@ -22,23 +25,36 @@ export const requireGatewayAccessControl: StackValidationPolicy = {
         for (const { key, gateway, reaching } of exposedGateways(args.resources)) {
             const className = gateway.props.spec?.gatewayClassName;
             if (isGkeGatewayClass(className)) {
-                const policies = gkePoliciesByTarget(args.resources, "GCPBackendPolicy");
                 const backends = new Map(
                     reaching.flatMap((attachment) => attachment.forwarding).map((backend) => [backendKey(backend), backend]),
                 );
                 for (const backend of [...backends.values()].sort((a, b) => backendKey(a).localeCompare(backendKey(b)))) {
-                    if (!guardsBackend(policies.get(backendKey(backend))?.props)) {
+                    const guard = gkeBackendGuard(backend, args.resources);
+                    if (guard.iap) {
+                        continue;
+                    }
+                    if (guard.armor === undefined) {
                         reportViolation(
                             `Gateway ${key} is external and sends ${describeBackend(backend)} requests from anyone: no GCPBackendPolicy targeting it sets spec.default.securityPolicy (Cloud Armor) or iap.enabled.`,
                             backend.source.urn,
                         );
+                    } else if (guard.armor.verdict?.verdict === "guardsNothing") {
+                        reportViolation(
+                            `Gateway ${key} is external and sends ${describeBackend(backend)} requests from anyone: its Cloud Armor policy ${guard.armor.name} denies no address (${guard.armor.verdict.rule} lets everyone through); add a rule that denies every source outside the allowlist, or make the default rule deny.`,
+                            guard.armor.resource?.urn ?? backend.source.urn,
+                        );
                     }
                 }
-            } else if (!istioGuards(gateway, args.resources).guarded) {
-                reportViolation(
-                    `Gateway ${key} is external and routes to inference backends from anyone: no ALLOW AuthorizationPolicy targets it with every rule limited to ipBlocks, remoteIpBlocks or requestPrincipals, and its Service sets no loadBalancerSourceRanges.`,
-                    gateway.urn,
-                );
+            } else {
+                const access = istioAccess(gateway, args.resources);
+                if (access.verdict === "guardsNothing") {
+                    reportViolation(
+                        access.deciding === undefined
+                            ? `Gateway ${key} is external and routes to inference backends from anyone: no ALLOW AuthorizationPolicy applies to it, no DENY rule refuses an unknown source, and its Service sets no loadBalancerSourceRanges.`
+                            : `Gateway ${key} is external and routes to inference backends from anyone: AuthorizationPolicy ${objectKey(access.deciding)} allows requests from any source (Istio allows what any ALLOW policy matches), and its Service sets no loadBalancerSourceRanges.`,
+                        access.deciding?.urn ?? gateway.urn,
+                    );
+                }
             }
             const plain = listenersOf(gateway.props, "HTTP");
             for (const attachment of reaching) {
@@ -50,7 +66,7 @@ export const requireGatewayAccessControl: StackValidationPolicy = {
                 );
                 for (const listener of served) {
                     reportViolation(
-                        `Gateway ${key} serves ${attachment.forwarding.map(describeBackend).join(", ")} over plain HTTP on listener ${JSON.stringify(listener.name)} (port ${listener.port}): attach the route to an HTTPS listener (sectionName) and let HTTP only redirect to https.`,
+                        `Gateway ${key} serves ${attachment.forwarding.map(describeBackend).join(", ")} over plain HTTP on listener ${JSON.stringify(listener.name)} (port ${listener.port}): attach the route to an HTTPS listener (sectionName; for KServe's route, in router.gateway.refs) and let HTTP only redirect to https.`,
                         attachment.source.urn,
                     );
                 }

@@ -14,6 +14,33 @@ const MODELS = JSON.stringify([
 
 const ISTIO_REPO = "https://istio-release.storage.googleapis.com/charts";
 
+type Inputs = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * The HTTP filters the Gateway's EnvoyFilters insert, first to last in the chain, as istiod 1.29.6 builds it: patch sets
+ * in ascending priority (the creation time next, which a preview cannot know, so two INSERT_FIRST sets must differ in
+ * priority), each INSERT_FIRST put at the front of the chain as it stands. Source: SOURCES.istioEnvoyFilterOrder.
+ */
+function istioHttpFilterOrder(filters: readonly Inputs[]): string[] {
+    const patches = filters
+        .map((filter) => ({
+            priority: (filter.spec.priority as number | undefined) ?? 0,
+            inserts: (filter.spec.configPatches as Inputs[]).filter(
+                (patch) => patch.applyTo === "HTTP_FILTER" && patch.patch.operation === "INSERT_FIRST",
+            ),
+        }))
+        .filter(({ inserts }) => inserts.length > 0);
+    const priorities = patches.map(({ priority }) => priority);
+    expect(new Set(priorities).size).toBe(priorities.length);
+    const chain: string[] = [];
+    for (const { inserts } of [...patches].sort((a, b) => a.priority - b.priority)) {
+        for (const insert of inserts) {
+            chain.unshift(insert.patch.value.name as string);
+        }
+    }
+    return chain;
+}
+
 /** One validator for the file: compiling Istio's DestinationRule schema takes seconds. */
 const validator = new CrdValidator();
 
@@ -165,7 +192,7 @@ describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
                     },
                     // Off on every route a service's own path selects: 0-3 by path, 5-8 by publisher path, 9-10 the catch-alls.
                     ...["qwen-pc", "phi"].flatMap((service) =>
-                        [0, 1, 2, 3, 5, 6, 7, 8, 9, 10].map((index) => ({
+                        [0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12].map((index) => ({
                             applyTo: "HTTP_ROUTE",
                             match: {
                                 context: "GATEWAY",
@@ -220,14 +247,17 @@ describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
         const template = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceServiceConfig", "serving-router-route").inputs as {
             spec: { router: { route: { http: { spec: unknown } } } };
         };
-        type Match = { path?: { type: string; value: string } };
+        type Match = { path?: { type: string; value: string }; headers?: unknown[] };
         const ownPathRoutes = ["qwen-pc", "phi"].flatMap((name) => {
             const route = renderedRoute(template.spec.router.route.http.spec, { namespace: "llm-inference", name, modelName: "m" });
             const rules = route.spec.rules as unknown as Array<{ matches: Match[] }>;
             return rules.flatMap((rule, index) =>
+                // A service's own path: a path prefix under the service's or its model's prefix, and no header.
                 rule.matches.every(
                     (match) =>
-                        match.path?.type === "PathPrefix" && match.path.value.startsWith(`/`) && !match.path.value.startsWith("/v1/"),
+                        match.path?.type === "PathPrefix" &&
+                        match.headers === undefined &&
+                        ["/llm-inference/", "/publishers/"].some((prefix) => match.path!.value.startsWith(prefix)),
                 )
                     ? [`llm-inference.${route.metadata.name}.${index}`]
                     : [],
@@ -240,7 +270,7 @@ describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
             .filter((patch) => patch.applyTo === "HTTP_ROUTE")
             .map((patch) => patch.match.routeConfiguration!.vhost.route.name);
         expect(disabled.sort()).toEqual(ownPathRoutes.sort());
-        expect(disabled).toHaveLength(20);
+        expect(disabled).toHaveLength(24);
     });
 
     test("the same check catches what upstream's route template does: its named rules make every service call the newest one's EPP", () => {
@@ -254,6 +284,12 @@ describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
             new Set(["llm-inference/phi-inference-pool"]),
             new Set(["llm-inference/phi-inference-pool"]),
         ]);
+    });
+
+    test("the per-client rate limit runs first in the Gateway's HTTP filters, before the body-based router, as istiod orders them", () => {
+        expect(
+            istioHttpFilterOrder(graph.ofType("kubernetes:networking.istio.io/v1alpha3:EnvoyFilter").map((filter) => filter.inputs)),
+        ).toEqual(["envoy.filters.http.local_ratelimit", "envoy.filters.http.ext_proc.bbr"]);
     });
 
     test("two services and Pattern 2 behind Istio: the emitted objects build every hop of Istio's request path", () => {

@@ -3,42 +3,23 @@
  * (kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/config_merge.go:608-720, Go templates over the whole config), and
  * istiod turns every HTTPRoute rule on a Gateway into Envoy routes that call the EPP of the rule's InferencePool.
  */
-import { ISTIO, KSERVE_CHILDREN } from "@gke-tpu-inference/facts";
+import { ISTIO, KSERVE_GLOBALS, RenderedService, renderKServeRoute } from "@gke-tpu-inference/facts";
 
-/** One service whose route the template is rendered for. */
-export interface RenderedService {
-    namespace: string;
-    name: string;
-    modelName: string;
-}
+export type { RenderedService } from "@gke-tpu-inference/facts";
 
 interface Rule {
     name?: string;
     backendRefs: Array<{ group?: string; kind?: string; name: string }>;
 }
 
-/** An HTTPRoute as KServe creates it for `service` from the template `spec`. */
+/** An HTTPRoute as KServe creates it for `service` from the template `spec`, on `gateway`. */
 export function renderedRoute(
     spec: unknown,
     service: RenderedService,
     gateway = { namespace: "inference-gateway", name: "inference-gateway" },
 ) {
-    const rendered = JSON.parse(
-        JSON.stringify(spec)
-            .replace(/\{\{ ChildName \.ObjectMeta\.Name `([^`]+)` \}\}/g, `${service.name}$1`)
-            .replaceAll("{{ .ObjectMeta.Namespace }}", service.namespace)
-            .replaceAll("{{ .ObjectMeta.Name }}", service.name)
-            .replaceAll("{{ .Spec.Model.Name }}", service.modelName)
-            .replaceAll("{{ .GlobalConfig.IngressGatewayName }}", gateway.name)
-            .replaceAll("{{ .GlobalConfig.IngressGatewayNamespace }}", gateway.namespace)
-            .replaceAll("{{ .GlobalConfig.ModelBasedRoutingHeaderName }}", "x-gateway-model-name"),
-    ) as { rules: Rule[] };
-    return {
-        apiVersion: "gateway.networking.k8s.io/v1",
-        kind: "HTTPRoute",
-        metadata: { name: `${service.name}${KSERVE_CHILDREN.routeSuffix}`, namespace: service.namespace },
-        spec: rendered,
-    };
+    const route = renderKServeRoute(spec, service, { ...KSERVE_GLOBALS, gateway });
+    return { ...route, spec: route.spec as { rules: Rule[] } };
 }
 
 /**

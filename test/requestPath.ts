@@ -48,10 +48,18 @@ const CHECKS: Record<keyof Hops | "vllmHealthCheck" | "routerHealthCheck", (emit
         const hop = REQUEST_PATHS[provider].clientToGateway;
         const problems: string[] = [];
         const listener = (gateway.spec.listeners as Inputs[]).find(
-            (candidate) => candidate.protocol === "HTTP" && candidate.port === hop.port,
+            (candidate) => candidate.protocol === "HTTPS" && candidate.port === hop.port,
         );
         if (!listener) {
-            problems.push(`the Gateway has no HTTP listener on ${hop.port}`);
+            problems.push(`the Gateway has no HTTPS listener on ${hop.port}`);
+        }
+        for (const service of services) {
+            const refs = (service.spec.router.gateway?.refs ?? []) as Inputs[];
+            if (!refs.every((ref) => ref.sectionName === listener?.name)) {
+                problems.push(
+                    `${service.metadata.name}'s route does not name the HTTPS listener in router.gateway.refs, which KServe writes over the template's`,
+                );
+            }
         }
         const classes: readonly string[] = provider === "gke" ? GATEWAY_CLASSES.regional : [ISTIO.gatewayClass];
         if (!classes.includes(gateway.spec.gatewayClassName)) {

@@ -209,6 +209,8 @@ export function installGkeGateway(
                               region: gcp.region,
                               gateway,
                               manageApi: gcp.manageProjectApis,
+                              names: gcp.names,
+                              networkServices,
                           },
                           { parent: opts.parent },
                       ).extension,

@@ -67,14 +67,19 @@ export function authorizationSpec(
     };
 }
 
+/** The rate limit's EnvoyFilter priority: above every other INSERT_FIRST filter the stack writes (the router's is 0). */
+export const RATE_LIMIT_FILTER_PRIORITY = 10;
+
 /** The local rate limit: one token bucket per client address on each Gateway replica, ahead of every other HTTP filter. */
 export function rateLimitSpec(gateway: string, perMinute: number) {
     const bucket = { max_tokens: perMinute, tokens_per_fill: perMinute, fill_interval: "60s" };
     const always = { default_value: { numerator: 100, denominator: "HUNDRED" } };
     return {
         targetRefs: [gatewayTargetRef(gateway)],
-        // Before the body-based router's and the EPP's ext_proc filters: a refused request costs them nothing.
-        priority: -10,
+        // Before the body-based router's and the EPP's ext_proc filters, so that a refused request costs them nothing: Istio
+        // applies EnvoyFilters in ascending priority and each INSERT_FIRST goes to the front, so the last applied runs
+        // first; the router's filter has the default priority 0 (SOURCES.istioEnvoyFilterOrder in the catalog).
+        priority: RATE_LIMIT_FILTER_PRIORITY,
         configPatches: [
             {
                 applyTo: "HTTP_FILTER",

@@ -1,8 +1,8 @@
 import * as gcp from "@pulumi/gcp";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { MODEL_ARMOR } from "@gke-tpu-inference/facts";
-import { ROOT_INFERENCE_PATHS } from "../serving/routerRoute";
+import { GCP_NAME_RULES, MODEL_ARMOR, PROJECT_APIS, VLLM_HEALTH_PATH } from "@gke-tpu-inference/facts";
+import { StackNames } from "../lib/names";
 import { gatewayTargetRef } from "./targets";
 
 /** Arguments of {@link ModelArmor}. */
@@ -17,23 +17,30 @@ export interface ModelArmorArgs {
     gateway: { namespace: pulumi.Input<string>; name: string };
     /** Enable Model Armor's API (off where a platform team manages APIs). */
     manageApi: boolean;
+    /** Stack-qualified names: the template's ID is per stack, as two stacks may share a project and region. */
+    names: StackNames;
+    /** The Network Services API enabled: its service agent calls Model Armor for the load balancer. */
+    networkServices: pulumi.Input<pulumi.Resource>[];
 }
 
 /** Every RAI category Model Armor filters, at medium confidence and above. */
 const RAI_FILTERS = ["SEXUALLY_EXPLICIT", "HATE_SPEECH", "HARASSMENT", "DANGEROUS"];
 
-/** The requests the extension screens: the inference paths, at the Gateway's root or under a service's prefix. */
+/**
+ * The requests the extension screens: every one but a health check. The Gateway routes nothing to vLLM but its key-guarded
+ * API and its health check (routerRoute.ts), so whatever else reaches a model is screened, at the root or under a
+ * service's prefixes, whatever its path; `request.path` carries no query string (it is `request.query`).
+ */
 export function screenedRequestsMatcher(): string {
-    return ROOT_INFERENCE_PATHS.filter((path) => !path.endsWith("/"))
-        .map((path) => `request.path.endsWith('${path}')`)
-        .join(" || ");
+    return `!request.path.endsWith('${VLLM_HEALTH_PATH}')`;
 }
 
 /**
  * Model Armor at GKE's Gateway: a template of filters (responsible-AI categories, prompt injection and jailbreak,
- * sensitive data, malicious URLs), the roles Google's guide grants the Service Extensions agent, and a
- * GCPTrafficExtension that sends every inference request and response through Model Armor in the cluster's region,
- * failing closed. Source: `SOURCES.modelArmor` in the catalog.
+ * sensitive data, malicious URLs), the roles Google's guide grants the Service Extensions agent (once the Network
+ * Services API has made it), and a GCPTrafficExtension that sends every request and response to a model through Model
+ * Armor in the cluster's region, failing closed. Sources: `SOURCES.modelArmor` and `SOURCES.modelArmorAgent` in the
+ * catalog.
  */
 export class ModelArmor extends pulumi.ComponentResource {
     /** The template's resource name, `projects/…/locations/…/templates/…`. */
@@ -57,7 +64,7 @@ export class ModelArmor extends pulumi.ComponentResource {
             {
                 project: args.project,
                 location: args.region,
-                templateId: `${args.gateway.name}-screening`,
+                templateId: args.names.name("screening", GCP_NAME_RULES.modelArmorTemplate),
                 filterConfig: {
                     raiSettings: { raiFilters: RAI_FILTERS.map((filterType) => ({ filterType, confidenceLevel: "MEDIUM_AND_ABOVE" })) },
                     sdpSettings: { basicConfig: { filterEnforcement: "ENABLED" } },
@@ -67,12 +74,19 @@ export class ModelArmor extends pulumi.ComponentResource {
             },
             { parent: this, dependsOn: api },
         );
+        // The agent exists only once the Network Services API has made it: generateServiceIdentity makes it now (it
+        // returns no email for this agent, whose address is fixed), so that no grant names an account not there yet.
+        const agent = new gcp.projects.ServiceIdentity(
+            `${name}-agent`,
+            { project: args.project, service: PROJECT_APIS.networkServices },
+            { parent: this, dependsOn: args.networkServices },
+        );
         const grants = MODEL_ARMOR.serviceAgentRoles.map(
             (role) =>
                 new gcp.projects.IAMMember(
                     `${name}-${role.split("/")[1].replace(/\./g, "-").toLowerCase()}`,
                     { project: args.project, role, member: pulumi.output(args.projectNumber).apply(MODEL_ARMOR.serviceAgent) },
-                    { parent: this, dependsOn: api },
+                    { parent: this, dependsOn: [...api, agent] },
                 ),
         );
         const templateName = pulumi.interpolate`projects/${args.project}/locations/${args.region}/templates/${template.templateId}`;

@@ -1,15 +1,19 @@
 /**
  * The HTTPRoute template KServe renders for every LLMInferenceService, as this stack ships it:
  * KServe v0.20.0's well-known `kserve-config-llm-router-route`
- * (config/llmisvcconfig/config-llm-router-route.yaml) rule for rule, with two changes:
+ * (config/llmisvcconfig/config-llm-router-route.yaml), its inference rules kept, with these changes:
  *
  * - no `timeouts` on any rule: GKE's Gateway controller rejects an HTTPRoute that has them
  *   ("GWCER104: Timeouts are not supported"); on GKE a backend's request timeout belongs in
  *   a GCPBackendPolicy;
- * - the catch-all rules (`/v1/models`, `/health`, anything the scheduler does not handle)
- *   go to `<service>-http`, a plain-HTTP Service this stack owns, instead of the workload
- *   Service KServe generates and reconciles: its protocol, name and health check are ours,
- *   so those paths work through the Gateway;
+ * - no catch-all: upstream sends everything else under a service's prefixes (and any path with KServe's
+ *   model header) to the workload, where vLLM's API key guards only some prefixes
+ *   ({@link VLLM_API_KEY.guardedPrefixes}): `/invocations`, `/tokenize`, `/pooling` and the rest would answer without
+ *   the key. Only {@link ROUTED_VLLM_PREFIXES} and vLLM's health check reach the server, each under both prefixes and
+ *   with the model header;
+ * - those non-scheduler paths go to `<service>-http`, a plain-HTTP Service this stack owns, instead of the workload
+ *   Service KServe generates and reconciles: its protocol, name and health check are ours, so they work through the
+ *   Gateway;
  * - no rule `name`: upstream names every service's rules alike, and Istio keys each rule's
  *   InferencePool (its EPP) by that name across all the routes of a Gateway, last one winning,
  *   so every service would call one EPP. Unnamed, Istio names a rule
@@ -17,16 +21,30 @@
  *   a templated name is no option, as the config's CRD holds rule names to Gateway API's
  *   SectionName pattern.
  *
+ * A URLRewrite rule takes exactly one PathPrefix match and a route at most 16 rules (Gateway API v1.4.0's HTTPRoute
+ * CRD), so each prefix and path is a rule of its own.
+ *
  * With the body-based router (Pattern 2) the model-routing rules also match its `X-Gateway-Base-Model-Name` header
  * on the service's base model, so a request at the Gateway's root naming the model (or one of its LoRA adapters)
  * in its body reaches the service's InferencePool. KServe's own header match stays: it routes the fully qualified
  * `publishers/<namespace>/models/<model>` name, which vLLM also serves.
  *
- * Every route attaches to the Gateway's HTTPS listener only (`sectionName: https`).
+ * The template's parent is the Gateway's HTTPS listener (`sectionName: https`); KServe replaces it with a service's
+ * `router.gateway.refs` where the service names them, so each service names the listener there too.
  *
  * The strings in `{{ }}` are KServe's Go templates, filled in per service by the controller.
  */
-import { BODY_BASED_ROUTER, GATEWAY_LISTENERS, INFERENCE_POOL_KIND, ISTIO, KSERVE_CHILDREN, VLLM_PORT } from "@gke-tpu-inference/facts";
+import {
+    BODY_BASED_ROUTER,
+    GATEWAY_LISTENERS,
+    INFERENCE_POOL_KIND,
+    ISTIO,
+    KSERVE_CHILDREN,
+    ROUTED_VLLM_PREFIXES,
+    VLLM_API_KEY,
+    VLLM_HEALTH_PATH,
+    VLLM_PORT,
+} from "@gke-tpu-inference/facts";
 
 /** The InferencePool KServe creates for a service; the EPP picks an endpoint within it. */
 const INFERENCE_POOL = {
@@ -66,12 +84,17 @@ type Backend = typeof INFERENCE_POOL | typeof HTTP_SERVICE;
 function rewriteRule(backend: Backend, prefix: string, target: string) {
     return {
         backendRefs: [backend],
-        matches: [{ path: { type: "PathPrefix", value: `${prefix}${target === "/" ? "" : target}` } }],
+        matches: [{ path: { type: "PathPrefix", value: `${prefix}${target}` } }],
         filters: [{ type: "URLRewrite", urlRewrite: { path: { type: "ReplacePrefixMatch", replacePrefixMatch: target } } }],
     };
 }
 
-/** One rule of the template, by the name upstream gives it, and whether it selects requests by a path prefix of the service's own. */
+/** The slug of a path in the names of the rules that route it: `v1` of `/v1`, `health` of `/health`. */
+function slug(path: string): string {
+    return path.replace(/^\//, "").replace(/\//g, "-");
+}
+
+/** One rule of the template, by the name upstream gives it (or, for the rules upstream lacks, one in its style). */
 interface TemplateRule {
     upstreamName: string;
     /** True for the `/<namespace>/<service>/…` and `/publishers/…` rules, which never need the body-based router. */
@@ -79,7 +102,10 @@ interface TemplateRule {
     rule: ReturnType<typeof rewriteRule> | { backendRefs: Backend[]; matches: unknown[] };
 }
 
-/** The template's rules in upstream's order; with `bodyBasedRouting`, model routing on the router's base-model header too. */
+/**
+ * The template's rules in upstream's order, its catch-alls replaced by rules for {@link ROUTED_VLLM_PREFIXES} and vLLM's
+ * health check; with `bodyBasedRouting`, model routing on the router's base-model header too.
+ */
 export function templateRules(bodyBasedRouting: boolean): TemplateRule[] {
     const modelHeaders = bodyBasedRouting ? [MODEL_HEADER, BASE_MODEL_HEADER] : [MODEL_HEADER];
     const byPath = (upstreamName: string, rule: ReturnType<typeof rewriteRule>): TemplateRule => ({
@@ -87,8 +113,10 @@ export function templateRules(bodyBasedRouting: boolean): TemplateRule[] {
         byServicePath: true,
         rule,
     });
+    // What reaches vLLM beside the scheduler's endpoints: its guarded API prefixes the stack routes, and its health check.
+    const serverPaths = [...ROUTED_VLLM_PREFIXES, VLLM_HEALTH_PATH];
     return [
-        ...INFERENCE_ENDPOINTS.map(([slug, path]) => byPath(`v1-${slug}-path`, rewriteRule(INFERENCE_POOL, SERVICE_PREFIX, path))),
+        ...INFERENCE_ENDPOINTS.map(([slugOf, path]) => byPath(`v1-${slugOf}-path`, rewriteRule(INFERENCE_POOL, SERVICE_PREFIX, path))),
         {
             upstreamName: "v1-model-routing",
             byServicePath: false,
@@ -101,22 +129,28 @@ export function templateRules(bodyBasedRouting: boolean): TemplateRule[] {
                 ),
             },
         },
-        ...INFERENCE_ENDPOINTS.map(([slug, path]) =>
-            byPath(`v1-${slug}-publisher-path`, rewriteRule(INFERENCE_POOL, PUBLISHER_PREFIX, path)),
+        ...INFERENCE_ENDPOINTS.map(([slugOf, path]) =>
+            byPath(`v1-${slugOf}-publisher-path`, rewriteRule(INFERENCE_POOL, PUBLISHER_PREFIX, path)),
         ),
-        byPath("v1-publisher-path-catch-all", rewriteRule(HTTP_SERVICE, PUBLISHER_PREFIX, "/")),
-        byPath("v1-catch-all-path", rewriteRule(HTTP_SERVICE, SERVICE_PREFIX, "/")),
+        ...serverPaths.map((path) => byPath(`${slug(path)}-publisher-path`, rewriteRule(HTTP_SERVICE, PUBLISHER_PREFIX, path))),
+        ...serverPaths.map((path) => byPath(`${slug(path)}-path`, rewriteRule(HTTP_SERVICE, SERVICE_PREFIX, path))),
         {
-            upstreamName: "v1-catch-all-model-routing",
+            upstreamName: "server-model-routing",
             byServicePath: false,
-            rule: { backendRefs: [HTTP_SERVICE], matches: modelHeaders.map((header) => ({ headers: [header] })) },
+            rule: {
+                backendRefs: [HTTP_SERVICE],
+                matches: modelHeaders.flatMap((header) =>
+                    serverPaths.map((value) => ({ path: { type: "PathPrefix", value }, headers: [header] })),
+                ),
+            },
         },
     ];
 }
 
 /**
  * The HTTPRoute spec of the route template: parent Gateway from KServe's global config, unnamed rules without `timeouts`,
- * catch-alls to `<service>-http`; with `bodyBasedRouting`, model routing on the router's base-model header too.
+ * vLLM's routed prefixes and health check to `<service>-http`; with `bodyBasedRouting`, model routing on the router's
+ * base-model header too.
  */
 export function routerRouteSpec(bodyBasedRouting: boolean) {
     return {
@@ -126,7 +160,7 @@ export function routerRouteSpec(bodyBasedRouting: boolean) {
                 kind: "Gateway",
                 name: "{{ .GlobalConfig.IngressGatewayName }}",
                 namespace: "{{ .GlobalConfig.IngressGatewayNamespace }}",
-                // HTTPS only: the plain-HTTP listener only redirects.
+                // HTTPS only: the plain-HTTP listener only redirects. KServe replaces this parent with a service's gateway refs.
                 sectionName: GATEWAY_LISTENERS.https.name,
             },
         ],

@@ -48,16 +48,31 @@ function kvBytesOf(extraArgs: readonly string[]): number {
     return flagOf(extraArgs, VLLM_MEMORY.kvCacheDtypeFlag)?.startsWith("fp8") ? 1 : VLLM_MEMORY.bytesPerValue;
 }
 
-/** GB of KV cache one sequence of `tokens` takes across a replica whose tensor parallelism spans `chipsPerVm` chips. */
+/** `value` rounded up to a multiple of `multiple`. */
+function alignTo(value: number, multiple: number): number {
+    return Math.ceil(value / multiple) * multiple;
+}
+
+/**
+ * GB of KV cache one sequence of `tokens` takes across a replica whose tensor parallelism spans `chipsPerVm` chips, as
+ * vLLM on TPU lays it out (see {@link VLLM_MEMORY}): each chip holds max(1, kvHeads / chips) heads (fewer heads than chips
+ * are replicated), their keys and values packed per 32-bit word of the dtype and padded to that packing, each head's
+ * width padded to a multiple of 128 (a width of 64 packs a key and a value into 128).
+ */
 export function kvCacheGb(
     model: NonNullable<ModelFootprint["known"]>,
     tokens: number,
     chipsPerVm: number,
     bytesPerValue: number = VLLM_MEMORY.bytesPerValue,
 ): number {
-    // Each chip holds max(1, kvHeads / chips) heads: fewer heads than chips are replicated.
-    const heads = chipsPerVm * Math.max(1, Math.floor(model.kvHeads / chipsPerVm));
-    return (2 * model.layers * heads * model.headDim * bytesPerValue * tokens) / 1e9;
+    const headsPerChip = Math.max(1, Math.floor(model.kvHeads / chipsPerVm));
+    const packing = VLLM_MEMORY.packingBits / (8 * bytesPerValue);
+    const lanes = VLLM_MEMORY.headDimAlignment;
+    const valuesPerTokenLayer =
+        model.headDim === lanes / 2
+            ? alignTo(headsPerChip, packing) * lanes
+            : alignTo(2 * headsPerChip, packing) * alignTo(model.headDim, lanes);
+    return (chipsPerVm * model.layers * valuesPerTokenLayer * bytesPerValue * tokens) / 1e9;
 }
 
 /** The memory one replica of `model` needs on `span`, against what vLLM may use of it. */

@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import {
     COLD_START_ANNOTATION,
     COLD_START_PESSIMISTIC_ANNOTATION,
+    GATEWAY_LISTENERS,
     INFERENCE_POOL_KIND,
     KSERVE,
     KSERVE_CHILDREN,
@@ -212,7 +213,10 @@ export class ModelService extends pulumi.ComponentResource {
                     ...(model.autoscaling === undefined ? { replicas: model.replicas } : {}),
                     router: {
                         route: {},
-                        gateway: { refs: [{ name: args.gateway.name, namespace: args.gateway.namespace }] },
+                        // KServe writes these refs over the route template's parentRefs: the listener is named here.
+                        gateway: {
+                            refs: [{ name: args.gateway.name, namespace: args.gateway.namespace, sectionName: GATEWAY_LISTENERS.https.name }],
+                        },
                         scheduler: {
                             template: { containers: [endpointPickerContainer()] },
                             ...(model.pattern === "pattern3" ? { config: { inline: prefixCacheEndpointPickerConfig() } } : {}),

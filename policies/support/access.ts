@@ -5,8 +5,11 @@
  */
 import { PolicyResource } from "@pulumi/policy";
 import {
+    BackendRef,
     KubeProps,
-    authorizationPolicyVerdict,
+    backendKey,
+    backendPolicyGuard,
+    istioAuthorizationVerdict,
     isExternalGateway,
     isInferencePoolBackend,
     opensToInternet,
@@ -17,9 +20,10 @@ import {
     selectsKServeWorkload,
     labelsOf,
 } from "../facts";
-import { Backend, effectiveServiceSpec, inferencePoolOf, serviceGateways } from "./kserve";
+import { CloudArmorVerdict, cloudArmorVerdict, securityPolicies } from "./cloudArmor";
+import { Backend, inferencePoolOf, serviceParentRefs } from "./kserve";
 import { isKubernetesKind, isLlmInferenceService, namespaceOf, objectKey } from "./resources";
-import { httpRoutes } from "./routes";
+import { gkePoliciesByTarget, httpRoutes } from "./routes";
 import { gatewaysByKey } from "./stack";
 import { stackVllmPods } from "./workloads";
 
@@ -76,18 +80,10 @@ function attachments(resources: PolicyResource[]): Attachment[] {
         .filter((resource) => isLlmInferenceService(resource.type))
         .flatMap((service): Attachment[] => {
             const pool = inferencePoolOf(service);
-            const gateways = serviceGateways(service, resources);
-            if (!pool || gateways.length === 0) {
+            const parentRefs = serviceParentRefs(service, resources);
+            if (!pool || parentRefs.length === 0) {
                 return [];
             }
-            const own: unknown = effectiveServiceSpec(service, resources).spec.router?.route?.http?.spec?.parentRefs;
-            const sections = Array.isArray(own)
-                ? own.map((ref: KubeProps) => ref?.sectionName).filter((name) => typeof name === "string")
-                : [];
-            const parentRefs = gateways.flatMap((key) => {
-                const [namespace, name] = key.split("/");
-                return sections.length > 0 ? sections.map((sectionName) => ({ namespace, name, sectionName })) : [{ namespace, name }];
-            });
             return [{ source: service, namespace: namespaceOf(service), parentRefs, forwarding: [pool] }];
         });
     return [...fromRoutes, ...fromServices];
@@ -124,24 +120,55 @@ function serviceOverlay(gateway: PolicyResource, resources: PolicyResource[]): P
         : undefined;
 }
 
-/** What lets sources into a Gateway that is not GKE's: AuthorizationPolicies on it, and its Service's source ranges. */
-export function istioGuards(gateway: PolicyResource, resources: PolicyResource[]): { guarded: boolean; open: PolicyResource[] } {
-    const name = gateway.props.metadata?.name;
-    const verdicts = resources
-        .filter(
-            (resource) =>
-                isKubernetesKind(resource.type, "security.istio.io", "AuthorizationPolicy") &&
-                namespaceOf(resource) === namespaceOf(gateway),
-        )
-        .map((policy) => ({ policy, verdict: authorizationPolicyVerdict(policy.props, name) }));
+/** What someone the program does not know meets at a Gateway that is not GKE's, and what decides it. */
+export interface IstioAccess {
+    /** As {@link istioAuthorizationVerdict}, the Service's source ranges first (its load balancer drops everyone else). */
+    verdict: "restricts" | "opens" | "guardsNothing";
+    /** What opens the Gateway or leaves it open: an AuthorizationPolicy, or the Service overlay's ConfigMap. */
+    deciding?: PolicyResource;
+    /** Every request must carry a token whose claims the policies check. */
+    identity: boolean;
+}
+
+/** What lets sources into a Gateway that is not GKE's: its Service's source ranges, and Istio's AuthorizationPolicies on it. */
+export function istioAccess(gateway: PolicyResource, resources: PolicyResource[]): IstioAccess {
+    const policies = resources.filter((resource) => isKubernetesKind(resource.type, "security.istio.io", "AuthorizationPolicy"));
+    const placed = policies.map((policy) => ({ namespace: namespaceOf(policy), props: policy.props, resource: policy }));
+    const authorization = istioAuthorizationVerdict(placed, gateway.props.metadata?.name, namespaceOf(gateway));
     const overlay = serviceOverlay(gateway, resources);
     const ranges = overlaySourceRanges(overlay?.props.data?.service);
+    if (ranges !== undefined && ranges.length > 0 && !opensToInternet(ranges)) {
+        return { verdict: "restricts", deciding: overlay, identity: authorization.identity };
+    }
+    const deciding = placed.find((candidate) => candidate === authorization.deciding)?.resource;
+    if (authorization.verdict !== "restricts" && overlay !== undefined && ranges !== undefined && opensToInternet(ranges)) {
+        return { verdict: "opens", deciding: overlay, identity: authorization.identity };
+    }
+    return { verdict: authorization.verdict, deciding, identity: authorization.identity };
+}
+
+/** What a GCPBackendPolicy puts in front of a backend on GKE's load balancer: IAP, and the Cloud Armor policy it names with what that does. */
+export interface GkeBackendGuard {
+    /** The GCPBackendPolicy that targets the backend. */
+    policy?: PolicyResource;
+    iap: boolean;
+    /** The Cloud Armor policy it names: its verdict where the stack declares it, undefined where it does not. */
+    armor?: { name: string; verdict?: CloudArmorVerdict; resource?: PolicyResource };
+}
+
+/** The guard GKE's load balancer puts in front of `backend`, each name resolved to the object it names. */
+export function gkeBackendGuard(backend: BackendRef, resources: PolicyResource[]): GkeBackendGuard {
+    const policy = gkePoliciesByTarget(resources, "GCPBackendPolicy").get(backendKey(backend));
+    const { securityPolicy, iap } = backendPolicyGuard(policy?.props);
+    if (securityPolicy === undefined) {
+        return { policy, iap };
+    }
+    const name = securityPolicy.split("/").pop()!;
+    const declared = securityPolicies(resources).get(name);
     return {
-        guarded: verdicts.some(({ verdict }) => verdict !== "unrelated") || (ranges !== undefined && ranges.length > 0),
-        open: [
-            ...verdicts.filter(({ verdict }) => verdict === "opens").map(({ policy }) => policy),
-            ...(overlay && ranges !== undefined && opensToInternet(ranges) ? [overlay] : []),
-        ],
+        policy,
+        iap,
+        armor: { name, ...(declared ? { verdict: cloudArmorVerdict(declared.rules), resource: declared.resource } : {}) },
     };
 }
 

@@ -3,7 +3,7 @@
  * name, the Gateways its route attaches to, and the InferencePool it makes.
  */
 import { PolicyResource } from "@pulumi/policy";
-import { BackendRef, INFERENCE_POOL_KIND, KSERVE_CHILDREN, parentGateways } from "../facts";
+import { BackendRef, INFERENCE_POOL_KIND, KSERVE, KSERVE_CHILDREN, parentGateways } from "../facts";
 import { Props, isLlmInferenceService, namespaceOf } from "./resources";
 import { kserveConfigResolver, kserveDefaultGateway } from "./stack";
 
@@ -52,21 +52,42 @@ export function effectiveServiceSpec(service: PolicyResource, resources: PolicyR
 }
 
 /**
- * The Gateways (as `namespace/name`) an LLMInferenceService's route attaches to: its `router.gateway.refs` (baseRefs
- * included), which KServe writes into the route's parentRefs; without refs, the parentRefs of its own route spec, or
- * KServe's default Gateway for the well-known route template. None when it has no route.
+ * The parentRefs of the HTTPRoute KServe writes for an LLMInferenceService: its `router.gateway.refs` (baseRefs included),
+ * which replace the route spec's own parentRefs, each with the listener (`sectionName`) it names and nothing else
+ * (kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/config_merge.go:329-336, ToParentRefs :566-584); without refs, the
+ * parentRefs of its own route spec, else those of the well-known route template KServe reads for its namespace, on
+ * KServe's default Gateway. None when it has no route.
  */
-export function serviceGateways(service: PolicyResource, resources: PolicyResource[]): string[] {
+export function serviceParentRefs(service: PolicyResource, resources: PolicyResource[]): Props[] {
     const { spec } = effectiveServiceSpec(service, resources);
     const refs: Props[] = Array.isArray(spec.router?.gateway?.refs) ? spec.router.gateway.refs : [];
     if (refs.length > 0) {
-        return refs.map((ref) => `${ref.namespace ?? namespaceOf(service)}/${ref.name}`);
+        return refs.map((ref) => ({
+            name: ref.name,
+            ...(ref.namespace !== undefined ? { namespace: ref.namespace } : {}),
+            ...(ref.sectionName !== undefined ? { sectionName: ref.sectionName } : {}),
+        }));
     }
     if (spec.router?.route === undefined) {
         return [];
     }
     const ownParents: unknown = spec.router.route.http?.spec?.parentRefs;
-    return Array.isArray(ownParents) ? parentGateways(ownParents, namespaceOf(service)) : [kserveDefaultGateway(resources)];
+    if (Array.isArray(ownParents)) {
+        return ownParents;
+    }
+    // The template's parents name the default Gateway through KServe's global config: only their listeners are read here.
+    const [namespace, name] = kserveDefaultGateway(resources).split("/");
+    const template = kserveConfigResolver(resources)(KSERVE.routerRouteConfigName, namespaceOf(service));
+    const templateParents: unknown = template?.props.spec?.router?.route?.http?.spec?.parentRefs;
+    const sections = (Array.isArray(templateParents) ? (templateParents as Props[]) : [])
+        .map((ref) => ref?.sectionName)
+        .filter((section): section is string => typeof section === "string");
+    return sections.length > 0 ? sections.map((sectionName) => ({ namespace, name, sectionName })) : [{ namespace, name }];
+}
+
+/** The Gateways (as `namespace/name`) an LLMInferenceService's route attaches to ({@link serviceParentRefs}). */
+export function serviceGateways(service: PolicyResource, resources: PolicyResource[]): string[] {
+    return parentGateways(serviceParentRefs(service, resources), namespaceOf(service));
 }
 
 /** The InferencePool KServe creates for an LLMInferenceService with a scheduler. */

@@ -73,13 +73,21 @@ export function gkeInferencePools(resources: PolicyResource[]): Backend[] {
     return [...pools.values()].sort((a, b) => backendKey(a).localeCompare(backendKey(b)));
 }
 
-/** Policies (HealthCheckPolicy, GCPBackendPolicy) of `kind` by the {@link backendKey} of their target. */
+const policiesByKind = new WeakMap<PolicyResource[], Map<string, Map<string, PolicyResource>>>();
+
+/** Policies (HealthCheckPolicy, GCPBackendPolicy) of `kind` by the {@link backendKey} of their target; built once per stack and kind. */
 export function gkePoliciesByTarget(resources: PolicyResource[], kind: string): Map<string, PolicyResource> {
-    const byTarget = new Map<string, PolicyResource>();
-    for (const resource of resources) {
-        if (isKubernetesKind(resource.type, "networking.gke.io", kind)) {
-            byTarget.set(backendKey(policyTarget(resource.props, namespaceOf(resource))), resource);
+    const kinds = policiesByKind.get(resources) ?? new Map<string, Map<string, PolicyResource>>();
+    policiesByKind.set(resources, kinds);
+    let byTarget = kinds.get(kind);
+    if (byTarget === undefined) {
+        byTarget = new Map<string, PolicyResource>();
+        for (const resource of resources) {
+            if (isKubernetesKind(resource.type, "networking.gke.io", kind)) {
+                byTarget.set(backendKey(policyTarget(resource.props, namespaceOf(resource))), resource);
+            }
         }
+        kinds.set(kind, byTarget);
     }
     return byTarget;
 }

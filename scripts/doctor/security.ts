@@ -7,7 +7,8 @@
 import {
     DoctorCheck,
     KSERVE_CHILDREN,
-    authorizationPolicyVerdict,
+    KubeProps,
+    istioAuthorizationVerdict,
     backendPolicyGuard,
     listenerCertificateSecrets,
     listenersOf,
@@ -190,24 +191,31 @@ async function istioChecks(reader: ObjectReader, ref: GatewayRef): Promise<Diagn
         reader.list("security.istio.io/v1", "AuthorizationPolicy", ref.namespace),
         reader.list("networking.istio.io/v1alpha3", "EnvoyFilter", ref.namespace),
     ]);
-    const guarding = authorizations.find((policy) => authorizationPolicyVerdict(policy, ref.name) !== "unrelated");
+    const placed = authorizations.map((policy) => ({ namespace: policy.metadata?.namespace ?? ref.namespace, props: policy as KubeProps }));
+    const authorization = istioAuthorizationVerdict(placed, ref.name, ref.namespace);
+    const deciding = authorization.deciding?.props.metadata?.name;
     const limit = filters.find(
         (filter) => targetsGateway(filter, ref.name) && JSON.stringify(filter.spec ?? {}).includes("envoy.filters.http.local_ratelimit"),
     );
     return [
-        guarding
-            ? {
-                  status: authorizationPolicyVerdict(guarding, ref.name) === "opens" ? "WARN" : "OK",
-                  check: "security policy attached",
-                  object: objectName("AuthorizationPolicy", guarding.metadata!.name!, ref.namespace),
-                  evidence: `ALLOW on Gateway ${ref.name}, ${((guarding.spec as { rules?: unknown[] } | undefined)?.rules ?? []).length} rule(s)${authorizationPolicyVerdict(guarding, ref.name) === "opens" ? ": lets every address in (0.0.0.0/0)" : ""}`,
-              }
-            : fail(
+        authorization.verdict === "guardsNothing"
+            ? fail(
                   "security policy attached",
                   gatewayName,
-                  "no ALLOW AuthorizationPolicy targets the Gateway with every rule limited to sources or principals",
+                  deciding === undefined
+                      ? "no ALLOW AuthorizationPolicy applies to the Gateway and no DENY rule refuses an unknown source"
+                      : `AuthorizationPolicy ${deciding} allows requests from any source (Istio allows what any ALLOW policy matches)`,
                   "run `pulumi up`",
-              ),
+              )
+            : {
+                  status: authorization.verdict === "opens" ? "WARN" : "OK",
+                  check: "security policy attached",
+                  object: deciding !== undefined ? objectName("AuthorizationPolicy", deciding, ref.namespace) : gatewayName,
+                  evidence:
+                      authorization.verdict === "opens"
+                          ? `AuthorizationPolicy ${deciding} lets every address in (0.0.0.0/0)`
+                          : `AuthorizationPolicies on Gateway ${ref.name} refuse an unknown source${authorization.identity ? " and ask for a token and its claims" : ""}`,
+              },
         limit
             ? {
                   status: "OK",

@@ -221,14 +221,25 @@ describe("GKE Gateway backends: health checks, appProtocol, timeouts", () => {
             metadata: meta("qwen"),
             spec: { default: { config }, targetRef: target },
         });
-    const backendPolicy = (timeoutSec: number, target: Obj = poolBackend) =>
-        new k8s.apiextensions.CustomResource("backend", {
+    const backendPolicy = (timeoutSec: number, target: Obj = poolBackend) => {
+        // The Cloud Armor policy it names: an allowlist, then a default that denies.
+        new gcp.compute.RegionSecurityPolicy("armor", {
+            name: "gateway-access",
+            region: "europe-west4",
+            type: "CLOUD_ARMOR",
+            rules: [
+                { priority: 1000, action: "allow", match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["203.0.113.0/24"] } } },
+                { priority: 2147483647, action: "deny(403)", match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["*"] } } },
+            ],
+        });
+        return new k8s.apiextensions.CustomResource("backend", {
             apiVersion: "networking.gke.io/v1",
             kind: "GCPBackendPolicy",
             metadata: meta("qwen"),
             // Cloud Armor on the backend, as lesson open-endpoint asks.
             spec: { default: { timeoutSec, securityPolicy: "gateway-access" }, targetRef: target },
         });
+    };
     const vllmDeployment = () =>
         new k8s.apps.v1.Deployment("vllm", {
             metadata: meta("vllm"),

@@ -179,7 +179,7 @@ describe("the doctor's security checks", () => {
                 "AuthorizationPolicy inference-gateway/inference-gateway-allowed-sources",
                 "security policy attached",
                 undefined,
-                "ALLOW on Gateway inference-gateway, 1 rule(s)",
+                "AuthorizationPolicies on Gateway inference-gateway refuse an unknown source",
             ],
             [
                 "OK",
@@ -195,7 +195,7 @@ describe("the doctor's security checks", () => {
                 "AuthorizationPolicy inference-gateway/inference-gateway-allowed-sources",
                 "security policy attached",
                 undefined,
-                "ALLOW on Gateway inference-gateway, 1 rule(s): lets every address in (0.0.0.0/0)",
+                "AuthorizationPolicy inference-gateway-allowed-sources lets every address in (0.0.0.0/0)",
             ],
             [
                 "FAIL",

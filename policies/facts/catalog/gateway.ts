@@ -43,6 +43,13 @@ export const ISTIO = {
      * a Gateway, the newest winning: rules named alike in two routes share one EPP. Source: {@link SOURCES.istioRouteNames}.
      */
     generatedRouteName: (namespace: string, route: string, ruleIndex: number) => `${namespace}.${route}.${ruleIndex}`,
+    /**
+     * The mesh's root namespace, by default: an AuthorizationPolicy there applies in every namespace. Source:
+     * {@link SOURCES.istioAuthorization}.
+     */
+    rootNamespace: "istio-system",
+    /** The label istiod puts on a Gateway's Envoy pods, valued with the Gateway's name. Source: {@link SOURCES.istioAuthorization}. */
+    gatewayPodLabel: "gateway.networking.k8s.io/gateway-name",
 } as const;
 
 /**

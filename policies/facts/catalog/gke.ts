@@ -118,6 +118,11 @@ export const GCP_NAME_RULES = {
     bucket: { description: "Cloud Storage bucket", maxLength: 63 - 9 },
     /** Artifact Registry repository IDs. */
     repository: { description: "Artifact Registry repository", maxLength: 63 },
+    /**
+     * Model Armor template IDs, per project and region. Google documents no rule for them; the stack's names (lowercase
+     * letters, digits and hyphens within 63 characters) fit every ID its pages use.
+     */
+    modelArmorTemplate: { description: "Model Armor template", maxLength: 63 },
 } as const satisfies Record<string, GcpNameRule>;
 
 /**

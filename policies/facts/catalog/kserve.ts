@@ -13,6 +13,12 @@ export const KSERVE = {
      */
     routerRouteConfigName: "kserve-config-llm-router-route",
     /**
+     * The header a route template's model-routing rules match (`{{ .GlobalConfig.ModelBasedRoutingHeaderName }}`), with the
+     * value `publishers/<namespace>/models/<model>`, unless inferenceservice-config's `ingress` names another. Source:
+     * {@link SOURCES.kserveModelRoutingHeader}.
+     */
+    modelRoutingHeader: "X-Gateway-Model-Name",
+    /**
      * KServe's first HTTPRoute names the InferencePool group `inference.networking.x-k8s.io` and moves to
      * `inference.networking.k8s.io` once the Gateway reports ResolvedRefs=False/InvalidKind for it (or accepts v1),
      * recording the move, for good, in this annotation on the route. Source: {@link SOURCES.kserveRouteMigration}.

@@ -41,11 +41,24 @@ export const GOOGLE_ID_TOKEN = {
     prefix: "Bearer ",
 } as const;
 
-/** vLLM's own key check: the environment variable it reads, and the only path prefixes it guards. Source: {@link SOURCES.vllmApiKey}. */
+/**
+ * vLLM's own key check: the environment variable it reads, and the only path prefixes it guards. It compares the path
+ * vLLM routes (percent-decoded once, not normalised) with `startsWith`, skips OPTIONS, and answers 401 `{"error":
+ * "Unauthorized"}`; every other path answers without the key. Source: {@link SOURCES.vllmApiKey}.
+ */
 export const VLLM_API_KEY = {
     env: "VLLM_API_KEY",
-    guardedPrefixes: ["/v1", "/v2", "/inference"],
+    guardedPrefixes: ["/v1", "/v2", "/inference", "/cohere"],
 } as const;
+
+/**
+ * The prefixes of vLLM's API the Gateway routes to a model server, besides its health check: `/v1`, the OpenAI-compatible
+ * API, every path of which the key guards. Each routed prefix costs the route template two of Gateway API's 16 rules (a
+ * URLRewrite rule takes one match, and a service has two prefixes); vLLM's other guarded prefixes serve nothing `/v1`
+ * lacks for this stack (`/v2/rerank` is also `/v1/rerank`; `/inference/v1/generate` takes token IDs, not a prompt) and
+ * stay unrouted.
+ */
+export const ROUTED_VLLM_PREFIXES: readonly string[] = ["/v1"];
 
 /**
  * Model Armor behind GKE's Gateway: the regions that serve it, its API, the service agent that calls it for the load
@@ -76,7 +89,13 @@ export const MODEL_ARMOR = {
         "roles/modelarmor.user",
     ],
     supportedEvents: ["RequestHeaders", "RequestBody", "ResponseHeaders", "ResponseBody", "RequestTrailers", "ResponseTrailers"],
-    timeout: "500ms",
+    /**
+     * How long the load balancer waits for Model Armor on each message of the stream. The extension fails closed, so a
+     * slower answer fails the request (a 500, or a reset stream once the response has begun): the longest wait
+     * GCPTrafficExtension takes (10 ms to 10 s, 1 s by default), as Google's ai-on-gke Model Armor example sets it; a
+     * completion already takes seconds. Source: {@link SOURCES.modelArmorTimeout}.
+     */
+    timeout: "10s",
 } as const satisfies Record<string, unknown>;
 
 /** The Gateway's listeners once it serves HTTPS: plain HTTP only redirects. Source: {@link SOURCES.gatewayTls}. */

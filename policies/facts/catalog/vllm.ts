@@ -35,6 +35,90 @@ export const VLLM_SHUTDOWN = {
     drainSeconds: 60 - 15 - 5,
 } as const;
 
+/** What makes vLLM's server register a route: always, the model's task, or a flag, variable or mode the operator sets. */
+export type VllmRouteCondition =
+    | "always"
+    | "generate model"
+    | "pooling model"
+    | "embedding model"
+    | "scoring model"
+    | "transcription model"
+    | "a flag or environment variable"
+    | "VLLM_SERVER_DEV_MODE";
+
+/** One route of vLLM's OpenAI-compatible server: a `{name}` stands for a path parameter, a trailing `*` for a mount. */
+export interface VllmRoute {
+    readonly methods: readonly string[];
+    readonly path: string;
+    readonly registeredWhen: VllmRouteCondition;
+    /** It takes a prompt or input and runs the model. */
+    readonly inference: boolean;
+}
+
+/**
+ * Every route vLLM's OpenAI-compatible server (the vllm-tpu image's entrypoint) registers, whatever its model and
+ * flags: the table a client's path is probed against. Which of them the key guards is {@link VLLM_API_KEY}'s rule.
+ * Source: {@link SOURCES.vllmRoutes}.
+ */
+export const VLLM_ROUTES: readonly VllmRoute[] = [
+    { methods: ["GET"], path: "/health", registeredWhen: "always", inference: false },
+    { methods: ["GET", "POST"], path: "/ping", registeredWhen: "always", inference: false },
+    { methods: ["POST"], path: "/invocations", registeredWhen: "always", inference: true },
+    { methods: ["GET"], path: "/load", registeredWhen: "always", inference: false },
+    { methods: ["GET"], path: "/version", registeredWhen: "always", inference: false },
+    { methods: ["GET"], path: "/metrics*", registeredWhen: "always", inference: false },
+    { methods: ["GET"], path: "/openapi.json", registeredWhen: "always", inference: false },
+    { methods: ["GET"], path: "/docs", registeredWhen: "always", inference: false },
+    { methods: ["GET"], path: "/docs/oauth2-redirect", registeredWhen: "always", inference: false },
+    { methods: ["GET"], path: "/redoc", registeredWhen: "always", inference: false },
+    { methods: ["POST"], path: "/tokenize", registeredWhen: "always", inference: false },
+    { methods: ["POST"], path: "/detokenize", registeredWhen: "always", inference: false },
+    { methods: ["GET"], path: "/tokenizer_info", registeredWhen: "a flag or environment variable", inference: false },
+    { methods: ["GET"], path: "/v1/models", registeredWhen: "always", inference: false },
+    { methods: ["POST"], path: "/v1/load_lora_adapter", registeredWhen: "a flag or environment variable", inference: false },
+    { methods: ["POST"], path: "/v1/unload_lora_adapter", registeredWhen: "a flag or environment variable", inference: false },
+    { methods: ["POST"], path: "/adapters", registeredWhen: "a flag or environment variable", inference: false },
+    { methods: ["DELETE"], path: "/adapters/{adapter_name}", registeredWhen: "a flag or environment variable", inference: false },
+    { methods: ["POST"], path: "/start_profile", registeredWhen: "a flag or environment variable", inference: false },
+    { methods: ["POST"], path: "/stop_profile", registeredWhen: "a flag or environment variable", inference: false },
+    { methods: ["POST"], path: "/v1/chat/completions", registeredWhen: "generate model", inference: true },
+    { methods: ["POST"], path: "/v1/chat/completions/batch", registeredWhen: "generate model", inference: true },
+    { methods: ["POST"], path: "/v1/completions", registeredWhen: "generate model", inference: true },
+    { methods: ["POST"], path: "/v1/completions/render", registeredWhen: "generate model", inference: false },
+    { methods: ["POST"], path: "/v1/chat/completions/render", registeredWhen: "generate model", inference: false },
+    { methods: ["POST"], path: "/v1/responses/render", registeredWhen: "generate model", inference: false },
+    { methods: ["POST"], path: "/v1/responses", registeredWhen: "generate model", inference: true },
+    { methods: ["GET"], path: "/v1/responses/{response_id}", registeredWhen: "generate model", inference: false },
+    { methods: ["POST"], path: "/v1/responses/{response_id}/cancel", registeredWhen: "generate model", inference: false },
+    { methods: ["POST"], path: "/v1/messages", registeredWhen: "generate model", inference: true },
+    { methods: ["POST"], path: "/v1/messages/count_tokens", registeredWhen: "generate model", inference: false },
+    { methods: ["POST"], path: "/generative_scoring", registeredWhen: "generate model", inference: true },
+    { methods: ["POST"], path: "/inference/v1/generate", registeredWhen: "generate model", inference: true },
+    { methods: ["POST"], path: "/abort_requests", registeredWhen: "a flag or environment variable", inference: false },
+    { methods: ["POST"], path: "/scale_elastic_ep", registeredWhen: "generate model", inference: false },
+    { methods: ["POST"], path: "/is_scaling_elastic_ep", registeredWhen: "generate model", inference: false },
+    { methods: ["POST"], path: "/cohere/v2/chat", registeredWhen: "a flag or environment variable", inference: true },
+    { methods: ["POST"], path: "/cohere/v2/chat/render", registeredWhen: "a flag or environment variable", inference: false },
+    { methods: ["POST"], path: "/v1/audio/transcriptions", registeredWhen: "transcription model", inference: true },
+    { methods: ["POST"], path: "/v1/audio/translations", registeredWhen: "transcription model", inference: true },
+    { methods: ["GET"], path: "/v1/realtime", registeredWhen: "transcription model", inference: true },
+    { methods: ["POST"], path: "/pooling", registeredWhen: "pooling model", inference: true },
+    { methods: ["POST"], path: "/classify", registeredWhen: "pooling model", inference: true },
+    { methods: ["POST"], path: "/v1/embeddings", registeredWhen: "embedding model", inference: true },
+    { methods: ["POST"], path: "/v2/embed", registeredWhen: "embedding model", inference: true },
+    { methods: ["POST"], path: "/score", registeredWhen: "scoring model", inference: true },
+    { methods: ["POST"], path: "/v1/score", registeredWhen: "scoring model", inference: true },
+    { methods: ["POST"], path: "/rerank", registeredWhen: "scoring model", inference: true },
+    { methods: ["POST"], path: "/v1/rerank", registeredWhen: "scoring model", inference: true },
+    { methods: ["POST"], path: "/v2/rerank", registeredWhen: "scoring model", inference: true },
+    ...["/reset_prefix_cache", "/reset_mm_cache", "/reset_encoder_cache", "/pause", "/resume", "/init_weight_transfer_engine"]
+        .concat(["/start_weight_update", "/update_weights", "/finish_weight_update", "/collective_rpc", "/sleep", "/wake_up"])
+        .map((path): VllmRoute => ({ methods: ["POST"], path, registeredWhen: "VLLM_SERVER_DEV_MODE", inference: false })),
+    ...["/is_paused", "/get_world_size", "/server_info", "/is_sleeping"].map(
+        (path): VllmRoute => ({ methods: ["GET"], path, registeredWhen: "VLLM_SERVER_DEV_MODE", inference: false }),
+    ),
+];
+
 /** Endpoints polled every few seconds (probes, health checks, scrapes) whose access-log lines are noise. Source: {@link SOURCES.vllmShutdown}. */
 export const VLLM_QUIET_ENDPOINTS: readonly string[] = ["/health", "/metrics", "/ping"];
 
@@ -82,7 +166,9 @@ export const KNOWN_WEIGHTS_TOLERANCE = 0.1;
  * the KV cache what the weights leave of that, refusing to start when nothing is left; the rest is the runtime's. The KV
  * cache must hold at least one sequence of `--max-model-len`, two values (key and value) per layer, KV head and head
  * dimension, in the model's dtype; with tensor parallelism each chip holds `max(1, kvHeads / chips)` heads, replicating
- * them where the model has fewer than chips. Source: {@link SOURCES.vllmMemory}.
+ * them where the model has fewer than chips. Its pages pad: the keys and values of a chip's heads to whole 32-bit words of
+ * the dtype (two bf16 values, four fp8), each head's width to a multiple of 128 (a width of 64 has a kernel of its own
+ * that packs a key and a value into 128). Source: {@link SOURCES.vllmMemory}.
  */
 export const VLLM_MEMORY = {
     /** The flag's default at the older of the releases read; the check is no looser than vLLM. */
@@ -91,6 +177,10 @@ export const VLLM_MEMORY = {
     /** bf16, the known models' dtype; `--kv-cache-dtype fp8` halves it. */
     bytesPerValue: 2,
     kvCacheDtypeFlag: "--kv-cache-dtype",
+    /** The KV cache packs values into words of this many bits. */
+    packingBits: 32,
+    /** A head's width is padded to a multiple of this. */
+    headDimAlignment: 128,
 } as const;
 
 /** What the vLLM TPU image reads for the weights and the compilation cache. Sources: {@link SOURCES.runaiStreamer}, {@link SOURCES.xlaCache}. */

@@ -1,4 +1,6 @@
 /** The request path, hop by hop, per gateway provider: ports, protocols, timeouts, what happens on failure. */
+import { GATEWAY_LISTENERS } from "../catalog";
+
 /** One hop of a request's way to vLLM, or of a health check, as the stack must build it. */
 export interface RequestHop {
     /** What calls what. */
@@ -67,12 +69,13 @@ const SHARED_HOPS = {
 export const REQUEST_PATHS = {
     gke: {
         clientToGateway: {
-            hop: "client → GKE's regional Application Load Balancer (the Gateway's listener)",
-            port: 80,
-            protocol: "HTTP",
+            hop: "client → GKE's regional Application Load Balancer (the Gateway's HTTPS listener)",
+            port: GATEWAY_LISTENERS.https.port,
+            protocol: "HTTPS (TLS ends at the load balancer with the Gateway's certificate; plain HTTP on 80 only redirects)",
             timeout: "600 s per backend request (GCPBackendPolicy), GCP's default being 30 s",
             failure: "a backend without healthy endpoints: 503",
-            selectedBy: "the Gateway of a regional class with an HTTP listener on 80",
+            selectedBy:
+                "the Gateway of a regional class with an HTTPS listener on 443, which each service's route names (router.gateway.refs sectionName)",
             source: "https://cloud.google.com/kubernetes-engine/docs/concepts/about-gke-inference-gateway (regional classes serve InferencePool); shared/seeds/003 #1",
         },
         bodyBasedRouter: {
@@ -108,12 +111,13 @@ export const REQUEST_PATHS = {
     },
     istio: {
         clientToGateway: {
-            hop: "client → the Gateway's passthrough Network Load Balancer → Istio's gateway Envoy",
-            port: 80,
-            protocol: "HTTP",
+            hop: "client → the Gateway's passthrough Network Load Balancer → Istio's gateway Envoy (its HTTPS listener)",
+            port: GATEWAY_LISTENERS.https.port,
+            protocol: "HTTPS (TLS ends at the gateway Envoy with the Gateway's certificate; plain HTTP on 80 only redirects)",
             timeout: "none: a route without timeouts has none",
             failure: "no healthy endpoint: 503",
-            selectedBy: "the Gateway of class istio with an HTTP listener on 80; istiod's LoadBalancer Service",
+            selectedBy:
+                "the Gateway of class istio with an HTTPS listener on 443, which each service's route names (router.gateway.refs sectionName); istiod's LoadBalancer Service",
             source: "istio/istio 1.29.6 pilot/pkg/config/kube/gateway/deploymentcontroller.go:176-186, pilot/pkg/networking/core/route/route.go:1336-1341",
         },
         bodyBasedRouter: {

@@ -5,11 +5,34 @@
  * whole internet. Sources: {@link SOURCES.gcpBackendPolicySecurity}, {@link SOURCES.istioAuthorization},
  * {@link SOURCES.istioServiceOverlay}, {@link SOURCES.gkeGatewayClasses}.
  */
-import { GKE_SERVICE_LOAD_BALANCER, INTERNAL_GATEWAY_CLASSES } from "../catalog";
+import { GKE_SERVICE_LOAD_BALANCER, INTERNAL_GATEWAY_CLASSES, ISTIO } from "../catalog";
+import { selectorMatches } from "./services";
 import { KubeProps } from "./objects";
 
 /** Source ranges that match every client: Cloud Armor's `*` and the whole IPv4 and IPv6 spaces. */
 export const OPEN_SOURCE_RANGES: readonly string[] = ["*", "0.0.0.0/0", "::/0"];
+
+/** The 32-bit value of a dotted IPv4 address, or undefined. */
+function ipv4Value(address: string): number | undefined {
+    const parts = address.split(".");
+    if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255)) {
+        return undefined;
+    }
+    return parts.reduce((value, part) => value * 256 + Number(part), 0);
+}
+
+/** True when the IPv4 `address` is inside `range` (`a.b.c.d/n`, or one address); false for anything else, IPv6 included. */
+export function ipv4InRange(address: string, range: string): boolean {
+    const [base, bits = "32"] = range.trim().split("/");
+    const value = ipv4Value(address);
+    const start = ipv4Value(base);
+    const prefix = Number(bits);
+    if (value === undefined || start === undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > 32) {
+        return false;
+    }
+    const size = 2 ** (32 - prefix);
+    return Math.floor(value / size) === Math.floor(start / size);
+}
 
 /** True when an allowlist holds a range that matches every client. */
 export function opensToInternet(ranges: readonly unknown[]): boolean {
@@ -55,31 +78,128 @@ export function targetsGateway(policy: KubeProps, name: string): boolean {
     );
 }
 
+/** The labels istiod puts on a Gateway's Envoy pods, which a label-selector AuthorizationPolicy names them by. Source: {@link ISTIO}. */
+export function istioGatewayPodLabels(gateway: string): Record<string, string> {
+    return { [ISTIO.gatewayPodLabel]: gateway };
+}
+
+/** An AuthorizationPolicy as the judgement reads it: its props and the namespace it lands in. */
+export interface PlacedAuthorizationPolicy {
+    namespace: string;
+    props: KubeProps;
+}
+
 /**
- * What an Istio AuthorizationPolicy does for the Gateway `name`: `guards` when it is an ALLOW policy on the Gateway whose
- * every rule requires a source address (`ipBlocks`, `remoteIpBlocks`) or a token's principal (`requestPrincipals`), so
- * that nothing else gets through (no rules: nothing does); `opens` when such a policy lets every address in without a
- * principal; `unrelated` otherwise (another target, another action, or a rule that matches any source).
+ * True when an AuthorizationPolicy applies to the Gateway `gateway` of `namespace`: in the Gateway's namespace or Istio's
+ * root namespace, naming the Gateway in `targetRefs`, or selecting its pods by labels, or (with neither) every workload.
  */
-export function authorizationPolicyVerdict(policy: KubeProps, name: string): "guards" | "opens" | "unrelated" {
-    if (!targetsGateway(policy, name) || (policy.spec?.action ?? "ALLOW") !== "ALLOW") {
-        return "unrelated";
+export function appliesToGateway(policy: PlacedAuthorizationPolicy, gateway: string, namespace: string): boolean {
+    if (policy.namespace !== namespace && policy.namespace !== ISTIO.rootNamespace) {
+        return false;
     }
-    const rules: KubeProps[] = Array.isArray(policy.spec?.rules) ? policy.spec.rules : [];
-    const sources = rules.map((rule) => (Array.isArray(rule?.from) ? rule.from.map((from: KubeProps) => from?.source ?? {}) : []));
-    const constrained = (source: KubeProps) =>
-        ["ipBlocks", "remoteIpBlocks", "requestPrincipals"].some((field) => Array.isArray(source[field]) && source[field].length > 0);
-    if (!sources.every((froms) => froms.length > 0 && froms.every(constrained))) {
-        return "unrelated";
+    if (Array.isArray(policy.props.spec?.targetRefs) || policy.props.spec?.targetRef !== undefined) {
+        return policy.namespace === namespace && targetsGateway(policy.props, gateway);
     }
-    const open = sources.some((froms) =>
-        froms.some(
-            (source: KubeProps) =>
-                !(Array.isArray(source.requestPrincipals) && source.requestPrincipals.length > 0) &&
-                opensToInternet([...(source.ipBlocks ?? []), ...(source.remoteIpBlocks ?? [])]),
-        ),
+    const selector: unknown = policy.props.spec?.selector?.matchLabels;
+    return selector === undefined || selectorMatches(selector, istioGatewayPodLabels(gateway));
+}
+
+/** How one rule's sources treat someone the program does not know: no match, a match through an open range, or a match all the same. */
+function outsiderMatch(rule: KubeProps): "none" | "openRange" | "any" {
+    if (
+        rule?.when !== undefined &&
+        (Array.isArray(rule.when) ? rule.when : []).some((condition: KubeProps) => condition?.key !== undefined)
+    ) {
+        // A condition on the request's claims, headers or addresses: only those who meet it.
+        return "none";
+    }
+    const froms: KubeProps[] = Array.isArray(rule?.from) ? rule.from : [];
+    if (froms.length === 0) {
+        return "any";
+    }
+    const matches = froms.map((from): "none" | "openRange" | "any" => {
+        const source: KubeProps = from?.source ?? {};
+        if (["principals", "namespaces"].some((field) => Array.isArray(source[field]) && source[field].length > 0)) {
+            // Mesh identities: a client from outside has none.
+            return "none";
+        }
+        const principals: unknown[] = Array.isArray(source.requestPrincipals) ? source.requestPrincipals : [];
+        // A token's principal names the outsider only through a wildcard: anyone with a token of the issuer.
+        if (principals.length > 0 && !principals.some((principal) => typeof principal === "string" && principal.endsWith("*"))) {
+            return "none";
+        }
+        const ranges: unknown[] = [...(source.ipBlocks ?? []), ...(source.remoteIpBlocks ?? [])];
+        if (ranges.length > 0) {
+            return opensToInternet(ranges) ? "openRange" : "none";
+        }
+        return "any";
+    });
+    return matches.includes("any") ? "any" : matches.includes("openRange") ? "openRange" : "none";
+}
+
+/**
+ * What Istio's AuthorizationPolicies do at a Gateway to someone the program does not know, as Istio evaluates them: a
+ * matching DENY rule refuses; with no ALLOW policy, everything passes; else only what one ALLOW rule matches passes
+ * (the policies are a union). `restricts`: they refuse the outsider. `opens`: an ALLOW rule lets every address in by
+ * name (0.0.0.0/0). `guardsNothing`: nothing refuses the outsider otherwise (no ALLOW policy, or an ALLOW rule with no
+ * source, or one that takes any token of an issuer without a claim condition). `identity`: every ALLOW rule that lets
+ * anyone in asks for a token and a claim. Source: {@link SOURCES.istioAuthorization}.
+ */
+export function istioAuthorizationVerdict(
+    policies: readonly PlacedAuthorizationPolicy[],
+    gateway: string,
+    namespace: string,
+): { verdict: "restricts" | "opens" | "guardsNothing"; deciding?: PlacedAuthorizationPolicy; identity: boolean } {
+    const applying = policies.filter((policy) => appliesToGateway(policy, gateway, namespace));
+    const rulesOf = (policy: PlacedAuthorizationPolicy): KubeProps[] =>
+        Array.isArray(policy.props.spec?.rules) ? policy.props.spec.rules : [];
+    const action = (policy: PlacedAuthorizationPolicy) => policy.props.spec?.action ?? "ALLOW";
+    const denying = applying.find((policy) => action(policy) === "DENY" && rulesOf(policy).some((rule) => denies(rule)));
+    const allowPolicies = applying.filter((policy) => action(policy) === "ALLOW");
+    const identity =
+        allowPolicies.length > 0 &&
+        allowPolicies.every((policy) =>
+            rulesOf(policy).every(
+                (rule) =>
+                    (Array.isArray(rule?.from) ? rule.from : []).some(
+                        (from: KubeProps) => Array.isArray(from?.source?.requestPrincipals) && from.source.requestPrincipals.length > 0,
+                    ) &&
+                    Array.isArray(rule?.when) &&
+                    rule.when.some((condition: KubeProps) => String(condition?.key).startsWith("request.auth.claims")),
+            ),
+        );
+    if (denying !== undefined) {
+        return { verdict: "restricts", deciding: denying, identity };
+    }
+    if (allowPolicies.length === 0) {
+        return { verdict: "guardsNothing", identity };
+    }
+    for (const outcome of ["any", "openRange"] as const) {
+        const letting = allowPolicies.find((policy) => rulesOf(policy).some((rule) => outsiderMatch(rule) === outcome));
+        if (letting !== undefined) {
+            return { verdict: outcome === "any" ? "guardsNothing" : "opens", deciding: letting, identity };
+        }
+    }
+    return { verdict: "restricts", deciding: allowPolicies[0], identity };
+}
+
+/** True when a DENY rule refuses someone the program does not know: a source that excludes only named ranges (`notIpBlocks`), or none at all. */
+function denies(rule: KubeProps): boolean {
+    const froms: KubeProps[] = Array.isArray(rule?.from) ? rule.from : [];
+    if (rule?.to !== undefined || rule?.when !== undefined) {
+        return false;
+    }
+    return (
+        froms.length === 0 ||
+        froms.some((from) => {
+            const source: KubeProps = from?.source ?? {};
+            const fields = Object.keys(source);
+            return (
+                fields.every((field) => field === "notIpBlocks" || field === "notRemoteIpBlocks") &&
+                !opensToInternet([...(source.notIpBlocks ?? []), ...(source.notRemoteIpBlocks ?? [])])
+            );
+        })
     );
-    return open ? "opens" : "guards";
 }
 
 /**

@@ -13,3 +13,5 @@ export * from "./endpointPicker";
 export * from "./extProc";
 export * from "./capacity";
 export * from "./access";
+export * from "./routeMatching";
+export * from "./kserveRoutes";

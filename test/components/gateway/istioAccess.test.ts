@@ -54,7 +54,7 @@ describe("IstioGatewayAccess", () => {
         const bucket = { max_tokens: 600, tokens_per_fill: 600, fill_interval: "60s" };
         expect(rateLimit.inputs.spec).toEqual({
             targetRefs: GATEWAY_REF,
-            priority: -10,
+            priority: 10,
             configPatches: [
                 {
                     applyTo: "HTTP_FILTER",

@@ -12,33 +12,60 @@ describe("routerRouteSpec", () => {
     };
     const upstreamSpec = upstream.spec.router.route.http.spec;
 
-    test("is KServe v0.20.0's well-known route template, rule for rule, minus timeouts and names, with catch-alls to the owned HTTP Service", () => {
-        const workloadService = "{{ ChildName .ObjectMeta.Name `-kserve-workload-svc` }}";
-        const expected = upstreamSpec.rules.map((rule) => {
-            const rest = Object.fromEntries(Object.entries(rule).filter(([key]) => key !== "timeouts" && key !== "name")) as {
-                backendRefs: Array<{ kind?: string; name: string }>;
-            };
-            return {
-                ...rest,
-                backendRefs: rest.backendRefs.map((ref) =>
-                    ref.name === workloadService ? { ...ref, name: "{{ ChildName .ObjectMeta.Name `-http` }}" } : ref,
-                ),
-            };
+    test("keeps KServe v0.20.0's inference rules, minus timeouts and names; its catch-alls become vLLM's routed prefixes and health check to the owned HTTP Service", () => {
+        const strip = (rule: Record<string, unknown>) =>
+            Object.fromEntries(Object.entries(rule).filter(([key]) => key !== "timeouts" && key !== "name"));
+        const upstreamCatchAlls = ["v1-publisher-path-catch-all", "v1-catch-all-path", "v1-catch-all-model-routing"];
+        const kept = upstreamSpec.rules.filter((rule) => !upstreamCatchAlls.includes(rule.name as string));
+        const ours = templateRules(false);
+        expect(ours.filter((rule) => kept.some((upstreamRule) => upstreamRule.name === rule.upstreamName)).map(({ rule }) => rule)).toEqual(
+            kept.map(strip),
+        );
+        const httpService = { kind: "Service", name: "{{ ChildName .ObjectMeta.Name `-http` }}", port: 8000, weight: 1 };
+        const rewrite = (prefix: string, target: string) => ({
+            backendRefs: [httpService],
+            matches: [{ path: { type: "PathPrefix", value: `${prefix}${target}` } }],
+            filters: [{ type: "URLRewrite", urlRewrite: { path: { type: "ReplacePrefixMatch", replacePrefixMatch: target } } }],
         });
+        const publisher = "/publishers/{{ .ObjectMeta.Namespace }}/models/{{ .Spec.Model.Name }}";
+        const service = "/{{ .ObjectMeta.Namespace }}/{{ .ObjectMeta.Name }}";
+        const kserveHeader = {
+            type: "Exact",
+            name: "{{ .GlobalConfig.ModelBasedRoutingHeaderName }}",
+            value: "publishers/{{ .ObjectMeta.Namespace }}/models/{{ .Spec.Model.Name }}",
+        };
+        expect(ours.filter((rule) => rule.rule.backendRefs[0].kind === "Service")).toEqual([
+            { upstreamName: "v1-publisher-path", byServicePath: true, rule: rewrite(publisher, "/v1") },
+            { upstreamName: "health-publisher-path", byServicePath: true, rule: rewrite(publisher, "/health") },
+            { upstreamName: "v1-path", byServicePath: true, rule: rewrite(service, "/v1") },
+            { upstreamName: "health-path", byServicePath: true, rule: rewrite(service, "/health") },
+            {
+                upstreamName: "server-model-routing",
+                byServicePath: false,
+                rule: {
+                    backendRefs: [httpService],
+                    matches: ["/v1", "/health"].map((value) => ({ path: { type: "PathPrefix", value }, headers: [kserveHeader] })),
+                },
+            },
+        ]);
         // Upstream's parent, on the HTTPS listener only: the plain-HTTP one only redirects.
-        expect(routerRouteSpec(false)).toEqual({
-            parentRefs: (upstreamSpec.parentRefs as object[]).map((parent) => ({ ...parent, sectionName: "https" })),
-            rules: expected,
-        });
-        // The rules keep upstream's order, so each rule's upstream name still says what it is.
-        expect(templateRules(false).map((rule) => rule.upstreamName)).toEqual(upstreamSpec.rules.map((rule) => rule.name));
-        expect(
-            templateRules(false)
-                .filter(({ rule }) => rule.backendRefs[0].kind === "Service")
-                .map((rule) => rule.upstreamName),
-        ).toEqual(["v1-publisher-path-catch-all", "v1-catch-all-path", "v1-catch-all-model-routing"]);
+        expect(routerRouteSpec(false).parentRefs).toEqual(
+            (upstreamSpec.parentRefs as object[]).map((parent) => ({ ...parent, sectionName: "https" })),
+        );
         expect(HTTP_SERVICE_SUFFIX).toBe("-http");
     });
+
+    test.each([false, true])(
+        "holds to Gateway API's limits with bodyBasedRouting %s: 16 rules, under 128 matches, one PathPrefix match per rewrite",
+        (routed) => {
+            const { rules } = routerRouteSpec(routed);
+            expect(rules.length).toBeLessThanOrEqual(16);
+            expect(rules.reduce((total, rule) => total + rule.matches.length, 0)).toBeLessThan(128);
+            for (const rule of rules.filter((candidate) => "filters" in candidate)) {
+                expect(rule.matches).toEqual([{ path: { type: "PathPrefix", value: expect.any(String) } }]);
+            }
+        },
+    );
 
     test("upstream really puts timeouts on every rule, which GKE rejects", () => {
         expect(upstream.metadata.name).toBe("kserve-config-llm-router-route");
@@ -62,10 +89,11 @@ describe("routerRouteSpec", () => {
             ...paths.map((value) => ({ path: { type: "Exact", value }, headers: [kserveHeader] })),
             ...paths.map((value) => ({ path: { type: "Exact", value }, headers: [baseModel] })),
         ]);
-        expect(routed.find((rule) => rule.upstreamName === "v1-catch-all-model-routing")!.rule.matches).toEqual([
-            { headers: [kserveHeader] },
-            { headers: [baseModel] },
-        ]);
+        expect(routed.find((rule) => rule.upstreamName === "server-model-routing")!.rule.matches).toEqual(
+            [kserveHeader, baseModel].flatMap((header) =>
+                ["/v1", "/health"].map((value) => ({ path: { type: "PathPrefix", value }, headers: [header] })),
+            ),
+        );
         // Every other rule is the same with and without the router.
         const others = (rules: typeof routed) => rules.filter((rule) => !rule.upstreamName.endsWith("model-routing"));
         expect(others(routed)).toEqual(others(plain));
@@ -84,6 +112,8 @@ describe("routerRouteSpec", () => {
             "llm.qwen-kserve-route.8",
             "llm.qwen-kserve-route.9",
             "llm.qwen-kserve-route.10",
+            "llm.qwen-kserve-route.11",
+            "llm.qwen-kserve-route.12",
         ]);
     });
 });

@@ -131,9 +131,11 @@ const UNGUARDED_POOL =
 const UNGUARDED_SERVICE =
     "mandatory: Gateway gateway/inference-gateway is external and sends Service models/qwen-http requests from anyone: no GCPBackendPolicy targeting it sets spec.default.securityPolicy (Cloud Armor) or iap.enabled.";
 const ISTIO_OPEN =
-    "mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: no ALLOW AuthorizationPolicy targets it with every rule limited to ipBlocks, remoteIpBlocks or requestPrincipals, and its Service sets no loadBalancerSourceRanges.";
+    "mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: no ALLOW AuthorizationPolicy applies to it, no DENY rule refuses an unknown source, and its Service sets no loadBalancerSourceRanges.";
+const istioAllowsAny = (policy: string) =>
+    `mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: AuthorizationPolicy ${policy} allows requests from any source (Istio allows what any ALLOW policy matches), and its Service sets no loadBalancerSourceRanges.`;
 const plainHttp = (backend: string) =>
-    `mandatory: Gateway gateway/inference-gateway serves ${backend} over plain HTTP on listener "http" (port 80): attach the route to an HTTPS listener (sectionName) and let HTTP only redirect to https.`;
+    `mandatory: Gateway gateway/inference-gateway serves ${backend} over plain HTTP on listener "http" (port 80): attach the route to an HTTPS listener (sectionName; for KServe's route, in router.gateway.refs) and let HTTP only redirect to https.`;
 
 describe("lesson open-endpoint: every way a stack exposes an inference backend", () => {
     describe.each(SPELLINGS)("%s", (spelling) => {
@@ -215,15 +217,27 @@ describe("lesson open-endpoint: every way a stack exposes an inference backend",
             expect(
                 await messages(istio({}, authz({ action: "ALLOW", rules: [{ from: [{ source: { ipBlocks: ["203.0.113.0/24"] } }] }] }))),
             ).toEqual([]);
+            // Any token of an issuer anyone can get a token from lets anyone in, unless a claim condition names who.
+            const byToken = { from: [{ source: { requestPrincipals: ["https://accounts.google.com/*"] } }] };
+            expect(await messages(istio({}, authz({ rules: [byToken] })))).toEqual([istioAllowsAny("gateway/allow")]);
             expect(
                 await messages(
-                    istio({}, authz({ rules: [{ from: [{ source: { requestPrincipals: ["https://accounts.google.com/*"] } }] }] })),
+                    istio(
+                        {},
+                        authz({
+                            rules: [
+                                { ...byToken, when: [{ key: "request.auth.claims[email]", values: ["ci@acme.iam.gserviceaccount.com"] }] },
+                            ],
+                        }),
+                    ),
                 ),
             ).toEqual([]);
             // No rules: the policy allows nothing, so nobody gets in.
             expect(await messages(istio({}, authz({ action: "ALLOW" })))).toEqual([]);
             // A rule that matches any source, a DENY policy, or a RequestAuthentication alone is no access control.
-            expect(await messages(istio({}, authz({ rules: [{ to: [{ operation: { paths: ["/v1/*"] } }] }] })))).toEqual([ISTIO_OPEN]);
+            expect(await messages(istio({}, authz({ rules: [{ to: [{ operation: { paths: ["/v1/*"] } }] }] })))).toEqual([
+                istioAllowsAny("gateway/allow"),
+            ]);
             expect(
                 await messages(istio({}, authz({ action: "DENY", rules: [{ from: [{ source: { ipBlocks: ["198.51.100.0/24"] } }] }] }))),
             ).toEqual([ISTIO_OPEN]);
@@ -245,6 +259,7 @@ describe("lesson open-endpoint: every way a stack exposes an inference backend",
 
         test("opened to the whole internet: the mandatory policy is met, the advisory one says so", async () => {
             const armor = resource("gcp:compute/regionSecurityPolicy:RegionSecurityPolicy", "gateway-access", {
+                name: "gateway-access",
                 type: "CLOUD_ARMOR",
                 rules: [
                     { priority: 1000, action: "throttle", match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["0.0.0.0/0"] } } },
@@ -257,15 +272,32 @@ describe("lesson open-endpoint: every way a stack exposes an inference backend",
             ];
             expect(await messages(resources)).toEqual([]);
             expect(await messages(resources, advisory)).toEqual([
-                "advisory: Cloud Armor rule at priority 1000 of gateway-access lets every address through (throttle on 0.0.0.0/0): the Gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
+                "advisory: Cloud Armor the rule at priority 1000 of gateway-access lets every address through: the Gateway gateway/inference-gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
             ]);
-            const rule = resource("gcp:compute/regionSecurityPolicyRule:RegionSecurityPolicyRule", "allow-all", {
-                priority: 1000,
-                action: "allow",
-                match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["*"] } },
-            });
-            expect(await messages([rule], advisory)).toEqual([
-                "advisory: Cloud Armor rule at priority 1000 of allow-all lets every address through (allow on *): the Gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
+            // The same allowlist as a rule resource of its own, naming its policy.
+            const separate = [
+                ...gke([HTTPS], route("pool", toPool, { sectionName: "https" }), backendPolicy(POOL, { securityPolicy: "gateway-access" })),
+                resource("gcp:compute/regionSecurityPolicy:RegionSecurityPolicy", "gateway-access", {
+                    name: "gateway-access",
+                    type: "CLOUD_ARMOR",
+                    rules: [
+                        {
+                            priority: 2147483647,
+                            action: "deny(403)",
+                            match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["*"] } },
+                        },
+                    ],
+                }),
+                resource("gcp:compute/regionSecurityPolicyRule:RegionSecurityPolicyRule", "allow-all", {
+                    securityPolicy: "gateway-access",
+                    priority: 1000,
+                    action: "allow",
+                    match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["*"] } },
+                }),
+            ];
+            expect(await messages(separate)).toEqual([]);
+            expect(await messages(separate, advisory)).toEqual([
+                "advisory: Cloud Armor the rule at priority 1000 of gateway-access lets every address through: the Gateway gateway/inference-gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
             ]);
             const istioOpen = written(spelling, [
                 gatewayObject("istio", [HTTPS]),
@@ -291,15 +323,175 @@ describe("lesson open-endpoint: every way a stack exposes an inference backend",
     });
 
     describe("KServe's LLMInferenceService (its InferencePool made by the controller)", () => {
-        test("on an external GKE Gateway without a guarded pool it is caught; on the HTTPS listener with Cloud Armor it is clean", async () => {
-            const gw = written("typed", [gatewayObject("gke-l7-regional-external-managed", [HTTPS, HTTP_ALL])]);
-            expect(await messages([...gw, httpsService()])).toEqual([UNGUARDED_POOL]);
-            const guarded = written("typed", [backendPolicy(POOL, { securityPolicy: "gateway-access" })]);
-            expect(await messages([...gw, ...guarded, httpsService()])).toEqual([]);
-            // KServe's own route attaches to every listener that admits it: plain HTTP too.
-            expect(await messages([...gw, ...guarded, llmService()])).toEqual([
-                'mandatory: Gateway gateway/inference-gateway serves InferencePool models/qwen-inference-pool over plain HTTP on listener "http" (port 80): attach the route to an HTTPS listener (sectionName) and let HTTP only redirect to https.',
+        const gw = written("typed", [gatewayObject("gke-l7-regional-external-managed", [HTTPS, HTTP_ALL])]);
+        const guarded = written("typed", [backendPolicy(POOL, { securityPolicy: "gateway-access" })]);
+        const onHttp = plainHttp("InferencePool models/qwen-inference-pool");
+        /** The namespace's route template, attached to the HTTPS listener. */
+        const template = kube("serving.kserve.io/v1alpha2", "LLMInferenceServiceConfig", "route-template", {
+            metadata: { name: "kserve-config-llm-router-route", namespace: "models" },
+            spec: {
+                router: {
+                    route: { http: { spec: { parentRefs: [{ name: "inference-gateway", namespace: "gateway", sectionName: "https" }] } } },
+                },
+            },
+        });
+        const withRefs = (refs: Array<Record<string, unknown>>, ownRoute?: Record<string, unknown>): RecordedResource => {
+            const service = llmService();
+            const spec = service.inputs.spec as { router: Record<string, unknown> };
+            const inputs = {
+                ...service.inputs,
+                spec: { ...spec, router: { ...spec.router, gateway: { refs }, ...(ownRoute ? { route: ownRoute } : {}) } },
+            };
+            return { ...service, inputs, wire: { inputs, outputs: inputs } };
+        };
+
+        test("on an external GKE Gateway without a guarded pool it is caught; with Cloud Armor and the HTTPS listener in its gateway refs it is clean", async () => {
+            const https = withRefs([{ name: "inference-gateway", namespace: "gateway", sectionName: "https" }]);
+            expect(await messages([...gw, https])).toEqual([UNGUARDED_POOL]);
+            expect(await messages([...gw, ...guarded, https])).toEqual([]);
+        });
+
+        test("KServe writes the gateway refs over the route's parentRefs: a listener named only in the template or the service's own route spec does not keep it off plain HTTP", async () => {
+            // The refs name no listener: the route attaches to every listener that admits it, whatever the template says.
+            expect(await messages([...gw, ...guarded, template, llmService()])).toEqual([onHttp]);
+            expect(await messages([...gw, ...guarded, httpsService()])).toEqual([onHttp]);
+            // Without refs, the namespace's template gives the parents, its listener included.
+            const noRefs = withRefs([]);
+            const defaultGateway = kube("v1", "ConfigMap", "kserve-config", {
+                metadata: { name: "inferenceservice-config", namespace: "kserve" },
+                data: { ingress: JSON.stringify({ kserveIngressGateway: "gateway/inference-gateway" }) },
+            });
+            expect(await messages([...gw, ...guarded, defaultGateway, template, noRefs])).toEqual([]);
+            expect(await messages([...gw, ...guarded, defaultGateway, noRefs])).toEqual([onHttp]);
+        });
+    });
+
+    describe("what Cloud Armor and Istio let in, as they evaluate their rules", () => {
+        const gkeStack = (...rest: RecordedResource[]) => [
+            ...written("typed", [
+                gatewayObject("gke-l7-regional-external-managed", [HTTPS]),
+                route("pool", toPool, { sectionName: "https" }),
+                backendPolicy(POOL, { securityPolicy: "gateway-access" }),
+            ]),
+            ...rest,
+        ];
+        const armor = (rules: unknown[] | undefined, name = "gateway-access") =>
+            resource("gcp:compute/regionSecurityPolicy:RegionSecurityPolicy", name, {
+                name,
+                type: "CLOUD_ARMOR",
+                ...(rules ? { rules } : {}),
+            });
+        const byRanges = (priority: number, action: string, srcIpRanges: string[]) => ({
+            priority,
+            action,
+            match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges } },
+        });
+        const byExpression = (priority: number, action: string, expression: string) => ({
+            priority,
+            action,
+            match: { expr: { expression } },
+        });
+        const DENY_DEFAULT = byRanges(2147483647, "deny(403)", ["*"]);
+        const both = async (resources: RecordedResource[]) => [...(await messages(resources)), ...(await messages(resources, advisory))];
+
+        test("a policy that denies nobody is no access control: no rules (GCP adds an allow-all default), or an allowlist with nothing denying after it", async () => {
+            const unguarded = (rule: string) =>
+                `mandatory: Gateway gateway/inference-gateway is external and sends InferencePool models/qwen-inference-pool requests from anyone: its Cloud Armor policy gateway-access denies no address (${rule} lets everyone through); add a rule that denies every source outside the allowlist, or make the default rule deny.`;
+            expect(await both(gkeStack(armor(undefined)))).toEqual([
+                unguarded("GCP's default rule, which allows when the policy gives none"),
             ]);
+            expect(
+                await both(gkeStack(armor([byRanges(1000, "allow", ["203.0.113.0/24"]), byRanges(2147483647, "allow", ["*"])]))),
+            ).toEqual([unguarded("the rule at priority 2147483647")]);
+            expect(await both(gkeStack(armor([byRanges(1000, "allow", ["203.0.113.0/24"]), DENY_DEFAULT])))).toEqual([]);
+        });
+
+        test("an expression is evaluated as Cloud Armor does: an allow that holds for any address opens it, a deny-by-expression allowlist guards it", async () => {
+            for (const expression of ["true", "inIpRange(origin.ip, '0.0.0.0/0')", "!inIpRange(origin.ip, '10.0.0.0/8')"]) {
+                expect(await both(gkeStack(armor([byExpression(1000, "allow", expression), DENY_DEFAULT])))).toEqual([
+                    "advisory: Cloud Armor the rule at priority 1000 of gateway-access lets every address through: the Gateway gateway/inference-gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
+                ]);
+            }
+            // Deny everyone outside the range, allow by default: only the range gets in.
+            expect(await both(gkeStack(armor([byExpression(1000, "deny(403)", "!inIpRange(origin.ip, '10.0.0.0/8')")])))).toEqual([]);
+            expect(
+                await both(
+                    gkeStack(
+                        armor([
+                            byExpression(1000, "allow", "inIpRange(origin.ip, '10.0.0.0/8') || inIpRange(origin.ip, '192.168.0.0/16')"),
+                            DENY_DEFAULT,
+                        ]),
+                    ),
+                ),
+            ).toEqual([]);
+        });
+
+        test("what a preview cannot judge is said, never mandatory: a policy the program does not declare, an expression over headers", async () => {
+            expect(await both(gkeStack())).toEqual([
+                "advisory: InferencePool models/qwen-inference-pool behind Gateway gateway/inference-gateway names Cloud Armor policy gateway-access, which the program does not declare: whether it refuses anyone could not be judged.",
+            ]);
+            expect(await both(gkeStack(armor([byExpression(1000, "deny(403)", "request.headers['x-team'] != 'ml'")])))).toEqual([
+                "advisory: Cloud Armor policy gateway-access in front of InferencePool models/qwen-inference-pool could not be judged: the rule at priority 1000, whose expression reads more than the client's address.",
+            ]);
+        });
+
+        test("a policy no inference backend uses is no concern of this lesson", async () => {
+            const elsewhere = armor([byRanges(1000, "allow", ["0.0.0.0/0"]), DENY_DEFAULT], "website");
+            expect(await both(gkeStack(armor([byRanges(1000, "allow", ["203.0.113.0/24"]), DENY_DEFAULT]), elsewhere))).toEqual([]);
+        });
+
+        const istioStack = (...policies: Array<[string, Record<string, unknown>]>) => [
+            ...written("typed", [gatewayObject("istio", [HTTPS]), route("pool", toPool, { sectionName: "https" })]),
+            ...policies.map(([key, spec]) => {
+                const [namespace, name] = key.split("/");
+                return kube("security.istio.io/v1", "AuthorizationPolicy", key, { metadata: { name, namespace }, spec });
+            }),
+        ];
+        const ON_GATEWAY = { targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: "inference-gateway" }] };
+        const FROM_OFFICE = { from: [{ source: { ipBlocks: ["203.0.113.0/24"] } }] };
+
+        test("Istio allows what any ALLOW policy matches: an allow-all beside a guarding policy, or any token without a claim, opens the Gateway", async () => {
+            expect(
+                await both(
+                    istioStack(
+                        ["gateway/office", { ...ON_GATEWAY, rules: [FROM_OFFICE] }],
+                        ["gateway/everyone", { ...ON_GATEWAY, rules: [{}] }],
+                    ),
+                ),
+            ).toEqual([istioAllowsAny("gateway/everyone")]);
+            expect(
+                await both(
+                    istioStack(["gateway/tokens", { ...ON_GATEWAY, rules: [{ from: [{ source: { requestPrincipals: ["*"] } }] }] }]),
+                ),
+            ).toEqual([istioAllowsAny("gateway/tokens")]);
+            expect(await both(istioStack(["gateway/office", { ...ON_GATEWAY, rules: [FROM_OFFICE] }]))).toEqual([]);
+        });
+
+        test("a policy applies as Istio places it: by the Gateway's pods' label (before targetRefs), in the root namespace, or a DENY rule that refuses all but the allowlist", async () => {
+            const onPods = {
+                selector: { matchLabels: { "gateway.networking.k8s.io/gateway-name": "inference-gateway" } },
+                rules: [FROM_OFFICE],
+            };
+            expect(await both(istioStack(["gateway/by-label", onPods]))).toEqual([]);
+            expect(await both(istioStack(["istio-system/mesh-wide", onPods]))).toEqual([]);
+            // Another namespace's policy, or another Gateway's pods, is not the Gateway's.
+            expect(await both(istioStack(["models/elsewhere", onPods]))).toEqual([ISTIO_OPEN]);
+            expect(
+                await both(
+                    istioStack([
+                        "gateway/other",
+                        { ...onPods, selector: { matchLabels: { "gateway.networking.k8s.io/gateway-name": "other" } } },
+                    ]),
+                ),
+            ).toEqual([ISTIO_OPEN]);
+            expect(
+                await both(
+                    istioStack([
+                        "gateway/deny-others",
+                        { ...ON_GATEWAY, action: "DENY", rules: [{ from: [{ source: { notIpBlocks: ["203.0.113.0/24"] } }] }] },
+                    ]),
+                ),
+            ).toEqual([]);
         });
     });
 });
