@@ -4,13 +4,11 @@ import { CrdValidator } from "./crds";
 import { Graph, runProgram } from "./harness";
 import { istioEndpointPickers, renderedRoute } from "./kserveRoutes";
 import { requestPathProblems } from "./requestPath";
+import { SHARED_PROGRAMS, sharedProgram } from "./shippedStacks";
 import { sharedPath } from "./shared";
 
 /** Two services, Pattern 3 and Pattern 1, so that both pattern's objects are seen behind Istio. */
-const MODELS = JSON.stringify([
-    { name: "qwen-pc", pattern: "pattern3", replicas: 2 },
-    { name: "phi", pattern: "pattern1", modelUri: "hf://microsoft/Phi-3-mini-4k-instruct", modelName: "microsoft/Phi-3-mini-4k-instruct" },
-]);
+const MODELS = SHARED_PROGRAMS.istioRouted.config.models;
 
 const ISTIO_REPO = "https://istio-release.storage.googleapis.com/charts";
 
@@ -48,7 +46,7 @@ describe("gatewayProvider istio: the program behind an Istio Gateway", () => {
     let graph: Graph;
     const types = () => new Set(graph.resources.map((resource) => resource.type));
     beforeAll(async () => {
-        graph = await runProgram({ gatewayProvider: "istio", models: MODELS, tpuMaxNodes: "3", bodyBasedRouting: "true" });
+        graph = new Graph(await sharedProgram("istioRouted"));
     });
 
     test("Istio's base and istiod charts, pinned, with InferencePool support on; istiod after its CRDs and the webhook firewall rule", () => {

@@ -8,7 +8,7 @@
  *   a GCPBackendPolicy;
  * - no catch-all: upstream sends everything else under a service's prefixes (and any path with KServe's
  *   model header) to the workload, where vLLM's API key guards only some prefixes
- *   ({@link VLLM_API_KEY.guardedPrefixes}): `/invocations`, `/tokenize`, `/pooling` and the rest would answer without
+ *   (`VLLM_API_KEY.guardedPrefixes` in the catalog): `/invocations`, `/tokenize`, `/pooling` and the rest would answer without
  *   the key. Only {@link ROUTED_VLLM_PREFIXES} and vLLM's health check reach the server, each under both prefixes and
  *   with the model header;
  * - those non-scheduler paths go to `<service>-http`, a plain-HTTP Service this stack owns, instead of the workload
@@ -41,7 +41,6 @@ import {
     ISTIO,
     KSERVE_CHILDREN,
     ROUTED_VLLM_PREFIXES,
-    VLLM_API_KEY,
     VLLM_HEALTH_PATH,
     VLLM_PORT,
 } from "@gke-tpu-inference/facts";

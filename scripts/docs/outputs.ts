@@ -1,18 +1,21 @@
 /**
  * `npm run docs:outputs` writes docs/reference/outputs.md: every stack output the shipped stacks produce, found by
  * running each `Pulumi.<stack>.yaml` offline, with its description from {@link OUTPUT_DESCRIPTIONS} below, the one place
- * outputs are described; from the same runs, the README's table of shipped stacks (./stacks.ts). `npm run docs:outputs
- * -- --check` exits 1 when either is stale; test/scripts/docs/outputs.test.ts fails when an output has no description,
+ * outputs are described; from the same runs, the README's table of shipped stacks (./stacks.ts) and the exposure tables
+ * of docs/explanation/security.md (./exposure.ts). `npm run docs:outputs -- --check` exits 1 when one is stale; test/scripts/docs/outputs.test.ts fails when an output has no description,
  * a description names no output, or either drifts.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { shippedStacks } from "../affected-stacks";
 import { runOffline } from "../offline/run";
+import { exposureMarkdown, withExposureTables } from "./exposure";
 import { StackRun, stacksTable, withStacksTable } from "./stacks";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 export const OUTPUTS_PAGE = path.join("docs", "reference", "outputs.md");
+/** The security explanation, whose exposure tables ./exposure.ts writes. */
+const SECURITY_PAGE = path.join("docs", "explanation", "security.md");
 
 /** Object keys that are names the stack's settings choose, shown as one placeholder. */
 const NAMED_KEYS: Record<string, string> = { models: "<service>" };
@@ -185,7 +188,7 @@ export async function shippedRuns(): Promise<Record<string, StackRun>> {
     const runs: Record<string, StackRun> = {};
     for (const stack of shippedStacks(ROOT)) {
         const run = await runOffline(ROOT, stack);
-        runs[stack] = { outputs: run.outputs, resources: run.resources.length };
+        runs[stack] = { outputs: run.outputs, resources: run.resources.length, recorded: run.resources };
     }
     return runs;
 }
@@ -194,9 +197,12 @@ export async function shippedRuns(): Promise<Record<string, StackRun>> {
 export function expectedFiles(runs: Record<string, StackRun>): Array<{ file: string; expected: string }> {
     const outputs = Object.fromEntries(Object.entries(runs).map(([stack, run]) => [stack, run.outputs]));
     const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const security = fs.readFileSync(path.join(ROOT, SECURITY_PAGE), "utf8");
+    const recorded = Object.fromEntries(Object.entries(runs).map(([stack, run]) => [stack, run.recorded]));
     return [
         { file: OUTPUTS_PAGE, expected: outputsMarkdown(outputs) },
         { file: "README.md", expected: withStacksTable(readme, stacksTable(runs)) },
+        { file: SECURITY_PAGE, expected: withExposureTables(security, exposureMarkdown(recorded)) },
     ];
 }
 

@@ -68,6 +68,8 @@ export const KSERVE_CHILDREN = {
     eppServiceSuffix: "-epp-service",
     /** The HTTPRoute KServe manages for a service. */
     routeSuffix: "-kserve-route",
+    /** The Service KServe makes in front of a service's workload pods (kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/workload.go:179). */
+    workloadServiceSuffix: "-kserve-workload-svc",
     /** KServe's Go template for the name of the service's child with `suffix`, as its configs write it. */
     nameTemplate: (suffix: string) => `{{ ChildName .ObjectMeta.Name \`${suffix}\` }}`,
     /** Labels on the endpoint picker's pods of a service named `name`. */

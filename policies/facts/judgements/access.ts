@@ -157,7 +157,7 @@ export function istioAuthorizationVerdict(
     const denying = applying.find((policy) => action(policy) === "DENY" && rulesOf(policy).some((rule) => denies(rule)));
     const allowPolicies = applying.filter((policy) => action(policy) === "ALLOW");
     const identity =
-        allowPolicies.length > 0 &&
+        allowPolicies.some((policy) => rulesOf(policy).length > 0) &&
         allowPolicies.every((policy) =>
             rulesOf(policy).every(
                 (rule) =>

@@ -43,7 +43,8 @@ describe("ModelService", () => {
                 replicas: 1,
                 router: {
                     route: {},
-                    gateway: { refs: [{ name: "inference-gateway", namespace: "inference-gateway" }] },
+                    // The HTTPS listener, named here: KServe writes these refs over the route template's parentRefs.
+                    gateway: { refs: [{ name: "inference-gateway", namespace: "inference-gateway", sectionName: "https" }] },
                     scheduler: { template: { containers: [endpointPickerContainer()] } },
                 },
                 template: {

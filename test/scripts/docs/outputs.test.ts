@@ -12,7 +12,7 @@ async function runs(): Promise<Record<string, StackRun>> {
     const found: Record<string, StackRun> = {};
     for (const stack of shippedStacks(ROOT)) {
         const run = await shippedRun(stack);
-        found[stack] = { outputs: run.outputs, resources: run.resources.length };
+        found[stack] = { outputs: run.outputs, resources: run.resources.length, recorded: run.resources };
     }
     return found;
 }
