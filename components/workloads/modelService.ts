@@ -215,7 +215,9 @@ export class ModelService extends pulumi.ComponentResource {
                         route: {},
                         // KServe writes these refs over the route template's parentRefs: the listener is named here.
                         gateway: {
-                            refs: [{ name: args.gateway.name, namespace: args.gateway.namespace, sectionName: GATEWAY_LISTENERS.https.name }],
+                            refs: [
+                                { name: args.gateway.name, namespace: args.gateway.namespace, sectionName: GATEWAY_LISTENERS.https.name },
+                            ],
                         },
                         scheduler: {
                             template: { containers: [endpointPickerContainer()] },

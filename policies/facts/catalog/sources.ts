@@ -21,7 +21,7 @@ export const SOURCES = {
     kserveCharts:
         "kserve/kserve v0.20.0 charts/kserve-llmisvc-crd, kserve-llmisvc-resources, kserve-runtime-configs (Chart.yaml version v0.20.0)",
     kserveModelRoutingHeader:
-        "kserve/kserve v0.20.0 pkg/apis/serving/v1beta1/configmap.go:59 (DefaultModelBasedRoutingHeaderName = \"X-Gateway-Model-Name\"), :344-345 (the default when ingress sets none), pkg/controller/v1alpha2/llmisvc/config_merge.go:595-598 (exposed to route templates as .GlobalConfig.ModelBasedRoutingHeaderName)",
+        'kserve/kserve v0.20.0 pkg/apis/serving/v1beta1/configmap.go:59 (DefaultModelBasedRoutingHeaderName = "X-Gateway-Model-Name"), :344-345 (the default when ingress sets none), pkg/controller/v1alpha2/llmisvc/config_merge.go:595-598 (exposed to route templates as .GlobalConfig.ModelBasedRoutingHeaderName)',
     kserveConfigResolution:
         "kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/config_merge.go getConfig (the service's namespace first, then kserve)",
     kubeStateMetrics:

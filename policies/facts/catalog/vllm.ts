@@ -114,9 +114,12 @@ export const VLLM_ROUTES: readonly VllmRoute[] = [
     ...["/reset_prefix_cache", "/reset_mm_cache", "/reset_encoder_cache", "/pause", "/resume", "/init_weight_transfer_engine"]
         .concat(["/start_weight_update", "/update_weights", "/finish_weight_update", "/collective_rpc", "/sleep", "/wake_up"])
         .map((path): VllmRoute => ({ methods: ["POST"], path, registeredWhen: "VLLM_SERVER_DEV_MODE", inference: false })),
-    ...["/is_paused", "/get_world_size", "/server_info", "/is_sleeping"].map(
-        (path): VllmRoute => ({ methods: ["GET"], path, registeredWhen: "VLLM_SERVER_DEV_MODE", inference: false }),
-    ),
+    ...["/is_paused", "/get_world_size", "/server_info", "/is_sleeping"].map((path): VllmRoute => ({
+        methods: ["GET"],
+        path,
+        registeredWhen: "VLLM_SERVER_DEV_MODE",
+        inference: false,
+    })),
 ];
 
 /** Endpoints polled every few seconds (probes, health checks, scrapes) whose access-log lines are noise. Source: {@link SOURCES.vllmShutdown}. */
