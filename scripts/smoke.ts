@@ -29,6 +29,8 @@ export interface StackTargets {
     credentials?: GatewayCredentials;
     /** The `caCertificateCommand` output, when the stack's own CA signs the Gateway's certificate: no system trusts it. */
     caCertificateCommand?: string;
+    /** The `access.identity` output: what a caller presents besides its address and key. */
+    identity?: string;
 }
 
 /** One check as `--json` prints it. */
@@ -101,6 +103,9 @@ export function targetsFromOutputs(outputs: unknown, env: NodeJS.ProcessEnv = {}
         ...(cluster ? { cluster } : {}),
         ...(modelRouting ? { modelRouting } : {}),
         ...((outputs as { access?: unknown } | undefined)?.access !== undefined ? { credentials: credentialsFrom(outputs, env) } : {}),
+        ...(typeof (outputs as { access?: { identity?: unknown } } | undefined)?.access?.identity === "string"
+            ? { identity: (outputs as { access: { identity: string } }).access.identity }
+            : {}),
         ...(typeof (outputs as { caCertificateCommand?: unknown } | undefined)?.caCertificateCommand === "string"
             ? { caCertificateCommand: (outputs as { caCertificateCommand: string }).caCertificateCommand }
             : {}),
@@ -244,7 +249,7 @@ async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise
     const results = await runSmoke(targets.services, options);
     if (targets.credentials !== undefined) {
         cli.progress.step("checking that a request without credentials and plain HTTP are refused");
-        results.push(...(await runAccessChecks(targets.services, options)));
+        results.push(...(await runAccessChecks(targets.services, options, targets.identity)));
     }
     if (targets.modelRouting) {
         cli.progress.step(`asking each model name at the Gateway's root: ${Object.keys(targets.modelRouting.models).join(", ")}`);

@@ -31,12 +31,12 @@ export const SHARED_PROGRAMS = {
         },
         options: {},
     },
-    /** Two services behind GKE's Gateway with every opt-in guard: an allowlist, IAP and Model Armor. */
+    /** Two services behind GKE's Gateway, one autoscaled (KEDA), with every opt-in guard: an allowlist, IAP and Model Armor. */
     gkeGuarded: {
         config: {
-            tpuMaxNodes: "2",
+            tpuMaxNodes: "4",
             models: JSON.stringify([
-                { name: "qwen", pattern: "pattern1" },
+                { name: "qwen", pattern: "pattern3", autoscaling: { minReplicas: 2, maxReplicas: 3 } },
                 {
                     name: "phi",
                     pattern: "pattern1",

@@ -2,6 +2,7 @@
  * What `npm run smoke` checks is refused: a request without credentials, plain HTTP, and with `--outside` every request
  * from outside `allowedSourceRanges`; and the credentials a caller presents.
  */
+import { IAP } from "@gke-tpu-inference/facts";
 import { CliError } from "../cli";
 import { GatewayClient, GatewayCredentials, TRUST_THE_STACK_CA, gatewayRequest, isTlsVerificationError } from "../cluster/gatewayRequest";
 import { CheckResult, ServiceEndpoint, SmokeOptions, retried } from "./requests";
@@ -10,10 +11,14 @@ import { CheckResult, ServiceEndpoint, SmokeOptions, retried } from "./requests"
 const REFUSED = [401, 403];
 
 /**
- * What must be refused from the operator's own network: a request without credentials (401 or 403), and plain HTTP,
- * which only redirects to HTTPS. Each is one try: a refusal does not depend on the service having started.
+ * What must be refused from the operator's own network: a request without credentials (401 or 403; behind IAP, `identity`
+ * `iap`, also its 302 to Google's sign-in), and plain HTTP, which only redirects to HTTPS. Each is one try: a refusal does not depend on the service having started.
  */
-export async function runAccessChecks(services: Record<string, ServiceEndpoint>, options: SmokeOptions): Promise<CheckResult[]> {
+export async function runAccessChecks(
+    services: Record<string, ServiceEndpoint>,
+    options: SmokeOptions,
+    identity?: string,
+): Promise<CheckResult[]> {
     const once = { ...options, attempts: 1 };
     const anonymous: GatewayClient = { ...options.client, credentials: {} };
     const perService = await Promise.all(
@@ -22,9 +27,15 @@ export async function runAccessChecks(services: Record<string, ServiceEndpoint>,
             const checks = [
                 retried(service, "refused without credentials", once, async () => {
                     const response = await gatewayRequest(url, { method: "GET" }, anonymous, options.requestTimeoutMs);
-                    return REFUSED.includes(response.status)
-                        ? { ok: true, detail: `HTTP ${response.status}` }
-                        : { ok: false, detail: `GET ${url} without credentials: HTTP ${response.status}, not 401 or 403` };
+                    // IAP sends a caller without credentials to Google's sign-in rather than refusing it outright.
+                    const signIn =
+                        identity === "iap" && response.status === IAP.signIn.status && response.location?.startsWith(IAP.signIn.location);
+                    return REFUSED.includes(response.status) || signIn
+                        ? { ok: true, detail: signIn ? `HTTP ${response.status} to IAP's sign-in` : `HTTP ${response.status}` }
+                        : {
+                              ok: false,
+                              detail: `GET ${url} without credentials: HTTP ${response.status}, not 401 or 403${identity === "iap" ? " or IAP's redirect to sign-in" : ""}`,
+                          };
                 }),
             ];
             if (url.startsWith("https://")) {

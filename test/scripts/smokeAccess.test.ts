@@ -9,13 +9,16 @@ const FAST = { attempts: 2, intervalMs: 10, requestTimeoutMs: 2000 };
 const KEY = "k3y-never-printed";
 
 /** A loopback server playing the Gateway and vLLM behind it: `/v1` needs the key unless `open`; `refuseAll` plays Cloud Armor's 403. */
-async function fakeGateway(mode: "checks-key" | "open" | "refuse-all") {
+async function fakeGateway(mode: "checks-key" | "open" | "refuse-all" | "iap") {
     const seen: Array<{ path: string; authorization?: string; proxy?: string }> = [];
     const server = http.createServer((req, res) => {
         const path = (req.url ?? "").replace(/^\/llm-inference\/qwen/, "");
         seen.push({ path, authorization: req.headers.authorization, proxy: req.headers["proxy-authorization"] as string | undefined });
         if (mode === "refuse-all") {
             res.writeHead(403).end("Forbidden");
+        } else if (mode === "iap" && req.headers["proxy-authorization"] === undefined) {
+            // IAP sends a browser-less caller without a token to Google's sign-in.
+            res.writeHead(302, { Location: "https://accounts.google.com/o/oauth2/v2/auth?client_id=1-a" }).end();
         } else if (path.startsWith("/v1") && mode === "checks-key" && req.headers.authorization !== `Bearer ${KEY}`) {
             res.writeHead(401, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "Unauthorized" }));
         } else if (path === "/health") {
@@ -59,6 +62,33 @@ describe("smoke against a secured stack", () => {
         } finally {
             await gateway.close();
         }
+    });
+
+    test("behind IAP, its 302 to Google's sign-in is a refusal; a redirect elsewhere, or the same 302 without IAP, is not", async () => {
+        const gateway = await fakeGateway("iap");
+        try {
+            const options = { ...FAST, client: { credentials: { apiKey: KEY, idToken: "t" } } };
+            expect(await runAccessChecks(gateway.services, options, "iap")).toEqual([
+                { service: "qwen", check: "refused without credentials", ok: true, attempts: 1, detail: "HTTP 302 to IAP's sign-in" },
+            ]);
+            expect(await runAccessChecks(gateway.services, options, "api-key")).toEqual([
+                expect.objectContaining({
+                    ok: false,
+                    detail: `GET ${gateway.services.qwen.baseUrl}/v1/models without credentials: HTTP 302, not 401 or 403`,
+                }),
+            ]);
+        } finally {
+            await gateway.close();
+        }
+        expect(
+            targetsFromOutputs(
+                {
+                    models: { qwen: { baseUrl: "https://x/llm-inference/qwen", modelName: MODEL } },
+                    access: { identity: "iap" },
+                },
+                { API_KEY: KEY, ID_TOKEN: "t" },
+            ).identity,
+        ).toBe("iap");
     });
 
     test("a model server that answers without the key fails the check, once", async () => {

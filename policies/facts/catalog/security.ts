@@ -30,6 +30,11 @@ export const IAP = {
     clientSecretKey: "key",
     /** The header that carries IAP's token when `Authorization` carries the model server's key. */
     tokenHeader: "Proxy-Authorization",
+    /**
+     * Where IAP sends a caller without credentials whose client follows redirects (a GET that accepts HTML): a 302 to
+     * Google's sign-in; an API call, a POST among them, gets 401. Source: {@link SOURCES.iapUnauthenticated}.
+     */
+    signIn: { status: 302, location: "https://accounts.google.com/" },
 } as const;
 
 /** Google identities, as Istio's RequestAuthentication checks their ID tokens. Source: {@link SOURCES.googleIdToken}. */
