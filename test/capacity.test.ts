@@ -2,7 +2,9 @@
  * A capacity plan of several options through the whole program: one node pool per option, the ComputeClass that orders
  * them, the model services' pods selecting the class, what waits for what, and the plan and its cost as outputs.
  */
+import { PACK_NAME, PACK_VERSION, policies } from "../policies/pack";
 import { Graph, runProgram, transitiveDependencies } from "./harness";
+import { evaluatePolicies } from "./policies/evaluate";
 import { shippedRun } from "./shippedStacks";
 
 const MODELS = JSON.stringify([{ name: "qwen", pattern: "pattern1" }]);
@@ -131,9 +133,11 @@ describe("a single-host fallback plan: reservation, flex-start, on-demand, spot"
     });
 });
 
-describe("a multi-host fallback plan: on-demand, then spot, for a 4x4 slice", () => {
-    test("both pools are COMPACT 4x4 slices from zero; the pods select the class", async () => {
+describe("a multi-host fallback plan for a 4x4 slice: a reservation shared from another project, flex-start, on-demand, spot", () => {
+    test("every pool is a COMPACT 4x4 slice from zero, the reservation named as GKE takes a shared one; the pods select the class; the pack passes it", async () => {
+        const shared = "projects/capacity-owner/reservations/trillium/reservationBlocks/block-1";
         const graph = await runProgram({
+            zone: "us-east5-a",
             tpuTopology: "4x4",
             tpuMaxNodes: "4",
             models: JSON.stringify([
@@ -145,9 +149,19 @@ describe("a multi-host fallback plan: on-demand, then spot, for a 4x4 slice", ()
                     maxModelLen: 8192,
                 },
             ]),
-            tpuCapacity: JSON.stringify([{ type: "on-demand" }, { type: "spot" }]),
+            tpuCapacity: JSON.stringify([
+                { type: "reservation", name: shared },
+                { type: "flex-start" },
+                { type: "on-demand" },
+                { type: "spot" },
+            ]),
         });
-        for (const name of ["tpu-inference-tpu-pool", "tpu-inference-spot-pool"]) {
+        for (const name of [
+            "tpu-inference-tpu-pool",
+            "tpu-inference-flex-pool",
+            "tpu-inference-ondemand-pool",
+            "tpu-inference-spot-pool",
+        ]) {
             expect(graph.get(POOL, name).inputs).toEqual(
                 expect.objectContaining({
                     placementPolicy: { type: "COMPACT", tpuTopology: "4x4" },
@@ -171,6 +185,16 @@ describe("a multi-host fallback plan: on-demand, then spot, for a 4x4 slice", ()
                 { key: "cloud.google.com/gke-spot", operator: "Equal", value: "true", effect: "NoSchedule" },
             ]);
         }
+        expect((graph.get(POOL, "tpu-inference-tpu-pool").inputs.nodeConfig as Record<string, unknown>).reservationAffinity).toEqual({
+            consumeReservationType: "SPECIFIC_RESERVATION",
+            key: "compute.googleapis.com/reservation-name",
+            values: [shared],
+        });
+        expect((graph.get(POOL, "tpu-inference-flex-pool").inputs.nodeConfig as Record<string, unknown>).flexStart).toBe(true);
+        const mandatory = (await evaluatePolicies({ name: PACK_NAME, version: PACK_VERSION, policies }, graph.resources)).filter(
+            (violation) => violation.enforcementLevel === "mandatory",
+        );
+        expect(mandatory.map((violation) => `${violation.policyName}: ${violation.message}`)).toEqual([]);
         // A group stays within one pool (one slice), whichever option it came from.
         expect((llmisvc.inputs.metadata as { annotations: Record<string, string> }).annotations).toEqual(
             expect.objectContaining({ "leaderworkerset.sigs.k8s.io/exclusive-topology": "cloud.google.com/gke-nodepool" }),

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import {
+    CAPACITY_SOURCES,
     FLEX_START_MAX_RUN_SECONDS,
     GKE_LIMITS,
     TPU_CAPACITY_OPTIONS,
@@ -23,7 +24,7 @@ const TPU_PROVISIONING: readonly TpuProvisioning[] = ["on-demand", "spot", "rese
 export type TpuCapacityRung =
     | {
           type: "reservation";
-          /** The specific reservation, in the stack's zone and project. */
+          /** The specific reservation in the stack's zone: its name, or `projects/<owner>/reservations/<name>` when shared, maybe with `/reservationBlocks/<block>`. */
           name: string;
       }
     | { type: "any-reservation" }
@@ -51,8 +52,16 @@ export interface TpuSettings {
     capacity: TpuCapacityRung[];
 }
 
-const RESOURCE_NAME = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const RESOURCE_NAME_ALLOWED = "lowercase letters, digits and hyphens, starting with a letter, at most 63 characters";
+/** A GCP resource name: lowercase letters, digits and hyphens, starting with a letter, at most 63 characters. */
+const NAME = "[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?";
+/**
+ * A reservation as a node pool's affinity names it: its name in the project, or `projects/<owner>/reservations/<name>`
+ * for one shared from another project, either followed by `/reservationBlocks/<block>` to take one block. Source:
+ * {@link CAPACITY_SOURCES.sharedReservations}.
+ */
+const RESERVATION_NAME = new RegExp(`^(?:projects/[a-z][-a-z0-9]{4,28}[a-z0-9]/reservations/)?${NAME}(?:/reservationBlocks/${NAME})?$`);
+const RESERVATION_NAME_ALLOWED =
+    "a reservation's name (lowercase letters, digits and hyphens, starting with a letter, at most 63 characters), or projects/<owner>/reservations/<name> for one shared from another project, either with /reservationBlocks/<block> for one of its blocks";
 
 /** The fields each option takes besides `type`. */
 const RUNG_FIELDS: Readonly<Record<TpuCapacityOption, readonly string[]>> = {
@@ -105,7 +114,7 @@ const CAPACITY_SCHEMA = z
                 });
             }
             if (option === "reservation") {
-                if (typeof rung.name !== "string" || !RESOURCE_NAME.test(rung.name)) {
+                if (typeof rung.name !== "string" || !RESERVATION_NAME.test(rung.name)) {
                     ctx.addIssue({
                         code: "custom",
                         path: [index, "name"],
@@ -113,9 +122,9 @@ const CAPACITY_SCHEMA = z
                             rung.name === undefined
                                 ? says(
                                       'is not set on a "reservation" option',
-                                      `the name of a specific TPU reservation in the zone: ${RESOURCE_NAME_ALLOWED}`,
+                                      `a specific TPU reservation in the zone, by ${RESERVATION_NAME_ALLOWED}`,
                                   )
-                                : says("is not a reservation name", RESOURCE_NAME_ALLOWED),
+                                : says("is not a reservation name", RESERVATION_NAME_ALLOWED),
                     });
                 }
             }
@@ -195,8 +204,8 @@ export const TPU_POOL_SETTINGS = {
         default: "",
         description: "Name of a specific TPU reservation in the zone; only with tpuProvisioning reservation.",
         allowed: "empty, or lowercase letters, digits and hyphens, starting with a letter, at most 63 characters",
-        schema: z.string().refine((value) => value === "" || RESOURCE_NAME.test(value), {
-            error: says("is not a reservation name", RESOURCE_NAME_ALLOWED),
+        schema: z.string().refine((value) => value === "" || RESERVATION_NAME.test(value), {
+            error: says("is not a reservation name", RESERVATION_NAME_ALLOWED),
         }),
     },
     tpuCapacity: {
@@ -328,28 +337,14 @@ export const capacityOrLegacySettings: Rule<Pick<TpuPoolValues, "tpuCapacity" | 
     },
 };
 
-export const capacityFitsShapeAndZone: Rule<
-    Pick<TpuPoolValues, "tpuCapacity" | "tpuMachineType" | "tpuTopology" | "tpuMinNodes"> & { zone: string }
-> = {
+export const capacityOfferedInZone: Rule<Pick<TpuPoolValues, "tpuCapacity" | "tpuMinNodes"> & { zone: string }> = {
     description:
-        "Every option of tpuCapacity is offered for the TPU shape in the zone (flex-start: single-host shapes in its zones); a flex-start first option keeps tpuMinNodes at 0.",
-    reads: ["tpuCapacity", "tpuMachineType", "tpuTopology", "tpuMinNodes", "zone"],
+        "Every option of tpuCapacity is offered in the zone (flex-start: in its zones); a flex-start first option keeps tpuMinNodes at 0.",
+    reads: ["tpuCapacity", "tpuMinNodes", "zone"],
     check: (values, key) => {
-        const shape = tpuShape(values);
-        if (shape === undefined) {
-            return [];
-        }
         const problems: string[] = [];
         values.tpuCapacity.forEach((rung, index) => {
             const option = TPU_CAPACITY_OPTIONS[rung.type as TpuCapacityOption];
-            if (shape.hosts > 1 && !option.multiHost) {
-                const others = TPU_CAPACITY_OPTION_NAMES.filter((name) => TPU_CAPACITY_OPTIONS[name].multiHost);
-                problems.push(
-                    `${rungText(key, index, String(rung.type))} cannot buy a ${shape.topology} slice of ${values.tpuMachineType} (${shape.hosts} hosts): ` +
-                        `GKE's ${String(rung.type)} is known for single-host TPU v6e shapes only; allowed: ${others.join(", ")} for ${shape.topology}, ` +
-                        `or a single-host tpuTopology (${singleHostTopologies(values.tpuMachineType)})`,
-                );
-            }
             if (option.zones !== undefined && !option.zones.includes(values.zone)) {
                 problems.push(
                     `${rungText(key, index, String(rung.type))} is not offered for TPU v6e in ${key("zone")} = ${JSON.stringify(values.zone)}; ` +

@@ -11,7 +11,7 @@ import { suggestion } from "../lib/suggest";
 import {
     TPU_POOL_SETTINGS,
     TpuSettings,
-    capacityFitsShapeAndZone,
+    capacityOfferedInZone,
     capacityOrLegacySettings,
     reservationWithProvisioning,
     topologyOfMachineType,
@@ -100,7 +100,7 @@ export const RULES: readonly Rule<Values>[] = [
     tpuNodeBounds,
     reservationWithProvisioning,
     capacityOrLegacySettings,
-    capacityFitsShapeAndZone,
+    capacityOfferedInZone,
     systemPoolBounds,
     disjointRanges,
     gatewayFitsProvider,

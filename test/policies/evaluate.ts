@@ -28,10 +28,11 @@ export interface PackToEvaluate {
 /** Per-policy config: `{ policyName: { enforcementLevel?, ...properties } }`. */
 export type PackConfig = Record<string, { enforcementLevel?: EnforcementLevel } & Record<string, unknown>>;
 
-class NotApplicable extends Error {}
+// Named as the SDK names its own, which the pack's guard (policies/pack.ts) lets through.
+class NotApplicableError extends Error {}
 
 function notApplicable(reason?: string): never {
-    throw new NotApplicable(reason);
+    throw new NotApplicableError(reason);
 }
 
 function isStackPolicy(policy: ResourceValidationPolicy | StackValidationPolicy): policy is StackValidationPolicy {
@@ -99,7 +100,7 @@ export async function evaluatePolicies(
                         urn ?? "",
                     ),
                 );
-            } else if (!(err instanceof NotApplicable)) {
+            } else if (!(err instanceof NotApplicableError)) {
                 throw err;
             }
         }

@@ -17,7 +17,7 @@ export const CAPACITY_SOURCES = {
     flexStartZones:
         'https://cloud.google.com/tpu/docs/request-using-flex-start ("TPU v6e for training and serving: asia-northeast1-b, us-east5-a") and the GKE provisioning-model page (which also lists us-east5-b); asia-northeast1-b is not a GKE v6e zone of this catalog',
     flexStartMultiHost:
-        "GoogleCloudPlatform/cluster-toolkit 1047080 examples/gke-consumption-options/dws-flex-start-queued-provisioning/gke-tpu-v6e (the one multi-host v6e flex-start example uses queued provisioning, which needs ProvisioningRequests and cannot serve a Deployment or LeaderWorkerSet); plain multi-host flex-start on GKE was not found",
+        "GoogleCloudPlatform/cluster-toolkit 1047080 examples/gke-consumption-options/dws-flex-start/gke-tpu-v6e/gke-tpu-v6e.yaml:36,51,193-225 and gke-tpu-v6e-deployment.yaml:38-53 (a ct6e-standard-4t 4x4 COMPACT pool with flex_start, no queued provisioning, autoscaling 0 to 4); GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/cloudprovider/gke/gke_cloud_provider_impl.go:1467-1470 (a multi-host TPU pool scales up by one resize request, flex-start or not), gke_manager.go:2745 (flex-start, not queued, on a multi-host TPU pool); https://cloud.google.com/kubernetes-engine/docs/how-to/dws-flex-start-training-tpu (single-host or multi-host TPU slice node pools with flex-start)",
     flexStartPool:
         'GoogleCloudPlatform/cluster-toolkit 1047080 modules/compute/gke-node-pool/main.tf:415-430 ("enable_flex_start needs node auto_repair set to false", autoscaling only, NO_RESERVATION, not spot); hashicorp/terraform-provider-google-beta v7.45.0 testAccContainerNodePool_withFlexStart (max_run_duration "604800s", total_min 0)',
     upgradeStrategy:
@@ -28,6 +28,10 @@ export const CAPACITY_SOURCES = {
         'https://cloud.google.com/spot-vms/pricing (spot prices "can change up to once every 30 days"; the stated 60-91% discount covers machine types, GPUs and Local SSD, not TPUs): no v6e spot rate',
     flexStartPrices:
         'https://cloud.google.com/kubernetes-engine/docs/concepts/provisioning-model (flex-start "is billed using Dynamic Workload Scheduler pricing"): no v6e rate',
+    sharedReservations:
+        'https://cloud.google.com/compute/docs/reference/rest/beta/ReservationAffinity ("values[]: ... either a name to a reservation in the same project or \"projects/different-project/reservations/some-reservation-name\" to target a shared reservation in the same zone but in a different project"); GoogleCloudPlatform/cluster-toolkit 1047080 modules/compute/gke-node-pool/reservation_definitions.tf:19,97-104 (projects/<p>/reservations/<name>[/reservationBlocks/<block>]); GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/cloudprovider/gke/gceclient/reservation_ref.go:67-87 (a bare name in the cluster\'s project, projects/<p>/reservations/<name> in another, then /reservationBlocks/<block>), pkg/cloudprovider/gke/gke_cloud_provider_impl.go:2197-2219 (ANY_RESERVATION consumes only reservations that do not require specific targeting)',
+    multiHostScaleUpWait:
+        'GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/cloudprovider/gke/gke_cloud_provider_impl.go:102-112 (tpuMigMaxNodeProvisionTime 10 h; DefaultFlexStartCapacityCheckWaitTime 15 min; maxNodeProvisionTimeOffset 15 min), :1467-1470 (a multi-host TPU pool scales up by one atomic resize request, flex-start or not), :1880-1906 (the wait before a scale-up is given up: flex-start not queued, its capacity check plus 15 min; a multi-host TPU pool, 10 h unless a capacity-check wait is set), gke_manager.go:2743-2748; pkg/visibility/types/messages.go:33-34,276 (scale.up.error.waiting.for.instances.timeout: instances failed to appear in time), pkg/visibility/events/failed_scale_up_event_logger.go:45 ("Some nodes in node group %q failed to appear in time"); the ComputeClass CRD\'s capacityCheckWaitTimeSeconds cannot sit in a nodepools priority (CEL: "Nodepool field cannot be set along with other fields"), and a tpu priority matches a manual pool only by a label GKE documents for the pools it creates',
     computeClassCrd:
         'GoogleCloudPlatform/compute-class-api 1.34.0 cloud.google.com_computeclasses.yaml (computeclasses.cloud.google.com, cluster-scoped, v1; priorities[].nodepools, whenUnsatisfiable ScaleUpAnyway|DoNotScaleUp, nodePoolAutoCreation.enabled; CEL "Flex Start provisioning model is incompatible with Spot")',
     computeClassInstall:
@@ -63,8 +67,6 @@ export interface CapacityRate {
 export interface TpuCapacityFacts {
     /** One line for the plan and the docs. */
     readonly summary: string;
-    /** Whether GKE is known to build a multi-host v6e slice (4x4 and up) with it; `false` rejects it for those shapes. */
-    readonly multiHost: boolean;
     /** How long a node may run, and whether it can be taken back. */
     readonly limits: string;
     /** Zones offering it for v6e on GKE; absent: every zone of GKE_TPU_V6E_ZONES (the reservation's own zone for reservations). */
@@ -77,7 +79,6 @@ export interface TpuCapacityFacts {
 export const TPU_CAPACITY_OPTIONS: Readonly<Record<TpuCapacityOption, TpuCapacityFacts>> = {
     reservation: {
         summary: "a specific reservation, named: capacity held for this project, paid whether used or not",
-        multiHost: true,
         limits: "not preempted; no run limit; only as many VMs as the reservation holds, in its zone (multi-host: it must hold every VM of a slice, not confirmed for v6e on GKE)",
         rate: {
             usdPerChipHour: 1.89,
@@ -89,7 +90,6 @@ export const TPU_CAPACITY_OPTIONS: Readonly<Record<TpuCapacityOption, TpuCapacit
     },
     "any-reservation": {
         summary: "any reservation of the project that matches the machine type in the zone",
-        multiHost: true,
         limits: "as a specific reservation; the pool fails over to the next option rather than to on-demand (ANY_RESERVATION_THEN_FAIL), not confirmed for TPU slices offline",
         rate: {
             usdPerChipHour: 1.89,
@@ -101,7 +101,6 @@ export const TPU_CAPACITY_OPTIONS: Readonly<Record<TpuCapacityOption, TpuCapacit
     },
     "on-demand": {
         summary: "on-demand: not preempted, but only if the zone has capacity when the autoscaler asks",
-        multiHost: true,
         limits: "not preempted; no run limit; no guarantee of capacity (a stockout leaves pods Pending)",
         rate: {
             usdPerChipHour: 2.7,
@@ -113,8 +112,7 @@ export const TPU_CAPACITY_OPTIONS: Readonly<Record<TpuCapacityOption, TpuCapacit
     },
     "flex-start": {
         summary: "flex-start (Dynamic Workload Scheduler): GKE queues the request and creates the VMs when capacity frees up",
-        multiHost: false,
-        limits: "runs at most maxRunDurationSeconds (up to 7 days), then GKE reclaims the node; not preempted before; single-host shapes only here (multi-host needs queued provisioning)",
+        limits: "runs at most maxRunDurationSeconds (up to 7 days), then GKE reclaims the node; not preempted before; a multi-host slice comes whole, by one request",
         zones: ["us-east5-a", "us-east5-b"],
         rate: {
             basis: "unknown: flex-start is billed at Dynamic Workload Scheduler prices, for which no v6e rate is catalogued",
@@ -125,7 +123,6 @@ export const TPU_CAPACITY_OPTIONS: Readonly<Record<TpuCapacityOption, TpuCapacit
     },
     spot: {
         summary: "spot: spare capacity at a discount that Compute Engine takes back at 30 seconds' notice",
-        multiHost: true,
         limits: "preempted at any time with 30 s notice (a multi-host slice goes as a whole); no run limit; multi-host on GKE documented for Cloud TPU only",
         rate: {
             basis: "unknown: spot prices change up to every 30 days and no v6e spot rate is catalogued",

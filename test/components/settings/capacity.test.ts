@@ -1,5 +1,9 @@
 import { errorOf, parse, problemsOf } from "./parse";
 
+/** What a reservation's name may be, as every message about one says. */
+const RESERVATION_ALLOWED =
+    "a reservation's name (lowercase letters, digits and hyphens, starting with a letter, at most 63 characters), or projects/<owner>/reservations/<name> for one shared from another project, either with /reservationBlocks/<block> for one of its blocks";
+
 describe("settings defaults", () => {
     test("a multi-host topology takes its hosts as the pool's maximum", () => {
         const settings = parse({ tpuTopology: "4x4", tpuMaxNodes: "4" });
@@ -69,7 +73,7 @@ describe("settings validation names the key, the value and what is allowed", () 
         [
             "malformed reservation name",
             { tpuProvisioning: "reservation", tpuReservation: "Trillium_1" },
-            'gke-tpu-inference:tpuReservation = "Trillium_1" is not a reservation name; allowed: lowercase letters, digits and hyphens, starting with a letter, at most 63 characters',
+            `gke-tpu-inference:tpuReservation = "Trillium_1" is not a reservation name; allowed: ${RESERVATION_ALLOWED}`,
         ],
     ])("%s", (_case, values, message) => {
         expect(errorOf(values)).toBe(message);
@@ -121,27 +125,42 @@ describe("tpuCapacity: the options in the order GKE tries them", () => {
         ]);
     });
 
-    test("multi-host shapes take every option GKE builds them with, each pool a whole slice", () => {
+    test("multi-host shapes take every option GKE builds them with, flex-start among them (without queued provisioning), each pool a whole slice", () => {
         const settings = parse(
-            plan([{ type: "reservation", name: "slice" }, { type: "on-demand" }, { type: "spot" }], {
+            plan([{ type: "reservation", name: "slice" }, { type: "on-demand" }, { type: "flex-start" }, { type: "spot" }], {
+                zone: "us-east5-a",
                 tpuTopology: "4x4",
                 tpuMaxNodes: "4",
             }),
         );
         expect(settings.tpu).toEqual(expect.objectContaining({ hostsPerSlice: 4, maxNodes: 4 }));
-        expect(settings.tpu.capacity.map((rung) => rung.type)).toEqual(["reservation", "on-demand", "spot"]);
+        expect(settings.tpu.capacity.map((rung) => rung.type)).toEqual(["reservation", "on-demand", "flex-start", "spot"]);
+    });
+
+    test("a reservation shared from another project, and one of its blocks, by the names a node pool's affinity takes", () => {
+        const names = [
+            "projects/capacity-owner/reservations/trillium",
+            "projects/capacity-owner/reservations/trillium/reservationBlocks/block-1",
+            "trillium/reservationBlocks/block-1",
+        ];
+        expect(parse(plan(names.map((name) => ({ type: "reservation", name })))).tpu.capacity).toEqual(
+            names.map((name) => ({ type: "reservation", name })),
+        );
+        expect(parse({ tpuProvisioning: "reservation", tpuReservation: names[0] }).tpu.capacity).toEqual([
+            { type: "reservation", name: names[0] },
+        ]);
     });
 
     test.each<[string, Record<string, string>, string]>([
         [
             "a reservation option without a name",
             plan([{ type: "reservation" }, { type: "on-demand" }]),
-            'gke-tpu-inference:tpuCapacity[0].name = null is not set on a "reservation" option; allowed: the name of a specific TPU reservation in the zone: lowercase letters, digits and hyphens, starting with a letter, at most 63 characters',
+            `gke-tpu-inference:tpuCapacity[0].name = null is not set on a "reservation" option; allowed: a specific TPU reservation in the zone, by ${RESERVATION_ALLOWED}`,
         ],
         [
             "a reservation name GCP refuses",
             plan([{ type: "reservation", name: "Trillium_1" }]),
-            'gke-tpu-inference:tpuCapacity[0].name = "Trillium_1" is not a reservation name; allowed: lowercase letters, digits and hyphens, starting with a letter, at most 63 characters',
+            `gke-tpu-inference:tpuCapacity[0].name = "Trillium_1" is not a reservation name; allowed: ${RESERVATION_ALLOWED}`,
         ],
         [
             "an unknown option",
@@ -196,12 +215,16 @@ describe("tpuCapacity: the options in the order GKE tries them", () => {
             plan([{ type: "on-demand" }, { type: "flex-start" }]),
             'gke-tpu-inference:tpuCapacity[1] = "flex-start" is not offered for TPU v6e in gke-tpu-inference:zone = "europe-west4-a"; allowed: flex-start in us-east5-a, us-east5-b',
         ],
-        [
-            "flex-start for a multi-host slice",
-            plan([{ type: "on-demand" }, { type: "flex-start" }], { zone: "us-east5-a", tpuTopology: "4x4", tpuMaxNodes: "4" }),
-            'gke-tpu-inference:tpuCapacity[1] = "flex-start" cannot buy a 4x4 slice of ct6e-standard-4t (4 hosts): GKE\'s flex-start is known for single-host TPU v6e shapes only; ' +
-                "allowed: reservation, any-reservation, on-demand, spot for 4x4, or a single-host tpuTopology (2x2)",
-        ],
+        ...[
+            "projects/Owner/reservations/trillium",
+            "projects/owner/reservation/trillium",
+            "trillium/blocks/b1",
+            "projects/owner/reservations/",
+        ].map((name): [string, Record<string, string>, string] => [
+            `a malformed shared reservation ${name}`,
+            plan([{ type: "reservation", name }]),
+            `gke-tpu-inference:tpuCapacity[0].name = ${JSON.stringify(name)} is not a reservation name; allowed: ${RESERVATION_ALLOWED}`,
+        ]),
         [
             "a flex-start first option holding nodes",
             plan([{ type: "flex-start" }, { type: "on-demand" }], { zone: "us-east5-a", tpuMinNodes: "1" }),
