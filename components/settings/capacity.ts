@@ -5,7 +5,6 @@
  */
 import { z } from "zod";
 import {
-    CAPACITY_SOURCES,
     FLEX_START_MAX_RUN_SECONDS,
     GKE_LIMITS,
     TPU_CAPACITY_OPTIONS,
@@ -57,7 +56,7 @@ const NAME = "[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?";
 /**
  * A reservation as a node pool's affinity names it: its name in the project, or `projects/<owner>/reservations/<name>`
  * for one shared from another project, either followed by `/reservationBlocks/<block>` to take one block. Source:
- * {@link CAPACITY_SOURCES.sharedReservations}.
+ * `CAPACITY_SOURCES.sharedReservations` in the catalog.
  */
 const RESERVATION_NAME = new RegExp(`^(?:projects/[a-z][-a-z0-9]{4,28}[a-z0-9]/reservations/)?${NAME}(?:/reservationBlocks/${NAME})?$`);
 const RESERVATION_NAME_ALLOWED =
