@@ -154,7 +154,7 @@ export = async () => {
 
     // The platform layer: it needs the cluster's provider (hence the system pool), never the TPU pool.
     const { provider } = cluster;
-    // The plan's order, for GKE's autoscaler: it needs the cluster and the pools' names, and nothing waits for it.
+    // The plan's order, for GKE's autoscaler: it needs the cluster and the pools' names; the model services wait for it.
     const computeClass =
         computeClassName !== undefined
             ? new TpuComputeClass(computeClassName, {
@@ -286,6 +286,8 @@ export = async () => {
                     serving.routerRouteConfig,
                     ...(serving.multiHostPreset ? [serving.multiHostPreset] : []),
                     leaderWorkerSet.webhooksReady,
+                    // No TPU pod before the plan's order exists: without the class the autoscaler may buy any option first.
+                    ...(computeClass ? [computeClass.ready] : []),
                 ],
                 paused: settings.paused,
                 coldStart: settings.coldStart,

@@ -247,6 +247,7 @@ describe("the program (index.ts)", () => {
                         usdPerHour: 0,
                     },
                 ],
+                ceilingNodes: 3,
             },
             tpuHourlyCost: {
                 nodes: 0,

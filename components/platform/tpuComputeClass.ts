@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { COMPUTE_CLASS, SPOT_TAINT } from "@gke-tpu-inference/facts";
 import type { TpuScheduling } from "../infrastructure/tpuNodePool";
 import type { TpuCapacityRung } from "../settings/capacity";
+import { WebhookGate } from "./webhookGate";
 
 /** One option of the plan as the class orders it: the node pool that buys it. */
 export interface ComputeClassRung {
@@ -29,15 +30,18 @@ export interface TpuComputeClassArgs {
  * moves a pending pod to the next option without anyone changing the stack. Pods select the class by its node label and
  * tolerate its taint (and spot's, when a spot pool is in the plan); the pools carry both.
  *
- * The class waits only for the cluster and the pools it names, never for TPU nodes. GKE's autoscaler installs the
- * ComputeClass CRD, on a fresh cluster up to an hour after it is created; the Kubernetes provider retries a create whose
- * kind is not served yet a few times and then fails this one resource, which the next `pulumi up` creates. Nothing waits
- * for the class: the pools' label already lands pods on the plan's pools, the class only adds the order.
+ * GKE's autoscaler installs the ComputeClass CRD, on a fresh cluster up to an hour after it is created
+ * ({@link COMPUTE_CLASS.crdInstallMinutes}), and until the class exists the autoscaler treats the labelled pools as one
+ * unordered group, free to buy spot or flex-start first. So a gate (a Job that asks the API server to create a class in a
+ * dry run until it can) comes first, the class after it, and {@link TpuComputeClass.ready} is what the model services
+ * wait for: no TPU pod exists before the order does. Nothing here waits for TPU nodes.
  */
 export class TpuComputeClass extends pulumi.ComponentResource {
     public readonly className: string;
     /** What a model service's pods need: the class's selector, its taint's toleration, and spot's when the plan has spot. */
     public readonly scheduling: TpuScheduling;
+    /** The class, created once GKE serves its kind: the model services wait for it. */
+    public readonly ready: k8s.apiextensions.CustomResource;
 
     constructor(name: string, args: TpuComputeClassArgs, opts?: pulumi.ComponentResourceOptions) {
         super("gke-tpu-inference:platform:TpuComputeClass", name, {}, opts);
@@ -47,24 +51,44 @@ export class TpuComputeClass extends pulumi.ComponentResource {
             );
         }
         this.className = args.className;
-
-        new k8s.apiextensions.CustomResource(
-            `${name}-class`,
+        const spec = {
+            // A priority that names node pools may say nothing else: each pool's own config is the option.
+            priorities: args.rungs.map((rung) => ({ nodepools: [rung.nodePoolName] })),
+            // The plan is exactly these pools: GKE must not create pools of its own for the class.
+            nodePoolAutoCreation: { enabled: false },
+            // When no option has capacity the pod stays Pending (and says why) rather than landing on a node that matches
+            // none of them.
+            whenUnsatisfiable: "DoNotScaleUp",
+        };
+        // The probe is a class of another name, never persisted: a dry run of the class itself would fail once it exists.
+        const served = new WebhookGate(
+            `${name}-served`,
             {
-                apiVersion: COMPUTE_CLASS.apiVersion,
-                kind: COMPUTE_CLASS.kind,
-                metadata: { name: args.className },
-                spec: {
-                    // A priority that names node pools may say nothing else: each pool's own config is the option.
-                    priorities: args.rungs.map((rung) => ({ nodepools: [rung.nodePoolName] })),
-                    // The plan is exactly these pools: GKE must not create pools of its own for the class.
-                    nodePoolAutoCreation: { enabled: false },
-                    // When no option has capacity the pod stays Pending (and says why) rather than landing on a node
-                    // that matches none of them.
-                    whenUnsatisfiable: "DoNotScaleUp",
-                },
+                provider: args.provider,
+                // Every cluster has it from the start, and nothing else of the stack lives there.
+                namespace: "default",
+                probes: [
+                    {
+                        apiVersion: COMPUTE_CLASS.apiVersion,
+                        kind: COMPUTE_CLASS.kind,
+                        metadata: { name: `${args.className}-probe` },
+                        spec: { priorities: [{ nodepools: ["probe"] }], nodePoolAutoCreation: { enabled: false } },
+                    },
+                ],
+                resources: [{ apiGroup: COMPUTE_CLASS.apiVersion.split("/")[0], resources: ["computeclasses"] }],
+                version: COMPUTE_CLASS.apiVersion,
+                dependsOn: [],
+                // GKE's hour, and a margin for the probe's own start.
+                timeoutSeconds: (COMPUTE_CLASS.crdInstallMinutes + 10) * 60,
             },
-            { parent: this, provider: args.provider },
+            { parent: this },
+        );
+
+        this.ready = new k8s.apiextensions.CustomResource(
+            `${name}-class`,
+            { apiVersion: COMPUTE_CLASS.apiVersion, kind: COMPUTE_CLASS.kind, metadata: { name: args.className }, spec },
+            // Created once the API serves the kind, rather than failing after the provider's few retries.
+            { parent: this, provider: args.provider, dependsOn: [served.ready] },
         );
 
         const spot = args.rungs.some((rung) => rung.capacity.type === "spot");

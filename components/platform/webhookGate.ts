@@ -25,15 +25,30 @@ export interface WebhookGateArgs {
     version: string;
     /** What installs and serves the webhooks (charts, the firewall rule to their port); the probe starts after them. */
     dependsOn: pulumi.Input<pulumi.Resource>[];
-    /** How long `pulumi up` waits for the webhooks to answer. Default 1200 s. */
+    /** How long `pulumi up` waits for the webhooks to answer. Default {@link DEFAULT_TIMEOUT_SECONDS}. */
     timeoutSeconds?: number;
 }
 
-/** Retries before the Job fails; with Kubernetes' backoff (10 s doubling to 6 min) about 20 minutes, beyond the default timeout. */
-const BACKOFF_LIMIT = 8;
+/** How long `pulumi up` waits for a gate by default: 20 minutes. */
+const DEFAULT_TIMEOUT_SECONDS = 1200;
+
+/** Kubernetes' backoff between a Job's failed pods: 10 s, doubling, at most 6 minutes. */
+const JOB_BACKOFF = { firstSeconds: 10, maxSeconds: 360 };
+
+/** Retries that keep the Job going past `seconds`, so that `pulumi up`'s own timeout, not the Job's backoff, ends the wait. */
+export function backoffLimitFor(seconds: number): number {
+    let waited = 0;
+    let retries = 0;
+    for (let delay = JOB_BACKOFF.firstSeconds; waited <= seconds; delay = Math.min(delay * 2, JOB_BACKOFF.maxSeconds)) {
+        waited += delay;
+        retries += 1;
+    }
+    return retries;
+}
 
 /**
- * Waits until admission and conversion webhooks answer, as cert-manager's own `startupapicheck` does:
+ * Waits until admission and conversion webhooks answer, as cert-manager's own `startupapicheck` does (and, as it asks the
+ * API server to create the probes, until the API serves their kinds: a CRD a GKE component installs later):
  * a Job runs `kubectl create --dry-run=server` on probe objects, so the API server calls each webhook
  * exactly as it will for the stack's own objects (TLS to the webhook's Service, the injected CA bundle,
  * the handler being registered). Pulumi's Helm v4 `Chart` runs no Helm hooks, and Pulumi retries a
@@ -82,9 +97,12 @@ export class WebhookGate extends pulumi.ComponentResource {
         this.ready = new k8s.batch.v1.Job(
             `${name}-probe`,
             {
-                metadata: { ...metadata("probe"), annotations: { "pulumi.com/timeoutSeconds": String(args.timeoutSeconds ?? 1200) } },
+                metadata: {
+                    ...metadata("probe"),
+                    annotations: { "pulumi.com/timeoutSeconds": String(args.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) },
+                },
                 spec: {
-                    backoffLimit: BACKOFF_LIMIT,
+                    backoffLimit: backoffLimitFor(args.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
                     template: {
                         metadata: { labels: { "app.kubernetes.io/name": `${name}-probe`, "app.kubernetes.io/version": args.version } },
                         spec: {

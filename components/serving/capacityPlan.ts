@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { TPU_CAPACITY_OPTIONS } from "@gke-tpu-inference/facts";
+import { MULTI_HOST_SCALE_UP_WAIT_MINUTES, TPU_CAPACITY_OPTIONS } from "@gke-tpu-inference/facts";
 import { TpuCapacityRung } from "../settings/capacity";
 import { TpuUsage, busyNodes, rateOf, usdPerHour } from "./cost";
 
@@ -18,6 +18,11 @@ export interface CapacityPlanEntry {
     maxRunDurationSeconds?: number;
     /** Run limit and preemption, from the catalog. */
     limits: string;
+    /**
+     * On a multi-host slice, before a later option: the longest GKE's autoscaler waits on this option's scale-up before it
+     * tries the next, in minutes (a slice is asked for whole, and the request waits for capacity).
+     */
+    scaleUpWaitMinutes?: number;
     /** The busy VMs' cost per hour if all came from this option; "unknown" where the catalog has no rate. */
     usdPerHour: number | "unknown";
 }
@@ -26,6 +31,12 @@ export interface CapacityPlanEntry {
 export interface CapacityPlan {
     computeClass?: string;
     options: CapacityPlanEntry[];
+    /**
+     * The most TPU VMs the plan's pools hold at once: every option's maximum. A rollout's surge pod (Kubernetes' default
+     * maxSurge, one pod for up to four replicas) lands on the next option when the first is full, so the plan, not one
+     * pool, bounds the bill.
+     */
+    ceilingNodes: number;
 }
 
 /** What the plan is built from: each option's pool name and bounds, in order. */
@@ -44,7 +55,7 @@ export function capacityPlan(usage: TpuUsage & { zone: string }, pools: readonly
     const chips = busyNodes(usage, (model) => model.replicas) * usage.tpu.chipsPerVm;
     return {
         ...(computeClass !== undefined ? { computeClass } : {}),
-        options: pools.map((pool) => {
+        options: pools.map((pool, index) => {
             const rate = rateOf(pool.capacity.type).usdPerChipHour;
             return {
                 option: pool.capacity.type,
@@ -55,8 +66,17 @@ export function capacityPlan(usage: TpuUsage & { zone: string }, pools: readonly
                 ...(pool.capacity.type === "reservation" ? { reservation: pool.capacity.name } : {}),
                 ...(pool.capacity.type === "flex-start" ? { maxRunDurationSeconds: pool.capacity.maxRunDurationSeconds } : {}),
                 limits: TPU_CAPACITY_OPTIONS[pool.capacity.type].limits,
+                ...(usage.tpu.hostsPerSlice > 1 && index < pools.length - 1
+                    ? {
+                          scaleUpWaitMinutes:
+                              pool.capacity.type === "flex-start"
+                                  ? MULTI_HOST_SCALE_UP_WAIT_MINUTES.flexStart
+                                  : MULTI_HOST_SCALE_UP_WAIT_MINUTES.other,
+                      }
+                    : {}),
                 usdPerHour: rate === undefined ? "unknown" : usdPerHour(chips, rate),
             };
         }),
+        ceilingNodes: pools.reduce((total, pool) => total + pool.maxNodes, 0),
     };
 }

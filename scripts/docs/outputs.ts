@@ -79,8 +79,10 @@ export const OUTPUT_DESCRIPTIONS: Record<string, string> = {
     tpuCapacityPlan: "The TPU capacity plan (`tpuCapacity`): how the stack buys TPU VMs and in which order GKE tries each way.",
     "tpuCapacityPlan.computeClass":
         "With two options or more: the ComputeClass whose priorities name the options' node pools in order; the services' pods select it.",
+    "tpuCapacityPlan.ceilingNodes":
+        "The most TPU VMs the plan's pools hold at once, every option's maximum: a rollout's surge pod spills onto the next option when the first is full.",
     "tpuCapacityPlan.options":
-        "Each option in the order GKE tries it: `option`, `zone`, `nodePool`, `minNodes`, `maxNodes`, the `reservation` or flex-start `maxRunDurationSeconds` it takes, its `limits`, and `usdPerHour` of the services' busy VMs if all came from it (`unknown` without a catalogued rate).",
+        "Each option in the order GKE tries it: `option`, `zone`, `nodePool`, `minNodes`, `maxNodes`, the `reservation` or flex-start `maxRunDurationSeconds` it takes, its `limits`, on a multi-host slice before a later option `scaleUpWaitMinutes` (the longest GKE waits on it before trying the next), and `usdPerHour` of the services' busy VMs if all came from it (`unknown` without a catalogued rate).",
     tpuHourlyCost:
         "Estimated TPU bill per hour at the node count the configuration implies (none when paused), as a range over the plan's options.",
     "tpuHourlyCost.atMaximum":

@@ -142,6 +142,15 @@ export const TPU_CAPACITY_OPTION_NAMES: readonly TpuCapacityOption[] = [
     "spot",
 ];
 
+/**
+ * How long GKE's autoscaler waits on a multi-host TPU scale-up (one request for the whole slice) before it gives it up
+ * and moves on, in minutes: a flex-start pool's capacity check of 15 minutes plus 15 for the VMs to register; any other
+ * pool 10 hours. A ComputeClass priority that names pools cannot shorten it (capacityCheckWaitTimeSeconds is for `tpu`
+ * and flex-start priorities, which match a manual pool only by a label GKE documents for the pools it creates). Source:
+ * {@link CAPACITY_SOURCES.multiHostScaleUpWait}.
+ */
+export const MULTI_HOST_SCALE_UP_WAIT_MINUTES = { flexStart: 30, other: 600 } as const;
+
 /** A flex-start node's run limit, in seconds: GKE's default and maximum are seven days. Source: {@link CAPACITY_SOURCES.flexStart}. */
 export const FLEX_START_MAX_RUN_SECONDS = { minimum: 1, maximum: 604_800, default: 604_800 } as const;
 

@@ -1,3 +1,4 @@
+import { parse } from "yaml";
 import { TpuComputeClass } from "../../../components/platform/tpuComputeClass";
 import { CrdValidator } from "../../crds";
 import { record, testProvider } from "../../harness";
@@ -43,9 +44,25 @@ describe("TpuComputeClass", () => {
                 whenUnsatisfiable: "DoNotScaleUp",
             },
         });
-        // GKE serves the CRD: the class waits for nothing but its provider (the cluster).
-        expect(graph.dependencyNames(resource)).toEqual([]);
-        expect(new CrdValidator().errors(resource.inputs)).toEqual([]);
+        // GKE's autoscaler installs the CRD, up to an hour into a new cluster: the class waits for a probe that the API
+        // server takes a class, and for nothing else.
+        expect(graph.dependencyNames(resource)).toEqual(["kubernetes:batch/v1:Job tpu-inference-tpu-served-probe"]);
+        const probe = graph.get("kubernetes:batch/v1:Job", "tpu-inference-tpu-served-probe").inputs as {
+            metadata: { namespace: string; annotations: Record<string, string> };
+            spec: { backoffLimit: number };
+        };
+        expect([probe.metadata.namespace, probe.metadata.annotations["pulumi.com/timeoutSeconds"], probe.spec.backoffLimit]).toEqual([
+            "default",
+            "4200",
+            15,
+        ]);
+        const probed = graph.get("kubernetes:core/v1:ConfigMap", "tpu-inference-tpu-served-probes").inputs as {
+            data: Record<string, string>;
+        };
+        const probeClass = parse(probed.data["probe-0.yaml"]) as Record<string, unknown>;
+        // A class of another name, never the stack's: a dry run of the class itself would fail once it exists.
+        expect(probeClass).toEqual(expect.objectContaining({ kind: "ComputeClass", metadata: { name: "tpu-inference-tpu-probe" } }));
+        expect([...new CrdValidator().errors(resource.inputs), ...new CrdValidator().errors(probeClass)]).toEqual([]);
     });
 
     test("pods select the class and tolerate its taint, and spot's when the plan has spot; never flex-start's", async () => {

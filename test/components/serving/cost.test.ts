@@ -123,13 +123,38 @@ describe("capacityPlan", () => {
                     usdPerHour: 32.4,
                 },
             ],
+            // Every option's maximum: a rollout's surge pod may spill onto the next option.
+            ceilingNodes: 9,
         });
+    });
+
+    test("on a multi-host slice, each option but the last says how long GKE may wait on it before the next", () => {
+        const settings = parse({
+            zone: "us-east5-a",
+            tpuTopology: "4x4",
+            tpuMaxNodes: "4",
+            tpuCapacity: JSON.stringify([{ type: "flex-start" }, { type: "on-demand" }, { type: "spot" }]),
+        });
+        const pools = settings.tpu.capacity.map((capacity, index) => ({
+            capacity,
+            nodePoolName: `pool-${index}`,
+            minNodes: 0,
+            maxNodes: 4,
+        }));
+        const plan = capacityPlan(settings, pools, "tpu-inference-tpu");
+        expect(plan.options.map((option) => [option.option, option.scaleUpWaitMinutes])).toEqual([
+            ["flex-start", 30],
+            ["on-demand", 600],
+            ["spot", undefined],
+        ]);
+        expect(plan.ceilingNodes).toBe(12);
     });
 
     test("a plan of one option names no ComputeClass", () => {
         const settings = parse({});
         expect(capacityPlan(settings, [{ capacity: { type: "on-demand" }, nodePoolName: "p", minNodes: 0, maxNodes: 3 }])).toEqual({
             options: [expect.objectContaining({ option: "on-demand", usdPerHour: 0 })],
+            ceilingNodes: 3,
         });
     });
 });
