@@ -112,6 +112,11 @@ describe("the doctor's capacity checks, against recorded cluster states", () => 
         ["misconfigured", "tpu-quota", /\(quota: the project's TPU v6e quota in the region is used up\)$/],
         ["reservation", "tpu-reservation", /\(reservation exhausted: every VM of the reservation is in use\)$/],
         ["flex-start", "tpu-flex-start", /\(flex-start misconfigured: the pod tolerates cloud.google.com\/gke-flex-start/],
+        [
+            "timed-out",
+            "tpu-capacity",
+            /failed to appear in time\. .*\(scale-up timed out: GKE asked for the VMs and they did not appear within its wait \(on a multi-host slice up to 30 min with flex-start, 10 h otherwise\)/,
+        ],
     ])("a Pending pod in state %s names lesson %s", (name, lesson, evidence) => {
         const { pods, events } = state(name);
         const diagnosis = pendingCapacity(pods[0], events)!;

@@ -41,7 +41,7 @@ export const CAPACITY_SOURCES = {
     nodeLabels:
         "GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/cloudprovider/gke/labels/system_labels.go:31,43,80-107,204-212,295-298; pkg/computeclass/nodeannotator_plugin.go:37-47",
     failedScaleUp:
-        'GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/visibility/events/failed_scale_up_event_logger.go:31-54,109 (FailedScaleUp: "Node scale up in zones %v associated with this pod failed: %v"); pkg/computeclass/status/history/crd_backoff_observer.go:33-34,240-257 (ProvisioningSuspended / ProvisioningConstrained reasons)',
+        'GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/visibility/events/failed_scale_up_event_logger.go:31-54,109 (FailedScaleUp: "Node scale up in zones %v associated with this pod failed: %v"; :45 "Some nodes in node group %q failed to appear in time"); pkg/provisioningrequests/reconciler/reasons/reasons.go:303-315 ("Request wasn\'t provisioned in the allocated time"); pkg/computeclass/status/history/crd_backoff_observer.go:33-34,240-257 (ProvisioningSuspended / ProvisioningConstrained reasons)',
     flexStartToleration:
         'GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/autoprovisioning/injection.go:1543-1546 ("pod cannot have only Flex Start toleration … please also specify the node selector"), pkg/visibility/types/messages.go:376 (no.scale.up.flex.start.misconfigured.error)',
     quota: 'GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/visibility/events/failed_scale_up_event_logger.go:31-54 ("GCE quota exceeded"); kubernetes/autoscaler ce048aa cluster-autoscaler/cloudprovider/gce/autoscaling_gce_client.go:44 (QUOTA_EXCEEDED); kubernetes-sigs/cluster-autoscaler 9910004 pkg/core/scaleup/orchestrator/skippedreasons.go:44-48 ("exceeded quota")',
@@ -235,6 +235,14 @@ export const SCALE_UP_FAILURES: readonly ScaleUpFailure[] = [
         cause: "reservation unusable: missing, not shared with the project, not ready, or not of this machine type in this zone",
         next: "check the reservation with `gcloud compute reservations describe <name> --zone <zone>`; it must be specific, in the pool's zone and of its machine type",
         lesson: "tpu-reservation",
+    },
+    {
+        // GKE asked for the VMs and they did not register within the autoscaler's wait: a multi-host slice's resize
+        // request, or flex-start's, waiting for capacity (scale.up.error.waiting.for.instances.timeout).
+        match: /failed to appear in time|waiting\.for\.instances\.timeout|wasn't provisioned in the allocated time/,
+        cause: `scale-up timed out: GKE asked for the VMs and they did not appear within its wait (on a multi-host slice up to ${MULTI_HOST_SCALE_UP_WAIT_MINUTES.flexStart} min with flex-start, ${MULTI_HOST_SCALE_UP_WAIT_MINUTES.other / 60} h otherwise), a stockout that queued rather than failed`,
+        next: "the ComputeClass moves to the next option after GKE's backoff; put a flex-start or spot option after this one in tpuCapacity, or move to another v6e zone",
+        lesson: "tpu-capacity",
     },
     {
         match: /Invalid TPU topology|Invalid TPU configuration/,
