@@ -9,7 +9,7 @@ import { Props } from "./support/resources";
 export const requireFlexStartPoolSettings: StackValidationPolicy = {
     ...policyText(
         "require-flex-start-pool-settings",
-        "A flex-start node pool (nodeConfig.flexStart) must have auto-repair off, consume no reservation, not be spot, be sized by the autoscaler alone from 0, and set its run limit (nodeConfig.maxRunDuration, 1s to 604800s).",
+        "A flex-start node pool (nodeConfig.flexStart) must have auto-repair off, consume no reservation, be neither spot nor preemptible, be sized by the autoscaler alone from 0, and keep any run limit it sets (nodeConfig.maxRunDuration) within 1s to 604800s.",
     ),
     enforcementLevel: "mandatory",
     severity: "medium",

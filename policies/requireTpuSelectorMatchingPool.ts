@@ -2,6 +2,7 @@ import { StackValidationPolicy } from "@pulumi/policy";
 import { PolicyResource } from "@pulumi/policy";
 import {
     CAPACITY_SELECTORS,
+    CAPACITY_SOURCES,
     COMPUTE_CLASS,
     CapacityOffer,
     TPU_NODE,
@@ -20,11 +21,12 @@ import {
     describeOffer,
     namedPools,
     offersOfClass,
+    poolName,
     poolNamesKnown,
     poolNamesOf,
 } from "./support/computeClasses";
 import { effectiveServiceSpec } from "./support/kserve";
-import { isLlmInferenceService, kindOfType } from "./support/resources";
+import { Props, isLlmInferenceService, kindOfType } from "./support/resources";
 import { TpuPool, placements, tpuV6ePools } from "./support/tpuPools";
 
 /** Every topology a TPU v6e node can carry. */
@@ -34,21 +36,35 @@ const V6E_TOPOLOGIES = [
 
 const shown = (values: readonly string[] | undefined) => JSON.stringify(values?.join(", ") ?? null);
 
+/** Whether a ComputeClass's `tpu` priority matches an existing pool as GKE matches them: TPU type, topology, chips per VM. */
+function tpuPriorityMatches(priority: Props, pool: TpuPool): boolean {
+    const tpu: Props = priority?.tpu ?? {};
+    const chips = TPU_V6E_MACHINE_TYPES[pool.machineType]?.chipsPerVm;
+    return (
+        (tpu.type === undefined || tpu.type === TPU_NODE.acceleratorValue) &&
+        (tpu.topology === undefined || tpu.topology === pool.topology) &&
+        (tpu.count === undefined || Number(tpu.count) === chips)
+    );
+}
+
 /**
  * A ComputeClass's pools that cannot serve it: a name in its priorities no node pool of the stack has (only where the
- * stack declares pools, which may otherwise live in another stack), and a pool it names without its label or taint.
+ * stack declares pools, which may otherwise live in another stack); a pool it names without its label or taint, or
+ * without autoscaling; a pool that carries its label but no priority matches; and a class that can create no pool whose
+ * TPU priorities match none of the stack's pools. Source: {@link CAPACITY_SOURCES.classPools}.
  */
 function classPoolProblems(computeClass: DeclaredComputeClass, resources: PolicyResource[]): Array<[string, string]> {
     const pools = namedPools(resources);
     const declaresPools = resources.some(
         (resource) => resource.type === "gcp:container/nodePool:NodePool" || (resource.props.nodePools ?? []).length > 0,
     );
+    const namesKnown = poolNamesKnown(resources);
     const binding = `${COMPUTE_CLASS.label}=${computeClass.name}`;
-    return computeClass.priorities.flatMap((priority, index) =>
+    const named = computeClass.priorities.flatMap((priority, index) =>
         poolNamesOf(priority).flatMap((name): Array<[string, string]> => {
             const pool = pools.find((candidate) => candidate.name === name);
             if (!pool) {
-                return declaresPools && poolNamesKnown(resources)
+                return declaresPools && namesKnown
                     ? [
                           [
                               `ComputeClass ${computeClass.name} names node pool ${name} in priorities[${index}], which no node pool of the stack is; GKE reports NodePoolNotExist and skips it.`,
@@ -58,17 +74,65 @@ function classPoolProblems(computeClass: DeclaredComputeClass, resources: Policy
                     : [];
             }
             const { label, taint } = computeClassBinding(pool.props, computeClass.name);
-            const missing = [...(label ? [] : [`label ${binding}`]), ...(taint ? [] : [`taint ${binding}:NoSchedule`])];
-            return missing.length > 0
-                ? [
-                      [
-                          `Node pool ${name}, named in ComputeClass ${computeClass.name}'s priorities[${index}], lacks its ${missing.join(" and ")} (nodeConfig.labels, nodeConfig.taints); GKE binds a pool it did not create to a class only through both.`,
-                          pool.resource.urn,
-                      ],
-                  ]
-                : [];
+            const missing = [...(label ? [] : [`label ${binding}`]), ...(taint ? [] : [`taint ${binding}`])];
+            const where = `Node pool ${name}, named in ComputeClass ${computeClass.name}'s priorities[${index}],`;
+            return [
+                ...(missing.length > 0
+                    ? [
+                          [
+                              `${where} lacks its ${missing.join(" and ")} (nodeConfig.labels, nodeConfig.taints); GKE binds a pool it did not create to a class only through both.`,
+                              pool.resource.urn,
+                          ] as [string, string],
+                      ]
+                    : []),
+                ...(!pool.props.autoscaling
+                    ? [
+                          [
+                              `${where} has no autoscaling: GKE's autoscaler never adds a node to it, so the class never falls back to it; set autoscaling on the pool.`,
+                              pool.resource.urn,
+                          ] as [string, string],
+                      ]
+                    : []),
+            ];
         }),
     );
+    const tpuPriorities = computeClass.priorities.flatMap((priority, index) => (priority?.tpu !== undefined ? [index] : []));
+    const v6ePools = tpuV6ePools(resources);
+    const labelled = v6ePools.filter((pool) => pool.props.nodeConfig?.labels?.[COMPUTE_CLASS.label] === computeClass.name);
+    // A labelled pool that no priority names (or, for a tpu priority, matches) is not given for the class.
+    const unmatched = namesKnown
+        ? labelled
+              .filter(
+                  (pool) =>
+                      !computeClass.priorities.some((priority) =>
+                          priority?.tpu !== undefined
+                              ? tpuPriorityMatches(priority, pool)
+                              : poolNamesOf(priority).includes(pool.props.name),
+                      ),
+              )
+              .map((pool): [string, string] => [
+                  `Node pool ${poolName(pool)} carries ComputeClass ${computeClass.name}'s label, but no priority of the class names or matches it: GKE does not scale it for the class (NodepoolMisconfigured); name it in a priority, or drop the label.`,
+                  pool.resource.urn,
+              ])
+        : [];
+    const createsNone = computeClass.resource.props.spec?.nodePoolAutoCreation?.enabled !== true;
+    const starved =
+        createsNone &&
+        declaresPools &&
+        tpuPriorities.length > 0 &&
+        tpuPriorities.length === computeClass.priorities.length &&
+        !labelled.some(
+            (pool) => pool.props.autoscaling && tpuPriorities.some((index) => tpuPriorityMatches(computeClass.priorities[index], pool)),
+        )
+            ? [
+                  [
+                      `ComputeClass ${computeClass.name} gives no node: its priorities describe TPU nodes and nodePoolAutoCreation is off, so only an autoscaled pool of the stack that carries its label and matches one could serve it, and none does.`,
+                      computeClass.resource.urn,
+                  ] as [string, string],
+              ]
+            : [];
+    // A class that gives no node at all is one finding, not one per pool it fails to match.
+    return [...named, ...(starved.length > 0 ? starved : unmatched)];
 }
 
 /**

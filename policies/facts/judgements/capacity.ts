@@ -3,7 +3,7 @@
  * accelerator, topology, and how its capacity is bought), whether a pod's node selection can be met by it, and what GKE
  * requires of a flex-start node pool. Pure functions over the objects' props.
  */
-import { CAPACITY_NODE_LABELS, COMPUTE_CLASS, FLEX_START_MAX_RUN_SECONDS, FLEX_START_POOL, TPU_NODE } from "../catalog";
+import { CAPACITY_NODE_LABELS, CAPACITY_SOURCES, COMPUTE_CLASS, FLEX_START_MAX_RUN_SECONDS, FLEX_START_POOL, TPU_NODE } from "../catalog";
 import { KubeProps } from "./objects";
 
 /** What a node pool, or a ComputeClass's TPU priority, gives a pod: its node's TPU labels and how its capacity is bought. */
@@ -98,18 +98,16 @@ export function unmetCapacitySelectors(placement: ReadonlyMap<string, readonly s
     });
 }
 
-/** A ComputeClass's name as pods select it, and the label and taint a node pool it names carries. Source: {@link COMPUTE_CLASS}. */
+/**
+ * A ComputeClass's name as pods select it, and the label and taint a node pool it names carries. GKE checks the class's
+ * taint by its key and value only, whatever its effect. Sources: {@link COMPUTE_CLASS}, {@link CAPACITY_SOURCES.classTaint}.
+ */
 export function computeClassBinding(pool: KubeProps, className: string): { label: boolean; taint: boolean } {
     const nodeConfig = (pool.nodeConfig ?? {}) as KubeProps;
     const taints = (Array.isArray(nodeConfig.taints) ? nodeConfig.taints : []) as KubeProps[];
     return {
         label: nodeConfig.labels?.[COMPUTE_CLASS.label] === className,
-        taint: taints.some(
-            (taint) =>
-                taint?.key === COMPUTE_CLASS.label &&
-                taint.value === className &&
-                (taint.effect === "NO_SCHEDULE" || taint.effect === "NoSchedule"),
-        ),
+        taint: taints.some((taint) => taint?.key === COMPUTE_CLASS.label && taint.value === className),
     };
 }
 
@@ -121,8 +119,8 @@ function durationSeconds(value: unknown): number | undefined {
 
 /**
  * What a flex-start node pool (`nodeConfig.flexStart` true; a NodePool's props, or a pool inline in a Cluster) lacks of
- * what GKE requires: auto-repair off, no reservation, not spot, sized by the autoscaler alone from 0, and a run limit of
- * 1 s to seven days. One sentence each, after `where`. Source: {@link FLEX_START_POOL}, {@link FLEX_START_MAX_RUN_SECONDS}.
+ * what GKE requires: auto-repair off, no reservation, neither spot nor preemptible, sized by the autoscaler alone from 0,
+ * and a run limit, where it sets one, of 1 s to seven days. One sentence each, after `where`. Source: {@link FLEX_START_POOL}, {@link FLEX_START_MAX_RUN_SECONDS}.
  */
 export function flexStartPoolProblems(pool: KubeProps, where: string): string[] {
     const nodeConfig = (pool.nodeConfig ?? {}) as KubeProps;
@@ -142,8 +140,12 @@ export function flexStartPoolProblems(pool: KubeProps, where: string): string[] 
             `${subject} with nodeConfig.reservationAffinity.consumeReservationType ${reservation === undefined ? "unset" : String(reservation)}; a flex-start pool must consume no reservation: set it to ${FLEX_START_POOL.consumeReservationType}.`,
         );
     }
-    if (nodeConfig.spot === true) {
-        problems.push(`${subject} and spot (nodeConfig.spot); flex-start is incompatible with spot: drop nodeConfig.spot.`);
+    for (const field of ["spot", "preemptible"]) {
+        if (nodeConfig[field] === true) {
+            problems.push(
+                `${subject} and ${field} (nodeConfig.${field}); flex-start is incompatible with spot and preemptible VMs: drop nodeConfig.${field}.`,
+            );
+        }
     }
     if (pool.nodeCount !== undefined && pool.nodeCount !== null) {
         problems.push(
@@ -160,15 +162,11 @@ export function flexStartPoolProblems(pool: KubeProps, where: string): string[] 
             `${subject} that keeps at least ${floor} node${floor === 1 ? "" : "s"} (autoscaling.minNodeCount or totalMinNodeCount); a flex-start pool scales from 0: set the minimum to 0.`,
         );
     }
+    // Without a run limit GKE reclaims each node after its default of seven days: a choice, not an error.
     const runSeconds = durationSeconds(nodeConfig.maxRunDuration);
-    if (nodeConfig.maxRunDuration === undefined) {
-        problems.push(
-            `${subject} without nodeConfig.maxRunDuration, so GKE reclaims each node after ${FLEX_START_MAX_RUN_SECONDS.default} s (seven days), its default: set the run limit the service can live with, "1s" to "${FLEX_START_MAX_RUN_SECONDS.maximum}s".`,
-        );
-    } else if (
-        runSeconds === undefined ||
-        runSeconds < FLEX_START_MAX_RUN_SECONDS.minimum ||
-        runSeconds > FLEX_START_MAX_RUN_SECONDS.maximum
+    if (
+        nodeConfig.maxRunDuration !== undefined &&
+        (runSeconds === undefined || runSeconds < FLEX_START_MAX_RUN_SECONDS.minimum || runSeconds > FLEX_START_MAX_RUN_SECONDS.maximum)
     ) {
         problems.push(
             `${subject} with nodeConfig.maxRunDuration ${JSON.stringify(nodeConfig.maxRunDuration)}; a flex-start node runs "1s" to "${FLEX_START_MAX_RUN_SECONDS.maximum}s" (seven days), written in seconds with an "s".`,

@@ -9,14 +9,15 @@ export const CAPACITY_LESSONS = [
         symptom:
             'TPU pods stay Pending with FailedScaleUp "Reservation capacity exceeded", "Reservation not found or incorrectly shared" or "Invalid Reservation", or the ComputeClass reports ReservationNotFound or ReservationUnusable.',
         cause: "A specific reservation holds a fixed number of VMs of one machine type in one zone: a pool that consumes it gets no more VMs once they are in use, and none when the name, project, zone or machine type does not match or the reservation is not shared with the project.",
-        fix: "Consume the reservation by its exact name (nodeConfig.reservationAffinity SPECIFIC_RESERVATION, key compute.googleapis.com/reservation-name), in the pool's zone and of its machine type, shared with the cluster's project; size it for the pool's maximum, and give the pods a next option (a pool per option ordered by a ComputeClass) for when it is full.",
+        fix: "Consume the reservation by its exact name (nodeConfig.reservationAffinity SPECIFIC_RESERVATION, key compute.googleapis.com/reservation-name; projects/<owner>/reservations/<name> for one shared from another project, a bare name meaning the cluster's own project; /reservationBlocks/<block> for one block), in the pool's zone and of its machine type, shared with the cluster's project; size it for the pool's maximum, and give the pods a next option (a pool per option ordered by a ComputeClass) for when it is full. ANY_RESERVATION never takes a reservation that requires specific targeting.",
         prevention:
-            "A reservation option of tpuCapacity is named (checked as a GCP name at preview) and consumed as a specific reservation; the plan's next option takes over when it is full, and any-reservation fails over instead of buying on-demand VMs.",
+            "A reservation option of tpuCapacity is named as a node pool's affinity takes it (its name, or projects/<owner>/reservations/<name> when shared, maybe with /reservationBlocks/<block>; checked at preview) and consumed as a specific reservation; the plan's next option takes over when it is full, and any-reservation fails over instead of buying on-demand VMs.",
         recovery:
             "check it with `gcloud compute reservations describe <name> --zone <zone>`: specific, in this zone, of this machine type, with free VMs; grow it, or let the plan's next option serve",
         inspect: "gcloud compute reservations describe <name> --zone <zone>",
         sources: [
             CAPACITY_SOURCES.gkeReservations,
+            CAPACITY_SOURCES.sharedReservations,
             CAPACITY_SOURCES.consumptionOptions,
             CAPACITY_SOURCES.failedScaleUp,
             CAPACITY_SOURCES.computeClassConditions,
@@ -40,13 +41,13 @@ export const CAPACITY_LESSONS = [
     },
     {
         id: "tpu-flex-start",
-        title: "A flex-start TPU pool takes only what GKE allows (no auto-repair, no reservation, no spot, autoscaled from 0), waits in a queue and ends at its run limit",
+        title: "A flex-start TPU pool takes only what GKE allows (no auto-repair, no reservation, neither spot nor preemptible, autoscaled from 0), waits in a queue and ends at its run limit",
         symptom:
             "GKE refuses the flex-start node pool; or its TPU pods stay Pending while the request is queued, or because they tolerate flex-start nodes without selecting them; or a TPU node disappears after its maximum run duration.",
-        cause: `Flex-start VMs come from Dynamic Workload Scheduler: GKE requires their node pool to have auto-repair off, consume no reservation, not be spot and be sized by the autoscaler alone; each node runs at most its maxRunDuration (${FLEX_START_MAX_RUN_SECONDS.maximum} s, seven days, by default and at most), then GKE reclaims it.`,
-        fix: `On a node pool with nodeConfig.flexStart true: management.autoRepair false, nodeConfig.reservationAffinity.consumeReservationType NO_RESERVATION, spot off, autoscaling from 0 with no fixed nodeCount, and nodeConfig.maxRunDuration set (1s to ${FLEX_START_MAX_RUN_SECONDS.maximum}s) so the run limit is a choice; never tolerate ${CAPACITY_NODE_LABELS.flexStart} on a pod that does not select flex-start nodes.`,
+        cause: `Flex-start VMs come from Dynamic Workload Scheduler: GKE requires their node pool to have auto-repair off, consume no reservation, be neither spot nor preemptible and be sized by the autoscaler alone; each node runs at most its maxRunDuration (${FLEX_START_MAX_RUN_SECONDS.maximum} s, seven days, by default and at most), then GKE reclaims it; on a multi-host slice the whole slice is one request.`,
+        fix: `On a node pool with nodeConfig.flexStart true: management.autoRepair false, nodeConfig.reservationAffinity.consumeReservationType NO_RESERVATION, spot and preemptible off, autoscaling from 0 with no fixed nodeCount, and nodeConfig.maxRunDuration, where set, from 1s to ${FLEX_START_MAX_RUN_SECONDS.maximum}s (unset, GKE's seven days); never tolerate ${CAPACITY_NODE_LABELS.flexStart} on a pod that does not select flex-start nodes.`,
         prevention:
-            "A flex-start option of tpuCapacity gets a pool with these settings and its run limit (maxRunDurationSeconds), only in the zones with v6e flex-start and for single-host shapes; the services' pods never tolerate flex-start, and the ComputeClass tries the next option while a request waits.",
+            "A flex-start option of tpuCapacity gets a pool with these settings and its run limit (maxRunDurationSeconds), only in the zones with v6e flex-start, on a single-host shape or a multi-host slice; the services' pods never tolerate flex-start, and the ComputeClass tries the next option once GKE gives up a request (on a multi-host slice after up to 30 minutes).",
         recovery:
             "a flex-start request can wait minutes to hours for capacity: wait, or let the plan's next option serve; a node reclaimed at its run limit is replaced by the autoscaler from the plan",
         inspect: `kubectl get nodes -l ${CAPACITY_NODE_LABELS.flexStart}=true -L ${CAPACITY_NODE_LABELS.maxRunDurationSeconds}`,
@@ -54,6 +55,8 @@ export const CAPACITY_LESSONS = [
             CAPACITY_SOURCES.flexStart,
             CAPACITY_SOURCES.flexStartPool,
             CAPACITY_SOURCES.flexStartToleration,
+            CAPACITY_SOURCES.flexStartMultiHost,
+            CAPACITY_SOURCES.flexStartPreemptible,
             CAPACITY_SOURCES.computeClassCrd,
         ],
         policies: ["require-flex-start-pool-settings"],

@@ -68,7 +68,18 @@ describe("lesson tpu-flex-start: what GKE requires of a flex-start node pool", (
             "consumeReservationType SPECIFIC_RESERVATION",
         ],
         ["no reservation affinity", {}, { reservationAffinity: undefined }, "consumeReservationType unset"],
-        ["spot", {}, { spot: true }, "and spot (nodeConfig.spot); flex-start is incompatible with spot: drop nodeConfig.spot."],
+        [
+            "spot",
+            {},
+            { spot: true },
+            "and spot (nodeConfig.spot); flex-start is incompatible with spot and preemptible VMs: drop nodeConfig.spot.",
+        ],
+        [
+            "preemptible",
+            {},
+            { preemptible: true },
+            "and preemptible (nodeConfig.preemptible); flex-start is incompatible with spot and preemptible VMs: drop nodeConfig.preemptible.",
+        ],
         [
             "a fixed node count",
             { nodeCount: 2, autoscaling: undefined },
@@ -88,12 +99,6 @@ describe("lesson tpu-flex-start: what GKE requires of a flex-start node pool", (
             "that keeps at least 1 node (autoscaling.minNodeCount or totalMinNodeCount); a flex-start pool scales from 0",
         ],
         ["a total floor", { autoscaling: { totalMinNodeCount: 2, totalMaxNodeCount: 3 } }, {}, "that keeps at least 2 nodes"],
-        [
-            "no run limit",
-            {},
-            { maxRunDuration: undefined },
-            'without nodeConfig.maxRunDuration, so GKE reclaims each node after 604800 s (seven days), its default: set the run limit the service can live with, "1s" to "604800s".',
-        ],
         ["a run limit of 0", {}, { maxRunDuration: "0s" }, 'with nodeConfig.maxRunDuration "0s"; a flex-start node runs "1s" to "604800s"'],
         ["a run limit over seven days", {}, { maxRunDuration: "604801s" }, 'with nodeConfig.maxRunDuration "604801s"'],
         ["a run limit without its unit", {}, { maxRunDuration: "3600" }, 'with nodeConfig.maxRunDuration "3600"'],
@@ -117,8 +122,11 @@ describe("lesson tpu-flex-start: what GKE requires of a flex-start node pool", (
             "and spot (nodeConfig.spot)",
             "with a fixed nodeCount of 1",
             "that keeps at least 1 node (autoscaling.minNodeCount or totalMinNodeCount)",
-            'without nodeConfig.maxRunDuration, so GKE reclaims each node after 604800 s (seven days), its default: set the run limit the service can live with, "1s" to "604800s".',
         ]);
+    });
+
+    test("no run limit is GKE's default of seven days, a choice rather than an error: left alone", async () => {
+        expect(await verdict([flexPool({}, { maxRunDuration: undefined })])).toEqual([]);
     });
 
     test("a flex-start pool inline in a Cluster is judged the same way", async () => {

@@ -22,6 +22,8 @@ function pool(name: string, nodeConfig: Obj = {}, options: { boundTo?: string; n
         ...(options.named === false ? {} : { name }),
         location: "europe-west4",
         nodeLocations: ["europe-west4-a"],
+        // Autoscaled, as a pool a ComputeClass falls back to must be.
+        autoscaling: { minNodeCount: 0, maxNodeCount: 3 },
         nodeConfig: {
             machineType: options.machineType ?? "ct6e-standard-4t",
             ...(binding
@@ -61,6 +63,12 @@ function server(nodeSelector: Record<string, string>, affinity?: Obj): RecordedR
 const required = (...matchExpressions: Obj[]) => ({
     nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions }] } },
 });
+
+/** What GKE says of a labelled pool none of its class's priorities gives. */
+const unmatched = (name: string) =>
+    `Node pool ${name} carries ComputeClass tpu-class's label, but no priority of the class names or matches it: GKE does not scale it for the class (NodepoolMisconfigured); name it in a priority, or drop the label.`;
+const STARVED =
+    "ComputeClass tpu-class gives no node: its priorities describe TPU nodes and nodePoolAutoCreation is off, so only an autoscaled pool of the stack that carries its label and matches one could serve it, and none does.";
 
 /** The plan the stack builds: on-demand then spot, both pools bound to the class. */
 const PLAN = [pool("on-demand", {}, { boundTo: CLASS }), pool("spot", { spot: true }, { boundTo: CLASS })];
@@ -112,6 +120,7 @@ describe("lesson tpu-selector: a TPU pod's ComputeClass and capacity selectors",
                 { tpu: { type: "tpu-v6e-slice", count: 8, topology: "2x4" } },
             ]);
             expect(await verdict([...PLAN, v5e, server({ ...ACCELERATOR, "cloud.google.com/compute-class": CLASS })])).toEqual([
+                STARVED,
                 "vllm (spec.template.spec) selects ComputeClass tpu-class, whose priorities give no tpu-v6e-slice 2x2 TPU node: priorities[0].tpu: tpu-v5-lite-podslice 2x2; priorities[1].tpu: tpu-v6e-slice 2x4.",
             ]);
             expect(
@@ -121,6 +130,8 @@ describe("lesson tpu-selector: a TPU pod's ComputeClass and capacity selectors",
                     server({ "cloud.google.com/compute-class": CLASS }),
                 ]),
             ).toEqual([
+                unmatched("on-demand"),
+                unmatched("spot"),
                 "vllm (spec.template.spec) selects ComputeClass tpu-class, whose priorities give no TPU node: they name no TPU v6e node pool of the stack and no TPU shape.",
             ]);
         });
@@ -128,20 +139,61 @@ describe("lesson tpu-selector: a TPU pod's ComputeClass and capacity selectors",
         test("a class naming a pool the stack does not have", async () => {
             expect(await verdict([...PLAN, computeClass([{ nodepools: ["on-demand"] }, { nodepools: ["ghost"] }])])).toEqual([
                 "ComputeClass tpu-class names node pool ghost in priorities[1], which no node pool of the stack is; GKE reports NodePoolNotExist and skips it.",
+                unmatched("spot"),
             ]);
+        });
+
+        test("a pool the class names that does not autoscale: the class never falls back to it", async () => {
+            expect(
+                await verdict([
+                    PLAN[0],
+                    pool("spot", { spot: true }, { boundTo: CLASS, props: { autoscaling: undefined, nodeCount: 1 } }),
+                    ORDERED,
+                ]),
+            ).toEqual([
+                "Node pool spot, named in ComputeClass tpu-class's priorities[1], has no autoscaling: GKE's autoscaler never adds a node to it, so the class never falls back to it; set autoscaling on the pool.",
+            ]);
+        });
+
+        test("a pool with the class's label and taint that no priority names or matches", async () => {
+            const extra = pool("flex", { flexStart: true }, { boundTo: CLASS });
+            expect(await verdict([...PLAN, extra, ORDERED])).toEqual([unmatched("flex")]);
+            // A tpu priority of its shape takes it.
+            expect(
+                await verdict([
+                    ...PLAN,
+                    extra,
+                    computeClass([
+                        { nodepools: ["on-demand"] },
+                        { nodepools: ["spot"] },
+                        { tpu: { type: "tpu-v6e-slice", topology: "2x2", count: 4 } },
+                    ]),
+                ]),
+            ).toEqual([]);
+        });
+
+        test("a class of tpu priorities alone that creates no pool, where no pool of the stack carries its label and matches one", async () => {
+            const tpuOnly = (enabled: boolean) =>
+                kube("cloud.google.com/v1", "ComputeClass", CLASS, {
+                    metadata: { name: CLASS },
+                    spec: {
+                        priorities: [{ tpu: { type: "tpu-v6e-slice", topology: "2x2", count: 4 } }],
+                        nodePoolAutoCreation: { enabled },
+                        whenUnsatisfiable: "DoNotScaleUp",
+                    },
+                });
+            expect(await verdict([pool("on-demand"), tpuOnly(false)])).toEqual([STARVED]);
+            // GKE may create one, or a labelled pool of the shape matches.
+            expect(await verdict([pool("on-demand"), tpuOnly(true)])).toEqual([]);
+            expect(await verdict([pool("on-demand", {}, { boundTo: CLASS }), tpuOnly(false)])).toEqual([]);
         });
 
         test.each([
             ["no label", { labels: {} }, "label cloud.google.com/compute-class=tpu-class"],
-            ["no taint", { taints: [] }, "taint cloud.google.com/compute-class=tpu-class:NoSchedule"],
+            ["no taint", { taints: [] }, "taint cloud.google.com/compute-class=tpu-class (nodeConfig.labels"],
             [
                 "the taint of another class",
                 { taints: [{ key: "cloud.google.com/compute-class", value: "other", effect: "NO_SCHEDULE" }] },
-                "taint",
-            ],
-            [
-                "a PreferNoSchedule taint",
-                { taints: [{ key: "cloud.google.com/compute-class", value: CLASS, effect: "PREFER_NO_SCHEDULE" }] },
                 "taint",
             ],
             ["neither", { labels: {}, taints: [] }, "label cloud.google.com/compute-class=tpu-class and taint"],
@@ -215,6 +267,15 @@ describe("lesson tpu-selector: a TPU pod's ComputeClass and capacity selectors",
     describe("left alone", () => {
         test("the stack's own plan: pools bound by label and taint, named in order, the pods selecting the class", async () => {
             expect(await verdict([...PLAN, ORDERED, server({ ...ACCELERATOR, "cloud.google.com/compute-class": CLASS })])).toEqual([]);
+        });
+
+        test("the class's taint with another effect: GKE checks its key and value only", async () => {
+            const preferred = pool(
+                "spot",
+                { spot: true, taints: [{ key: "cloud.google.com/compute-class", value: CLASS, effect: "PREFER_NO_SCHEDULE" }] },
+                { boundTo: CLASS },
+            );
+            expect(await verdict([PLAN[0], preferred, ORDERED])).toEqual([]);
         });
 
         test("pool names the preview does not know: the class's label finds its pools", async () => {
