@@ -2,7 +2,6 @@ import { StackValidationPolicy } from "@pulumi/policy";
 import { PolicyResource } from "@pulumi/policy";
 import {
     CAPACITY_SELECTORS,
-    CAPACITY_SOURCES,
     COMPUTE_CLASS,
     CapacityOffer,
     TPU_NODE,

@@ -3,7 +3,7 @@
  * accelerator, topology, and how its capacity is bought), whether a pod's node selection can be met by it, and what GKE
  * requires of a flex-start node pool. Pure functions over the objects' props.
  */
-import { CAPACITY_NODE_LABELS, CAPACITY_SOURCES, COMPUTE_CLASS, FLEX_START_MAX_RUN_SECONDS, FLEX_START_POOL, TPU_NODE } from "../catalog";
+import { CAPACITY_NODE_LABELS, COMPUTE_CLASS, FLEX_START_MAX_RUN_SECONDS, FLEX_START_POOL, TPU_NODE } from "../catalog";
 import { KubeProps } from "./objects";
 
 /** What a node pool, or a ComputeClass's TPU priority, gives a pod: its node's TPU labels and how its capacity is bought. */
