@@ -57,7 +57,8 @@ const SHARED_HOPS = {
         protocol: "HTTP/1.1, plain (appProtocol http)",
         timeout: "the provider's (below)",
         failure: "no ready endpoint: 503",
-        selectedBy: "the route template's /v1 and /health rules (no catch-all: nothing else reaches vLLM); the stack's Service selects KServe's workload labels",
+        selectedBy:
+            "the route template's /v1 and /health rules (no catch-all: nothing else reaches vLLM); the stack's Service selects KServe's workload labels",
         source: "components/serving/routerRoute.ts; kserve/kserve v0.20.0 config/llmisvcconfig/config-llm-scheduler.yaml:17-22 (the workload labels)",
     },
 } as const satisfies Record<string, RequestHop>;
