@@ -5,7 +5,9 @@
  */
 import * as fs from "fs";
 import * as path from "path";
+import { PACK_NAME, PACK_VERSION, policies } from "../policies/pack";
 import { Graph, runProgram } from "./harness";
+import { evaluatePolicies } from "./policies/evaluate";
 import { SHARED_PROGRAMS, sharedProgram } from "./shippedStacks";
 
 /** An IAM binding as GCP keys it: the resource granted on, the role, the member. */
@@ -40,6 +42,15 @@ describe("two stacks in one project and region", () => {
             expect(names(b, type, field).filter((name) => ofA.includes(name))).toEqual([]);
         }
         expect(names(a, "gcp:modelarmor/template:Template", "templateId")).toEqual(["tpu-inference-test-screening"]);
+    });
+
+    test("both pass the whole pack", async () => {
+        for (const graph of [a, b]) {
+            const mandatory = (await evaluatePolicies({ name: PACK_NAME, version: PACK_VERSION, policies }, graph.resources)).filter(
+                (violation) => violation.enforcementLevel === "mandatory",
+            );
+            expect(mandatory.map((violation) => `${violation.policyName}: ${violation.message}`)).toEqual([]);
+        }
     });
 
     test("the bindings they share are the project-wide grants the security page lists, and no others", () => {
