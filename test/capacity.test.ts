@@ -73,11 +73,13 @@ describe("a single-host fallback plan: reservation, flex-start, on-demand, spot"
             "tpu-inference-spot-pool",
         ]);
         expect((computeClass.inputs.spec as { priorities: unknown }).priorities).toEqual(names.map((name) => ({ nodepools: [name] })));
-        expect(graph.dependencyNames(computeClass)).toEqual(
-            ["tpu-inference-flex-pool", "tpu-inference-ondemand-pool", "tpu-inference-spot-pool", "tpu-inference-tpu-pool"].map(
+        // Its pools by name, and the probe that the API server serves ComputeClasses (GKE installs the CRD late).
+        expect(graph.dependencyNames(computeClass)).toEqual([
+            ...["tpu-inference-flex-pool", "tpu-inference-ondemand-pool", "tpu-inference-spot-pool", "tpu-inference-tpu-pool"].map(
                 (name) => `${POOL} ${name}`,
             ),
-        );
+            "kubernetes:batch/v1:Job tpu-inference-tpu-served-probe",
+        ]);
         expect(computeClass.provider).toContain("tpu-inference-k8s");
     });
 
@@ -96,20 +98,24 @@ describe("a single-host fallback plan: reservation, flex-start, on-demand, spot"
         ]);
     });
 
-    test("no Kubernetes object waits for a TPU pool except the ComputeClass, and nothing waits for the class", () => {
+    test("only the model service waits for the class (so no TPU pod exists before the order), and through it for the pools; nothing else does", () => {
         const pools = graph.ofType(POOL).filter((pool) => pool.name !== "tpu-inference-system");
         expect(pools).toHaveLength(4);
         const computeClass = graph.get(CLASS, "tpu-inference-tpu-class");
-        for (const resource of graph.resources.filter(
-            (candidate) => candidate.type.startsWith("kubernetes:") && candidate !== computeClass,
-        )) {
-            const waits = transitiveDependencies(graph, resource);
-            expect({
-                resource: resource.name,
-                waitsForTpuPool: pools.some((pool) => waits.has(pool.urn)),
-                waitsForClass: waits.has(computeClass.urn),
-            }).toEqual({ resource: resource.name, waitsForTpuPool: false, waitsForClass: false });
-        }
+        const waiting = graph.resources
+            .filter((candidate) => candidate.type.startsWith("kubernetes:") && candidate !== computeClass)
+            .filter((resource) => {
+                const waits = transitiveDependencies(graph, resource);
+                return pools.some((pool) => waits.has(pool.urn)) || waits.has(computeClass.urn);
+            })
+            .map((resource) => resource.name);
+        // The service's autoscaler is created after the service it scales.
+        expect(waiting.sort()).toEqual(["qwen-llmisvc"]);
+        expect(
+            transitiveDependencies(graph, graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen-llmisvc")).has(
+                computeClass.urn,
+            ),
+        ).toBe(true);
     });
 
     test("outputs: the plan in order with zone, pool and cost, and the cost range over the known rates", () => {

@@ -72,7 +72,11 @@ export class TpuComputeClass extends pulumi.ComponentResource {
                         apiVersion: COMPUTE_CLASS.apiVersion,
                         kind: COMPUTE_CLASS.kind,
                         metadata: { name: `${args.className}-probe` },
-                        spec: { priorities: [{ nodepools: ["probe"] }], nodePoolAutoCreation: { enabled: false } },
+                        spec: {
+                            priorities: [{ nodepools: ["probe"] }],
+                            nodePoolAutoCreation: { enabled: false },
+                            whenUnsatisfiable: "DoNotScaleUp",
+                        },
                     },
                 ],
                 resources: [{ apiGroup: COMPUTE_CLASS.apiVersion.split("/")[0], resources: ["computeclasses"] }],

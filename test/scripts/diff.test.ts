@@ -275,9 +275,9 @@ describe("against an offline report of the prod stack", () => {
                 "    ~ update  gcp:container:NodePool  tpu-inference-spot-pool  inputs.autoscaling.maxNodeCount",
                 "    ~ update  gcp:container:NodePool  tpu-inference-tpu-pool  inputs.autoscaling.maxNodeCount",
                 "    ~ update  kubernetes:keda.sh/v1alpha1:ScaledObject  qwen2-3b-cache-autoscaler  inputs.spec.maxReplicaCount",
-                "    ~ outputs  tpuCapacityPlan.options[0].maxNodes, tpuCapacityPlan.options[1].maxNodes, tpuHourlyCost.atMaximum.chips (+4 more)",
+                "    ~ outputs  tpuCapacityPlan.ceilingNodes, tpuCapacityPlan.options[0].maxNodes, tpuCapacityPlan.options[1].maxNodes (+5 more)",
                 "",
-                "    ~ 4 to update, + 0 to create, - 0 to delete, 114 unchanged",
+                "    ~ 4 to update, + 0 to create, - 0 to delete, 120 unchanged",
             ].join("\n"),
         );
         const markdown = renderMarkdown(head, diff);
@@ -285,7 +285,7 @@ describe("against an offline report of the prod stack", () => {
             [
                 "### Offline preview of stack `prod`",
                 "",
-                "**~ 4 to update, + 0 to create, - 0 to delete, 114 unchanged**",
+                "**~ 4 to update, + 0 to create, - 0 to delete, 120 unchanged**",
                 "",
                 "| | type | name | changes |",
                 "|---|---|---|---|",
@@ -310,7 +310,7 @@ describe("against an offline report of the prod stack", () => {
             [
                 "### Offline preview of stack `prod`",
                 "",
-                "**+ 118 to create**",
+                "**+ 124 to create**",
                 "",
                 "| component | type | resources | by type |",
                 "|---|---|---|---|",
@@ -357,7 +357,7 @@ describe("against an offline report of the prod stack", () => {
                 "| tpu-inference | `gke-tpu-inference:storage:ModelStore` | 3 | `gcp:artifactregistry:Repository`, " +
                     "`gcp:artifactregistry:RepositoryIamMember`, `gcp:storage:Bucket` |",
                 "| tpu-inference-spot | `gke-tpu-inference:tpu:TpuNodePool` | 1 | `gcp:container:NodePool` |",
-                "| tpu-inference-tpu | `gke-tpu-inference:platform:TpuComputeClass` | 1 | `kubernetes:cloud.google.com/v1:ComputeClass` |",
+                "| tpu-inference-tpu | `gke-tpu-inference:platform:TpuComputeClass` | 7 | `gke-tpu-inference:platform:WebhookGate`, `kubernetes:batch/v1:Job`, `kubernetes:cloud.google.com/v1:ComputeClass`, `kubernetes:core/v1:ConfigMap`, `kubernetes:core/v1:ServiceAccount`, `kubernetes:rbac.authorization.k8s.io/v1:ClusterRole`, `kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding` |",
                 "| tpu-inference-tpu | `gke-tpu-inference:tpu:TpuNodePool` | 1 | `gcp:container:NodePool` |",
                 "",
                 "**Not checked offline:** the objects of `tpu-inference-chart` (oci://quay.io/jetstack/charts/cert-manager), " +

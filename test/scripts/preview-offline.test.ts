@@ -170,7 +170,7 @@ describe("npm run preview:offline (prod stack: pattern 3)", () => {
         const json = path.join(tempDir(), "prod.json");
         const run = await preview("--stack", "prod", "--secret", "hfToken=hf_do_not_print", "--json", json);
         expect(run.status).toBe(0);
-        expect(run.stdout).toContain("    + 119 to create");
+        expect(run.stdout).toContain("    + 125 to create");
         const text = fs.readFileSync(json, "utf8");
         expect(text).not.toContain("hf_do_not_print");
         expect(run.stdout).not.toContain("hf_do_not_print");

@@ -54,7 +54,7 @@ describe("TpuComputeClass", () => {
         expect([probe.metadata.namespace, probe.metadata.annotations["pulumi.com/timeoutSeconds"], probe.spec.backoffLimit]).toEqual([
             "default",
             "4200",
-            15,
+            16,
         ]);
         const probed = graph.get("kubernetes:core/v1:ConfigMap", "tpu-inference-tpu-served-probes").inputs as {
             data: Record<string, string>;
