@@ -10,6 +10,7 @@ import { stringify } from "yaml";
 import { modelFieldDocs } from "../components/settings/models";
 import { ConfigType, Setting } from "../components/settings/setting";
 import { RULES, SECRET_SETTINGS, SETTINGS } from "../components/settings/stack";
+import { withGeneratedBlock } from "./docs/generatedBlock";
 
 const ROOT = path.resolve(__dirname, "..");
 /** The page that carries the settings' tables. */
@@ -82,12 +83,7 @@ export function pulumiConfigYaml(): string {
 
 /** The settings page with its tables regenerated. */
 export function pageWithSettings(page: string): string {
-    const begin = page.indexOf(BEGIN.slice(0, BEGIN.indexOf("(") - 1));
-    const end = page.indexOf(END);
-    if (begin < 0 || end < begin) {
-        throw new Error(`${SETTINGS_PAGE} has no settings markers (${BEGIN} … ${END})`);
-    }
-    return `${page.slice(0, begin)}${settingsMarkdown()}${page.slice(end + END.length)}`;
+    return withGeneratedBlock(page, SETTINGS_PAGE, { begin: BEGIN, end: END }, settingsMarkdown());
 }
 
 /** Pulumi.yaml with its `config:` block regenerated: everything before the block is the project's own. */

@@ -6,6 +6,7 @@
  */
 
 import type { RecordedResource } from "../offline/recorder";
+import { withGeneratedBlock } from "./generatedBlock";
 
 /** What each shipped stack serves, in one line: the only part of the table not computed from the stack. */
 export const STACK_SUMMARIES: Readonly<Record<string, string>> = {
@@ -72,10 +73,5 @@ export function stacksTable(runs: Readonly<Record<string, StackRun>>): string {
 
 /** `markdown` with the text between the stacks markers replaced by `table`; an error when the markers are missing. */
 export function withStacksTable(markdown: string, table: string): string {
-    const begin = markdown.indexOf(STACKS_BEGIN);
-    const end = markdown.indexOf(STACKS_END);
-    if (begin < 0 || end < begin) {
-        throw new Error(`README.md lacks the markers ${STACKS_BEGIN} … ${STACKS_END}`);
-    }
-    return markdown.slice(0, begin) + table + markdown.slice(end + STACKS_END.length);
+    return withGeneratedBlock(markdown, "README.md", { begin: STACKS_BEGIN, end: STACKS_END }, table);
 }
