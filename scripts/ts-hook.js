@@ -6,6 +6,14 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 
+// Before anything that needs a newer Node: one line naming the versions package.json's `engines` allows, not a stack trace.
+const { nodeSatisfies } = require("./nodeVersion");
+const engines = require("../package.json").engines.node;
+if (!nodeSatisfies(process.versions.node, engines)) {
+    process.stderr.write(`gke-tpu-inference needs Node.js ${engines} (package.json engines); this is Node.js ${process.versions.node}\n`);
+    process.exit(2);
+}
+
 // V8's compiled code of every module is kept in os.tmpdir()/node-compile-cache (Node 22.1), so a command's second
 // start compiles nothing: the Pulumi SDK and providers alone are about 0.5 s of compiling.
 require("module").enableCompileCache();

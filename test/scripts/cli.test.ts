@@ -7,6 +7,7 @@ import { BENCH_CLI } from "../../scripts/bench-coldstart";
 import { CliError, CliOptions, CliSpec, EXIT, errorLines, parseCli, renderHelp } from "../../scripts/cli";
 import { checksJson, formatChecks } from "../../scripts/cli/checks";
 import { Progress } from "../../scripts/cli/progress";
+const { nodeSatisfies } = require("../../scripts/nodeVersion") as { nodeSatisfies: (version: string, range: string) => boolean };
 import { outputLines, propertyLines } from "../../scripts/cli/properties";
 import { plainTerminal, terminalFor, wrap } from "../../scripts/cli/terminal";
 import { ClusterAccessError, clusterAccessError, requireKubeconfig } from "../../scripts/cluster/access";
@@ -398,5 +399,21 @@ describe("reaching the stack's outputs and the cluster", () => {
             "the kubeconfig's credential plugin gke-gcloud-auth-plugin is not on PATH: install it (for GKE: gcloud components install gke-gcloud-auth-plugin)",
             EXIT.usage,
         ]);
+    });
+});
+
+describe("the Node versions every command accepts", () => {
+    test("package.json's engines, read as ts-hook.js reads them: 22.13 and later 22s, 24 and later; an older Node gets one line", () => {
+        const engines = (require("../../package.json") as { engines: { node: string } }).engines.node;
+        expect(engines).toBe("^22.13.0 || >=24");
+        const accepted = (version: string) => nodeSatisfies(version, engines);
+        expect(["22.13.0", "22.23.3", "24.0.0", "24.21.0", "25.1.0"].filter(accepted)).toEqual([
+            "22.13.0",
+            "22.23.3",
+            "24.0.0",
+            "24.21.0",
+            "25.1.0",
+        ]);
+        expect(["20.20.2", "22.12.9", "23.11.0", "18.0.0"].filter(accepted)).toEqual([]);
     });
 });
