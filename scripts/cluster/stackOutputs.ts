@@ -35,8 +35,19 @@ function parseOutputs(text: string, where: string): Record<string, unknown> {
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
         throw new CliError(`${where} is not an object of stack outputs; write it with pulumi stack output --json`);
     }
-    return parsed as Record<string, unknown>;
+    const outputs = parsed as Record<string, unknown>;
+    const missing = STACK_OUTPUT_KEYS.filter((key) => !(key in outputs));
+    if (missing.length > 0) {
+        const report = "steps" in outputs && "outputs" in outputs;
+        throw new CliError(
+            `${where} ${report ? "is a preview report, not a stack's outputs" : `holds no ${missing.join(", ")}: not the outputs of a stack of this program`}; write them with pulumi stack output --json`,
+        );
+    }
+    return outputs;
 }
+
+/** The output every stack of this program has (index.ts) and without which the doctor and the smoke test check nothing. */
+export const STACK_OUTPUT_KEYS = ["models"] as const;
 
 /** Runs `pulumi stack output --json --stack <stack>` and returns what it printed. */
 function askPulumi(stack: string, env: NodeJS.ProcessEnv): Promise<string> {

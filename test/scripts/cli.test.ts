@@ -323,9 +323,21 @@ describe("reaching the stack's outputs and the cluster", () => {
             fs.writeFileSync(path.join(dir, name), text);
             return path.join(dir, name);
         };
-        expect(await readStackOutputs({ outputs: file("outputs.json", '{"servingNamespace":"llm-inference"}') })).toEqual({
+        expect(await readStackOutputs({ outputs: file("outputs.json", '{"servingNamespace":"llm-inference","models":{}}') })).toEqual({
             servingNamespace: "llm-inference",
+            models: {},
         });
+        // A file of another shape checks nothing: refused, naming what it is.
+        const empty = file("empty.json", "{}");
+        await expect(readStackOutputs({ outputs: empty })).rejects.toThrow(
+            new CliError(
+                `--outputs ${empty} holds no models: not the outputs of a stack of this program; write them with pulumi stack output --json`,
+            ),
+        );
+        const report = file("report.json", '{"project":"p","stack":"dev","steps":[],"outputs":{}}');
+        await expect(readStackOutputs({ outputs: report })).rejects.toThrow(
+            new CliError(`--outputs ${report} is a preview report, not a stack's outputs; write them with pulumi stack output --json`),
+        );
         expect(await readStackOutputs({})).toBeUndefined();
         await expect(readStackOutputs({ stack: "dev", outputs: "x.json" })).rejects.toThrow(
             new CliError("give --stack or --outputs, not both"),
