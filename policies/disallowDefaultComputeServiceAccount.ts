@@ -1,7 +1,6 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
 import { policyText } from "./facts";
-import { CLUSTER_TYPE, NODE_POOL_TYPE, isAutopilot } from "./support/nodePools";
-import { Props } from "./support/resources";
+import { nodePoolsOf } from "./support/nodePools";
 
 /** What the policy reports of the nodes at `where` (`Cluster gke`, `Node pool tpu`, `Cluster gke nodePools[0] (cpu)`). */
 export const NODE_SERVICE_ACCOUNT_MESSAGES = {
@@ -20,7 +19,12 @@ function isDefaultAccount(account: unknown): boolean {
     );
 }
 
-/** Enforces lesson node-service-account (policies/facts/lessons). */
+/**
+ * Enforces lesson node-service-account (policies/facts/lessons) on every pool GKE runs: a NodePool, a pool inline in a
+ * Cluster, the cluster's default pool (its nodeConfig). A default pool removed at creation (removeDefaultNodePool) is
+ * not judged, as the Shielded-node and Workload Identity policies do not judge it: the provider deletes it as soon as
+ * the cluster is up, before anything of the program runs on it. Autopilot manages its nodes' identity itself.
+ */
 export const disallowDefaultComputeServiceAccount: ResourceValidationPolicy = {
     ...policyText(
         "disallow-default-compute-service-account",
@@ -29,24 +33,10 @@ export const disallowDefaultComputeServiceAccount: ResourceValidationPolicy = {
     enforcementLevel: "mandatory",
     severity: "high",
     validateResource: (args, reportViolation) => {
-        const isCluster = args.type === CLUSTER_TYPE;
-        // Autopilot manages its nodes' identity itself.
-        if ((!isCluster && args.type !== NODE_POOL_TYPE) || (isCluster && isAutopilot(args.props))) {
-            return;
-        }
-        // A cluster's nodeConfig is what its default pool (even one removed at creation) runs as.
-        if (isDefaultAccount(args.props.nodeConfig?.serviceAccount)) {
-            reportViolation(NODE_SERVICE_ACCOUNT_MESSAGES.defaultAccount(`${isCluster ? "Cluster" : "Node pool"} ${args.name}`));
-        }
-        const inline: Props[] = isCluster && Array.isArray(args.props.nodePools) ? args.props.nodePools : [];
-        inline.forEach((pool, index) => {
-            if (isDefaultAccount(pool?.nodeConfig?.serviceAccount)) {
-                reportViolation(
-                    NODE_SERVICE_ACCOUNT_MESSAGES.defaultAccount(
-                        `Cluster ${args.name} nodePools[${index}]${pool?.name ? ` (${pool.name})` : ""}`,
-                    ),
-                );
+        for (const pool of nodePoolsOf(args.type, args.name, args.props)) {
+            if (isDefaultAccount(pool.nodeConfig.serviceAccount)) {
+                reportViolation(NODE_SERVICE_ACCOUNT_MESSAGES.defaultAccount(pool.where));
             }
-        });
+        }
     },
 };

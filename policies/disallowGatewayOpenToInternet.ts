@@ -1,15 +1,22 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { backendKey, describeBackend, isGkeGatewayClass, policyText } from "./facts";
-import { exposedGateways, gkeBackendGuard, istioAccess } from "./support/access";
+import { BackendRef, backendKey, describeBackend, policyText } from "./facts";
+import { exposedGateways, gatewayImplementation, gkeBackendGuard, istioAccess } from "./support/access";
 import { isKubernetesKind, objectKey } from "./support/resources";
+
+/** The note on a Gateway of an implementation the pack does not know, naming the inference backends it routes to. */
+function unknownImplementationMessage(gateway: string, className: unknown, backends: readonly BackendRef[]): string {
+    const described = [...new Set(backends.map(describeBackend))].sort().join(", ");
+    return `Gateway ${gateway} routes to ${described}, but its class ${JSON.stringify(className)} is neither GKE's nor Istio's: whether it is reachable from outside, who may call it and whether it serves only HTTPS could not be judged; restrict it to its callers and serve it over HTTPS only.`;
+}
 
 /**
  * Enforces lesson open-endpoint (policies/facts/lessons), advisory: the allowlist in front of an inference backend of an
  * external Gateway that lets in every address by name (a Cloud Armor rule on `*` or 0.0.0.0/0, or an expression that
  * holds for any address; an AuthorizationPolicy's ipBlocks; the Gateway Service's loadBalancerSourceRanges) is the
  * program's explicit choice, and is called out; so is a Cloud Armor policy the program names but does not declare, or
- * whose rules read what a preview cannot know, which could not be judged. A policy no inference backend uses is no
- * concern of this lesson.
+ * whose rules read what a preview cannot know, which could not be judged, and a Gateway of an implementation the pack
+ * does not know (neither GKE's classes nor Istio's), whose exposure and access rules it cannot read. A policy no
+ * inference backend uses is no concern of this lesson.
  */
 export const disallowGatewayOpenToInternet: StackValidationPolicy = {
     ...policyText(
@@ -20,7 +27,19 @@ export const disallowGatewayOpenToInternet: StackValidationPolicy = {
     severity: "high",
     validateStack: (args, reportViolation) => {
         for (const { key, gateway, reaching } of exposedGateways(args.resources)) {
-            if (!isGkeGatewayClass(gateway.props.spec?.gatewayClassName)) {
+            const implementation = gatewayImplementation(gateway, args.resources);
+            if (implementation === "unknown") {
+                reportViolation(
+                    unknownImplementationMessage(
+                        key,
+                        gateway.props.spec?.gatewayClassName,
+                        reaching.flatMap((attachment) => attachment.forwarding),
+                    ),
+                    gateway.urn,
+                );
+                continue;
+            }
+            if (implementation === "istio") {
                 const access = istioAccess(gateway, args.resources);
                 if (access.verdict === "opens" && access.deciding !== undefined) {
                     const kind = isKubernetesKind(access.deciding.type, "", "ConfigMap") ? "ConfigMap" : "AuthorizationPolicy";

@@ -1,25 +1,113 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { containersOf, isPinnedImage, policyText } from "./facts";
-import { kindOfType } from "./support/resources";
+import { KubeProps, MOVING_TAGS, containersOf, imageTag, isPinnedImage, policyText } from "./facts";
+import { isKubernetesKind, kindOfType } from "./support/resources";
 
-/** What the policy reports of container `path` of `name`. */
+/** What the policy reports of `name`'s image at `path`. */
 export const PINNED_IMAGE_MESSAGES = {
     unpinned: (name: string, path: string, image: string) =>
         `${name} ${path} runs image ${image}, which is not pinned to a version tag or digest.`,
+    pulledAlways: (name: string, path: string, image: string) =>
+        `${name} ${path} runs image ${image} with imagePullPolicy Always: every start takes whatever the moving tag points at then; pin a version tag or digest.`,
+    modelcar: (name: string, path: string, uri: string) =>
+        `${name} ${path} pulls model ${uri} as an image (KServe's modelcar), which is not pinned to a version tag or digest.`,
+    kserveConfig: (name: string, path: string, image: string) =>
+        `${name} ${path} makes KServe run image ${image} in every model pod it injects it into, which is not pinned to a version tag or digest.`,
 };
 
-/** Enforces lesson pinned-images (policies/facts/lessons). */
+/**
+ * KServe's facts: an `oci://` model URI is pulled as an image, the URI without its scheme (kserve v0.20.0
+ * pkg/utils/storage.go:600, the modelcar container; pkg/constants/constants.go:204 OciURIPrefix); the controller reads
+ * the images it injects (storage initializer, agent, router, …) from the `image` of each JSON value of its ConfigMap
+ * `inferenceservice-config` (pkg/constants/constants.go:63; pkg/types/config.go:27; an explainer's image takes
+ * `defaultImageVersion` as its tag, pkg/apis/serving/v1beta1/configmap.go:72-77).
+ */
+const KSERVE_GROUP = "serving.kserve.io";
+const KSERVE_CONFIG_MAP = "inferenceservice-config";
+const OCI_PREFIX = "oci://";
+const MODEL_URI_KEYS = ["uri", "storageUri"];
+
+/** Every `oci://` model URI inside a KServe object, with where it sits. */
+function ociModelUris(value: unknown, path: string): Array<{ path: string; uri: string }> {
+    if (value === null || typeof value !== "object") {
+        return [];
+    }
+    if (Array.isArray(value)) {
+        return value.flatMap((item, index) => ociModelUris(item, `${path}[${index}]`));
+    }
+    return Object.entries(value as KubeProps).flatMap(([key, child]) =>
+        MODEL_URI_KEYS.includes(key) && typeof child === "string" && child.startsWith(OCI_PREFIX)
+            ? [{ path: `${path}.${key}`, uri: child }]
+            : ociModelUris(child, `${path}.${key}`),
+    );
+}
+
+/** Every image KServe's ConfigMap names (`data.<key>.image`, with an explainer's `defaultImageVersion` as its tag). */
+function kserveConfigImages(data: KubeProps | undefined): Array<{ path: string; image: string }> {
+    const found: Array<{ path: string; image: string }> = [];
+    const visit = (value: unknown, path: string) => {
+        if (value === null || typeof value !== "object") {
+            return;
+        }
+        const record = value as KubeProps;
+        if (typeof record.image === "string") {
+            const versioned =
+                imageTag(record.image) === undefined && typeof record.defaultImageVersion === "string"
+                    ? `${record.image}:${record.defaultImageVersion}`
+                    : record.image;
+            found.push({ path: `${path}.image`, image: versioned });
+        }
+        for (const [key, child] of Object.entries(record)) {
+            visit(child, `${path}.${key}`);
+        }
+    };
+    for (const [key, text] of Object.entries(data ?? {})) {
+        try {
+            visit(typeof text === "string" ? JSON.parse(text) : undefined, `data.${key}`);
+        } catch {
+            // A value that is not JSON names no image KServe reads.
+        }
+    }
+    return found;
+}
+
+/** True when `image` floats: no tag, a moving tag, no well-formed digest. Go templates (a chart's values) are left to the chart. */
+const floats = (image: unknown): image is string => typeof image === "string" && !image.includes("{{") && !isPinnedImage(image);
+
+/**
+ * Enforces lesson pinned-images (policies/facts/lessons) wherever a program names an image: every container of every
+ * workload, custom resources' pod templates and containers, KServe's `oci://` model URIs (modelcars) and the images its
+ * ConfigMap makes it inject.
+ */
 export const disallowUnpinnedImages: ResourceValidationPolicy = {
     ...policyText(
         "disallow-unpinned-images",
-        "Every container image must be pinned to a version tag or a digest, never `latest` or no tag.",
+        "Every container image must be pinned to a version tag or a digest, never a moving tag (`latest`, a branch) or no tag.",
     ),
     enforcementLevel: "mandatory",
     severity: "high",
     validateResource: (args, reportViolation) => {
-        for (const { path, container } of containersOf(kindOfType(args.type), args.props)) {
-            if (typeof container.image === "string" && !container.image.includes("{{") && !isPinnedImage(container.image)) {
-                reportViolation(PINNED_IMAGE_MESSAGES.unpinned(args.name, path, container.image));
+        const kind = kindOfType(args.type);
+        for (const { path, container } of containersOf(kind, args.props)) {
+            if (floats(container.image)) {
+                const always = container.imagePullPolicy === "Always" && MOVING_TAGS.includes(imageTag(container.image) ?? "");
+                reportViolation(
+                    (always ? PINNED_IMAGE_MESSAGES.pulledAlways : PINNED_IMAGE_MESSAGES.unpinned)(args.name, path, container.image),
+                );
+            }
+        }
+        if (kind.group === KSERVE_GROUP) {
+            for (const { path, uri } of ociModelUris(args.props.spec, "spec")) {
+                if (floats(uri.slice(OCI_PREFIX.length))) {
+                    reportViolation(PINNED_IMAGE_MESSAGES.modelcar(args.name, path, uri));
+                }
+            }
+        }
+        const configMap = isKubernetesKind(args.type, "", "ConfigMap") || isKubernetesKind(args.type, "", "ConfigMapPatch");
+        if (configMap && args.props.metadata?.name === KSERVE_CONFIG_MAP) {
+            for (const { path, image } of kserveConfigImages(args.props.data)) {
+                if (floats(image)) {
+                    reportViolation(PINNED_IMAGE_MESSAGES.kserveConfig(args.name, path, image));
+                }
             }
         }
     },

@@ -1,6 +1,6 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { backendKey, describeBackend, isGkeGatewayClass, listenersOf, parentGateways, policyText } from "./facts";
-import { admits, exposedGateways, gkeBackendGuard, istioAccess } from "./support/access";
+import { backendKey, describeBackend, listenersOf, parentGateways, policyText } from "./facts";
+import { admits, exposedGateways, gatewayImplementation, gkeBackendGuard, istioAccess } from "./support/access";
 import { namespaceOf, objectKey } from "./support/resources";
 
 /**
@@ -12,7 +12,8 @@ import { namespaceOf, objectKey } from "./support/resources";
  * ALLOW policies are a union, so one that takes any source opens the Gateway). Routes to those backends must not be
  * served on a plain-HTTP listener, unless the rule only redirects to HTTPS; a service's route takes the listener from
  * its gateway refs, which KServe writes over the route template's. What the program cannot show (a Cloud Armor policy
- * it does not declare) is left to the advisory disallow-gateway-open-to-internet.
+ * it does not declare, a Gateway of an implementation the pack does not know, whose load balancer and access rules it
+ * cannot read) is left to the advisory disallow-gateway-open-to-internet.
  */
 export const requireGatewayAccessControl: StackValidationPolicy = {
     ...policyText(
@@ -23,8 +24,11 @@ export const requireGatewayAccessControl: StackValidationPolicy = {
     severity: "critical",
     validateStack: (args, reportViolation) => {
         for (const { key, gateway, reaching } of exposedGateways(args.resources)) {
-            const className = gateway.props.spec?.gatewayClassName;
-            if (isGkeGatewayClass(className)) {
+            const implementation = gatewayImplementation(gateway, args.resources);
+            if (implementation === "unknown") {
+                continue;
+            }
+            if (implementation === "gke") {
                 const backends = new Map(
                     reaching.flatMap((attachment) => attachment.forwarding).map((backend) => [backendKey(backend), backend]),
                 );

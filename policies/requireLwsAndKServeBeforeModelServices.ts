@@ -3,9 +3,21 @@ import { policyText } from "./facts";
 import { Installation, installers, transitiveDependencies } from "./support/installations";
 import { isLlmInferenceService } from "./support/resources";
 
-/** How LeaderWorkerSet and KServe's LLMInferenceService controller show up in a stack. Sources: lws v0.10.0 charts/lws; kserve v0.20.0 charts/kserve-llmisvc-crd and kserve-llmisvc-resources. */
+/**
+ * How LeaderWorkerSet and KServe's LLMInferenceService controller show up in a stack. Sources: lws v0.10.0 charts/lws
+ * and site/content/en/docs/installation ("Install by kubectl": the release's manifests.yaml under
+ * github.com/kubernetes-sigs/lws/releases/download/); kserve v0.20.0 charts/kserve-llmisvc-crd and kserve-llmisvc-resources.
+ */
 const REQUIRED: ReadonlyArray<[label: string, Installation]> = [
-    ["LeaderWorkerSet", { crd: "leaderworkersets.leaderworkerset.x-k8s.io", controller: "lws-controller-manager", chart: "lws" }],
+    [
+        "LeaderWorkerSet",
+        {
+            crd: "leaderworkersets.leaderworkerset.x-k8s.io",
+            controller: "lws-controller-manager",
+            chart: "lws",
+            releaseManifests: "github.com/kubernetes-sigs/lws/releases/download/",
+        },
+    ],
     [
         "KServe",
         { crd: "llminferenceservices.serving.kserve.io", controller: "llmisvc-controller-manager", chart: "kserve-llmisvc-resources" },

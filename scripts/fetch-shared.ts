@@ -2,24 +2,15 @@
  * `npm run shared:fetch`: downloads the pinned upstream files the tests and the offline preview read (upstream CRDs and
  * reference configs, listed in .github/shared-files.tsv: the destination, a URL at a pinned commit, optionally the
  * FIRST-LAST lines to keep) into SHARED_DIR when set, else `.shared/` in the checkout. Each file is written whole or not
- * at all. `--help` lists the options and exit codes.
+ * at all, and a folder lacking one of them is not read (./sharedDir.ts). `--help` lists the options and exit codes.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { CliContext, CliError, CliSpec, CliValues, EXIT, runCli } from "./cli";
-import { resolveSharedDir, sharedFetchDir } from "./sharedDir";
+import { SHARED_MANIFEST, SharedFile, findSharedDir, missingSharedFiles, readManifest, sharedFetchDir } from "./sharedDir";
 
-const DEFAULT_MANIFEST = path.resolve(__dirname, "..", ".github", "shared-files.tsv");
-
-/** One line of the manifest. */
-export interface SharedFile {
-    /** Its path in the shared folder. */
-    dest: string;
-    /** Where it is, at a pinned commit. */
-    url: string;
-    /** Lines FIRST to LAST (counted from 1, both kept) of the download, when only those belong in the file. */
-    lines?: { first: number; last: number };
-}
+// test/workflows.test.ts reads the manifest through this command, which fetches what it lists.
+export { readManifest } from "./sharedDir";
 
 /** How hard to try for each file. */
 export interface FetchOptions {
@@ -32,40 +23,6 @@ export interface FetchOptions {
 }
 
 const DEFAULT_FETCH_OPTIONS: FetchOptions = { attempts: 3, retryDelayMs: 1_000, requestTimeoutMs: 60_000 };
-
-/** The files `manifest` lists; a malformed line throws, naming it. */
-export function readManifest(manifest: string): SharedFile[] {
-    let text: string;
-    try {
-        text = fs.readFileSync(manifest, "utf8");
-    } catch (err) {
-        throw new Error(`cannot read the manifest: ${(err as Error).message}`);
-    }
-    return text.split(/\r?\n/).flatMap((line, index): SharedFile[] => {
-        if (line.trim() === "" || line.startsWith("#")) {
-            return [];
-        }
-        const where = `${manifest}:${index + 1}`;
-        const [dest, url, range, ...extra] = line.split("\t");
-        if (!url || extra.length > 0) {
-            throw new Error(`${where}: expected DEST<TAB>URL[<TAB>FIRST-LAST], got ${JSON.stringify(line)}`);
-        }
-        if (!dest || path.isAbsolute(dest) || dest.split(/[\\/]/).includes("..")) {
-            throw new Error(`${where}: ${dest} is not a path inside the shared folder`);
-        }
-        if (!URL.canParse(url)) {
-            throw new Error(`${where}: ${url} is not a URL`);
-        }
-        if (range === undefined) {
-            return [{ dest, url }];
-        }
-        const match = /^([1-9]\d*)-([1-9]\d*)$/.exec(range);
-        if (!match || Number(match[2]) < Number(match[1])) {
-            throw new Error(`${where}: ${JSON.stringify(range)} is not a line range FIRST-LAST with 1 <= FIRST <= LAST`);
-        }
-        return [{ dest, url, lines: { first: Number(match[1]), last: Number(match[2]) } }];
-    });
-}
 
 /**
  * Lines FIRST to LAST of `body`, each with its newline (the last line of the body may have none), as `sed -n FIRST,LASTp`
@@ -80,12 +37,21 @@ export function selectLines(body: Buffer, { first, last }: { first: number; last
     return Buffer.from(lines.slice(first - 1, last).join(""), "latin1");
 }
 
+/** An answer another try may mend: a server error or a rate limit. */
+class ServerError extends Error {}
+
 /** A failure another try cannot mend: the server says the URL is wrong. */
 class UrlRefused extends Error {}
 
+/** No answer at all (no network, no name resolution, a connection refused, cut or timed out). */
+class Unreachable extends Error {}
+
+/** The next step when upstream cannot be reached: the files come from a copy, or from a later run. */
+const NO_NETWORK = "without network here, point SHARED_DIR at a copy of the shared folder, or run again with network";
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The body at `url`, tried up to `options.attempts` times; throws the last try's cause, in one line. */
+/** The body at `url`, tried up to `options.attempts` times; throws the last try's cause in one line, {@link Unreachable} without an answer. */
 async function download(url: string, options: FetchOptions): Promise<Buffer> {
     for (let attempt = 1; ; attempt++) {
         try {
@@ -94,7 +60,7 @@ async function download(url: string, options: FetchOptions): Promise<Buffer> {
                 await response.body?.cancel();
                 const status = `HTTP ${response.status} ${response.statusText}`;
                 // A server error or a rate limit may pass; any other answer is about the URL itself.
-                throw response.status >= 500 || response.status === 429 ? new Error(status) : new UrlRefused(status);
+                throw response.status >= 500 || response.status === 429 ? new ServerError(status) : new UrlRefused(status);
             }
             return Buffer.from(await response.arrayBuffer());
         } catch (err) {
@@ -105,7 +71,8 @@ async function download(url: string, options: FetchOptions): Promise<Buffer> {
                     : // fetch reports a network failure as "fetch failed", with the reason as its cause.
                       ((error.cause as Error | undefined)?.message ?? error.message);
             if (error instanceof UrlRefused || attempt >= options.attempts) {
-                throw new Error(attempt > 1 ? `${cause} (${attempt} tries)` : cause);
+                const message = attempt > 1 ? `${cause} (${attempt} tries)` : cause;
+                throw error instanceof UrlRefused || error instanceof ServerError ? new Error(message) : new Unreachable(message);
             }
         }
         await sleep(options.retryDelayMs * attempt);
@@ -138,7 +105,8 @@ async function fetchSharedFiles(
             const body = await download(file.url, options);
             content = file.lines ? selectLines(body, file.lines) : body;
         } catch (err) {
-            throw new Error(`cannot fetch ${file.dest} from ${file.url}: ${(err as Error).message}`);
+            const next = err instanceof Unreachable ? `; ${NO_NETWORK}` : "";
+            throw new Error(`cannot fetch ${file.dest} from ${file.url}: ${(err as Error).message}${next}`);
         }
         try {
             writeWhole(path.join(dir, file.dest), content);
@@ -154,10 +122,13 @@ const OPTIONS = {
     manifest: {
         type: "string",
         value: "FILE",
-        default: DEFAULT_MANIFEST,
+        default: SHARED_MANIFEST,
         description: "what to fetch, a line each: DEST<TAB>URL[<TAB>FIRST-LAST]",
     },
-    "if-missing": { type: "boolean", description: "fetch only when no shared folder resolves (SHARED_DIR, else .shared/, else ../shared)" },
+    "if-missing": {
+        type: "boolean",
+        description: "fetch only when no complete shared folder resolves (SHARED_DIR, else .shared/, else ../shared)",
+    },
 } as const;
 
 export const FETCH_SHARED_CLI: CliSpec<typeof OPTIONS> = {
@@ -169,7 +140,7 @@ export const FETCH_SHARED_CLI: CliSpec<typeof OPTIONS> = {
     options: OPTIONS,
     examples: ["npm run shared:fetch", "SHARED_DIR=/tmp/shared npm run shared:fetch"],
     exitCodes: [
-        [EXIT.ok, "every file fetched, or with --if-missing a shared folder already resolves"],
+        [EXIT.ok, "every file fetched, or with --if-missing a complete shared folder already resolves"],
         [EXIT.usage, "a file could not be fetched or written, or a usage error"],
     ],
 };
@@ -180,14 +151,21 @@ export async function fetchShared(
     cli: Pick<CliContext, "print">,
     options: FetchOptions = DEFAULT_FETCH_OPTIONS,
 ): Promise<number> {
-    const resolved = values["if-missing"] ? resolveSharedDir() : undefined;
-    if (resolved !== undefined) {
-        cli.print(`using the pinned upstream files in ${resolved}; nothing fetched\n`);
-        return EXIT.ok;
-    }
     const dir = sharedFetchDir();
     try {
         const files = readManifest(values.manifest!);
+        const found = values["if-missing"] ? findSharedDir() : undefined;
+        if (found !== undefined) {
+            const missing = missingSharedFiles(found, files);
+            if (missing.length === 0) {
+                cli.print(`using the pinned upstream files in ${found}; nothing fetched\n`);
+                return EXIT.ok;
+            }
+            // A fetch cut short: fetched again, whole.
+            cli.print(
+                `${found} lacks ${missing.length} of the ${files.length} pinned upstream files (${missing[0]} first); fetching them all into ${dir}\n`,
+            );
+        }
         await fetchSharedFiles(files, dir, options, cli.print);
         cli.print(`fetched ${files.length} pinned upstream files into ${dir}\n`);
         return EXIT.ok;

@@ -2,7 +2,8 @@
  * `npm run settings:docs` writes, from the declarations in components/settings/, the tables of docs/reference/settings.md
  * (between its `settings:begin` and `settings:end` markers) and the `config:` block of Pulumi.yaml, with each
  * setting's Pulumi type, default and description, so that the Pulumi CLI itself checks types before the program runs.
- * `npm run settings:docs -- --check` exits 1, naming the files, when either is stale (CI runs it through the tests).
+ * `npm run settings:docs -- --check` exits 1, naming the files, when either is stale (CI runs it through the tests);
+ * `--help` says so.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -10,7 +11,9 @@ import { stringify } from "yaml";
 import { modelFieldDocs } from "../components/settings/models";
 import { ConfigType, Setting } from "../components/settings/setting";
 import { RULES, SECRET_SETTINGS, SETTINGS } from "../components/settings/stack";
+import { runCli } from "./cli";
 import { withGeneratedBlock } from "./docs/generatedBlock";
+import { generatorCli, writeGenerated } from "./docs/generatorCli";
 
 const ROOT = path.resolve(__dirname, "..");
 /** The page that carries the settings' tables. */
@@ -102,17 +105,13 @@ export function settingsDocs(): Array<{ file: string; current: string; expected:
     ];
 }
 
+export const SETTINGS_DOCS_CLI = generatorCli(
+    "settings:docs",
+    `the settings' tables of ${SETTINGS_PAGE} and the config: block of Pulumi.yaml, from the declarations in components/settings/`,
+);
+
 if (require.main === module) {
-    const stale = settingsDocs().filter((doc) => doc.current !== doc.expected);
-    if (process.argv.includes("--check")) {
-        if (stale.length > 0) {
-            process.stderr.write(`stale: ${stale.map((doc) => doc.file).join(", ")}; run npm run settings:docs\n`);
-            process.exit(1);
-        }
-    } else {
-        for (const doc of stale) {
-            fs.writeFileSync(path.join(ROOT, doc.file), doc.expected);
-            process.stdout.write(`wrote ${doc.file}\n`);
-        }
-    }
+    runCli(SETTINGS_DOCS_CLI, async (values, cli) =>
+        writeGenerated(ROOT, SETTINGS_DOCS_CLI.script, settingsDocs(), Boolean(values.check), cli.print),
+    );
 }

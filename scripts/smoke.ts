@@ -2,9 +2,8 @@
  * `npm run smoke -- --stack NAME | --outputs FILE [options]`: after `pulumi up`, checks every model service through the
  * Gateway and, reading the cluster, that its route and policies took. `--help` lists the options and exit codes.
  */
-import * as fs from "fs";
 import { gatewayProviderFromOutputs } from "./cluster/checks";
-import { GatewayClient, GatewayCredentials } from "./cluster/gatewayRequest";
+import { GatewayClient, GatewayCredentials, readCaFile } from "./cluster/gatewayRequest";
 import type { ClusterReader } from "./cluster/kube";
 import { ModelRouting, modelRoutingFromOutputs } from "./cluster/modelRouting";
 import { OutputsSource, STACK_OUTPUT_OPTIONS, readStackOutputs } from "./cluster/stackOutputs";
@@ -41,27 +40,23 @@ export interface SmokeCheck {
     check: string;
     /** What the last try saw. */
     message: string;
+    /** Absent for a check not tried. */
     attempts?: number;
 }
 
 /** The results as `--json` and the report give them. */
 export function smokeChecks(results: CheckResult[]): SmokeCheck[] {
     return results.map((result) => ({
-        status: result.ok ? "OK" : "FAIL",
+        status: result.skipped ? "SKIPPED" : result.ok ? "OK" : "FAIL",
         area: result.service,
         check: result.check,
         message: result.detail,
-        attempts: result.attempts,
+        ...(result.skipped ? {} : { attempts: result.attempts }),
     }));
 }
 
-/** The check the report lists when the outputs do not say where the stack's objects are. */
-const CLUSTER_CHECKS_SKIPPED: SmokeCheck = {
-    status: "SKIPPED",
-    area: "cluster",
-    check: "cluster checks",
-    message: "the outputs name no servingNamespace and gateway",
-};
+/** The line the report gives the cluster checks when they are not run, and why. */
+const clusterChecksSkipped = (why: string): SmokeCheck => ({ status: "SKIPPED", area: "cluster", check: "cluster checks", message: why });
 
 /** One check as the report shows it: how many tries it took, when more than one, beside the check. */
 export function reportedCheck(check: SmokeCheck): ReportedCheck {
@@ -130,6 +125,8 @@ export function smokeClient(
     return { credentials: targets.credentials ?? {}, ...(ca !== undefined ? { ca } : {}) };
 }
 
+const TIME_LIMITS = timeLimitOptions({ requestTimeout: 120, deadline: 600 });
+
 const OPTIONS = {
     ...STACK_OUTPUT_OPTIONS,
     context: { type: "string", value: "KUBECONTEXT", description: "the kubeconfig context to read (its current context by default)" },
@@ -148,7 +145,13 @@ const OPTIONS = {
         description:
             "run from an address outside allowedSourceRanges (a Cloud Shell, say): every service must refuse even a request with credentials",
     },
-    ...timeLimitOptions({ requestTimeout: 120, deadline: 600 }),
+    ...TIME_LIMITS,
+    "request-timeout": {
+        ...TIME_LIMITS["request-timeout"],
+        // The Gateway's answer is what smoke checks: its timeout fails that try of the check, as any wrong answer does.
+        description:
+            "the longest wait for one answer: the API server's ends the run with exit code 3, the Gateway's fails that try of its check",
+    },
 } as const;
 
 export const SMOKE_CLI: CliSpec<typeof OPTIONS> = {
@@ -168,7 +171,7 @@ export const SMOKE_CLI: CliSpec<typeof OPTIONS> = {
     ],
     exitCodes: [
         [EXIT.ok, "every check passed"],
-        [EXIT.failed, "a check failed after its tries"],
+        [EXIT.failed, "a check failed after its tries (a Gateway that did not answer within --request-timeout included)"],
         [
             EXIT.usage,
             "a usage error, or the outputs or the cluster could not be read (no Pulumi CLI, no kubeconfig, unreachable, TLS, 401 or 403)",
@@ -208,21 +211,18 @@ export async function smokeTargets(source: OutputsSource, env: NodeJS.ProcessEnv
     return targetsFromOutputs(outputs, env);
 }
 
-/** The CA file's PEM, or a usage error naming it. */
-function readCa(file: string): string {
-    try {
-        return fs.readFileSync(file, "utf8");
-    } catch (err) {
-        throw new CliError(`--cacert ${file}: ${(err as Error).message}`);
-    }
+/** The exit code of a report: 1 when a check failed; a skipped check fails nothing. */
+export function smokeExitCode(checks: readonly SmokeCheck[]): number {
+    return checks.some((check) => check.status === "FAIL") ? EXIT.failed : EXIT.ok;
 }
 
 async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise<number> {
+    // First: a CA file that cannot be used is a usage error, not a failure of every HTTPS check later.
+    const ca = values.cacert !== undefined ? readCaFile(values.cacert) : undefined;
     if (values.stack !== undefined) {
         cli.progress.step(`reading the outputs of stack ${values.stack} (pulumi stack output)`);
     }
     const targets = await smokeTargets(values);
-    const ca = values.cacert !== undefined ? readCa(values.cacert) : undefined;
     const options: SmokeOptions = {
         ...smokeOptions(values),
         onRetry: (text) => cli.progress.step(text),
@@ -237,7 +237,7 @@ async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise
                 ? checksJson(checks)
                 : formatChecks("smoke", checks.map(reportedCheck), { verbose: Boolean(values.verbose), terminal: cli.stdout }),
         );
-        return refused.every((result) => result.ok) ? EXIT.ok : EXIT.failed;
+        return smokeExitCode(checks);
     }
     let reader: ClusterReader | undefined;
     if (!values["http-only"] && targets.cluster) {
@@ -259,13 +259,18 @@ async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise
         cli.progress.step(`reading the routes and policies of ${services.join(", ")} (${reader.server})`);
         results.push(...(await runClusterChecks(reader, services, targets.cluster, options)));
     }
-    const checks = [...smokeChecks(results), ...(!values["http-only"] && !targets.cluster ? [CLUSTER_CHECKS_SKIPPED] : [])];
+    const skipped = values["http-only"]
+        ? [clusterChecksSkipped("--http-only checks through the Gateway only")]
+        : targets.cluster
+          ? []
+          : [clusterChecksSkipped("the outputs name no servingNamespace and gateway")];
+    const checks = [...smokeChecks(results), ...skipped];
     cli.print(
         values.json
             ? checksJson(checks)
             : formatChecks("smoke", checks.map(reportedCheck), { verbose: Boolean(values.verbose), terminal: cli.stdout }),
     );
-    return results.every((result) => result.ok) ? EXIT.ok : EXIT.failed;
+    return smokeExitCode(checks);
 }
 
 if (require.main === module) {

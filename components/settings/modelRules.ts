@@ -62,13 +62,16 @@ function autoscalingProblems(model: ModelEntry, at: string): string[] {
     return problems;
 }
 
-export const modelEntriesFitPool: Rule<TpuPool & { models: ModelEntry[]; tpuMinNodes: number; tpuMaxNodes: number }> = {
+/**
+ * What each entry says of itself, read with no other setting, so that a wrong pool setting does not hold these back to
+ * a second run: names unique, an unknown model's figures given, autoscaling consistent, pattern3 with replicas to route between.
+ */
+export const modelEntries: Rule<{ models: ModelEntry[] }> = {
     description:
-        "Model names are unique; pattern3 has at least 2 replicas; a model the catalog does not know gives weightsGb and layers; autoscaling replaces replicas, with minReplicas <= maxReplicas (2 or more for pattern3) and a target the signal can reach, and tpuMinNodes at most the services' minimums; on a multi-host shape a replica is a whole slice and does not autoscale; the services' replicas (autoscaled ones at maxReplicas), a VM or a slice each, fit in tpuMaxNodes.",
-    reads: ["models", "tpuMachineType", "tpuTopology", "tpuMinNodes", "tpuMaxNodes"],
+        "Model names are unique; pattern3 has at least 2 replicas; a model the catalog does not know gives weightsGb and layers; autoscaling replaces replicas, with minReplicas <= maxReplicas (2 or more for pattern3) and a target the signal can reach.",
+    reads: ["models"],
     check: (values, key) => {
         const problems: string[] = [];
-        const shape = tpuShape(values);
         const seen = new Set<string>();
         for (const [index, model] of values.models.entries()) {
             const known = knownModel(model);
@@ -93,6 +96,17 @@ export const modelEntriesFitPool: Rule<TpuPool & { models: ModelEntry[]; tpuMinN
                 );
             }
         }
+        return problems;
+    },
+};
+
+export const modelEntriesFitPool: Rule<TpuPool & { models: ModelEntry[]; tpuMinNodes: number; tpuMaxNodes: number }> = {
+    description:
+        "tpuMinNodes is at most the autoscaled services' minimums; on a multi-host shape a replica is a whole slice and does not autoscale; the services' replicas (autoscaled ones at maxReplicas), a VM or a slice each, fit in tpuMaxNodes.",
+    reads: ["models", "tpuMachineType", "tpuTopology", "tpuMinNodes", "tpuMaxNodes"],
+    check: (values, key) => {
+        const problems: string[] = [];
+        const shape = tpuShape(values);
         if (shape === undefined || values.models.length === 0) {
             return problems;
         }
@@ -130,9 +144,41 @@ export const modelEntriesFitPool: Rule<TpuPool & { models: ModelEntry[]; tpuMinN
     },
 };
 
-export const modelsFitMemory: Rule<TpuPool & { models: ModelEntry[] }> = {
+/** What an entry's figures contradict in the catalog's, for a model it knows: its weights, its layers, its context. */
+function catalogProblems(model: ModelEntry, at: string): string[] {
+    const known = knownModel(model);
+    if (known === undefined) {
+        return [];
+    }
+    const name = modelNameOf(model);
+    const problems: string[] = [];
+    if (model.weightsGb !== undefined && Math.abs(model.weightsGb - known.weightsGb) > KNOWN_WEIGHTS_TOLERANCE * known.weightsGb) {
+        problems.push(
+            `${at}.weightsGb = ${model.weightsGb} contradicts the catalog's ${known.weightsGb} GB for ${name}; allowed: unset (the catalog's figure), or within ${KNOWN_WEIGHTS_TOLERANCE * 100} % of it`,
+        );
+    }
+    if (model.layers !== undefined && model.layers !== known.layers) {
+        problems.push(
+            `${at}.layers = ${model.layers} contradicts the catalog's ${known.layers} for ${name}; allowed: unset, or ${known.layers}`,
+        );
+    }
+    if (model.maxModelLen > known.maxContext) {
+        problems.push(
+            `${at}.maxModelLen = ${model.maxModelLen} is longer than ${name}'s context (max_position_embeddings ${known.maxContext}), which vLLM refuses; allowed: at most ${known.maxContext}`,
+        );
+    }
+    return problems;
+}
+
+export const modelsAgreeWithCatalog: Rule<{ models: ModelEntry[] }> = {
     description:
-        "A model the catalog knows keeps its figures (weightsGb within 10 % of the catalog's, its layers) and a maxModelLen within its context; each model's weights and the KV cache of one maxModelLen sequence fit the TPU memory vLLM uses of one replica.",
+        "A model the catalog knows keeps its figures (weightsGb within 10 % of the catalog's, its layers) and a maxModelLen within its context.",
+    reads: ["models"],
+    check: (values, key) => values.models.flatMap((model, index) => catalogProblems(model, `${key("models")}[${index}]`)),
+};
+
+export const modelsFitMemory: Rule<TpuPool & { models: ModelEntry[] }> = {
+    description: "Each model's weights and the KV cache of one maxModelLen sequence fit the TPU memory vLLM uses of one replica.",
     reads: ["models", "tpuMachineType", "tpuTopology"],
     check: (values, key) => {
         const problems: string[] = [];
@@ -141,30 +187,9 @@ export const modelsFitMemory: Rule<TpuPool & { models: ModelEntry[] }> = {
             const at = `${key("models")}[${index}]`;
             const known = knownModel(model);
             const name = modelNameOf(model);
-            const reported = problems.length;
-            if (known !== undefined) {
-                if (
-                    model.weightsGb !== undefined &&
-                    Math.abs(model.weightsGb - known.weightsGb) > KNOWN_WEIGHTS_TOLERANCE * known.weightsGb
-                ) {
-                    problems.push(
-                        `${at}.weightsGb = ${model.weightsGb} contradicts the catalog's ${known.weightsGb} GB for ${name}; allowed: unset (the catalog's figure), or within ${KNOWN_WEIGHTS_TOLERANCE * 100} % of it`,
-                    );
-                }
-                if (model.layers !== undefined && model.layers !== known.layers) {
-                    problems.push(
-                        `${at}.layers = ${model.layers} contradicts the catalog's ${known.layers} for ${name}; allowed: unset, or ${known.layers}`,
-                    );
-                }
-                if (model.maxModelLen > known.maxContext) {
-                    problems.push(
-                        `${at}.maxModelLen = ${model.maxModelLen} is longer than ${name}'s context (max_position_embeddings ${known.maxContext}), which vLLM refuses; allowed: at most ${known.maxContext}`,
-                    );
-                }
-            }
             const weightsGb = model.weightsGb ?? known?.weightsGb;
-            // A figure that contradicts the catalog is reported above; the memory is judged once the entry agrees with it.
-            if (shape === undefined || weightsGb === undefined || problems.length > reported) {
+            // A figure that contradicts the catalog is reported by modelsAgreeWithCatalog; the memory is judged once the entry agrees with it.
+            if (shape === undefined || weightsGb === undefined || catalogProblems(model, at).length > 0) {
                 continue;
             }
             const footprint = { weightsGb, maxModelLen: model.maxModelLen, extraArgs: model.extraArgs, known };

@@ -42,7 +42,7 @@ import {
     routerSystemNodes,
     servingNamespaceApart,
 } from "./gateway";
-import { modelEntriesFitPool, modelsFitMemory } from "./modelRules";
+import { modelEntries, modelEntriesFitPool, modelsAgreeWithCatalog, modelsFitMemory } from "./modelRules";
 import {
     ColdStartSettings,
     MODEL_SETTINGS,
@@ -107,7 +107,9 @@ export const RULES: readonly Rule<Values>[] = [
     identityFitsProvider,
     certificateSource,
     servingNamespaceApart,
+    modelEntries,
     modelEntriesFitPool,
+    modelsAgreeWithCatalog,
     modelsFitMemory,
     routerSystemNodes,
     routerModelNames,

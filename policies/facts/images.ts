@@ -34,7 +34,27 @@ const IMAGE_REFERENCE = new RegExp(
 );
 const DIGEST = /^(?:sha256:[0-9a-f]{64}|sha512:[0-9a-f]{128})$/;
 
-/** Why `image` is not a pinned image reference (not a reference, a malformed digest, no tag, `latest`), or undefined when it is. */
+/**
+ * Tags that name a branch or a channel rather than a release: registries move them with every push (`latest`, vLLM's
+ * `nightly`, a project's `main`), as a tag is a mutable pointer to an image
+ * (https://docs.docker.com/reference/cli/docker/image/tag/).
+ */
+export const MOVING_TAGS: readonly string[] = [
+    "latest",
+    "main",
+    "master",
+    "nightly",
+    "dev",
+    "develop",
+    "edge",
+    "head",
+    "trunk",
+    "canary",
+    "stable",
+    "rolling",
+];
+
+/** Why `image` is not a pinned image reference (not a reference, a malformed digest, no tag, a moving tag), or undefined when it is. */
 export function imageReferenceProblem(image: string): string | undefined {
     const match = IMAGE_REFERENCE.exec(image);
     if (!match) {
@@ -45,10 +65,10 @@ export function imageReferenceProblem(image: string): string | undefined {
         return DIGEST.test(digest) ? undefined : "has a malformed digest";
     }
     const tag = imageTag(image);
-    return tag !== undefined && tag !== "latest" ? undefined : "is not pinned";
+    return tag !== undefined && !MOVING_TAGS.includes(tag) ? undefined : "is not pinned";
 }
 
-/** True when `image` names a well-formed digest, or a tag other than `latest`. */
+/** True when `image` names a well-formed digest, or a tag that is not a moving one. */
 export function isPinnedImage(image: string): boolean {
     return imageReferenceProblem(image) === undefined;
 }

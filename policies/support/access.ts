@@ -6,11 +6,13 @@
 import { PolicyResource } from "@pulumi/policy";
 import {
     BackendRef,
+    ISTIO,
     KubeProps,
     backendKey,
     backendPolicyGuard,
     istioAuthorizationVerdict,
     isExternalGateway,
+    isGkeGatewayClass,
     isInferencePoolBackend,
     opensToInternet,
     overlaySourceRanges,
@@ -118,6 +120,23 @@ function serviceOverlay(gateway: PolicyResource, resources: PolicyResource[]): P
                   namespaceOf(resource) === namespaceOf(gateway),
           )
         : undefined;
+}
+
+/**
+ * Whose Gateway this is, as far as the program shows: GKE's (its classes), Istio's (its class, or a GatewayClass the
+ * stack declares with istiod's controllerName), or an implementation the pack does not know, whose load balancer and
+ * access rules it cannot judge.
+ */
+export function gatewayImplementation(gateway: PolicyResource, resources: PolicyResource[]): "gke" | "istio" | "unknown" {
+    const className: unknown = gateway.props.spec?.gatewayClassName;
+    if (isGkeGatewayClass(className)) {
+        return "gke";
+    }
+    const declared = resources.find(
+        (resource) =>
+            isKubernetesKind(resource.type, "gateway.networking.k8s.io", "GatewayClass") && resource.props.metadata?.name === className,
+    );
+    return className === ISTIO.gatewayClass || declared?.props.spec?.controllerName === ISTIO.controller ? "istio" : "unknown";
 }
 
 /** What someone the program does not know meets at a Gateway that is not GKE's, and what decides it. */

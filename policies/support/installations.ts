@@ -29,11 +29,30 @@ export interface Installation {
     controller: string;
     /** The chart's name, as a Helm release or chart reference ends. */
     chart: string;
+    /** Where its release manifests are downloaded from, a config file (v1 or v2) of which installs it. */
+    releaseManifests?: string;
+}
+
+const CONFIG_FILE_TYPES = [
+    "kubernetes:yaml:ConfigFile",
+    "kubernetes:yaml:ConfigGroup",
+    "kubernetes:yaml/v2:ConfigFile",
+    "kubernetes:yaml/v2:ConfigGroup",
+];
+
+/** The files a config file or group reads (`file`, `files`), as its inputs show them. */
+function configFiles(resource: PolicyResource): string[] {
+    const files: unknown[] = [
+        resource.props?.file,
+        ...(Array.isArray(resource.props?.files) ? resource.props.files : [resource.props?.files]),
+    ];
+    return files.filter((file): file is string => typeof file === "string");
 }
 
 /**
  * The resources that install `what`: the objects that bring its CRD or controller (rendered by a chart or a config
- * group, or declared) with every component above them, Helm releases of its chart, and charts whose inputs name it.
+ * group, or declared) with every component above them, Helm releases of its chart, charts whose inputs name it, and
+ * config files that read its release manifests (whose objects a preview may not have rendered).
  */
 export function installers(resources: PolicyResource[], what: Installation): Set<PolicyResource> {
     const found = new Set<PolicyResource>();
@@ -42,7 +61,10 @@ export function installers(resources: PolicyResource[], what: Installation): Set
         const brings =
             (isKubernetesKind(resource.type, "apiextensions.k8s.io", "CustomResourceDefinition") && name === what.crd) ||
             (isKubernetesKind(resource.type, "apps", "Deployment") && name === what.controller) ||
-            (isHelmChart(resource.type) && chartName(resource.props?.chart) === what.chart);
+            (isHelmChart(resource.type) && chartName(resource.props?.chart) === what.chart) ||
+            (what.releaseManifests !== undefined &&
+                CONFIG_FILE_TYPES.includes(resource.type) &&
+                configFiles(resource).some((file) => file.includes(what.releaseManifests!)));
         if (brings) {
             // The components above it install it too; the stack itself installs everything and says nothing.
             for (

@@ -3,9 +3,12 @@
  * certificate is the stack's own), the key in `Authorization` and, with an identity check, the ID token in
  * `Proxy-Authorization`; no redirect followed, so that plain HTTP's redirect to HTTPS can be checked.
  */
+import { X509Certificate } from "crypto";
+import * as fs from "fs";
 import * as http from "http";
 import * as https from "https";
 import { GOOGLE_ID_TOKEN } from "@gke-tpu-inference/facts";
+import { CliError } from "../cli";
 
 /** What a caller presents; each absent one is not sent. */
 export interface GatewayCredentials {
@@ -54,6 +57,40 @@ const NODE_SYSTEM_CA_HINT = /; if the root CA is installed locally, try running 
 /** What to do about a certificate the client refused, for a check's detail. */
 export const TRUST_THE_STACK_CA =
     'trust the stack\'s CA: eval "$(pulumi stack output caCertificateCommand)" writes ca.crt, then pass --cacert ca.crt';
+
+/** One PEM certificate block (RFC 7468 section 5's label). */
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[^-]*-----END CERTIFICATE-----/g;
+
+/**
+ * The PEM of `--cacert FILE`, or a usage error naming it. Checked before any request: Node's `ca` option keeps the PEM
+ * certificates it reads and drops the rest without a word (nodejs/node@00f666a:src/crypto/crypto_context.cc,
+ * SecureContext::AddCACert), so a file of anything else would fail every request's verification, retried as if the
+ * service were still starting.
+ */
+export function readCaFile(file: string): string {
+    let pem: string;
+    try {
+        pem = fs.readFileSync(file, "utf8");
+    } catch (err) {
+        throw new CliError(`--cacert ${file}: ${(err as Error).message}`);
+    }
+    const blocks = pem.match(PEM_CERTIFICATE) ?? [];
+    if (blocks.length === 0) {
+        throw new CliError(
+            `--cacert ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----): give the CA's certificate in PEM, as the stack's caCertificateCommand output writes it`,
+        );
+    }
+    for (const block of blocks) {
+        try {
+            new X509Certificate(block);
+        } catch (err) {
+            throw new CliError(
+                `--cacert ${file} holds a certificate that does not parse (${(err as Error).message}): write the CA's PEM again`,
+            );
+        }
+    }
+    return pem;
+}
 
 /** The headers `credentials` add to a request. */
 export function credentialHeaders(credentials: GatewayCredentials): Record<string, string> {

@@ -2,14 +2,16 @@
  * `npm run docs:outputs` writes docs/reference/outputs.md: every stack output the shipped stacks produce, found by
  * running each `Pulumi.<stack>.yaml` offline, with its description from {@link OUTPUT_DESCRIPTIONS} below, the one place
  * outputs are described; from the same runs, the README's table of shipped stacks (./stacks.ts) and the exposure tables
- * of docs/explanation/security.md (./exposure.ts). `npm run docs:outputs -- --check` exits 1 when one is stale; test/scripts/docs/outputs.test.ts fails when an output has no description,
+ * of docs/explanation/security.md (./exposure.ts). `npm run docs:outputs -- --check` exits 1 when one is stale (`--help` says so); test/scripts/docs/outputs.test.ts fails when an output has no description,
  * a description names no output, or either drifts.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { shippedStacks } from "../affected-stacks";
+import { runCli } from "../cli";
 import { runOffline } from "../offline/run";
 import { exposureMarkdown, withExposureTables } from "./exposure";
+import { generatorCli, readIfExists, writeGenerated } from "./generatorCli";
 import { StackRun, stacksTable, withStacksTable } from "./stacks";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -208,27 +210,18 @@ export function expectedFiles(runs: Record<string, StackRun>): Array<{ file: str
     ];
 }
 
-async function main(): Promise<void> {
-    const stale = expectedFiles(await shippedRuns()).filter(({ file, expected }) => {
-        const full = path.join(ROOT, file);
-        return (fs.existsSync(full) ? fs.readFileSync(full, "utf8") : "") !== expected;
-    });
-    if (process.argv.includes("--check")) {
-        if (stale.length > 0) {
-            process.stderr.write(`stale: ${stale.map(({ file }) => file).join(", ")}; run npm run docs:outputs\n`);
-            process.exit(1);
-        }
-        return;
-    }
-    for (const { file, expected } of stale) {
-        fs.writeFileSync(path.join(ROOT, file), expected);
-        process.stdout.write(`wrote ${file}\n`);
-    }
-}
+export const OUTPUTS_DOCS_CLI = generatorCli(
+    "docs:outputs",
+    `${OUTPUTS_PAGE}, the README's table of shipped stacks and the exposure tables of ${SECURITY_PAGE}, from each shipped stack run offline`,
+);
 
 if (require.main === module) {
-    main().catch((error: unknown) => {
-        process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-        process.exit(2);
+    runCli(OUTPUTS_DOCS_CLI, async (values, cli) => {
+        const files = expectedFiles(await shippedRuns()).map(({ file, expected }) => ({
+            file,
+            expected,
+            current: readIfExists(path.join(ROOT, file)),
+        }));
+        return writeGenerated(ROOT, OUTPUTS_DOCS_CLI.script, files, Boolean(values.check), cli.print);
     });
 }

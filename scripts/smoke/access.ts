@@ -76,13 +76,18 @@ export async function runOutsideChecks(services: Record<string, ServiceEndpoint>
                         ? { ok: true, detail: "HTTP 403" }
                         : { ok: false, detail: `GET ${url} from outside the allowed ranges: HTTP ${response.status}, not 403` };
                 } catch (err) {
+                    if (!isTlsVerificationError(err)) {
+                        return { ok: true, detail: `no connection (${(err as Error).message})` };
+                    }
+                    if (options.client?.ca !== undefined) {
+                        // The CA given is wrong: `retried` ends the run, saying so.
+                        throw err;
+                    }
                     // A certificate this machine does not trust is the Gateway answering, not refusing.
-                    return isTlsVerificationError(err)
-                        ? {
-                              ok: false,
-                              detail: `GET ${url}: the Gateway answered, with a certificate not trusted here (${(err as Error).message}); ${TRUST_THE_STACK_CA}`,
-                          }
-                        : { ok: true, detail: `no connection (${(err as Error).message})` };
+                    return {
+                        ok: false,
+                        detail: `GET ${url}: the Gateway answered, with a certificate not trusted here (${(err as Error).message}); ${TRUST_THE_STACK_CA}`,
+                    };
                 }
             }),
         ),

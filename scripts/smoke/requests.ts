@@ -33,6 +33,8 @@ export interface CheckResult {
     /** An HTTP path through the Gateway, or what a cluster check looks at. */
     check: string;
     ok: boolean;
+    /** Not tried, because an earlier check of its service failed: not passed (`ok` false), yet not a failure of its own. */
+    skipped?: true;
     attempts: number;
     /** What the last try saw. */
     detail: string;
@@ -84,7 +86,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Tries `attempt` up to `options.attempts` times, `options.intervalMs` apart, until it passes. A failure to read the
- * cluster (a `CliError`) is not the service's state: it ends the run at once.
+ * cluster (a `CliError`) is not the service's state: it ends the run at once; so does a certificate that the CA given
+ * with `--cacert` does not verify, which no later try would verify either.
  */
 export async function retried(
     service: string,
@@ -99,6 +102,11 @@ export async function retried(
         } catch (err) {
             if (err instanceof CliError) {
                 throw err;
+            }
+            if (isTlsVerificationError(err) && options.client?.ca !== undefined) {
+                throw new CliError(
+                    `${service}: ${check}: the CA given with --cacert does not verify the Gateway's certificate (${(err as Error).message}): give the CA that signed it`,
+                );
             }
             finding = {
                 ok: false,
@@ -139,16 +147,28 @@ function runCheck(service: string, endpoint: ServiceEndpoint, check: Check, opti
     });
 }
 
-/** Runs every check against every service; a service's checks stop at its first failure. */
+/** Runs every check against every service; after a service's first failure, its later checks are listed as skipped. */
 export async function runSmoke(services: Record<string, ServiceEndpoint>, options: SmokeOptions): Promise<CheckResult[]> {
     const perService = await Promise.all(
         Object.entries(services).map(async ([service, endpoint]) => {
             const results: CheckResult[] = [];
+            let failed: string | undefined;
             for (const check of CHECKS) {
+                if (failed !== undefined) {
+                    results.push({
+                        service,
+                        check: check.check,
+                        ok: false,
+                        skipped: true,
+                        attempts: 0,
+                        detail: `not tried: ${failed} failed`,
+                    });
+                    continue;
+                }
                 const result = await runCheck(service, endpoint, check, options);
                 results.push(result);
                 if (!result.ok) {
-                    break;
+                    failed = check.check;
                 }
             }
             return results;

@@ -9,6 +9,7 @@ import { secret as pulumiSecret } from "@pulumi/pulumi";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { disallowUnpinnedImages } from "../../policies/disallowUnpinnedImages";
 import { PackConfigError, PolicyPackProcess, resolvePackConfig } from "../../scripts/offline/analyzer";
 import { record } from "../harness";
 import { preview } from "../scripts/previewCli";
@@ -128,7 +129,7 @@ describe("values as the engine sends them", () => {
                 }),
         );
         expect(findings.map((finding) => finding.message)).toEqual([
-            `Every container image must be pinned to a version tag or a digest, never \`latest\` or no tag. ${lessonById("pinned-images").cause}\nw spec.template.spec.containers[0] (c) runs image [secret], which is not pinned to a version tag or digest.`,
+            `${disallowUnpinnedImages.description}\nw spec.template.spec.containers[0] (c) runs image [secret], which is not pinned to a version tag or digest.`,
         ]);
     });
 

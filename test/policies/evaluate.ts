@@ -106,6 +106,15 @@ export async function evaluatePolicies(
         }
     };
 
+    // As the engine describes a resource's explicit provider: its type, name, URN and inputs.
+    const providerOf = (resource: RecordedResource) => {
+        const urn = resource.provider?.split("::").slice(0, -1).join("::");
+        const provider = resources.find((candidate) => candidate.urn === urn);
+        return provider
+            ? { provider: { type: provider.type, name: provider.name, urn: provider.urn, props: sdkProps(provider.wire.inputs) } }
+            : {};
+    };
+
     for (const resource of analyzed) {
         for (const policy of enabled) {
             const validations =
@@ -123,6 +132,7 @@ export async function evaluatePolicies(
                             urn: resource.urn,
                             props: sdkProps(resource.wire.inputs),
                             opts: { ...resource.options, parent: resource.parent } as never,
+                            ...providerOf(resource),
                             getConfig: <T>() => configFor(policy, config) as T,
                             notApplicable,
                             stackTags: new Map(),
@@ -146,6 +156,7 @@ export async function evaluatePolicies(
                 urn: resource.urn,
                 props: sdkProps(resource.wire.outputs),
                 opts: { ...resource.options, parent: resource.parent } as PolicyResource["opts"],
+                ...providerOf(resource),
                 dependencies: [],
                 propertyDependencies: {},
                 isType: () => false,

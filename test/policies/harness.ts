@@ -11,7 +11,7 @@ export function resource(
     type: string,
     name: string,
     inputs: Record<string, unknown>,
-    extra: { dependencies?: RecordedResource[]; parent?: RecordedResource; stack?: string } = {},
+    extra: { dependencies?: RecordedResource[]; parent?: RecordedResource; provider?: RecordedResource; stack?: string } = {},
 ): RecordedResource {
     return {
         type,
@@ -19,6 +19,7 @@ export function resource(
         urn: `urn:pulumi:${extra.stack ?? "prod"}::project::${type}::${name}`,
         custom: true,
         ...(extra.parent ? { parent: extra.parent.urn } : {}),
+        ...(extra.provider ? { provider: `${extra.provider.urn}::${extra.provider.name}-id` } : {}),
         inputs,
         wire: { inputs, outputs: inputs },
         dependencies: (extra.dependencies ?? []).map((dependency) => dependency.urn),

@@ -5,7 +5,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { DOCTOR_CHECKS, LESSONS, Lesson } from "../../policies/facts";
+import { DOCTOR_CHECKS, LESSONS, LESSON_SETS, Lesson, lessonSetConfig } from "../../policies/facts";
 import { policies } from "../../policies/pack";
 import { lessonsDocs, sourceMarkdown } from "../../scripts/lessonsDocs";
 
@@ -24,6 +24,25 @@ describe("the lesson registry", () => {
         const registered = policies.map((policy) => policy.name);
         expect(registered.filter((name) => named.filter((other) => other === name).length !== 1)).toEqual([]);
         expect(named.filter((name) => !registered.includes(name))).toEqual([]);
+    });
+
+    test("the pack's two halves split it: each lesson in one, and each half's configuration turns off exactly the other's policies", () => {
+        const inference = LESSON_SETS.inference as readonly Lesson[];
+        const hardening = LESSON_SETS.hardening as readonly Lesson[];
+        expect([...inference, ...hardening].map((lesson) => lesson.id).sort()).toEqual(lessons.map((lesson) => lesson.id).sort());
+        expect(hardening.map((lesson) => lesson.id)).toEqual([
+            "workload-identity",
+            "private-nodes",
+            "shielded-nodes",
+            "node-service-account",
+            "deletion-protection",
+        ]);
+        const policiesOf = (half: readonly Lesson[]) => half.flatMap((lesson) => lesson.policies).sort();
+        expect(Object.keys(lessonSetConfig("inference")).sort()).toEqual(policiesOf(hardening));
+        expect(Object.keys(lessonSetConfig("hardening")).sort()).toEqual(policiesOf(inference));
+        expect(new Set([...Object.values(lessonSetConfig("inference")), ...Object.values(lessonSetConfig("hardening"))])).toEqual(
+            new Set(["disabled"]),
+        );
     });
 
     test("every doctor check is in a lesson, and every check a lesson names is one the doctor makes", () => {

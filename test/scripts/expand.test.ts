@@ -180,7 +180,7 @@ describe("charts", () => {
             ["more-configs", CHARTS.kserveRuntimeConfigs.chart, missing],
         ]);
         expect(expansion.notes).toEqual([
-            "the pinned upstream files (CRDs and reference configs) are missing (looked in SHARED_DIR, else .shared/, else ../shared): run `npm run shared:fetch`; until then the chart objects they hold are not checked offline",
+            "the pinned upstream files (CRDs and reference configs) are missing or incomplete (looked in SHARED_DIR, else .shared/, else ../shared, for every file .github/shared-files.tsv lists): run `npm run shared:fetch`, again if one was cut short; until then the chart objects they hold are not checked offline",
         ]);
         // No absolute path anywhere: what the report and the tree show is the same on every machine.
         expect(JSON.stringify(expansion)).not.toMatch(/["\s]\/\w/);

@@ -5,8 +5,11 @@ import * as os from "os";
 import * as path from "path";
 import { CliError, errorLines, parseCli } from "../../scripts/cli";
 import { plainTerminal } from "../../scripts/cli/terminal";
-import { FETCH_SHARED_CLI, FetchOptions, fetchShared as runFetchShared, readManifest, selectLines } from "../../scripts/fetch-shared";
+import { FETCH_SHARED_CLI, FetchOptions, fetchShared as runFetchShared, selectLines } from "../../scripts/fetch-shared";
+import { readManifest } from "../../scripts/sharedDir";
 import { withSharedDir } from "../shared";
+
+const NO_NETWORK = "without network here, point SHARED_DIR at a copy of the shared folder, or run again with network";
 
 /** A retry at once; answers that come get seconds, so a busy machine does not turn them into timeouts. */
 const FAST: FetchOptions = { attempts: 2, retryDelayMs: 0, requestTimeoutMs: 5000 };
@@ -126,7 +129,7 @@ describe("npm run shared:fetch", () => {
         const { status, stderr } = await fetchShared(["--manifest", manifest(["crds/crd.yaml", "/cut.yaml"])], shared);
         expect({ status, stderr }).toEqual({
             status: 2,
-            stderr: `error: cannot fetch crds/crd.yaml from ${server.base}/cut.yaml: other side closed (2 tries)\n`,
+            stderr: `error: cannot fetch crds/crd.yaml from ${server.base}/cut.yaml: other side closed (2 tries); ${NO_NETWORK}\n`,
         });
         expect(filesIn(shared)).toEqual(["crds/crd.yaml"]);
         expect(fs.readFileSync(path.join(shared, "crds", "crd.yaml"), "utf8")).toBe("kind: Old\n");
@@ -143,20 +146,62 @@ describe("npm run shared:fetch", () => {
             attempts: 1,
             requestTimeoutMs: 50,
         });
-        expect(hung.stderr).toBe(`error: cannot fetch hangs.yaml from ${server.base}/hangs.yaml: no complete answer within 0.05 s\n`);
+        expect(hung.stderr).toBe(
+            `error: cannot fetch hangs.yaml from ${server.base}/hangs.yaml: no complete answer within 0.05 s; ${NO_NETWORK}\n`,
+        );
     });
 
-    test("--if-missing fetches nothing when the shared folder exists, and fetches into SHARED_DIR when it does not", async () => {
+    test("no answer at all (no network here): one line with the cause and what to do instead, no stack trace; an answer gets no such advice", async () => {
+        const closed = await upstream();
+        await closed.close();
+        const list = path.join(scratch, "unreachable.tsv");
+        fs.writeFileSync(list, `crds/kserve/crd.yaml\t${closed.base}/kserve/crd.yaml\n`);
+        expect(await fetchShared(["--manifest", list], path.join(scratch, "shared"))).toEqual({
+            status: 2,
+            stdout: "",
+            stderr: `error: cannot fetch crds/kserve/crd.yaml from ${closed.base}/kserve/crd.yaml: connect ECONNREFUSED ${closed.base.slice("http://".length)} (2 tries); ${NO_NETWORK}\n`,
+        });
+        // The server answered: the URL is what to look at, not the network.
+        const gone = await fetchShared(["--manifest", manifest(["gone.yaml", "/gone.yaml"])], path.join(scratch, "shared"));
+        expect(gone.stderr).toBe(`error: cannot fetch gone.yaml from ${server.base}/gone.yaml: HTTP 404 Not Found\n`);
+    });
+
+    test("--if-missing fetches nothing when the shared folder holds every file, and fetches into SHARED_DIR when it does not exist", async () => {
         const list = manifest(["crds/kserve/crd.yaml", "/kserve/crd.yaml"]);
-        expect(await fetchShared(["--manifest", list, "--if-missing"], scratch)).toEqual({
+        const complete = path.join(scratch, "complete");
+        fs.mkdirSync(path.join(complete, "crds", "kserve"), { recursive: true });
+        fs.writeFileSync(path.join(complete, "crds", "kserve", "crd.yaml"), "kind: CustomResourceDefinition\n");
+        expect(await fetchShared(["--manifest", list, "--if-missing"], complete)).toEqual({
             status: 0,
-            stdout: `using the pinned upstream files in ${scratch}; nothing fetched\n`,
+            stdout: `using the pinned upstream files in ${complete}; nothing fetched\n`,
             stderr: "",
         });
         expect(server.requests).toEqual([]);
         const shared = path.join(scratch, "shared");
         expect((await fetchShared(["--manifest", list, "--if-missing"], shared)).status).toBe(0);
         expect(filesIn(shared)).toEqual(["crds/kserve/crd.yaml"]);
+    });
+
+    test("--if-missing fetches again, whole, into a folder a fetch cut short left without some of the files", async () => {
+        const list = manifest(
+            ["crds/kserve/crd.yaml", "/kserve/crd.yaml"],
+            ["crds/istio/networking.istio.io_envoyfilters.yaml", "/istio/crd-all.gen.yaml", "4-5"],
+        );
+        const half = path.join(scratch, "half");
+        fs.mkdirSync(path.join(half, "crds", "kserve"), { recursive: true });
+        fs.writeFileSync(path.join(half, "crds", "kserve", "crd.yaml"), "kind: CustomResourceDefinition\n");
+        expect(await fetchShared(["--manifest", list, "--if-missing"], half)).toEqual({
+            status: 0,
+            stdout: [
+                `${half} lacks 1 of the 2 pinned upstream files (crds/istio/networking.istio.io_envoyfilters.yaml first); fetching them all into ${half}`,
+                "fetched 1 of 2: crds/kserve/crd.yaml",
+                "fetched 2 of 2: crds/istio/networking.istio.io_envoyfilters.yaml (lines 4-5)",
+                `fetched 2 pinned upstream files into ${half}`,
+                "",
+            ].join("\n"),
+            stderr: "",
+        });
+        expect(filesIn(half)).toEqual(["crds/istio/networking.istio.io_envoyfilters.yaml", "crds/kserve/crd.yaml"]);
     });
 });
 

@@ -1,19 +1,26 @@
+import { X509Certificate } from "crypto";
 import * as fs from "fs";
 import * as https from "https";
 import { AddressInfo } from "net";
+import * as os from "os";
 import * as path from "path";
-import { TRUST_THE_STACK_CA } from "../../scripts/cluster/gatewayRequest";
+import * as tls from "tls";
+import { CliError } from "../../scripts/cli";
+import { TRUST_THE_STACK_CA, readCaFile } from "../../scripts/cluster/gatewayRequest";
 import type { KubeObject } from "../../scripts/cluster/kube";
 import { doctorPlan } from "../../scripts/doctor";
 import { runDoctor } from "../../scripts/doctor/diagnose";
 import { gatewayHealth } from "../../scripts/doctor/services";
 import { runOutsideChecks, runSmoke, smokeClient } from "../../scripts/smoke";
+import { runCli } from "../cli";
 import { memoryReader } from "../memoryCluster";
 
 const TLS = path.join(__dirname, "..", "fixtures", "tls");
 const CA = fs.readFileSync(path.join(TLS, "ca.crt"), "utf8");
 const FAST = { attempts: 1, intervalMs: 10, requestTimeoutMs: 2000 };
 const MODEL = "Qwen/Qwen2.5-1.5B-Instruct";
+/** A real root CA, which did not sign the test Gateway's certificate: a wrong --cacert. */
+const OTHER_CA = tls.rootCertificates[0];
 const CA_COMMAND = "kubectl get secret -n inference-gateway inference-gateway-tls -o jsonpath='{.data.ca\\.crt}' | base64 -d > ca.crt";
 
 /** A loopback Gateway serving HTTPS with a certificate the test CA signed, as the stack's CA signs the Gateway's; it records each request's Authorization. */
@@ -56,6 +63,76 @@ describe("smoke trusts the stack's CA", () => {
             { check: "/health", ok: true },
             { check: "/v1/models", ok: true },
             { check: "/v1/completions", ok: true },
+        ]);
+    });
+
+    test("without --cacert, a certificate not trusted here is retried like a service still starting, with the step that trusts the stack's CA", async () => {
+        const retries: string[] = [];
+        const results = await runSmoke(
+            { qwen: { baseUrl: base, modelName: MODEL } },
+            { ...FAST, attempts: 2, onRetry: (text) => retries.push(text), client: { credentials: { apiKey: "k" } } },
+        );
+        expect(results[0]).toEqual({
+            service: "qwen",
+            check: "/health",
+            ok: false,
+            attempts: 2,
+            detail: `unable to verify the first certificate: ${TRUST_THE_STACK_CA}`,
+        });
+        expect(retries).toHaveLength(1);
+    });
+
+    test("with a --cacert that does not verify the Gateway's certificate, the run stops at the first try, saying so", async () => {
+        const retries: string[] = [];
+        const options = { attempts: 30, intervalMs: 10_000, requestTimeoutMs: 2000, onRetry: (text: string) => retries.push(text) };
+        const wrong = { ...options, client: { ca: OTHER_CA, credentials: { apiKey: "k" } } };
+        const stopped = new CliError(
+            "qwen: /health: the CA given with --cacert does not verify the Gateway's certificate (unable to verify the first certificate): give the CA that signed it",
+        );
+        await expect(runSmoke({ qwen: { baseUrl: base, modelName: MODEL } }, wrong)).rejects.toThrow(stopped);
+        await expect(runOutsideChecks({ qwen: { baseUrl: base, modelName: MODEL } }, wrong)).rejects.toThrow(
+            "qwen: refused outside the allowed ranges: the CA given with --cacert does not verify the Gateway's certificate (unable to verify the first certificate): give the CA that signed it",
+        );
+        expect(retries).toEqual([]);
+    });
+
+    test("--cacert is read first: a file that cannot be read, or holds no PEM certificate, is one line and exit 2 before anything else", async () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cacert-"));
+        const write = (name: string, text: string | Buffer) => {
+            fs.writeFileSync(path.join(dir, name), text);
+            return path.join(dir, name);
+        };
+        const der = write("ca.der", new X509Certificate(CA).raw);
+        const broken = write("broken.crt", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n");
+        expect(readCaFile(path.join(TLS, "ca.crt"))).toBe(CA);
+        expect(() => readCaFile(path.join(dir, "missing.crt"))).toThrow(
+            new CliError(`--cacert ${dir}/missing.crt: ENOENT: no such file or directory, open '${dir}/missing.crt'`),
+        );
+        expect(() => readCaFile(der)).toThrow(
+            new CliError(
+                `--cacert ${der} holds no PEM certificate (-----BEGIN CERTIFICATE-----): give the CA's certificate in PEM, as the stack's caCertificateCommand output writes it`,
+            ),
+        );
+        expect(() => readCaFile(broken)).toThrow(
+            /^--cacert .*broken\.crt holds a certificate that does not parse \(.+\): write the CA's PEM again$/,
+        );
+
+        // Before the outputs are read (no Pulumi CLI here), and before any request.
+        const outputs = write("outputs.json", JSON.stringify({ models: { qwen: { baseUrl: base, modelName: MODEL } } }));
+        const [notPem, wrongCa] = await Promise.all([
+            runCli("smoke.ts", ["--stack", "dev", "--cacert", der]),
+            runCli("smoke.ts", ["--outputs", outputs, "--cacert", write("other.crt", OTHER_CA)]),
+        ]);
+        expect(notPem).toEqual({
+            status: 2,
+            stdout: "",
+            stderr: `error: --cacert ${der} holds no PEM certificate (-----BEGIN CERTIFICATE-----): give the CA's certificate in PEM, as the stack's caCertificateCommand output writes it\n`,
+        });
+        // 30 tries 10 s apart by default: stopped at the first.
+        expect(wrongCa.status).toBe(2);
+        expect(wrongCa.stderr.split("\n").slice(-2)).toEqual([
+            "error: qwen: /health: the CA given with --cacert does not verify the Gateway's certificate (unable to verify the first certificate): give the CA that signed it",
+            "",
         ]);
     });
 

@@ -3,12 +3,13 @@ import * as http from "http";
 import { AddressInfo } from "net";
 import * as os from "os";
 import * as path from "path";
-import { CliError } from "../../scripts/cli";
+import { CliError, renderHelp } from "../../scripts/cli";
 import { formatChecks } from "../../scripts/cli/checks";
 import { gatewayProvider, gatewayProviderFromOutputs } from "../../scripts/cluster/checks";
 import { plainTerminal } from "../../scripts/cli/terminal";
 import {
     CheckResult,
+    SMOKE_CLI,
     reportedCheck,
     runModelRouting,
     runSmoke,
@@ -28,14 +29,17 @@ const FAST = { attempts: 4, intervalMs: 10, requestTimeoutMs: 2000 };
 const report = (results: CheckResult[], width = 100) =>
     formatChecks("smoke", smokeChecks(results).map(reportedCheck), { verbose: true, terminal: plainTerminal(width) });
 
-type Behaviour = "healthy" | "slow-start" | "failing";
+type Behaviour = "healthy" | "slow-start" | "failing" | "silent";
 
-/** A loopback server that answers like vLLM behind the Gateway at /<ns>/<name>, in one of three moods. */
+/** A loopback server that answers like vLLM behind the Gateway at /<ns>/<name>, in one of four moods; `silent` never answers. */
 async function fakeVllm(behaviour: Behaviour): Promise<{ baseUrl: string; requests: string[]; close: () => Promise<void> }> {
     const requests: string[] = [];
     const server = http.createServer((req, res) => {
         const route = (req.url ?? "").replace(/^\/llm-inference\/qwen/, "");
         requests.push(`${req.method} ${route}`);
+        if (behaviour === "silent") {
+            return;
+        }
         // A slow start: the first two requests of every path meet a pod that is still compiling.
         if (behaviour === "slow-start" && requests.filter((entry) => entry === `${req.method} ${route}`).length <= 2) {
             res.writeHead(503).end("no healthy upstream");
@@ -138,26 +142,42 @@ describe("smoke test against a local server playing vLLM", () => {
         }
     });
 
-    test("a wrong model name fails the /v1/models check and stops there", async () => {
+    test("a wrong model name fails the /v1/models check and stops there: the completion is not tried, and counted as skipped", async () => {
         const server = await fakeVllm("healthy");
         try {
             const results = await runSmoke({ qwen: { baseUrl: server.baseUrl, modelName: "other/model" } }, { ...FAST, attempts: 1 });
-            expect(results.map((result) => [result.check, result.ok])).toEqual([
-                ["/health", true],
-                ["/v1/models", false],
+            expect(results.map((result) => [result.check, result.ok, result.skipped])).toEqual([
+                ["/health", true, undefined],
+                ["/v1/models", false, undefined],
+                ["/v1/completions", false, true],
             ]);
             expect(results[1].detail).toContain('model other/model not listed (got ["Qwen/Qwen2.5-3B-Instruct"])');
+            expect(server.requests).toEqual(["GET /health", "GET /v1/models"]);
+            expect(report(results, 200).split("\n").slice(-6)).toEqual([
+                '    FAIL    /v1/models: model other/model not listed (got ["Qwen/Qwen2.5-3B-Instruct"]): {"object":"list","data":[{"id":"Qwen/Qwen2.5-3B-Instruct"}]}',
+                "    SKIPPED /v1/completions: not tried: /v1/models failed",
+                "    OK      /health: HTTP 200",
+                "",
+                "smoke: 1 failed, 1 skipped, 1 OK",
+                "",
+            ]);
         } finally {
             await server.close();
         }
     });
 
-    test("nothing listening: a connection error, retried and reported", async () => {
+    test("nothing listening: a connection error, retried and reported; the checks after it are skipped, not tried", async () => {
         const closed = await fakeVllm("healthy");
         await closed.close();
         const results = await runSmoke({ gone: { baseUrl: closed.baseUrl, modelName: MODEL } }, { ...FAST, attempts: 2 });
         expect(results).toEqual([
             { service: "gone", check: "/health", ok: false, attempts: 2, detail: expect.stringContaining("ECONNREFUSED") },
+            { service: "gone", check: "/v1/models", ok: false, skipped: true, attempts: 0, detail: "not tried: /health failed" },
+            { service: "gone", check: "/v1/completions", ok: false, skipped: true, attempts: 0, detail: "not tried: /health failed" },
+        ]);
+        expect(smokeChecks(results).slice(1)).toEqual([
+            { status: "SKIPPED", area: "gone", check: "/v1/models", message: "not tried: /health failed" },
+            { status: "SKIPPED", area: "gone", check: "/v1/completions", message: "not tried: /health failed" },
         ]);
     });
 
@@ -216,6 +236,65 @@ describe("smoke test against a local server playing vLLM", () => {
         } finally {
             await healthy.close();
             await failing.close();
+        }
+    });
+
+    test("npm run smoke: a Gateway silent past --request-timeout fails its check with exit 1, as --help says; --http-only's cluster checks count as skipped", async () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smoke-"));
+        const silent = await fakeVllm("silent");
+        const healthy = await fakeVllm("healthy");
+        const run = (outputs: unknown, ...args: string[]) => {
+            const file = path.join(dir, `${Math.random()}.json`);
+            fs.writeFileSync(file, JSON.stringify(outputs));
+            return runCli("smoke.ts", ["--outputs", file, "--attempts", "2", "--interval", "0", ...args]);
+        };
+        try {
+            const [timedOut, httpOnly] = await Promise.all([
+                run({ models: { qwen: { baseUrl: silent.baseUrl, modelName: MODEL } } }, "--request-timeout", "0.2"),
+                run(
+                    {
+                        models: { qwen: { baseUrl: healthy.baseUrl, modelName: MODEL } },
+                        servingNamespace: "llm-inference",
+                        gateway: { namespace: "inference-gateway", name: "inference-gateway" },
+                    },
+                    "--http-only",
+                ),
+            ]);
+            expect([timedOut.status, timedOut.stdout]).toEqual([
+                1,
+                [
+                    "qwen",
+                    "    FAIL    /health (2 tries): no answer within 200 ms",
+                    "    SKIPPED /v1/models: not tried: /health failed",
+                    "    SKIPPED /v1/completions: not tried: /health failed",
+                    "",
+                    "cluster",
+                    "    SKIPPED cluster checks: the outputs name no servingNamespace and gateway",
+                    "",
+                    "smoke: 1 failed, 3 skipped, 0 OK",
+                    "",
+                ].join("\n"),
+            ]);
+            expect(silent.requests).toEqual(["GET /health", "GET /health"]);
+            expect(renderHelp(SMOKE_CLI, 200).split("\n")).toEqual(
+                expect.arrayContaining([
+                    "  1    a check failed after its tries (a Gateway that did not answer within --request-timeout included)",
+                    "  3    the API server did not answer within --request-timeout, or the smoke test did not finish within --deadline",
+                ]),
+            );
+            expect([httpOnly.status, httpOnly.stdout]).toEqual([
+                0,
+                [
+                    "cluster",
+                    "    SKIPPED cluster checks: --http-only checks through the Gateway only",
+                    "",
+                    "smoke: 0 failed, 1 skipped, 3 OK",
+                    "",
+                ].join("\n"),
+            ]);
+        } finally {
+            await silent.close();
+            await healthy.close();
         }
     });
 

@@ -31,6 +31,8 @@ export const MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS = 300;
  */
 export const ISTIO = {
     gatewayClass: "istio",
+    /** The controllerName of istiod's GatewayClasses: another class naming it is Istio's too. */
+    controller: "istio.io/gateway-controller",
     /** istiod's switch for InferencePool backends (and the ext_proc filter it writes for them). */
     inferenceExtensionEnv: "ENABLE_GATEWAY_API_INFERENCE_EXTENSION",
     /** istiod's webhooks listen here; a private cluster's control plane reaches it only through a firewall rule. Source: {@link SOURCES.istioPrivateCluster}. */

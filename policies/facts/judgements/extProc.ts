@@ -72,7 +72,12 @@ export interface AddedCluster<Source> {
     filter: EnvoyFilterAt<Source>;
     at: string;
     name: string;
+    /** Its discovery type: STATIC (Envoy's default, hosts given as resolved IP addresses), STRICT_DNS, LOGICAL_DNS, EDS, … */
+    discovery: string;
+    /** Its endpoints whose address the program shows. */
     endpoints: Array<{ address: string; port?: number }>;
+    /** How many of its endpoints have an address known only at the update (read from another resource's output). */
+    unknownAddresses: number;
     /** It speaks TLS to its endpoints. */
     tls: boolean;
 }
@@ -134,6 +139,18 @@ export function extProcPatches<Source>(filters: ReadonlyArray<EnvoyFilterAt<Sour
     );
 }
 
+/** A value as the program shows it, or undefined where a preview does not know it yet (the policy SDK throws on reading one). */
+function known<T>(read: () => T): { value?: T; unknown: boolean } {
+    try {
+        return { value: read(), unknown: false };
+    } catch (err) {
+        if ((err as Error | undefined)?.constructor?.name === "UnknownValueError") {
+            return { unknown: true };
+        }
+        throw err;
+    }
+}
+
 /** Every cluster some EnvoyFilters add. */
 export function addedClusters<Source>(filters: ReadonlyArray<EnvoyFilterAt<Source>>): Array<AddedCluster<Source>> {
     return filters.flatMap((filter) =>
@@ -142,6 +159,7 @@ export function addedClusters<Source>(filters: ReadonlyArray<EnvoyFilterAt<Sourc
             .map(({ at, patch }) => {
                 const value = (patch.patch.value ?? {}) as KubeProps;
                 const groups = field(field(value, "load_assignment") as KubeProps, "endpoints");
+                let unknownAddresses = 0;
                 const endpoints = (Array.isArray(groups) ? groups : []).flatMap((group: KubeProps) => {
                     const lbEndpoints = field(group, "lb_endpoints");
                     return (Array.isArray(lbEndpoints) ? lbEndpoints : []).flatMap((lbEndpoint: KubeProps) => {
@@ -149,12 +167,24 @@ export function addedClusters<Source>(filters: ReadonlyArray<EnvoyFilterAt<Sourc
                             field(field(lbEndpoint, "endpoint") as KubeProps, "address") as KubeProps,
                             "socket_address",
                         ) as KubeProps;
-                        const address = field(socket, "address");
-                        const port = Number(field(socket, "port_value"));
-                        return typeof address === "string" ? [{ address, ...(Number.isInteger(port) ? { port } : {}) }] : [];
+                        const address = known(() => field(socket, "address"));
+                        unknownAddresses += address.unknown ? 1 : 0;
+                        const port = Number(known(() => field(socket, "port_value")).value);
+                        return typeof address.value === "string"
+                            ? [{ address: address.value, ...(Number.isInteger(port) ? { port } : {}) }]
+                            : [];
                     });
                 });
-                return { filter, at, name: String(value.name ?? ""), endpoints, tls: field(value, "transport_socket") !== undefined };
+                const discovery = field(value, "type");
+                return {
+                    filter,
+                    at,
+                    name: String(value.name ?? ""),
+                    discovery: typeof discovery === "string" ? discovery : "STATIC",
+                    endpoints,
+                    unknownAddresses,
+                    tls: field(value, "transport_socket") !== undefined,
+                };
             }),
     );
 }

@@ -26,12 +26,8 @@ const TEMPLATED_WORKLOADS: ReadonlyArray<[group: string, kind: string]> = [
     ["", "ReplicationController"],
 ];
 
-/**
- * Every pod spec an object carries: Pods and PodTemplates, workloads (Deployments, StatefulSets, DaemonSets,
- * ReplicaSets, Jobs, CronJobs, ReplicationControllers and their patches), JobSets (each replicated Job), LeaderWorkerSets (leader and worker),
- * and KServe's LLMInferenceServices and LLMInferenceServiceConfigs (main, worker, prefill, scheduler).
- */
-export function podSpecsOf(kind: KindRef, object: KubeProps): PodSpecAt[] {
+/** The pod specs of an object of a kind this module knows, or undefined for any other kind. */
+function knownPodSpecs(kind: KindRef, object: KubeProps): PodSpecAt[] | undefined {
     const specs: PodSpecAt[] = [];
     const add = (path: string, spec: KubeProps | undefined, labels: Record<string, string> | undefined) => {
         if (spec && typeof spec === "object") {
@@ -64,8 +60,62 @@ export function podSpecsOf(kind: KindRef, object: KubeProps): PodSpecAt[] {
         add("spec.prefill.template", object.spec?.prefill?.template, workload);
         add("spec.prefill.worker", object.spec?.prefill?.worker, workload);
         add("spec.router.scheduler.template", object.spec?.router?.scheduler?.template, undefined);
+    } else {
+        return undefined;
     }
     return specs;
+}
+
+/**
+ * Every pod spec an object carries: Pods and PodTemplates, workloads (Deployments, StatefulSets, DaemonSets,
+ * ReplicaSets, Jobs, CronJobs, ReplicationControllers and their patches), JobSets (each replicated Job), LeaderWorkerSets (leader and worker),
+ * KServe's LLMInferenceServices and LLMInferenceServiceConfigs (main, worker, prefill, scheduler), and in any other
+ * Kubernetes object, every pod spec it embeds (a custom resource's templates).
+ */
+export function podSpecsOf(kind: KindRef, object: KubeProps): PodSpecAt[] {
+    return knownPodSpecs(kind, object) ?? (kind.kind !== "" ? embeddedWorkloads(object).pods : []);
+}
+
+/** Fields of an object that say what it is, not what it runs. */
+const NOT_SPEC_FIELDS = new Set(["apiVersion", "kind", "metadata", "status"]);
+/** How deep into an unknown object pod specs are looked for. */
+const EMBEDDED_DEPTH = 12;
+
+/**
+ * The pod specs and lone containers inside an object of a kind this module does not know (a custom resource: a
+ * ServingRuntime, a RayCluster, a ClusterStorageContainer): every object with a `containers` list is a pod spec (its
+ * labels those of the template around it), and every `container` object with an image is a container.
+ */
+function embeddedWorkloads(object: KubeProps): { pods: PodSpecAt[]; singles: Array<{ path: string; container: KubeProps }> } {
+    const pods: PodSpecAt[] = [];
+    const singles: Array<{ path: string; container: KubeProps }> = [];
+    const visit = (value: unknown, path: string, labels: Record<string, string> | undefined, depth: number) => {
+        if (depth > EMBEDDED_DEPTH || value === null || typeof value !== "object") {
+            return;
+        }
+        if (Array.isArray(value)) {
+            value.forEach((item, index) => visit(item, `${path}[${index}]`, undefined, depth + 1));
+            return;
+        }
+        const record = value as KubeProps;
+        if (Array.isArray(record.containers)) {
+            pods.push({ path, spec: record, labels: labels ?? {} });
+            return;
+        }
+        for (const [key, child] of Object.entries(record)) {
+            if (depth === 0 && NOT_SPEC_FIELDS.has(key)) {
+                continue;
+            }
+            const at = path === "" ? key : `${path}.${key}`;
+            if (key === "container" && child !== null && typeof child === "object" && typeof (child as KubeProps).image === "string") {
+                singles.push({ path: at, container: child as KubeProps });
+            } else {
+                visit(child, at, key === "spec" ? record.metadata?.labels : undefined, depth + 1);
+            }
+        }
+    };
+    visit(object, "", undefined, 0);
+    return { pods, singles };
 }
 
 /** A container with where it sits. */
@@ -76,17 +126,31 @@ export interface ContainerAt {
     pod: PodSpecAt;
 }
 
-/** Every container, init container and ephemeral (debug) container of every pod spec of an object. */
+/**
+ * Every container, init container and ephemeral (debug) container of every pod spec of an object, and the lone
+ * containers of a custom resource (a ClusterStorageContainer's `spec.container`).
+ */
 export function containersOf(kind: KindRef, object: KubeProps): ContainerAt[] {
-    return podSpecsOf(kind, object).flatMap((pod) =>
-        (["containers", "initContainers", "ephemeralContainers"] as const).flatMap((field) =>
-            (Array.isArray(pod.spec[field]) ? (pod.spec[field] as KubeProps[]) : []).map((container, index) => ({
-                path: `${pod.path}.${field}[${index}]${container?.name ? ` (${container.name})` : ""}`,
-                container: container ?? {},
-                pod,
-            })),
+    const singles =
+        kind.kind === "" || knownPodSpecs(kind, object) !== undefined
+            ? []
+            : embeddedWorkloads(object).singles.map(({ path, container }) => ({
+                  path: `${path}${container.name ? ` (${container.name})` : ""}`,
+                  container,
+                  pod: { path, spec: { containers: [container] }, labels: {} },
+              }));
+    return [
+        ...singles,
+        ...podSpecsOf(kind, object).flatMap((pod) =>
+            (["containers", "initContainers", "ephemeralContainers"] as const).flatMap((field) =>
+                (Array.isArray(pod.spec[field]) ? (pod.spec[field] as KubeProps[]) : []).map((container, index) => ({
+                    path: `${pod.path}.${field}[${index}]${container?.name ? ` (${container.name})` : ""}`,
+                    container: container ?? {},
+                    pod,
+                })),
+            ),
         ),
-    );
+    ];
 }
 
 /** The `google.com/tpu` count a container requests and limits, if any; Kubernetes copies a limit to the request of an extended resource. */

@@ -1,10 +1,14 @@
-/** The security baseline: what no inference stack on GKE should run without, whatever it serves. */
+/**
+ * The security baseline: what no inference stack on GKE should run without, whatever it serves. Its first part is
+ * GKE's generic hardening (any cluster's nodes and protection); the second is the serving endpoint's own security.
+ */
 import { CLOUD_ARMOR, INTERNAL_GATEWAY_CLASSES, NODE_SERVICE_ACCOUNT_ROLES } from "../catalog";
 import { Lesson } from "./lesson";
 
 const HARDENING = "https://cloud.google.com/kubernetes-engine/docs/how-to/hardening-your-cluster";
 
-export const BASELINE_LESSONS = [
+/** GKE's generic hardening: nodes and the cluster's protection, the same for any workload. */
+export const GKE_HARDENING_LESSONS = [
     {
         id: "workload-identity",
         title: "Pods get Google credentials through Workload Identity, never the node's service account",
@@ -66,6 +70,10 @@ export const BASELINE_LESSONS = [
         policies: ["require-deletion-protection"],
         doctorChecks: [],
     },
+] as const satisfies readonly Lesson[];
+
+/** The serving endpoint's security: its credentials and who may reach it. */
+export const SERVING_SECURITY_LESSONS = [
     {
         id: "plain-text-secrets",
         title: "Credentials live in Secrets, never in a pod's environment, a ConfigMap or a command line",

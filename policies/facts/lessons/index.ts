@@ -4,7 +4,7 @@
  * docs/lessons.md, docs/reference/policies/ and policies/README.md's table are written from it (npm run docs:lessons);
  * test/policies/lessonRegistry.test.ts holds each of them to it.
  */
-import { BASELINE_LESSONS } from "./baseline";
+import { GKE_HARDENING_LESSONS, SERVING_SECURITY_LESSONS } from "./baseline";
 import { CAPACITY_LESSONS } from "./capacity";
 import { EPP_LESSONS } from "./epp";
 import { GATEWAY_LESSONS } from "./gateway";
@@ -15,15 +15,41 @@ import { TPU_LESSONS } from "./tpu";
 export * from "./doctorChecks";
 export * from "./lesson";
 
-/** Every lesson, by area: the Gateway, the TPU servers, TPU capacity, the platform, the endpoint picker, the security baseline. */
+/**
+ * Every lesson, by area: the Gateway, the TPU servers, TPU capacity, the platform, the endpoint picker, the serving
+ * endpoint's security, GKE's generic hardening.
+ */
 export const LESSONS = [
     ...GATEWAY_LESSONS,
     ...TPU_LESSONS,
     ...CAPACITY_LESSONS,
     ...PLATFORM_LESSONS,
     ...EPP_LESSONS,
-    ...BASELINE_LESSONS,
+    ...SERVING_SECURITY_LESSONS,
+    ...GKE_HARDENING_LESSONS,
 ] as const;
+
+/**
+ * The two halves of the pack a team can adopt alone: the inference lessons (everything the field reports taught, and
+ * the serving endpoint's security), and GKE's generic hardening (private, Shielded nodes, Workload Identity, node
+ * accounts, deletion protection), which a team may already enforce with its own pack.
+ */
+export const LESSON_SETS = {
+    inference: LESSONS.filter((lesson) => !(GKE_HARDENING_LESSONS as readonly Lesson[]).includes(lesson)),
+    hardening: GKE_HARDENING_LESSONS,
+} as const;
+
+/** The file, relative to the project's root, of the pack configuration that enforces only `set` (`--policy-pack-config`). */
+export function lessonSetConfigFile(set: keyof typeof LESSON_SETS): string {
+    return `policies/config/${set}-only.json`;
+}
+
+/** The pack configuration that turns off every policy outside `set`, as `pulumi preview --policy-pack-config` reads it. */
+export function lessonSetConfig(set: keyof typeof LESSON_SETS): Record<string, "disabled"> {
+    const kept = new Set((LESSON_SETS[set] as readonly Lesson[]).flatMap((lesson) => lesson.policies));
+    const all = LESSONS.flatMap((lesson) => lesson.policies as readonly string[]);
+    return Object.fromEntries(all.filter((policy) => !kept.has(policy)).map((policy) => [policy, "disabled"]));
+}
 
 /** A lesson's id. */
 export type LessonId = (typeof LESSONS)[number]["id"];

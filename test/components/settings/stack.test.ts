@@ -148,6 +148,32 @@ describe("every problem of a stack in one run", () => {
         expect(errorOf({ zone: "us-central1-a", region: "europe-west4" }).split("\n")).toHaveLength(1);
     });
 
+    test("a wrong value and a rule broken between others, in one run: a pool setting's error does not hold back the entries' own rules", () => {
+        const models = JSON.stringify([
+            { name: "qwen", pattern: "pattern1" },
+            { name: "qwen", pattern: "pattern1", maxModelLen: 1000000 },
+        ]);
+        const duplicate = 'gke-tpu-inference:models[1].name = "qwen" is used twice; allowed: a name unique in the stack';
+        const tooLong =
+            "gke-tpu-inference:models[1].maxModelLen = 1000000 is longer than Qwen/Qwen2.5-3B-Instruct's context (max_position_embeddings 32768), which vLLM refuses; allowed: at most 32768";
+        expect(problemsOf({ tpuMaxNodes: "lots", models })).toEqual([
+            'gke-tpu-inference:tpuMaxNodes = "lots" is not a whole number; allowed: 0 to 1000 (GKE\'s nodes per node pool zone)',
+            duplicate,
+            tooLong,
+        ]);
+        expect(problemsOf({ tpuMachineType: "ct6e-standard-9t", models })).toEqual([
+            'gke-tpu-inference:tpuMachineType = "ct6e-standard-9t" is not a TPU v6e machine type; allowed: ct6e-standard-1t, ct6e-standard-4t, ct6e-standard-8t',
+            duplicate,
+            tooLong,
+        ]);
+        // What needs the wrong value waits for it: the replicas are weighed against tpuMaxNodes once it is a number.
+        expect(problemsOf({ tpuMaxNodes: "1", models })).toEqual([
+            duplicate,
+            "gke-tpu-inference:models asks for 2 replicas, one ct6e-standard-4t 2x2 VM each, but gke-tpu-inference:tpuMaxNodes = 1; allowed: at most 1 replica in total, or a larger tpuMaxNodes",
+            tooLong,
+        ]);
+    });
+
     test("problems inside model entries come with the rest", () => {
         expect(problemsOf({ models: '[{"name": "Qwen", "pattern": "pattern2", "replicas": 0, "gpus": 1}]', paused: "maybe" })).toEqual([
             'gke-tpu-inference:paused = "maybe" is not a boolean; allowed: true, false',

@@ -1,14 +1,23 @@
 /**
  * Lesson ext-proc-cluster-by-ip, the whole category: an ext_proc filter or route override (snake_case or
  * lowerCamelCase) reaching its server through a cluster the EnvoyFilter adds at an IPv4 or IPv6 literal (STATIC or
- * STRICT_DNS, with or without TLS), or through a google_grpc target dialling one (`10.0.0.1:9002`, `dns:///…`,
+ * STRICT_DNS, with or without TLS), through a STATIC cluster whose address a preview does not know yet (a Service's
+ * clusterIP read with Service.get: STATIC takes only resolved IP addresses), or through a google_grpc target dialling one (`10.0.0.1:9002`, `dns:///…`,
  * `ipv4:`, `ipv6:`, a bracketed IPv6), is caught; Istio's outbound cluster names, clusters and targets by hostname (with
  * or without a gRPC scheme) and unix sockets are left alone.
  */
 import { clusterByIpMessages, disallowExtProcClusterByIp as policy } from "../../../policies/disallowExtProcClusterByIp";
 import { RecordedResource } from "../../../scripts/offline/recorder";
-import { EPP_CLUSTER, EPP_MODE, clusterPatch, envoyFilter, extProcFilterPatch, routeOverridePatch } from "../extProcFixtures";
-import { check } from "../harness";
+import {
+    EPP_CLUSTER,
+    EPP_MODE,
+    clusterPatch,
+    envoyFilter,
+    extProcFilterPatch,
+    routeOverridePatch,
+    seed002Filter,
+} from "../extProcFixtures";
+import { UNKNOWN, check } from "../harness";
 
 type Obj = Record<string, unknown>;
 const at = (index: number) => `EnvoyFilter gateway/epp spec.configPatches[${index}]`;
@@ -103,5 +112,43 @@ describe("lesson ext-proc-cluster-by-ip: every way an ext_proc call is pinned to
         expect(
             await verdict([envoyFilter("epp", [extProcFilterPatch(EPP_CLUSTER, EPP_MODE), clusterPatch("other", "10.96.12.34")])]),
         ).toEqual([]);
+    });
+
+    test("a STATIC cluster (written so, or by Envoy's default) at an address known only at the update is caught; STRICT_DNS is not judged by it", async () => {
+        const unknownAddress = (type: string | undefined) => {
+            const patch = clusterPatch("epp", "10.96.12.34") as { patch: { value: Obj } };
+            const value = patch.patch.value as { type?: string; load_assignment: { endpoints: Array<{ lb_endpoints: Obj[] }> } };
+            if (type === undefined) {
+                delete value.type;
+            } else {
+                value.type = type;
+            }
+            value.load_assignment.endpoints[0].lb_endpoints = [
+                { endpoint: { address: { socket_address: { address: UNKNOWN, port_value: 9002 } } } },
+            ];
+            return patch;
+        };
+        for (const type of ["STATIC", undefined]) {
+            expect(await check(policy, [envoyFilter("epp", [extProcFilterPatch("epp", EPP_MODE), unknownAddress(type)])])).toEqual([
+                { level: "mandatory", resource: "epp", message: clusterByIpMessages.staticCluster(at(1), "epp", at(0)) },
+            ]);
+        }
+        expect(await check(policy, [envoyFilter("epp", [extProcFilterPatch("epp", EPP_MODE), unknownAddress("STRICT_DNS")])])).toEqual([]);
+    });
+
+    test("reported as mandatory against the EnvoyFilter that adds the cluster, which may be another; nothing without ext_proc", async () => {
+        const filter = envoyFilter("ext-proc", [extProcFilterPatch("epp-cluster", EPP_MODE, "camel")]);
+        const cluster = envoyFilter("epp-cluster", [clusterPatch("epp-cluster", "10.96.12.34")]);
+        expect((await check(policy, [filter, cluster])).map((finding) => `${finding.level} ${finding.resource}`)).toEqual([
+            "mandatory epp-cluster",
+        ]);
+        expect(await check(policy, [envoyFilter("other", [clusterPatch("metrics", "10.0.0.5", 9090)])])).toEqual([]);
+        expect(await check(policy, [])).toEqual([]);
+    });
+
+    test("the field report's own filter (seed 002): a STATIC cluster at the EPP Service's ClusterIP", async () => {
+        expect(await verdict([seed002Filter()])).toEqual([
+            "EnvoyFilter gateway/epp-ext-proc-poc spec.configPatches[1] adds cluster epp-cluster at 10.96.12.34:9002, which EnvoyFilter gateway/epp-ext-proc-poc spec.configPatches[0] calls for ext_proc; a ClusterIP changes when its Service is recreated, and the Gateway goes on calling the old address.",
+        ]);
     });
 });

@@ -151,6 +151,24 @@ describe("lesson lws-missing: every way a stack installs LeaderWorkerSet and KSe
         expect(await verdict([...installs, service(lws.waitedFor)])).toEqual([notWaitingMessage("qwen", ["KServe"])]);
     });
 
+    test.each(["kubernetes:yaml:ConfigFile", "kubernetes:yaml/v2:ConfigFile", "kubernetes:yaml:ConfigGroup"])(
+        "LeaderWorkerSet from its release manifest URL by a %s whose objects were not rendered: waiting for KServe alone is caught",
+        async (type) => {
+            const url = "https://github.com/kubernetes-sigs/lws/releases/download/v0.10.0/manifests.yaml";
+            const lws = resource(type, "lws", type.endsWith("ConfigGroup") ? { files: [url] } : { file: url });
+            const kserve = release("oci://ghcr.io/kserve/charts/kserve-llmisvc-resources", "KServe");
+            expect(await verdict([lws, ...kserve.resources, service(kserve.waitedFor)])).toEqual([
+                notWaitingMessage("qwen", ["LeaderWorkerSet"]),
+            ]);
+            expect(await verdict([lws, ...kserve.resources, service([lws, ...kserve.waitedFor])])).toEqual([]);
+            // Another project's manifests are not LeaderWorkerSet's.
+            const other = resource(type, "sandbox", {
+                file: "https://github.com/kubernetes-sigs/agent-sandbox/releases/download/v0.1.1/manifest.yaml",
+            });
+            expect(await verdict([other, ...kserve.resources, service(kserve.waitedFor)])).toEqual([]);
+        },
+    );
+
     test("the mocks' Helm v4 Chart (inputs, no children) is recognised by its chart", async () => {
         const lws = resource("kubernetes:helm.sh/v4:Chart", "lws", { chart: "oci://registry.k8s.io/lws/charts/lws", version: "0.10.0" });
         const kserve = resource("kubernetes:helm.sh/v4:Chart", "kserve", { chart: "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources" });

@@ -1,7 +1,8 @@
 /**
  * Lesson node-service-account, the whole category: nodes left to the Compute Engine default service account (no
  * account, empty, `default`, `<project number>-compute@developer.gserviceaccount.com`) in a NodePool, a pool inline in
- * a Cluster or the cluster's own nodeConfig are caught; a dedicated account everywhere and Autopilot are left alone.
+ * a Cluster or the cluster's default pool (its nodeConfig) are caught; a dedicated account everywhere, a default pool
+ * removed at creation (as the other node policies judge it) and Autopilot are left alone.
  */
 import {
     NODE_SERVICE_ACCOUNT_MESSAGES as say,
@@ -25,9 +26,11 @@ const nodes = (serviceAccount: string | undefined) => ({
 });
 
 describe("lesson node-service-account: every way nodes run as Compute Engine's default account", () => {
-    test.each(DEFAULTS)("caught: %p in a NodePool, an inline pool and the cluster's nodeConfig", async (account) => {
+    test.each(DEFAULTS)("caught: %p in a NodePool, an inline pool and the cluster's default pool", async (account) => {
         expect(await verdict(tpuPool({ nodeConfig: nodes(account) }))).toEqual([say.defaultAccount("Node pool tpu")]);
-        expect(await verdict(cluster({ nodeConfig: nodes(account) }))).toEqual([say.defaultAccount("Cluster gke")]);
+        expect(await verdict(cluster({ removeDefaultNodePool: undefined, nodeConfig: nodes(account) }))).toEqual([
+            say.defaultAccount("Cluster gke default node pool (nodeConfig)"),
+        ]);
         expect(
             await verdict(
                 cluster({
@@ -42,10 +45,17 @@ describe("lesson node-service-account: every way nodes run as Compute Engine's d
 
     test("caught: a pool without nodeConfig at all", async () => {
         expect(await verdict(tpuPool({ nodeConfig: undefined }))).toEqual([say.defaultAccount("Node pool tpu")]);
-        expect(await verdict(cluster({ nodeConfig: undefined, nodePools: [{}] }))).toEqual([
-            say.defaultAccount("Cluster gke"),
+        expect(await verdict(cluster({ removeDefaultNodePool: false, nodeConfig: undefined }))).toEqual([
+            say.defaultAccount("Cluster gke default node pool (nodeConfig)"),
+        ]);
+        // Pools inline in the cluster replace its default pool.
+        expect(await verdict(cluster({ removeDefaultNodePool: undefined, nodeConfig: undefined, nodePools: [{}] }))).toEqual([
             say.defaultAccount("Cluster gke nodePools[0]"),
         ]);
+    });
+
+    test.each(DEFAULTS)("clean: %p as the nodeConfig of a default pool removed at creation", async (account) => {
+        expect(await verdict(cluster({ removeDefaultNodePool: true, nodeConfig: nodes(account) }))).toEqual([]);
     });
 
     test.each(DEDICATED)("clean: %s everywhere; Autopilot", async (account) => {

@@ -201,6 +201,32 @@ describe("lesson open-endpoint: every way a stack exposes an inference backend",
             expect(await messages(written(spelling, [gatewayObject("gke-l7-rilb", [HTTP_ALL]), route("pool", toPool)]))).toEqual([]);
         });
 
+        test("another implementation's class: never mandatory, and the advisory says what could not be judged; a class naming istiod's controller is Istio's", async () => {
+            for (const className of ["kserve-gateway", "eg", "nginx", "cilium"]) {
+                for (const listeners of [[HTTPS], [HTTP_ALL]]) {
+                    const stack = written(spelling, [
+                        gatewayObject(className, listeners),
+                        route("pool", toPool),
+                        route("svc", toService),
+                        vllmService,
+                    ]);
+                    expect(await messages(stack)).toEqual([]);
+                    expect(await messages(stack, advisory)).toEqual([
+                        `advisory: Gateway gateway/inference-gateway routes to InferencePool models/qwen-inference-pool, Service models/qwen-http, but its class "${className}" is neither GKE's nor Istio's: whether it is reachable from outside, who may call it and whether it serves only HTTPS could not be judged; restrict it to its callers and serve it over HTTPS only.`,
+                    ]);
+                }
+            }
+            const istioClass: [string, string, string, Record<string, unknown>] = [
+                "gateway.networking.k8s.io/v1",
+                "GatewayClass",
+                "mesh",
+                { metadata: { name: "mesh" }, spec: { controllerName: "istio.io/gateway-controller" } },
+            ];
+            expect(await messages(written(spelling, [istioClass, gatewayObject("mesh", [HTTPS]), route("pool", toPool)]))).toEqual([
+                ISTIO_OPEN,
+            ]);
+        });
+
         test("Istio: an ALLOW AuthorizationPolicy limited to sources or principals, or loadBalancerSourceRanges, protects it; an internal Service is left alone", async () => {
             const istio = (extra: Record<string, unknown>, ...rest: Array<[string, string, string, Record<string, unknown>]>) =>
                 written(spelling, [gatewayObject("istio", [HTTPS], extra), route("pool", toPool, { sectionName: "https" }), ...rest]);

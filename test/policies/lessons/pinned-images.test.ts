@@ -1,8 +1,10 @@
 /**
- * Lesson pinned-images, the whole category. Images: in every kind that carries a pod template and every form that
- * declares it, a container, init container or ephemeral container whose image has no tag, `latest`, a registry port
- * mistaken for a tag, or a malformed digest is caught; a version tag or a digest (with or without a tag, behind a
- * registry port) is left alone. Charts: a Helm v3 or v4 Chart or helm.v3.Release without a version, with a partial one,
+ * Lesson pinned-images, the whole category. Images: in every kind that carries a pod template (custom resources that
+ * embed one included) and every form that declares it, a container, init container or ephemeral container whose image
+ * has no tag, a moving tag (`latest`, a branch such as `main` or `nightly`), a registry port mistaken for a tag, or a
+ * malformed digest is caught; so are a custom resource's lone container, KServe's `oci://` model URIs (modelcars) and
+ * the images its inferenceservice-config ConfigMap makes it inject; a version tag or a digest (with or without a tag,
+ * behind a registry port) is left alone. Charts: a Helm v3 or v4 Chart or helm.v3.Release without a version, with a partial one,
  * a wildcard or a range, or an OCI reference tagged `latest`, is caught; an exact version, an OCI tag or digest, and a
  * local or packaged chart are left alone.
  */
@@ -24,6 +26,9 @@ const UNPINNED = [
     "nginx",
     "vllm/vllm-tpu@sha256:abc",
     "vllm/vllm-tpu:latest@md5:abc",
+    "vllm/vllm-openai:nightly",
+    "ghcr.io/llm-d/llm-d-inference-scheduler:main",
+    "nginx:stable",
 ];
 const PINNED = [
     "docker.io/vllm/vllm-tpu:v0.27.0",
@@ -82,6 +87,96 @@ describe("lesson pinned-images: every way an image or chart is left to move", ()
         ]);
         expect(await findings(PINNED[0])).toEqual([]);
     });
+
+    test.each(["latest", "main", "nightly"])("a moving tag %s pulled Always says so; a version tag pulled Always is clean", async (tag) => {
+        const pod = (image: string) =>
+            resource("kubernetes:core/v1:Pod", "vllm", {
+                apiVersion: "v1",
+                kind: "Pod",
+                spec: { containers: [{ name: "main", image, imagePullPolicy: "Always" }] },
+            });
+        expect((await check(imagePolicy, [pod(`vllm/vllm-openai:${tag}`)])).map((finding) => finding.message)).toEqual([
+            image.pulledAlways("vllm", "spec.containers[0] (main)", `vllm/vllm-openai:${tag}`),
+        ]);
+        expect(await check(imagePolicy, [pod("vllm/vllm-openai:v0.11.0")])).toEqual([]);
+    });
+
+    test("a custom resource's lone container (KServe's ClusterStorageContainer): caught and clean alike", async () => {
+        const storage = (reference: string) =>
+            resource("kubernetes:serving.kserve.io/v1alpha1:ClusterStorageContainer", "hf", {
+                apiVersion: "serving.kserve.io/v1alpha1",
+                kind: "ClusterStorageContainer",
+                metadata: { name: "hf" },
+                spec: { container: { name: "storage-initializer", image: reference }, supportedUriFormats: [{ prefix: "hf://" }] },
+            });
+        expect((await check(imagePolicy, [storage("kserve/storage-initializer:latest")])).map((finding) => finding.message)).toEqual([
+            image.unpinned("hf", "spec.container (storage-initializer)", "kserve/storage-initializer:latest"),
+        ]);
+        expect(await check(imagePolicy, [storage("kserve/storage-initializer:v0.20.0")])).toEqual([]);
+    });
+
+    describe("KServe's model images: oci:// model URIs, pulled as modelcars", () => {
+        const service = (kind: string, spec: Obj) =>
+            resource(`kubernetes:serving.kserve.io/v1alpha2:${kind}`, "qwen", { apiVersion: "serving.kserve.io/v1alpha2", kind, spec });
+        test.each([
+            ["LLMInferenceService", (uri: string) => ({ model: { uri } }), "spec.model.uri"],
+            ["LLMInferenceServiceConfig", (uri: string) => ({ model: { uri } }), "spec.model.uri"],
+            [
+                "InferenceService",
+                (uri: string) => ({ predictor: { model: { modelFormat: { name: "vllm" }, storageUri: uri } } }),
+                "spec.predictor.model.storageUri",
+            ],
+        ] as Array<[string, (uri: string) => Obj, string]>)(
+            "%s: a floating tag is caught, a version or digest clean",
+            async (kind, spec, at) => {
+                for (const uri of [
+                    "oci://123456789012.dkr.ecr.us-east-1.amazonaws.com/kserve-models/qwen:latest",
+                    "oci://registry.acme/models/qwen",
+                ]) {
+                    expect((await check(imagePolicy, [service(kind, spec(uri))])).map((finding) => finding.message)).toEqual([
+                        image.modelcar("qwen", at, uri),
+                    ]);
+                }
+                for (const uri of [
+                    "oci://registry.acme/models/qwen:v1.0",
+                    `oci://registry.acme/models/qwen@${DIGEST}`,
+                    "hf://Qwen/Qwen2.5-7B-Instruct",
+                    "s3://models/qwen",
+                ]) {
+                    expect(await check(imagePolicy, [service(kind, spec(uri))])).toEqual([]);
+                }
+            },
+        );
+    });
+
+    test.each(["ConfigMap", "ConfigMapPatch"])(
+        "KServe's inferenceservice-config as a %s: the images it injects are judged; another ConfigMap is not",
+        async (kind) => {
+            const config = (name: string, data: Obj) =>
+                resource(`kubernetes:core/v1:${kind}`, name, {
+                    apiVersion: "v1",
+                    kind,
+                    metadata: { name, namespace: "kserve" },
+                    data: Object.fromEntries(Object.entries(data).map(([key, value]) => [key, JSON.stringify(value)])),
+                });
+            const data = {
+                storageInitializer: { image: "kserve/storage-initializer:latest", memoryRequest: "100Mi" },
+                agent: { image: "kserve/agent:v0.20.0" },
+                explainers: { art: { image: "kserve/art-explainer", defaultImageVersion: "latest" } },
+            };
+            expect((await check(imagePolicy, [config("inferenceservice-config", data)])).map((finding) => finding.message)).toEqual([
+                image.kserveConfig("inferenceservice-config", "data.storageInitializer.image", "kserve/storage-initializer:latest"),
+                image.kserveConfig("inferenceservice-config", "data.explainers.art.image", "kserve/art-explainer:latest"),
+            ]);
+            const pinned = {
+                storageInitializer: { image: "kserve/storage-initializer:v0.20.0" },
+                explainers: { art: { image: "kserve/art-explainer", defaultImageVersion: "v0.20.0" } },
+                ingress: "not json",
+            };
+            expect(await check(imagePolicy, [config("inferenceservice-config", pinned)])).toEqual([]);
+            expect(await check(imagePolicy, [config("app-settings", data)])).toEqual([]);
+        },
+    );
 
     const CHART_TYPES = ["kubernetes:helm.sh/v4:Chart", "kubernetes:helm.sh/v3:Chart", "kubernetes:helm.sh/v3:Release"];
     describe.each(CHART_TYPES)("a chart of %s", (type) => {

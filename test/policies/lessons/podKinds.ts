@@ -57,6 +57,20 @@ export const POD_KINDS: Array<[apiVersion: string, kind: string, body: (pod: Obj
     ],
     ["serving.kserve.io/v1alpha2", "LLMInferenceService", (pod) => ({ spec: { prefill: { template: pod } } }), "spec.prefill.template"],
     ["serving.kserve.io/v1alpha2", "LLMInferenceServiceConfig", (pod) => ({ spec: { template: pod } }), "spec.template"],
+    // Custom resources the reader does not know: a pod spec wherever one is embedded.
+    ["serving.kserve.io/v1alpha1", "ServingRuntime", (pod) => ({ spec: pod }), "spec"],
+    [
+        "ray.io/v1",
+        "RayCluster",
+        (pod) => ({ spec: { headGroupSpec: { rayStartParams: {}, template: template(pod) } } }),
+        "spec.headGroupSpec.template.spec",
+    ],
+    [
+        "kubeflow.org/v1",
+        "PyTorchJob",
+        (pod) => ({ spec: { pytorchReplicaSpecs: { Worker: { replicas: 2, template: template(pod) } } } }),
+        "spec.pytorchReplicaSpecs.Worker.template.spec",
+    ],
 ];
 
 /** The components whose children a preview records: YAML (v1 and v2 ConfigGroups and ConfigFiles) and Helm charts (v3 and v4). */

@@ -1,58 +1,79 @@
 /**
- * Lesson workload-identity, the whole category: a Standard cluster without a workload pool, and any node pool that
- * does not run the GKE metadata server (a NodePool or a pool inline in a Cluster naming GCE_METADATA, MODE_UNSPECIFIED
- * or no mode; the cluster's default pool naming another mode) is caught; GKE_METADATA everywhere, a default pool that
- * takes Workload Identity from its cluster, and an Autopilot cluster are left alone.
+ * Lesson workload-identity, the whole category: a Standard cluster without a workload pool (once, for it and every pool
+ * that inherits it), and any node pool that names a mode other than the GKE metadata server (a NodePool, a pool inline
+ * in a Cluster, the cluster's default pool) is caught; GKE_METADATA, or no mode in a cluster with Workload Identity
+ * (GKE gives a new pool the GKE metadata server there), an Autopilot cluster, and a removed default pool are left alone.
  */
 import { WORKLOAD_IDENTITY_MESSAGES as say, requireWorkloadIdentity as policy } from "../../../policies/requireWorkloadIdentity";
 import { RecordedResource } from "../../../scripts/offline/recorder";
 import { cluster, tpuPool } from "../fixtures";
-import { check } from "../harness";
+import { check, resource } from "../harness";
 
 type Obj = Record<string, unknown>;
 
-const verdict = async (...resources: RecordedResource[]) => (await check(policy, resources)).map((finding) => finding.message);
-const NOT_GKE = [{ mode: "GCE_METADATA" }, { mode: "MODE_UNSPECIFIED" }, {}, undefined];
+const verdict = async (...resources: RecordedResource[]) =>
+    (await check(policy, resources)).map((finding) => `${finding.resource}: ${finding.message}`);
+const UNSET = [{ mode: "MODE_UNSPECIFIED" }, {}, undefined];
 const nodes = (metadata: Obj | undefined) => ({ machineType: "e2-standard-4", ...(metadata ? { workloadMetadataConfig: metadata } : {}) });
+const pool = (metadata: Obj | undefined, props: Obj = {}) => tpuPool({ cluster: "gke", nodeConfig: nodes(metadata), ...props });
 
 describe("lesson workload-identity: every way pods can reach the node's credentials", () => {
-    test("caught: a cluster without a workload pool", async () => {
+    test("caught once, on the cluster: a cluster without a workload pool, however many pools inherit it", async () => {
         for (const config of [undefined, {}, { workloadPool: "" }]) {
-            expect(await verdict(cluster({ workloadIdentityConfig: config }))).toEqual([say.cluster("gke")]);
-        }
-    });
-
-    test("caught: a NodePool, an inline pool or the default pool not on the GKE metadata server", async () => {
-        for (const metadata of NOT_GKE) {
-            expect(await verdict(tpuPool({ nodeConfig: nodes(metadata) }))).toEqual([say.pool("Node pool tpu")]);
+            const open = cluster({ name: "gke", workloadIdentityConfig: config, removeDefaultNodePool: undefined });
+            expect(await verdict(open)).toEqual([`gke: ${say.cluster("gke")}`]);
+            expect(await verdict(open, pool(undefined), pool({ mode: "GCE_METADATA" }))).toEqual([`gke: ${say.cluster("gke")}`]);
             expect(
                 await verdict(
-                    cluster({
-                        nodePools: [
-                            { name: "cpu", nodeConfig: nodes({ mode: "GKE_METADATA" }) },
-                            { name: "tpu", nodeConfig: nodes(metadata) },
-                        ],
-                    }),
+                    cluster({ name: "gke", workloadIdentityConfig: config, nodePools: [{ name: "a", nodeConfig: nodes(undefined) }] }),
                 ),
-            ).toEqual([say.pool("Cluster gke nodePools[1] (tpu)")]);
-            expect(await verdict(cluster({ nodePools: [{ nodeConfig: nodes(metadata) }] }))).toEqual([
-                say.pool("Cluster gke nodePools[0]"),
-            ]);
-        }
-        expect(await verdict(tpuPool({ nodeConfig: undefined }))).toEqual([say.pool("Node pool tpu")]);
-        for (const mode of ["GCE_METADATA", "MODE_UNSPECIFIED"]) {
-            expect(await verdict(cluster({ removeDefaultNodePool: undefined, nodeConfig: nodes({ mode }) }))).toEqual([
-                say.pool("Cluster gke default node pool (nodeConfig)"),
-            ]);
+            ).toEqual([`gke: ${say.cluster("gke")}`]);
         }
     });
 
-    test("clean: GKE_METADATA everywhere, a default pool that takes it from its cluster or is removed, Autopilot", async () => {
+    test("caught: a NodePool, an inline pool or the default pool naming GCE_METADATA", async () => {
+        const gce = { mode: "GCE_METADATA" };
+        expect(await verdict(cluster({ name: "gke" }), pool(gce))).toEqual([`tpu: ${say.pool("Node pool tpu", "GCE_METADATA")}`]);
+        expect(
+            await verdict(
+                cluster({
+                    nodePools: [
+                        { name: "cpu", nodeConfig: nodes({ mode: "GKE_METADATA" }) },
+                        { name: "tpu", nodeConfig: nodes(gce) },
+                    ],
+                }),
+            ),
+        ).toEqual([`gke: ${say.pool("Cluster gke nodePools[1] (tpu)", "GCE_METADATA")}`]);
+        expect(await verdict(cluster({ removeDefaultNodePool: undefined, nodeConfig: nodes(gce) }))).toEqual([
+            `gke: ${say.pool("Cluster gke default node pool (nodeConfig)", "GCE_METADATA")}`,
+        ]);
+        // Its cluster in another stack: its own mode still says so.
+        expect(await verdict(pool(gce))).toEqual([`tpu: ${say.pool("Node pool tpu", "GCE_METADATA")}`]);
+    });
+
+    test.each(UNSET)(
+        "clean: a pool with workloadMetadataConfig %p in a cluster with Workload Identity, by name, id or dependency",
+        async (metadata) => {
+            const gke = cluster({ name: "gke" });
+            expect(await verdict(gke, pool(metadata))).toEqual([]);
+            expect(await verdict(gke, pool(metadata, { cluster: "projects/acme/locations/europe-west4/clusters/gke" }))).toEqual([]);
+            const awaiting = resource(
+                "gcp:container/nodePool:NodePool",
+                "cpu",
+                { cluster: "unknown-at-preview", nodeConfig: nodes(metadata) },
+                { dependencies: [gke] },
+            );
+            expect(await verdict(gke, awaiting)).toEqual([]);
+            expect(await verdict(cluster({ nodePools: [{ name: "tpu", nodeConfig: nodes(metadata) }] }))).toEqual([]);
+            expect(await verdict(cluster({ removeDefaultNodePool: undefined, nodeConfig: nodes(metadata) }))).toEqual([]);
+            // Its cluster in another stack: nothing shows a mode other than GKE's.
+            expect(await verdict(pool(metadata))).toEqual([]);
+        },
+    );
+
+    test("clean: GKE_METADATA everywhere, a removed default pool whatever its nodeConfig, Autopilot", async () => {
         expect(await verdict(cluster(), tpuPool())).toEqual([]);
-        expect(await verdict(cluster({ nodePools: [{ name: "tpu", nodeConfig: nodes({ mode: "GKE_METADATA" }) }] }))).toEqual([]);
-        expect(await verdict(cluster({ removeDefaultNodePool: undefined, nodeConfig: nodes(undefined) }))).toEqual([]);
-        expect(await verdict(cluster({ removeDefaultNodePool: undefined, nodeConfig: nodes({ mode: "GKE_METADATA" }) }))).toEqual([]);
-        expect(await verdict(cluster({ nodeConfig: nodes({ mode: "GCE_METADATA" }) }))).toEqual([]);
+        expect(await verdict(cluster({ removeDefaultNodePool: true, nodeConfig: nodes({ mode: "GCE_METADATA" }) }))).toEqual([]);
         expect(await verdict(cluster({ enableAutopilot: true, workloadIdentityConfig: undefined, nodeConfig: undefined }))).toEqual([]);
     });
 });

@@ -41,9 +41,9 @@ describe("docs/reference/outputs.md: every output of the shipped stacks, describ
         }
     });
 
-    test("the README's example of the dev stack's offline preview counts what it creates", () => {
-        const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
-        expect(readme).toContain(`Resources:\n    + ${shippedRuns.dev.resources} to create\n`);
+    test("the first run's example of the dev stack's offline preview (getting started) counts what it creates", () => {
+        const page = fs.readFileSync(path.join(ROOT, "docs", "getting-started.md"), "utf8");
+        expect(page).toContain(`Resources:\n    + ${shippedRuns.dev.resources} to create\n`);
     });
 
     test("every shipped stack, and only those, says in one line what it serves", () => {

@@ -1,0 +1,56 @@
+/**
+ * Which GKE cluster a resource lands on: a NodePool names its cluster; a Kubernetes object reaches the cluster its
+ * provider was configured from (the provider waits for the cluster's outputs, its kubeconfig), or, on the default
+ * provider, the stack's only cluster.
+ */
+import { PolicyResource } from "@pulumi/policy";
+import { CLUSTER_TYPE } from "./nodePools";
+import { transitiveDependencies } from "./installations";
+
+/** The stack's GKE clusters. */
+export function clustersOf(resources: PolicyResource[]): PolicyResource[] {
+    return resources.filter((resource) => resource.type === CLUSTER_TYPE);
+}
+
+/**
+ * The cluster NodePool `pool` belongs to among `clusters`: the one its `cluster` input names (by name or id), else the
+ * only cluster it waits for. Undefined when its cluster is not in the stack.
+ */
+export function clusterOfPool(pool: PolicyResource, clusters: PolicyResource[]): PolicyResource | undefined {
+    const named = typeof pool.props.cluster === "string" ? pool.props.cluster.split("/").pop() : undefined;
+    const byName = clusters.find((candidate) => named !== undefined && candidate.props.name === named);
+    if (byName) {
+        return byName;
+    }
+    const awaited = clusters.filter((candidate) => pool.dependencies.includes(candidate));
+    return awaited.length === 1 ? awaited[0] : undefined;
+}
+
+/** The provider resource an object was registered with, looking up through its parents (a chart's objects take the chart's). */
+function providerResource(resource: PolicyResource, resources: PolicyResource[]): PolicyResource | undefined {
+    for (let current: PolicyResource | undefined = resource; current; current = current.parent) {
+        const urn = current.provider?.urn;
+        if (urn !== undefined) {
+            return resources.find((candidate) => candidate.urn === urn);
+        }
+    }
+    return undefined;
+}
+
+/**
+ * The clusters Kubernetes object `resource` is applied to: those its explicit provider waits for (a kubeconfig built
+ * from a cluster's outputs); on the default provider (the ambient kubeconfig), the stack's only cluster. Empty when the
+ * program does not show it: a provider built from another stack's outputs or a file, or several clusters.
+ */
+export function clustersOfObject(
+    resource: PolicyResource,
+    resources: PolicyResource[],
+    clusters = clustersOf(resources),
+): PolicyResource[] {
+    const provider = providerResource(resource, resources);
+    if (provider === undefined || /^default(_|$)/.test(provider.name)) {
+        return clusters.length === 1 ? clusters : [];
+    }
+    const awaited = transitiveDependencies(provider);
+    return clusters.filter((cluster) => awaited.has(cluster));
+}
