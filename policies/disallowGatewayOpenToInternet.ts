@@ -1,6 +1,7 @@
 import { StackValidationPolicy } from "@pulumi/policy";
 import { BackendRef, backendKey, describeBackend, policyText } from "./facts";
 import { exposedGateways, gatewayImplementation, gkeBackendGuard, istioAccess } from "./support/access";
+import { exposedModelServices } from "./support/serviceExposure";
 import { isKubernetesKind, objectKey } from "./support/resources";
 
 /** The note on a Gateway of an implementation the pack does not know, naming the inference backends it routes to. */
@@ -15,7 +16,8 @@ function unknownImplementationMessage(gateway: string, className: unknown, backe
  * holds for any address; an AuthorizationPolicy's ipBlocks; the Gateway Service's loadBalancerSourceRanges) is the
  * program's explicit choice, and is called out; so is a Cloud Armor policy the program names but does not declare, or
  * whose rules read what a preview cannot know, which could not be judged, and a Gateway of an implementation the pack
- * does not know (neither GKE's classes nor Istio's), whose exposure and access rules it cannot read. A policy no
+ * does not know (neither GKE's classes nor Istio's), whose exposure and access rules it cannot read, and so are a
+ * LoadBalancer Service or an Ingress in front of vLLM guarded by something the program does not show. A policy no
  * inference backend uses is no concern of this lesson.
  */
 export const disallowGatewayOpenToInternet: StackValidationPolicy = {
@@ -76,6 +78,14 @@ export const disallowGatewayOpenToInternet: StackValidationPolicy = {
                         armor.resource!.urn,
                     );
                 }
+            }
+        }
+        for (const { through, description, service, exposure } of exposedModelServices(args.resources)) {
+            if (exposure.verdict === "unknown") {
+                reportViolation(
+                    `${description} puts vLLM Service ${service} on the internet, and what stands in front of it could not be judged: ${exposure.why}.`,
+                    through.urn,
+                );
             }
         }
     },

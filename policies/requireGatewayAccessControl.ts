@@ -1,7 +1,17 @@
 import { StackValidationPolicy } from "@pulumi/policy";
 import { backendKey, describeBackend, listenersOf, parentGateways, policyText } from "./facts";
 import { admits, exposedGateways, gatewayImplementation, gkeBackendGuard, istioAccess } from "./support/access";
+import { exposedModelServices } from "./support/serviceExposure";
 import { namespaceOf, objectKey } from "./support/resources";
+
+/** The report on a LoadBalancer Service or Ingress that puts vLLM on the internet with nothing in front of it. */
+export function openServiceMessage(description: string, service: string, literalHeaders: readonly string[]): string {
+    const headers =
+        literalHeaders.length > 0
+            ? `; its header check (${literalHeaders.join(", ")}) compares a value written in the program, which anyone who reads the program or the stack's state can send`
+            : "";
+    return `${description} puts vLLM Service ${service} on the internet and nothing restricts who reaches it${headers}: make its load balancer internal, allow only your callers' ranges (loadBalancerSourceRanges, or the Ingress controller's allowlist), or require authentication (IAP, the load balancer's OIDC), or serve it through a Gateway with access control.`;
+}
 
 /**
  * Enforces lesson open-endpoint (policies/facts/lessons). An external Gateway (not GKE's internal classes, not a Service
@@ -11,14 +21,16 @@ import { namespaceOf, objectKey } from "./support/resources";
  * its Service's loadBalancerSourceRanges, or Istio's AuthorizationPolicies as Istio evaluates them (a DENY rule refuses;
  * ALLOW policies are a union, so one that takes any source opens the Gateway). Routes to those backends must not be
  * served on a plain-HTTP listener, unless the rule only redirects to HTTPS; a service's route takes the listener from
- * its gateway refs, which KServe writes over the route template's. What the program cannot show (a Cloud Armor policy
+ * its gateway refs, which KServe writes over the route template's. Without a Gateway, a LoadBalancer Service or an
+ * Ingress that reaches a vLLM Service must keep it internal or restrict it as its controller reads the program
+ * (facts/judgements/exposure.ts): an allowlist, authentication, IAP or Cloud Armor. What the program cannot show (a Cloud Armor policy
  * it does not declare, a Gateway of an implementation the pack does not know, whose load balancer and access rules it
  * cannot read) is left to the advisory disallow-gateway-open-to-internet.
  */
 export const requireGatewayAccessControl: StackValidationPolicy = {
     ...policyText(
         "require-gateway-access-control",
-        "An external Gateway that routes to an inference backend (an InferencePool or a vLLM Service) must restrict who reaches it and serve it over HTTPS only.",
+        "An inference backend (an InferencePool or a vLLM Service) reachable from the internet, through an external Gateway, an Ingress or a LoadBalancer Service, must restrict who reaches it; a Gateway must serve it over HTTPS only.",
     ),
     enforcementLevel: "mandatory",
     severity: "critical",
@@ -74,6 +86,11 @@ export const requireGatewayAccessControl: StackValidationPolicy = {
                         attachment.source.urn,
                     );
                 }
+            }
+        }
+        for (const { through, description, service, exposure } of exposedModelServices(args.resources)) {
+            if (exposure.verdict === "open") {
+                reportViolation(openServiceMessage(description, service, exposure.literalHeaders), through.urn);
             }
         }
     },

@@ -14,3 +14,4 @@ export * from "./catalog/coldStart";
 export * from "./catalog/observability";
 export * from "./catalog/capacity";
 export * from "./catalog/security";
+export * from "./catalog/exposure";

@@ -39,7 +39,7 @@ export interface Attachment {
 }
 
 /** True when a Service sends traffic to vLLM: it selects KServe's workload, or pods the stack runs vLLM in. */
-function isVllmService(service: PolicyResource, resources: PolicyResource[]): boolean {
+export function isVllmService(service: PolicyResource, resources: PolicyResource[]): boolean {
     const selector = service.props.spec?.selector;
     return (
         selectsKServeWorkload(selector) ||

@@ -15,3 +15,4 @@ export * from "./capacity";
 export * from "./access";
 export * from "./routeMatching";
 export * from "./kserveRoutes";
+export * from "./exposure";

@@ -6,7 +6,7 @@
  * redirect-only HTTP listeners are left alone; an allowlist of the whole internet is an advisory.
  */
 import { disallowGatewayOpenToInternet as advisory } from "../../../policies/disallowGatewayOpenToInternet";
-import { requireGatewayAccessControl as policy } from "../../../policies/requireGatewayAccessControl";
+import { openServiceMessage, requireGatewayAccessControl as policy } from "../../../policies/requireGatewayAccessControl";
 import { RecordedResource } from "../../../scripts/offline/recorder";
 import { llmService } from "../fixtures";
 import { check, kube, resource } from "../harness";
@@ -518,6 +518,185 @@ describe("lesson open-endpoint: every way a stack exposes an inference backend",
                     ]),
                 ),
             ).toEqual([]);
+        });
+    });
+
+    describe("without a Gateway: a LoadBalancer Service or an Ingress in front of vLLM", () => {
+        const vllmPods = {
+            "app.kubernetes.io/part-of": "llminferenceservice",
+            "app.kubernetes.io/name": "qwen",
+            "kserve.io/component": "workload",
+        };
+        const svc = (spec: Record<string, unknown> = {}, annotations: Record<string, string> = {}) =>
+            kube("v1", "Service", "qwen-http", {
+                metadata: { name: "qwen-http", namespace: "models", annotations },
+                spec: { selector: vllmPods, ports: [{ name: "http", port: 8000, targetPort: 8000 }], ...spec },
+            });
+        const ingress = (annotations: Record<string, string>, extra: Record<string, unknown> = {}) =>
+            kube("networking.k8s.io/v1", "Ingress", "qwen", {
+                metadata: { name: "qwen", namespace: "models", annotations },
+                spec: {
+                    rules: [
+                        {
+                            http: {
+                                paths: [
+                                    { path: "/", pathType: "Prefix", backend: { service: { name: "qwen-http", port: { number: 8000 } } } },
+                                ],
+                            },
+                        },
+                    ],
+                    ...extra,
+                },
+            });
+        const LB = { type: "LoadBalancer" };
+        const openService = `mandatory: ${openServiceMessage("LoadBalancer Service models/qwen-http", "models/qwen-http", [])}`;
+        const openIngress = (label: string, headers: string[] = []) =>
+            `mandatory: ${openServiceMessage(`Ingress models/qwen (${label})`, "models/qwen-http", headers)}`;
+
+        test("a LoadBalancer Service with an internet address and no allowlist is caught, on GKE, AWS and Azure alike", async () => {
+            for (const annotations of [
+                {},
+                { "cloud.google.com/l4-rbs": "enabled" },
+                { "networking.gke.io/load-balancer-type": "INTERNAL" },
+                // GKE reads the first key present: the new one says external, so the legacy Internal is ignored.
+                { "networking.gke.io/load-balancer-type": "External", "cloud.google.com/load-balancer-type": "Internal" },
+                { "service.beta.kubernetes.io/aws-load-balancer-scheme": "internet-facing" },
+                { "service.beta.kubernetes.io/aws-load-balancer-internal": "false" },
+                { "service.beta.kubernetes.io/azure-load-balancer-internal": "True" },
+            ]) {
+                expect(await messages([svc(LB, annotations)])).toEqual([openService]);
+                expect(await messages([svc({ ...LB, loadBalancerSourceRanges: ["0.0.0.0/0"] }, annotations)])).toEqual([openService]);
+            }
+        });
+
+        test("clean: internal by any cloud's rule, restricted by ranges or service tags, or not a LoadBalancer", async () => {
+            for (const [spec, annotations] of [
+                [LB, { "networking.gke.io/load-balancer-type": "Internal" }],
+                [LB, { "cloud.google.com/load-balancer-type": "internal" }],
+                [{ ...LB, loadBalancerClass: "networking.gke.io/l4-regional-internal" }, {}],
+                [LB, { "service.beta.kubernetes.io/aws-load-balancer-scheme": "internal" }],
+                [{ ...LB, loadBalancerClass: "service.k8s.aws/nlb" }, {}],
+                [LB, { "service.beta.kubernetes.io/aws-load-balancer-internal": "true" }],
+                [LB, { "service.beta.kubernetes.io/azure-load-balancer-internal": "true" }],
+                [{ ...LB, loadBalancerSourceRanges: ["203.0.113.0/24"] }, {}],
+                [LB, { "service.beta.kubernetes.io/load-balancer-source-ranges": "203.0.113.0/24, 198.51.100.7/32" }],
+                [LB, { "service.beta.kubernetes.io/azure-allowed-service-tags": "AzureFrontDoor.Backend" }],
+                [{ type: "ClusterIP" }, {}],
+                [{ type: "NodePort" }, {}],
+            ] as Array<[Record<string, unknown>, Record<string, string>]>) {
+                expect(await messages([svc(spec, annotations)])).toEqual([]);
+            }
+            // A LoadBalancer in front of something that is not a model server is not this lesson's.
+            const web = kube("v1", "Service", "web", {
+                metadata: { name: "web", namespace: "models" },
+                spec: { ...LB, selector: { app: "web" } },
+            });
+            expect(await messages([web])).toEqual([]);
+        });
+
+        test("GKE's Ingress (no class, or gce) is caught unless a BackendConfig's IAP or a guarding Cloud Armor policy stands before the Service", async () => {
+            for (const annotations of [{}, { "kubernetes.io/ingress.class": "gce" }]) {
+                expect(await messages([svc(), ingress(annotations)])).toEqual([openIngress("GKE")]);
+            }
+            const backendConfig = (spec: Record<string, unknown>) =>
+                kube("cloud.google.com/v1", "BackendConfig", "qwen", { metadata: { name: "qwen", namespace: "models" }, spec });
+            for (const key of ["cloud.google.com/backend-config", "beta.cloud.google.com/backend-config"]) {
+                for (const value of ['{"default": "qwen"}', '{"ports": {"http": "qwen"}}', '{"ports": {"8000": "qwen"}}']) {
+                    const named = svc({}, { [key]: value });
+                    expect(await messages([named, ingress({}), backendConfig({ iap: { enabled: true } })])).toEqual([]);
+                    expect(await messages([named, ingress({}), backendConfig({ timeoutSec: 600 })])).toEqual([openIngress("GKE")]);
+                }
+            }
+            const named = svc({}, { "cloud.google.com/backend-config": '{"default": "qwen"}' });
+            const armor = (rules: unknown[]) => resource("gcp:compute/securityPolicy:SecurityPolicy", "gate", { name: "gate", rules });
+            const DENY_DEFAULT = {
+                action: "deny(403)",
+                priority: 2147483647,
+                match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["*"] } },
+            };
+            const ALLOW_OFFICE = {
+                action: "allow",
+                priority: 1000,
+                match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["203.0.113.0/24"] } },
+            };
+            const withArmor = [named, ingress({}), backendConfig({ securityPolicy: { name: "gate" } })];
+            expect(await messages([...withArmor, armor([ALLOW_OFFICE, DENY_DEFAULT])])).toEqual([]);
+            expect(await messages([...withArmor, armor([])])).toEqual([openIngress("GKE")]);
+            // A policy or BackendConfig the program does not declare: advisory, never mandatory.
+            expect(await messages(withArmor)).toEqual([]);
+            expect(await messages(withArmor, advisory)).toEqual([
+                "advisory: Ingress models/qwen (GKE) puts vLLM Service models/qwen-http on the internet, and what stands in front of it could not be judged: Cloud Armor policy gate (BackendConfig qwen) is not declared by the program, so whether it refuses anyone could not be judged.",
+            ]);
+            // Internal, or another class GKE leaves alone.
+            expect(await messages([svc(), ingress({ "kubernetes.io/ingress.class": "gce-internal" })])).toEqual([]);
+        });
+
+        test("the AWS Load Balancer Controller's Ingress: internet-facing without authentication or an allowlist is caught, and a literal header condition is named", async () => {
+            const facing = { "kubernetes.io/ingress.class": "alb", "alb.ingress.kubernetes.io/scheme": "internet-facing" };
+            expect(await messages([svc(), ingress(facing)])).toEqual([openIngress("AWS Load Balancer Controller")]);
+            expect(
+                await messages([svc(), ingress({ "alb.ingress.kubernetes.io/scheme": "internet-facing" }, { ingressClassName: "alb" })]),
+            ).toEqual([openIngress("AWS Load Balancer Controller")]);
+            const header = {
+                ...facing,
+                "alb.ingress.kubernetes.io/conditions.qwen-http": JSON.stringify([
+                    { field: "http-header", httpHeaderConfig: { httpHeaderName: "X-Api-Key", values: ["s3cr3t-v4lue"] } },
+                ]),
+            };
+            expect(await messages([svc(), ingress(header)])).toEqual([
+                openIngress("AWS Load Balancer Controller", ["X-Api-Key: s3cr3t-v4lue"]),
+            ]);
+            // Clean: internal by default, authentication, an allowlist; the WAF or security groups it names are advisory.
+            expect(await messages([svc(), ingress({ "kubernetes.io/ingress.class": "alb" })])).toEqual([]);
+            expect(await messages([svc(), ingress({ ...facing, "alb.ingress.kubernetes.io/auth-type": "oidc" })])).toEqual([]);
+            expect(await messages([svc(), ingress({ ...facing, "alb.ingress.kubernetes.io/inbound-cidrs": "203.0.113.0/24" })])).toEqual(
+                [],
+            );
+            expect(await messages([svc(), ingress({ ...facing, "alb.ingress.kubernetes.io/inbound-cidrs": "0.0.0.0/0" })])).toEqual([
+                openIngress("AWS Load Balancer Controller"),
+            ]);
+            const waf = ingress({
+                ...facing,
+                "alb.ingress.kubernetes.io/wafv2-acl-arn": "arn:aws:wafv2:us-east-1:123456789012:regional/webacl/gate/1",
+            });
+            expect(await messages([svc(), waf])).toEqual([]);
+            expect((await messages([svc(), waf], advisory))[0]).toMatch(
+                /^advisory: Ingress models\/qwen \(AWS Load Balancer Controller\) .* could not be judged: its load balancer takes the WAF web ACL/,
+            );
+        });
+
+        test("ingress-nginx (by class or an IngressClass naming its controller): caught without an allowlist or authentication; a snippet's header check is named", async () => {
+            const nginxClass = kube("networking.k8s.io/v1", "IngressClass", "public", {
+                metadata: { name: "public" },
+                spec: { controller: "k8s.io/ingress-nginx" },
+            });
+            expect(await messages([svc(), ingress({ "kubernetes.io/ingress.class": "nginx" })])).toEqual([openIngress("ingress-nginx")]);
+            expect(await messages([svc(), nginxClass, ingress({}, { ingressClassName: "public" })])).toEqual([
+                openIngress("ingress-nginx"),
+            ]);
+            const snippet = {
+                "kubernetes.io/ingress.class": "nginx",
+                "nginx.ingress.kubernetes.io/configuration-snippet": 'if ($http_x_api_key != "team-key-123") { return 403; }',
+            };
+            expect(await messages([svc(), ingress(snippet)])).toEqual([openIngress("ingress-nginx", ["x-api-key: team-key-123"])]);
+            for (const guard of [
+                { "nginx.ingress.kubernetes.io/allowlist-source-range": "203.0.113.0/24" },
+                { "nginx.ingress.kubernetes.io/whitelist-source-range": "10.0.0.0/8" },
+                { "nginx.ingress.kubernetes.io/auth-type": "basic", "nginx.ingress.kubernetes.io/auth-secret": "basic-auth" },
+                { "nginx.ingress.kubernetes.io/auth-url": "https://auth.acme.internal/check" },
+            ]) {
+                expect(await messages([svc(), ingress({ "kubernetes.io/ingress.class": "nginx", ...guard })])).toEqual([]);
+            }
+        });
+
+        test("another controller's class (Tailscale, Traefik): never mandatory, the advisory says what could not be judged", async () => {
+            for (const className of ["tailscale", "traefik"]) {
+                const stack = [svc(), ingress({}, { ingressClassName: className })];
+                expect(await messages(stack)).toEqual([]);
+                expect(await messages(stack, advisory)).toEqual([
+                    `advisory: Ingress models/qwen (class ${className}) puts vLLM Service models/qwen-http on the internet, and what stands in front of it could not be judged: its class "${className}" is served by a controller the pack does not know.`,
+                ]);
+            }
         });
     });
 });

@@ -1,0 +1,76 @@
+/**
+ * How a Kubernetes program puts a Service on the internet without a Gateway, and what keeps it internal or restricted:
+ * a LoadBalancer Service on GKE, AWS or Azure, and an Ingress served by GKE, the AWS Load Balancer Controller or
+ * ingress-nginx. Each value as the controller that reads it compares it. Source: {@link SOURCES.serviceExposure}.
+ */
+import type { SOURCES } from "./sources";
+
+/** A LoadBalancer Service's load balancer: external unless one of these says internal, open unless a range list restricts it. */
+export const LOAD_BALANCER_SERVICE = {
+    /** GKE reads the first of these keys that is present; only these values make the load balancer internal. */
+    gkeInternal: {
+        keys: ["networking.gke.io/load-balancer-type", "cloud.google.com/load-balancer-type"],
+        values: ["Internal", "internal"],
+    },
+    /** loadBalancerClass values that make the load balancer internal (GKE's regional internal class). */
+    internalClasses: ["networking.gke.io/l4-regional-internal"],
+    /** The AWS Load Balancer Controller's scheme annotation, and its value for an internal load balancer. */
+    awsScheme: { key: "service.beta.kubernetes.io/aws-load-balancer-scheme", internal: "internal" },
+    /** The AWS Load Balancer Controller's class: without a scheme it makes an internal load balancer. */
+    awsControllerClass: "service.k8s.aws/nlb",
+    /** The older AWS annotation: any value but "false" (the cloud provider) or a true boolean (the controller) is internal. */
+    awsInternal: "service.beta.kubernetes.io/aws-load-balancer-internal",
+    /** Azure's annotation; only lower-case "true" places the load balancer inside the VNet. */
+    azureInternal: { key: "service.beta.kubernetes.io/azure-load-balancer-internal", value: "true" },
+    /** Annotations that hold source ranges when spec.loadBalancerSourceRanges is empty (comma-separated). */
+    sourceRangeAnnotations: [
+        "service.beta.kubernetes.io/load-balancer-source-ranges",
+        "service.beta.kubernetes.io/azure-allowed-ip-ranges",
+    ],
+    /** Azure's service-tag allowlist, which also restricts who reaches the load balancer. */
+    azureAllowedServiceTags: "service.beta.kubernetes.io/azure-allowed-service-tags",
+} as const;
+
+/** The legacy class annotation every Ingress controller still honours, and which controller an IngressClass names. */
+export const INGRESS_CLASS = {
+    annotation: "kubernetes.io/ingress.class",
+    controllers: { alb: "ingress.k8s.aws/alb", nginx: "k8s.io/ingress-nginx" },
+} as const;
+
+/**
+ * GKE's Ingress controller: it serves an Ingress with no class (annotation or field) or the annotation `gce` as an
+ * external Application Load Balancer, `gce-internal` as an internal one; a backend Service names its BackendConfig
+ * (`{"default": name}` or `{"ports": {port: name}}`), whose Cloud Armor policy or IAP guards it.
+ */
+export const GKE_INGRESS = {
+    externalClasses: ["gce", "gce-regional-external"],
+    internalClass: "gce-internal",
+    backendConfigAnnotations: ["cloud.google.com/backend-config", "beta.cloud.google.com/backend-config"],
+    backendConfig: { group: "cloud.google.com", kind: "BackendConfig" },
+} as const;
+
+/** The AWS Load Balancer Controller's Ingress annotations (class `alb`); its scheme defaults to internal. */
+export const ALB_INGRESS = {
+    className: "alb",
+    scheme: { key: "alb.ingress.kubernetes.io/scheme", external: "internet-facing" },
+    inboundCidrs: "alb.ingress.kubernetes.io/inbound-cidrs",
+    securityGroups: "alb.ingress.kubernetes.io/security-groups",
+    authType: { key: "alb.ingress.kubernetes.io/auth-type", authenticating: ["oidc", "cognito"] },
+    waf: { key: "alb.ingress.kubernetes.io/wafv2-acl-arn", off: "none" },
+    /** `conditions.<service>`: a JSON list of rule conditions, an `http-header` one matching literal `values`. */
+    conditionsPrefix: "alb.ingress.kubernetes.io/conditions.",
+} as const;
+
+/** ingress-nginx's annotations (class `nginx`); its chart puts the controller behind an open LoadBalancer Service. */
+export const NGINX_INGRESS = {
+    className: "nginx",
+    allowlists: ["nginx.ingress.kubernetes.io/allowlist-source-range", "nginx.ingress.kubernetes.io/whitelist-source-range"],
+    authType: {
+        key: "nginx.ingress.kubernetes.io/auth-type",
+        values: ["basic", "digest"],
+        secret: "nginx.ingress.kubernetes.io/auth-secret",
+    },
+    authUrl: "nginx.ingress.kubernetes.io/auth-url",
+    /** Raw nginx configuration, off by default (allow-snippet-annotations false): a header check written there checks nothing. */
+    snippets: ["nginx.ingress.kubernetes.io/configuration-snippet", "nginx.ingress.kubernetes.io/server-snippet"],
+} as const;
