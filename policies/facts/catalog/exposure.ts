@@ -3,7 +3,6 @@
  * a LoadBalancer Service on GKE, AWS or Azure, and an Ingress served by GKE, the AWS Load Balancer Controller or
  * ingress-nginx. Each value as the controller that reads it compares it. Source: {@link SOURCES.serviceExposure}.
  */
-import type { SOURCES } from "./sources";
 
 /** A LoadBalancer Service's load balancer: external unless one of these says internal, open unless a range list restricts it. */
 export const LOAD_BALANCER_SERVICE = {
