@@ -44,10 +44,18 @@ const OPTIONS = {
         value: "FILE",
         description: "the pack's configuration, as pulumi preview --policy-pack-config takes it",
     },
-    json: { type: "string", value: "FILE", description: "write a report modeled on pulumi preview --json to FILE" },
+    json: {
+        type: "string",
+        value: "FILE",
+        description: "write a report modeled on pulumi preview --json to FILE (with --against, the diff too)",
+    },
     out: { type: "string", value: "DIR", description: "write every Kubernetes object as YAML into DIR" },
     markdown: { type: "string", value: "FILE", description: "write a Markdown summary for a pull request to FILE" },
-    against: { type: "string", value: "REPORT", description: "with --markdown: what changed since this --json report" },
+    against: {
+        type: "string",
+        value: "REPORT",
+        description: "what changed since this --json report: printed, and in --markdown and --json",
+    },
     dir: { type: "string", value: "DIR", default: ".", description: "the Pulumi program to preview" },
     "bare-stack": {
         type: "boolean",
@@ -104,13 +112,35 @@ function readJsonOption<T>(option: string, file: string | undefined): T | undefi
 /** The file in an `--out` folder that lists what the last run wrote there, so that the next run can replace exactly that. */
 const OUT_MANIFEST = ".preview-offline.json";
 
+/**
+ * Checks before the run that `target` can be written as `kind`, so that a run never ends in an error over where its
+ * output goes: the path itself, or the nearest folder above it that exists, must be a writable folder (a file for a
+ * file that exists).
+ */
+function checkWritable(option: string, target: string, kind: "file" | "folder"): void {
+    let existing = target;
+    while (!fs.existsSync(existing)) {
+        existing = path.dirname(existing);
+    }
+    const isFolder = fs.statSync(existing).isDirectory();
+    if (existing === target && isFolder !== (kind === "folder")) {
+        throw new CliError(`${option} ${target} is a ${isFolder ? "folder" : "file"}, not a ${kind}`);
+    }
+    if (existing !== target && !isFolder) {
+        throw new CliError(`${option} ${target} cannot be written: ${existing} is a file, not a folder`);
+    }
+    try {
+        fs.accessSync(existing, fs.constants.W_OK);
+    } catch {
+        throw new CliError(`${option} ${target} cannot be written: ${existing} is not writable`);
+    }
+}
+
 /** Checks `--out` before the run: a new or empty folder, or one this tool wrote (it then holds the list of its files). */
 function claimOutDir(outDir: string): void {
+    checkWritable("--out", outDir, "folder");
     if (!fs.existsSync(outDir)) {
         return;
-    }
-    if (!fs.statSync(outDir).isDirectory()) {
-        throw new CliError(`--out ${outDir} is a file, not a folder`);
     }
     const entries = fs.readdirSync(outDir);
     if (entries.length > 0 && !entries.includes(OUT_MANIFEST)) {
@@ -172,6 +202,14 @@ export async function previewOffline(values: CliValues<typeof OPTIONS>, cli: Cli
     if (outDir !== undefined) {
         claimOutDir(outDir);
     }
+    for (const [option, file] of [
+        ["--json", jsonPath],
+        ["--markdown", markdownPath],
+    ] as const) {
+        if (file) {
+            checkWritable(option, file, "file");
+        }
+    }
     const timeout = seconds("--program-timeout", values["program-timeout"]);
 
     // The pack starts first and judges each resource as it registers, as the engine has it do, while the program runs.
@@ -230,7 +268,8 @@ export async function previewOffline(values: CliValues<typeof OPTIONS>, cli: Cli
         writeOutput(markdownPath, renderMarkdown(report, diff), cli);
     }
     if (jsonPath) {
-        writeOutput(jsonPath, `${JSON.stringify(report, null, 2)}\n`, cli);
+        // With --against, the diff goes into the report too (readBaseReport ignores it when the report is a base itself).
+        writeOutput(jsonPath, `${JSON.stringify(diff ? { ...report, diff } : report, null, 2)}\n`, cli);
     }
     if (outDir) {
         const manifests = kubernetesManifests(run);

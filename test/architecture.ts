@@ -192,9 +192,14 @@ export function projectFiles(root: string): string[] {
         .sort();
 }
 
+/** True for files of programs this project did not write, or that stand in for them: fixtures, and the corpus's public programs. */
+function isOtherProgram(file: string): boolean {
+    return file.startsWith("test/fixtures/") || file.startsWith("test/corpus/programs/");
+}
+
 /** The import graph of the project's code files (fixtures, which stand in for other programs, left out). */
 export function projectImportGraph(root: string, files: readonly string[]): Map<string, string[]> {
-    const code = files.filter((file) => CODE.test(file) && !file.startsWith("test/fixtures/"));
+    const code = files.filter((file) => CODE.test(file) && !isOtherProgram(file));
     const known = new Set(code);
     const graph = new Map<string, string[]>();
     for (const file of code) {
@@ -209,7 +214,7 @@ export function projectImportGraph(root: string, files: readonly string[]): Map<
 
 /** Source files whose size is checked: code in the languages the project writes, fixtures (other programs) left out. */
 export function sizedSourceFiles(files: readonly string[]): string[] {
-    return files.filter((file) => /\.(?:ts|js|mjs|cjs|py)$/.test(file) && !file.startsWith("test/fixtures/"));
+    return files.filter((file) => /\.(?:ts|js|mjs|cjs|py)$/.test(file) && !isOtherProgram(file));
 }
 
 /** Lines of `text`, a final newline ending the last rather than starting another. */

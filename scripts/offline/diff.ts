@@ -1,14 +1,16 @@
 /**
  * What a change does to a stack, between the head's offline report and a base that is either an offline report or a
- * real `pulumi preview --json`: resources created, updated (property by property, like `pulumi preview --diff`) and
- * deleted, output changes, and the policy violations it introduces or resolves. One model of the change, which
- * renderDiff.ts shows in the terminal and as Markdown for a pull request; baseReport.ts reads the base.
+ * real `pulumi preview --json`: resources created, updated (property by property, like `pulumi preview --diff`),
+ * replaced (naming the inputs that force it, by the catalog in replacements.ts) and deleted, output changes, and the
+ * policy violations it introduces or resolves. One model of the change, which renderDiff.ts shows in the terminal and
+ * as Markdown for a pull request; baseReport.ts reads the base.
  *
  * Citations are to pulumi/pulumi at 1b5949891b3cefcb9974752b24a5ecef0acc86c8.
  */
 import { PolicyViolation } from "./analyzer";
 import { BaseReport, comparable, offlineState } from "./baseReport";
 import { UNKNOWN_VALUE } from "./recorder";
+import { Inputs, ReplaceRule, replaceRules } from "./replacements";
 import { PreviewReport } from "./report";
 
 /**
@@ -22,21 +24,27 @@ export interface PropertyChange {
 }
 
 /** What the change does to a resource, in pulumi's words. */
-export type ResourceOp = "create" | "update" | "delete";
+export type ResourceOp = "create" | "update" | "replace" | "delete";
 
-/** A resource the change creates, updates or deletes. */
+/** A resource the change creates, updates, replaces or deletes. */
 export interface ResourceChange {
     op: ResourceOp;
     urn: string;
     type: string;
     name: string;
-    /** For an update, each property that differs and each value the base did not know. */
+    /** For an update or a replacement, each property that differs and each value the base did not know. */
     properties: PropertyChange[];
+    /**
+     * For a replacement, what forces it, as `replaceReasons` in `pulumi preview --json` (pkg/display/json.go:72-73):
+     * each input the provider replaces on that changes (`inputs.<path>`, as replacements.ts names it), and `provider`
+     * when the resource's provider is replaced.
+     */
+    replaceReasons?: string[];
 }
 
 /** Everything that differs between two previews of one stack. */
 export interface ReportDiff {
-    /** The resources the change updates, creates and deletes, in that order. */
+    /** The resources the change replaces, updates, creates and deletes, in that order. */
     resources: ResourceChange[];
     /** Resources that stay the same although the base held some of their values as unknown. */
     unknownInBase: Array<Omit<ResourceChange, "op">>;
@@ -52,8 +60,25 @@ function isRecord(value: unknown): value is Record<string, unknown> {
     return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** The leaves at which `before` and `after` differ, as dotted paths with array indices. */
-export function diffValues(before: unknown, after: unknown, path = ""): PropertyChange[] {
+/**
+ * The lists the engine holds as sets, compared element by element whatever their order: dependencies
+ * (pkg/resource/deploy/source_eval.go:2663) and ignoreChanges, each path of which it applies on its own
+ * (pkg/resource/deploy/step_generator.go:3076-3096).
+ */
+const SET_PATHS: ReadonlySet<string> = new Set(["dependencies", "options.ignoreChanges"]);
+
+/** The elements one of two sets has and the other has not: each a change at the set's path. */
+function diffSets(before: unknown[], after: unknown[], path: string): PropertyChange[] {
+    const keys = (values: unknown[]) => new Set(values.map((value) => JSON.stringify(value)));
+    const [had, has] = [keys(before), keys(after)];
+    return [
+        ...before.filter((value) => !has.has(JSON.stringify(value))).map((value) => ({ path, before: value })),
+        ...after.filter((value) => !had.has(JSON.stringify(value))).map((value) => ({ path, after: value })),
+    ];
+}
+
+/** The leaves at which `before` and `after` differ, as dotted paths with array indices; the lists at `sets` as sets. */
+export function diffValues(before: unknown, after: unknown, sets: ReadonlySet<string> = new Set(), path = ""): PropertyChange[] {
     const at = (key: string | number) => (typeof key === "number" ? `${path}[${key}]` : path ? `${path}.${key}` : key);
     // A value the base did not know matches whatever the head has, and one that turned out absent is no change: the
     // engine's own rule for the unknowns of a preview's plan (sdk/go/common/resource/properties_diff.go:507-509, 623-626).
@@ -62,11 +87,14 @@ export function diffValues(before: unknown, after: unknown, path = ""): Property
     }
     if (isRecord(before) && isRecord(after)) {
         const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-        return keys.flatMap((key) => diffValues(before[key], after[key], at(key)));
+        return keys.flatMap((key) => diffValues(before[key], after[key], sets, at(key)));
     }
     if (Array.isArray(before) && Array.isArray(after)) {
+        if (sets.has(path)) {
+            return diffSets(before, after, path);
+        }
         return Array.from({ length: Math.max(before.length, after.length) }, (_, index) =>
-            diffValues(before[index], after[index], at(index)),
+            diffValues(before[index], after[index], sets, at(index)),
         ).flat();
     }
     if (JSON.stringify(before) === JSON.stringify(after)) {
@@ -77,6 +105,97 @@ export function diffValues(before: unknown, after: unknown, path = ""): Property
 
 /** The properties that make a resource an update: all but the values the base did not know. */
 export const changesOf = (properties: PropertyChange[]) => properties.filter((property) => property.before !== UNKNOWN_VALUE);
+
+/** A rule's value before and after, pair by pair (one per element where its path crosses a list). */
+interface FieldPair {
+    before: unknown;
+    after: unknown;
+    /** Whether the new inputs hold the object the field would be in. */
+    parentAfter: boolean;
+}
+
+/**
+ * The pairs at `segments` of a rule's path, `[]` standing for each element of a list; none under a field of `kept`
+ * (Optional and Computed) that the new inputs leave unset: the provider keeps the value it holds, and diffs nothing
+ * beneath it (SDK helper/schema/schema.go:1351-1353, 1747-1752; see replacements.ts).
+ */
+function fieldPairs(
+    before: unknown,
+    after: unknown,
+    segments: string[],
+    kept: ReadonlySet<string>,
+    at = "",
+    parentAfter = true,
+): FieldPair[] {
+    if (at !== "" && kept.has(at) && after === undefined) {
+        return [];
+    }
+    if (segments.length === 0) {
+        return [{ before, after, parentAfter }];
+    }
+    const [segment, ...rest] = segments;
+    const below = segment === "[]" ? `${at}[]` : at ? `${at}.${segment}` : segment;
+    // Under a value the base did not know, every value is one it did not know.
+    const child = (value: unknown, key: string | number): unknown =>
+        value === UNKNOWN_VALUE
+            ? UNKNOWN_VALUE
+            : typeof key === "number"
+              ? Array.isArray(value)
+                  ? value[key]
+                  : undefined
+              : isRecord(value)
+                ? value[key]
+                : undefined;
+    if (segment === "[]") {
+        const length = (value: unknown) => (Array.isArray(value) ? value.length : 0);
+        return Array.from({ length: Math.max(length(before), length(after)) }, (_, index) =>
+            fieldPairs(child(before, index), child(after, index), rest, kept, below, Array.isArray(after)),
+        ).flat();
+    }
+    return fieldPairs(child(before, segment), child(after, segment), rest, kept, below, isRecord(after));
+}
+
+/** Whether a change from `pair.before` to `pair.after` makes the provider replace, by `rule` (see ReplaceOn). */
+function replaces(rule: ReplaceRule, { before, after, parentAfter }: FieldPair, inputs: { before: Inputs; after: Inputs }): boolean {
+    // A value the base did not know is no change.
+    if (before === UNKNOWN_VALUE) {
+        return false;
+    }
+    const changed = changesOf(diffValues(before, after)).length > 0;
+    const count = (value: unknown) => (value === undefined ? 0 : Array.isArray(value) ? value.length : 1);
+    switch (rule.on) {
+        case "change":
+            return changed;
+        case "count":
+            return after === UNKNOWN_VALUE || count(before) !== count(after);
+        case "patch":
+            return changed && (after !== undefined || parentAfter);
+        default:
+            return rule.on(before, after, inputs);
+    }
+}
+
+/**
+ * The inputs whose change from `before` to `after` makes the provider replace a resource of `type`, as `inputs.<path>`,
+ * sorted; a field inside a block that forces it too is left to the block.
+ */
+function replacedOn(type: string, custom: boolean, before: Inputs, after: Inputs): string[] {
+    const inputs = { before, after };
+    const rules = replaceRules(type, custom);
+    const kept = new Set(rules.filter((rule) => rule.computed).map((rule) => rule.path));
+    const paths = rules
+        .filter((rule) =>
+            fieldPairs(before ?? {}, after ?? {}, rule.path.replace(/\[\]/g, ".[]").split("."), kept).some((pair) =>
+                replaces(rule, pair, inputs),
+            ),
+        )
+        .map((rule) => rule.path);
+    const within = (path: string, outer: string) => path.startsWith(`${outer}.`) || path.startsWith(`${outer}[]`);
+    return [...new Set(paths)]
+        .filter((path) => !paths.some((outer) => within(path, outer)))
+        .sort()
+        .map((path) => `inputs.${path}`);
+}
 
 /** A violation's identity across reports. */
 export function violationKey(violation: PolicyViolation): string {
@@ -92,9 +211,17 @@ export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
     const baseResources = base.resources.filter((resource) => !(resource.parent && headUnrendered.has(resource.parent)));
     const headSteps = head.steps.filter((step) => !(step.newState.parent && base.unrendered.has(step.newState.parent)));
     const baseByUrn = new Map(baseResources.map((resource) => [resource.urn, resource]));
-    const headUrns = new Set(headSteps.map((step) => step.urn));
+    const headByUrn = new Map(headSteps.map((step) => [step.urn, step.newState]));
     const resource = (urn: string, type: string, properties: PropertyChange[] = []) => ({ urn, type, name: nameOf(urn), properties });
+    // The engine replaces a resource whose provider reference changes when the new provider's DiffConfig, against the
+    // old provider's inputs, says replace: as it does for a provider it replaces, whose new ID a preview does not know
+    // (pulumi/pulumi@1b5949891b:pkg/resource/deploy/step_generator.go:2800-2873, 2918-2923).
+    const providerReplaced = (before: string | null | undefined, after: string | null | undefined) => {
+        const [old, next] = [before ? baseByUrn.get(before) : undefined, after ? headByUrn.get(after) : undefined];
+        return old?.inputs !== undefined && next !== undefined && replacedOn(next.type, next.custom, old.inputs, next.inputs).length > 0;
+    };
 
+    const replaced: ResourceChange[] = [];
     const updated: ResourceChange[] = [];
     const created: ResourceChange[] = [];
     const unknownInBase: ReportDiff["unknownInBase"] = [];
@@ -105,10 +232,18 @@ export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
             created.push({ op: "create", ...resource(step.urn, step.newState.type) });
             continue;
         }
-        const properties = diffValues(
-            comparable(previous, previous, base.options),
-            comparable(offlineState(step.newState), previous, base.options),
-        );
+        const state = offlineState(step.newState);
+        const properties = diffValues(comparable(previous, previous, base.options), comparable(state, previous, base.options), SET_PATHS);
+        const replaceReasons = [
+            ...(previous.inputs === undefined
+                ? []
+                : replacedOn(step.newState.type, step.newState.custom, previous.inputs, step.newState.inputs)),
+            ...(providerReplaced(previous.provider, state.provider) ? ["provider"] : []),
+        ];
+        if (replaceReasons.length > 0) {
+            replaced.push({ op: "replace", ...resource(step.urn, step.newState.type, properties), replaceReasons });
+            continue;
+        }
         if (changesOf(properties).length > 0) {
             updated.push({ op: "update", ...resource(step.urn, step.newState.type, properties) });
             continue;
@@ -119,13 +254,13 @@ export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
         }
     }
     const deleted = baseResources
-        .filter((gone) => !headUrns.has(gone.urn))
+        .filter((gone) => !headByUrn.has(gone.urn))
         .sort((a, b) => a.urn.localeCompare(b.urn))
         .map((gone): ResourceChange => ({ op: "delete", ...resource(gone.urn, gone.type) }));
     const baseViolations = new Set(base.policyViolations.map(violationKey));
     const headViolations = new Set(head.policyViolations.map(violationKey));
     return {
-        resources: [...updated, ...created, ...deleted],
+        resources: [...replaced, ...updated, ...created, ...deleted],
         unknownInBase,
         unchanged,
         notCompared: {

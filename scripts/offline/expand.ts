@@ -53,6 +53,12 @@ export const PROVIDER_RENDERED_TYPES: ReadonlySet<string> = new Set([
     "kubernetes:yaml/v2:ConfigFile",
 ]);
 
+/**
+ * The Kubernetes SDK's v1 components whose objects the program renders through a provider function the offline preview
+ * answers with none (invokes.ts: `kubernetes:helm:template`, `kubernetes:kustomize:directory`).
+ */
+export const INVOKE_RENDERED_TYPES: ReadonlySet<string> = new Set(["kubernetes:helm.sh/v3:Chart", "kubernetes:kustomize:Directory"]);
+
 /** A chart whose objects the preview could not render. */
 export interface UnrenderedChart {
     urn: string;
@@ -330,6 +336,15 @@ export function expandComponents(resources: readonly RecordedResource[], program
                     );
                 }
                 break;
+            default:
+                // Any other multi-language component (an EKS cluster, an awsx VPC): its provider constructs its children.
+                if (component.remote) {
+                    out.unrendered.push(
+                        describe(
+                            "a multi-language component: its provider constructs its resources, which the offline preview does not run",
+                        ),
+                    );
+                }
         }
     }
     return out;

@@ -20,14 +20,7 @@ export interface RecordedInvoke {
     args: Record<string, unknown>;
 }
 
-/** The Error the SDK can report: it shows an invoke failure's `details`, not its message. */
-export class InvokeFailure extends Error {
-    readonly details: string;
-    constructor(message: string) {
-        super(message);
-        this.details = message;
-    }
-}
+export { InvokeFailure } from "./recorder";
 
 export const INVOKE_TOKENS = {
     engineVersions: "gcp:container/getEngineVersions:getEngineVersions",

@@ -1,6 +1,7 @@
 import { createHash } from "crypto";
 import type { MockCallArgs, MockResourceArgs, MockResourceResult, Mocks } from "@pulumi/pulumi/runtime/mocks";
-import { InvokeAnswer, InvokeFailure, RecordedInvoke, defaultInvokeAnswers } from "./invokes";
+import { InvokeAnswer, RecordedInvoke, defaultInvokeAnswers } from "./invokes";
+import { NoOfflineAnswer } from "./recorder";
 
 /**
  * Mock resource outputs shaped like the real providers' (GCP ids and self links, a cluster
@@ -146,7 +147,7 @@ export function realisticMocks(options: MockOptions): Mocks {
             options.onInvoke?.({ token: args.token, args: args.inputs });
             const answer = answers[args.token];
             if (answer === undefined) {
-                throw new InvokeFailure(
+                throw new NoOfflineAnswer(
                     `the offline preview has no answer for ${args.token}; known: ${Object.keys(answers).sort().join(", ")}`,
                 );
             }

@@ -3,13 +3,13 @@
  * every recorded resource as a real `pulumi preview --policy-pack` would have it judged.
  */
 import { PackConfig, PackInfo, PolicyPackProcess, PolicyViolation, resolvePackConfig } from "./analyzer";
-import { RecordedResource, isWireSecret } from "./recorder";
+import { RecordedResource, SECRET_PLACEHOLDER, isWireSecret } from "./recorder";
 
 /** Every secret string among the resources' wire values, so that no violation message repeats one. */
 function secretStrings(resources: readonly RecordedResource[]): string[] {
     const found = new Set<string>();
     const visit = (value: unknown, secret: boolean) => {
-        if (typeof value === "string" && secret && value.length > 0) {
+        if (typeof value === "string" && secret) {
             found.add(value);
         } else if (Array.isArray(value)) {
             value.forEach((inner) => visit(inner, secret));
@@ -18,7 +18,31 @@ function secretStrings(resources: readonly RecordedResource[]): string[] {
         }
     };
     resources.forEach((resource) => visit(resource.wire.inputs, false));
-    return [...found].sort((a, b) => b.length - a.length);
+    return [...found];
+}
+
+/**
+ * A secret shorter than this is redacted only where it stands alone, between characters that are not letters, digits or
+ * `_`; a longer one wherever it appears. A few characters turn up inside ordinary words and numbers by chance (a secret
+ * "s" in "must"), where redacting them would mangle every message; eight or more do not, and inside a longer word
+ * (a token in a URL, a password in a connection string) they are still the secret.
+ */
+export const MIN_EMBEDDED_SECRET_LENGTH = 8;
+
+/** Replaces every occurrence of `secrets` in a text with `[secret]`, in one pass, longest first, short ones only standing alone. */
+export function secretRedactor(secrets: readonly string[]): (text: string) => string {
+    const escape = (secret: string) => secret.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+    const alternatives = [...new Set(secrets)]
+        .filter((secret) => secret.length > 0)
+        .sort((a, b) => b.length - a.length)
+        .map((secret) =>
+            secret.length >= MIN_EMBEDDED_SECRET_LENGTH ? escape(secret) : `(?<![\\p{L}\\p{N}_])${escape(secret)}(?![\\p{L}\\p{N}_])`,
+        );
+    if (alternatives.length === 0) {
+        return (text) => text;
+    }
+    const pattern = new RegExp(alternatives.join("|"), "gu");
+    return (text) => text.replace(pattern, SECRET_PLACEHOLDER);
 }
 
 /** Orders violations so that two runs report them identically. */
@@ -69,8 +93,7 @@ export class Judgement {
         const { pack, info } = await this.configured;
         const perResource = await Promise.all(this.analyses);
         const stackWide: Diagnostics = { diagnostics: await pack.analyzeStack([...resources], this.byUrn), urn: "" };
-        const secrets = secretStrings(resources);
-        const redact = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[secret]"), text);
+        const redact = secretRedactor(secretStrings(resources));
         const violations = [...perResource, stackWide].flatMap(({ diagnostics, urn }) =>
             diagnostics.map((diagnostic) => PolicyPackProcess.violation(diagnostic, urn, redact)),
         );

@@ -30,6 +30,8 @@ export interface ProjectRun {
     secretKeys: string[];
     /** Whether `Pulumi.<stack>.yaml` exists. */
     hasStackFile: boolean;
+    /** What the stack file's ESC `environment:` imports (environment names, "inline values"), which needs Pulumi Cloud to read. */
+    environment: string[];
 }
 
 interface ProjectFile {
@@ -47,6 +49,53 @@ interface ConfigDeclaration {
     default?: unknown;
     value?: unknown;
     secret?: boolean;
+}
+
+/**
+ * A project name as the CLI's local backend takes it, checked on every command that names the stack (pulumi/pulumi@1b59498
+ * pkg/backend/diy/store.go:188 `ParseReference`): letters, digits, `_`, `.` and `-` (sdk/go/common/tokens/names.go:40-43),
+ * at most 100 of them (sdk/go/common/tokens/project.go:28-38, whose messages these are).
+ */
+const PROJECT_NAME_CHARACTERS = /^[A-Za-z0-9_.-]+$/;
+const PROJECT_NAME_MAX_LENGTH = 100;
+
+/** A `${NAME}` that `pulumi new` replaces in a template's files (pulumi/templates@65db26b README.md:42-47). */
+const TEMPLATE_PLACEHOLDER = /\$\{[A-Z_]+\}/;
+
+/** Why `name` cannot name a project, or undefined when it can. */
+function projectNameProblem(name: unknown): string | undefined {
+    if (typeof name !== "string" || name === "") {
+        return "missing project name";
+    }
+    if (TEMPLATE_PLACEHOLDER.test(name)) {
+        return `project name ${JSON.stringify(name)} is a template's placeholder: substitute the template's placeholders (\${PROJECT}, \${DESCRIPTION}) first, as pulumi new does`;
+    }
+    if (name.length > PROJECT_NAME_MAX_LENGTH) {
+        return `project name ${JSON.stringify(name)}: project names are limited to ${PROJECT_NAME_MAX_LENGTH} characters`;
+    }
+    if (!PROJECT_NAME_CHARACTERS.test(name)) {
+        return `project name ${JSON.stringify(name)}: project names may only contain alphanumerics, hyphens, underscores, and periods`;
+    }
+    return undefined;
+}
+
+/**
+ * The ESC environments a stack file's `environment` imports: a list of names, or an inline definition whose `imports`
+ * name them, each a name or a one-key map of its options, and "inline values" for a definition's own `values`
+ * (pulumi/pulumi@1b59498 sdk/go/common/workspace/project.go:1008-1047 `Environment.Definition`, `Imports`).
+ */
+function environmentImports(environment: unknown): string[] {
+    const definition = (Array.isArray(environment) ? { imports: environment } : (environment ?? {})) as {
+        imports?: unknown;
+        values?: unknown;
+    };
+    const imports = Array.isArray(definition.imports) ? definition.imports : [];
+    return [
+        ...imports.flatMap((entry) =>
+            typeof entry === "string" ? [entry] : entry !== null && typeof entry === "object" ? Object.keys(entry) : [],
+        ),
+        ...(definition.values !== undefined ? ["inline values"] : []),
+    ];
 }
 
 function readYaml(file: string): unknown {
@@ -166,8 +215,9 @@ export function loadProject(
         throw new ProjectError(`${dir}: no Pulumi.yaml (is --dir a Pulumi project?)`);
     }
     const projectFile = (readYaml(projectPath) ?? {}) as ProjectFile;
-    if (typeof projectFile.name !== "string" || projectFile.name === "") {
-        throw new ProjectError(`${projectPath}: missing project name`);
+    const nameProblem = projectNameProblem(projectFile.name);
+    if (nameProblem !== undefined) {
+        throw new ProjectError(`${projectPath}: ${nameProblem}`);
     }
     const runtime =
         typeof projectFile.runtime === "string" ? projectFile.runtime : (projectFile.runtime as { name?: string } | undefined)?.name;
@@ -176,7 +226,7 @@ export function loadProject(
             `${projectPath}: runtime is ${JSON.stringify(runtime)}; the offline preview runs nodejs (TypeScript) programs only`,
         );
     }
-    const projectName = projectFile.name;
+    const projectName = projectFile.name as string;
     const config: Record<string, string> = {};
     const secretKeys = new Set<string>();
     const set = (key: string, value: unknown, secret: boolean) => {
@@ -207,7 +257,7 @@ export function loadProject(
             `stack ${JSON.stringify(stack)} has no ${path.basename(stackPath)} in ${directory} (stacks there: ${stacks.length > 0 ? stacks.join(", ") : "none"}); preview ${ways.join(", or ")}`,
         );
     }
-    const stackFile = hasStackFile ? ((readYaml(stackPath) ?? {}) as { config?: Record<string, unknown> }) : {};
+    const stackFile = hasStackFile ? ((readYaml(stackPath) ?? {}) as { config?: Record<string, unknown>; environment?: unknown }) : {};
     const problems = stackFileProblems(path.basename(stackPath), stackFile);
     const stackValues = new Map<string, { value: unknown; secure: boolean }>();
     for (const [key, value] of Object.entries(stackFile.config ?? {})) {
@@ -277,5 +327,13 @@ export function loadProject(
         throw new ProjectError(problems.join("\n"));
     }
 
-    return { projectName, stack, main: resolveMain(dir, projectFile), config, secretKeys: [...secretKeys].sort(), hasStackFile };
+    return {
+        projectName,
+        stack,
+        main: resolveMain(dir, projectFile),
+        config,
+        secretKeys: [...secretKeys].sort(),
+        hasStackFile,
+        environment: environmentImports(stackFile.environment),
+    };
 }

@@ -6,14 +6,31 @@
 
 /** `pulumi preview --json` spells secret values like this. */
 export const SECRET_PLACEHOLDER = "[secret]";
-/** The SDK's marker for a value that is unknown until apply. */
+/**
+ * The SDK's marker for a value that is unknown until apply; `pulumi preview --json` writes it too (pulumi/pulumi@1b59498
+ * pkg/resource/stack/deployment.go:66 `computedValuePlaceholder`).
+ */
 export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/** How `pulumi preview` shows an unknown value (pulumi/pulumi@1b59498 pkg/backend/display/object_diff.go:1010-1011). */
+export const UNKNOWN_DISPLAY = "[unknown]";
 
 // Wire signatures of special values (sdk/nodejs/runtime/rpc.ts).
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 const RESOURCE_REFERENCE_SIG = "5cf8f73096256a8f31e491e813e4eb8e";
 const OUTPUT_VALUE_SIG = "d0e6a833031e9bbcd3f4e8bde6ca49a4";
+
+/** The Error the SDK can report from a monitor call: it shows the failure's `details`, not its message. */
+export class InvokeFailure extends Error {
+    readonly details: string;
+    constructor(message: string) {
+        super(message);
+        this.details = message;
+    }
+}
+
+/** What the offline preview has no answer for (a provider function, a method a provider runs): a run it fails stops naming it. */
+export class NoOfflineAnswer extends InvokeFailure {}
 
 /** One registered resource. */
 export interface RecordedResource {
@@ -146,13 +163,21 @@ function engineUrn(mockUrn: string, req: RegisterResourceRequest): string {
     return [prefix, project, qualifiedType, req.getName()].join("::");
 }
 
+/** `type name` of a URN, as a message names a resource. */
+function describeUrn(urn: string): string {
+    const [, , qualifiedType = "", name = ""] = urn.split("::");
+    return `${qualifiedType.split("$").pop()} ${name}`;
+}
+
+type RpcCallback = (err: unknown, response: unknown) => void;
+
 interface Monitor {
-    supportsFeature(req: { getId(): string }, callback: (err: unknown, response: unknown) => void): unknown;
+    /** The SDK MockMonitor's registered resources by URN, which its `pulumi:pulumi:getResource` invoke answers from. */
+    readonly resources: Map<string, { urn: string }>;
+    invoke(req: { getTok(): string }, callback: RpcCallback): unknown;
+    supportsFeature(req: { getId(): string }, callback: RpcCallback): unknown;
     registerResource(req: RegisterResourceRequest, callback: Callback): unknown;
-    registerResourceOutputs(
-        req: { getUrn(): string; getOutputs(): Struct | undefined },
-        callback: (err: unknown, response: unknown) => void,
-    ): unknown;
+    registerResourceOutputs(req: { getUrn(): string; getOutputs(): Struct | undefined }, callback: RpcCallback): unknown;
 }
 
 /** A monitor that forwards every call to `inner` and records each registration and the stack's outputs. */
@@ -160,6 +185,8 @@ export class ResourceRecorder {
     readonly resources: RecordedResource[] = [];
     /** Outputs registered per URN (the stack's are the program's exports). */
     readonly outputs = new Map<string, Record<string, unknown>>();
+    /** The first call of the run that the offline preview had no answer for. */
+    unanswered?: NoOfflineAnswer;
     readonly monitor: Monitor;
 
     /**
@@ -180,12 +207,48 @@ export class ResourceRecorder {
                             ? callback(null, { getHassupport: () => false })
                             : target.supportsFeature(req, callback);
                 }
+                if (property === "invoke") {
+                    return (req: { getTok(): string }, callback: RpcCallback) =>
+                        target.invoke(req, (err, response) => {
+                            if (err instanceof NoOfflineAnswer) {
+                                this.unanswered ??= err;
+                            }
+                            // The SDK reports an invoke's failure by its `details`: without them (the inner monitor's
+                            // own errors, such as a `getResource` of a URN it does not know), the message would be empty.
+                            if (err instanceof Error && !(err instanceof InvokeFailure)) {
+                                callback(new InvokeFailure(err.message), response);
+                                return;
+                            }
+                            callback(err, response);
+                        });
+                }
+                if (property === "call") {
+                    // A method of a multi-language component runs in its provider (the SDK's MockMonitor has no `call`).
+                    return (req: { getTok(): string; getArgs(): Struct | undefined }, callback: RpcCallback) => {
+                        const self = (req.getArgs()?.toJavaScript().__self__ as { urn?: unknown } | undefined)?.urn;
+                        const failure = new NoOfflineAnswer(
+                            `the offline preview has no answer for ${req.getTok()}${typeof self === "string" ? ` on ${describeUrn(self)}` : ""}, a method its provider runs`,
+                        );
+                        this.unanswered ??= failure;
+                        callback(failure, undefined);
+                    };
+                }
                 if (property === "registerResource") {
                     return (req: RegisterResourceRequest, callback: Callback) =>
                         target.registerResource(req, (err, response) => {
                             if (!err && response) {
                                 // The engine's URN, which the program then uses for parents and dependencies.
-                                response.setUrn(engineUrn(response.getUrn(), req));
+                                const mockUrn = response.getUrn();
+                                const urn = engineUrn(mockUrn, req);
+                                response.setUrn(urn);
+                                // The SDK rebuilds a resource passed by reference (as into a multi-language component)
+                                // with a `getResource` invoke of its URN, which the inner monitor answers from its own
+                                // URNs: it keeps the resource under the engine's URN instead.
+                                const state = target.resources.get(mockUrn);
+                                if (state) {
+                                    target.resources.delete(mockUrn);
+                                    target.resources.set(urn, { ...state, urn });
+                                }
                                 const resource = record(req, response.getUrn(), response.getObject()?.toJavaScript() ?? {});
                                 this.resources.push(resource);
                                 onRecord(resource);

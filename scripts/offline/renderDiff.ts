@@ -1,6 +1,7 @@
 /**
- * A change as the terminal and a pull request show it: pulumi's summary line, a line (or row) per resource, each update
- * property by property, the outputs, and, in Markdown, the policy violations and the plan per component.
+ * A change as the terminal and a pull request show it: pulumi's summary line, a line (or row) per resource (a
+ * replacement with the inputs that force it), each update and replacement property by property, the outputs, and, in
+ * Markdown, the policy violations and the plan per component.
  *
  * Citations are to pulumi/pulumi at 1b5949891b3cefcb9974752b24a5ecef0acc86c8.
  */
@@ -9,31 +10,42 @@ import { PropertyChange, ReportDiff, ResourceChange, ResourceOp, changesOf, name
 import { UNKNOWN_VALUE } from "./recorder";
 import { PreviewReport, displayType, planByComponent, uncheckedCount } from "./report";
 
-const MARKERS: Record<ResourceOp, string> = { update: "~", create: "+", delete: "-" };
+/** pulumi's prefixes (pkg/resource/deploy/step.go:2336-2348). */
+const MARKERS: Record<ResourceOp, string> = { update: "~", replace: "+-", create: "+", delete: "-" };
 
 /** How many changed paths a one-line summary of an update names before it counts the rest. */
 const PATHS_SHOWN = 3;
 
+/** The paths that change, each once (a set's elements share its path), the inputs first: they are what the provider acts on. */
+function pathsOf(properties: PropertyChange[]): string[] {
+    const paths = [...new Set(changesOf(properties).map((property) => property.path))];
+    return [...paths.filter((path) => path.startsWith("inputs.")), ...paths.filter((path) => !path.startsWith("inputs."))];
+}
+
 /** The first paths that change, and how many more do. */
 function changedPaths(properties: PropertyChange[]): { paths: string[]; more: number } {
-    const paths = changesOf(properties).map((property) => property.path);
+    const paths = pathsOf(properties);
     return { paths: paths.slice(0, PATHS_SHOWN), more: Math.max(0, paths.length - PATHS_SHOWN) };
 }
 
-/** What one terminal line or Markdown row says of a resource: `~ update`, type as pulumi displays it, name, and the paths an update changes. */
+/**
+ * What one terminal line or Markdown row says of a resource: `~ update`, type as pulumi displays it, name, and the
+ * paths an update changes or every input that forces a replacement.
+ */
 function resourceLine(change: ResourceChange) {
     return {
         op: `${MARKERS[change.op]} ${change.op}`,
         type: displayType(change.type),
         name: change.name,
-        ...changedPaths(change.properties),
+        ...(change.replaceReasons ? { paths: change.replaceReasons, more: 0 } : changedPaths(change.properties)),
     };
 }
 
-/** `~ 2 to update, + 1 to create, - 0 to delete, 95 unchanged`, as pulumi sums up a preview. */
+/** `~ 2 to update, + 1 to create, - 0 to delete, 95 unchanged`, as pulumi sums up a preview, with `+-1 to replace` when some are. */
 export function summaryLine(diff: ReportDiff): string {
     const count = (op: ResourceOp) => diff.resources.filter((resource) => resource.op === op).length;
-    return `~ ${count("update")} to update, + ${count("create")} to create, - ${count("delete")} to delete, ${diff.unchanged} unchanged`;
+    const replaced = count("replace") > 0 ? `, ${MARKERS.replace}${count("replace")} to replace` : "";
+    return `~ ${count("update")} to update, + ${count("create")} to create, - ${count("delete")} to delete${replaced}, ${diff.unchanged} unchanged`;
 }
 
 /** What the counts leave out: values the base did not know, and resources not compared. */
@@ -129,12 +141,15 @@ function changeLines(diff: ReportDiff): string[] {
         }
         lines.push("");
     }
-    for (const update of diff.resources.filter((resource) => resource.op === "update")) {
-        const count = changesOf(update.properties).length;
+    for (const change of diff.resources.filter((resource) => changesOf(resource.properties).length > 0)) {
+        const count = pathsOf(change.properties).length;
+        const forcedBy = change.replaceReasons
+            ? `; replaced for ${change.replaceReasons.map((reason) => `<code>${reason}</code>`).join(", ")}`
+            : "";
         lines.push(
             ...details(
-                `~ ${displayType(update.type)} <code>${update.name}</code> (${count} ${count === 1 ? "property" : "properties"})`,
-                update.properties.flatMap(diffLines),
+                `${MARKERS[change.op]} ${displayType(change.type)} <code>${change.name}</code> (${count} ${count === 1 ? "property" : "properties"}${forcedBy})`,
+                change.properties.flatMap(diffLines),
             ),
         );
     }

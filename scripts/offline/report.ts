@@ -4,7 +4,7 @@ import { Terminal } from "../cli/terminal";
 import { UnrenderedChart } from "./expand";
 import { RecordedInvoke } from "./invokes";
 import { PolicyViolation } from "./analyzer";
-import { ROOT_STACK_TYPE, RecordedResource, SECRET_PLACEHOLDER } from "./recorder";
+import { ROOT_STACK_TYPE, RecordedResource, SECRET_PLACEHOLDER, UNKNOWN_DISPLAY, UNKNOWN_VALUE } from "./recorder";
 import { OfflineRun } from "./run";
 
 /** One step of the JSON report, shaped like `pulumi preview --json`. */
@@ -168,7 +168,8 @@ export function renderTree(run: OfflineRun, terminal: Pick<Terminal, "width" | "
         fit(`     ${"Type".padEnd(typeWidth)}${"Name".padEnd(nameWidth)}Plan`),
         ...rows.map(([type, name]) => fit(` +   ${type.padEnd(typeWidth)}${name.padEnd(nameWidth)}create`)),
     ];
-    const outputs = outputLines(run.outputs, terminal.width);
+    // An output unknown until apply, as the CLI shows it rather than the marker it is on the wire and in the JSON.
+    const outputs = outputLines(run.outputs, terminal.width).map((line) => line.replaceAll(JSON.stringify(UNKNOWN_VALUE), UNKNOWN_DISPLAY));
     if (outputs.length > 0) {
         lines.push("", "Outputs:", ...outputs);
     }

@@ -1,5 +1,5 @@
 import * as path from "path";
-import { UnrenderedChart, expandComponents } from "./expand";
+import { INVOKE_RENDERED_TYPES, UnrenderedChart, expandComponents } from "./expand";
 import type { InvokeAnswer, RecordedInvoke } from "./invokes";
 import type * as MocksModule from "./mocks";
 import { ProjectRun, loadProject } from "./project";
@@ -7,6 +7,13 @@ import { RecordedResource, ResourceRecorder } from "./recorder";
 
 /** `gcp:project` the program sees when the stack sets none (a real `pulumi up` requires one). */
 export const PLACEHOLDER_PROJECT = "offline-preview-project";
+
+/**
+ * The organization a program sees (`pulumi.getOrganization()`, which the SDK reads from its run's options: runtime/settings.js
+ * 293-300, set by `setMockOptions`): a local (DIY) backend's, always "organization" (pulumi/pulumi@1b59498
+ * pkg/backend/diy/backend.go:185-188 `diyBackendReference.Organization`, store.go:145 and 168).
+ */
+export const LOCAL_ORGANIZATION = "organization";
 
 /** What a program registered when run under the mocks, with the objects of its YAML components and verbatim charts. */
 export interface OfflineRun extends Recording {
@@ -21,9 +28,16 @@ export interface OfflineRun extends Recording {
 const UNSUPPORTED_FEATURES = new Set(["outputValues", "transforms", "invokeTransforms"]);
 
 interface Sdk {
+    Output: new (
+        resources: Set<unknown>,
+        value: Promise<unknown>,
+        isKnown: Promise<boolean>,
+        isSecret: Promise<boolean>,
+        allResources: Promise<Set<unknown>>,
+    ) => unknown;
     runtime: {
         setAllConfig(config: Record<string, string>, secretKeys?: string[]): void;
-        setMockOptions(monitor: unknown, project?: string, stack?: string, preview?: boolean): void;
+        setMockOptions(monitor: unknown, project?: string, stack?: string, preview?: boolean, organization?: string): void;
         runInPulumiStack(init: () => Promise<unknown>): Promise<Record<string, unknown> | undefined>;
         waitForRPCs(): Promise<void>;
         rootPulumiStackTypeName: string;
@@ -62,6 +76,8 @@ export interface Recording {
     /** Every provider function the program called, in order. */
     invokes: RecordedInvoke[];
     outputs: Record<string, unknown>;
+    /** Components whose objects the program could not read as it ran (a v1 ConfigFile whose URL did not answer). */
+    unread: UnrenderedChart[];
 }
 
 /** A program that failed as a real `pulumi up` would report it: its own error, an error it logged, or a run that never finished. */
@@ -71,7 +87,34 @@ export class ProgramError extends Error {}
 export const DEFAULT_PROGRAM_TIMEOUT_SECONDS = 30;
 
 interface RuntimeResourceModule {
-    registerResource: (res: unknown, parent: unknown, type: string, name: string, ...rest: unknown[]) => unknown;
+    registerResource: (res: ProgramResource, parent: unknown, type: string, name: string, ...rest: unknown[]) => unknown;
+}
+
+/** A resource object of the program, as the SDK hands it to `registerResource`. */
+interface ProgramResource {
+    urn: { promise(): Promise<string> };
+    __pulumiType: string;
+}
+
+/** What the Kubernetes SDK's v1 components (helm.v3.Chart, yaml.ConfigFile, kustomize.Directory) share. */
+interface CollectionComponentResource {
+    getResourceImpl(this: ProgramResource, ...args: unknown[]): OutputLike;
+}
+
+interface OutputLike {
+    apply(func: (value: unknown) => unknown): OutputLike;
+}
+
+/** The Kubernetes SDK's v1 ConfigFile: a `file` that is a URL, it fetches as the program runs (@pulumi/kubernetes 4.34.2 yaml/yaml.js:277-286). */
+const CONFIG_FILE_V1 = "kubernetes:yaml:ConfigFile";
+
+/** The module `request` as the program resolves it, if it can. */
+function programModule<T>(programDir: string, request: string): T | undefined {
+    try {
+        return require(require.resolve(request, { paths: [programDir] })) as T;
+    } catch {
+        return undefined;
+    }
 }
 
 interface LogModule {
@@ -95,7 +138,8 @@ export async function recordResources(
     program: () => unknown,
     timeoutSeconds = DEFAULT_PROGRAM_TIMEOUT_SECONDS,
 ): Promise<Recording> {
-    const sdkDir = programSdkDir(options.programDir ?? __dirname);
+    const programDir = options.programDir ?? __dirname;
+    const sdkDir = programSdkDir(programDir);
     const sdk = require(sdkDir) as Sdk;
     const { MockMonitor } = require(path.join(sdkDir, "runtime", "mocks")) as { MockMonitor: new (mocks: unknown) => never };
     // The mocks load the program's own modules (settings, preflight, the SDK): required here, when a program runs, so
@@ -116,15 +160,69 @@ export async function recordResources(
     const log = require(path.join(sdkDir, "log")) as LogModule;
     const { registerResource } = runtimeResource;
     const logError = log.error;
-    const constructed: Array<{ type: string; name: string }> = [];
+    const constructed: Array<{ res: ProgramResource; type: string; name: string; props: unknown }> = [];
     const loggedErrors: string[] = [];
     runtimeResource.registerResource = (res, parent, type, name, ...rest) => {
-        constructed.push({ type, name });
+        // registerResource(res, parent, t, name, custom, remote, newDependency, props, ...) (runtime/resource.js:399).
+        constructed.push({ res, type, name, props: rest[3] });
         return registerResource(res, parent, type, name, ...rest);
     };
     log.error = (message, ...rest) => {
         loggedErrors.push(message);
         return logError(message, ...rest);
+    };
+
+    // The Kubernetes SDK's v1 components render their objects as the program runs. Where the preview cannot see them
+    // (a chart or kustomization the provider renders, a ConfigFile whose URL does not answer), a look-up of one of their
+    // objects (`getResource`, `getResourceProperty`) is unknown, as any value a preview cannot know, and the component is
+    // reported as not rendered.
+    const unreadable = new Map<ProgramResource, { type: string; name: string; reason: string }>();
+    const collection = programModule<{ CollectionComponentResource: { prototype: CollectionComponentResource } }>(
+        programDir,
+        "@pulumi/kubernetes/yaml/yaml",
+    )?.CollectionComponentResource.prototype;
+    const getResourceImpl = collection?.getResourceImpl;
+    if (collection && getResourceImpl) {
+        collection.getResourceImpl = function (...args) {
+            // Decided once the component's objects are in: a ConfigFile learns only then that its URL did not answer.
+            return getResourceImpl
+                .apply(this, args)
+                .apply((object) =>
+                    object === undefined && (INVOKE_RENDERED_TYPES.has(this.__pulumiType) || unreadable.has(this))
+                        ? new sdk.Output(
+                              new Set([this]),
+                              Promise.resolve(undefined),
+                              Promise.resolve(false),
+                              Promise.resolve(false),
+                              Promise.resolve(new Set([this])),
+                          )
+                        : object,
+                );
+        };
+    }
+    const { fetch } = globalThis;
+    globalThis.fetch = async (input, init) => {
+        try {
+            return await fetch(input, init);
+        } catch (err) {
+            const url = input instanceof Request ? input.url : String(input);
+            const file = constructed.find(
+                (candidate) => candidate.type === CONFIG_FILE_V1 && (candidate.props as { file?: unknown } | undefined)?.file === url,
+            );
+            if (!file) {
+                throw err;
+            }
+            // undici's `fetch failed` says why in its cause (Error objects may come from another realm: no instanceof).
+            const failure = err as { message?: unknown; cause?: { message?: unknown } };
+            const cause = String(failure.cause?.message ?? failure.message);
+            unreadable.set(file.res, {
+                type: file.type,
+                name: file.name,
+                reason: `fetching ${url} failed (${cause}), so the offline preview could not read its objects`,
+            });
+            // No objects: the program goes on, as it would have with an empty file.
+            return new Response("");
+        }
     };
 
     // A failed registration or a rejected apply surfaces as an unhandled rejection (the real language host exits on
@@ -133,11 +231,15 @@ export async function recordResources(
     const firstFailure = new Promise<never>((_, reject) => (stopOnFailure = reject));
     const onRejection = (reason: unknown) => stopOnFailure(reason);
     process.on("unhandledRejection", onRejection);
+    /** The resources the program constructed that have not registered. */
+    const unregistered = () => {
+        const registered = new Set(recorder.resources.map((resource) => `${resource.type}::${resource.name}`));
+        return constructed.filter((resource) => !registered.has(`${resource.type}::${resource.name}`));
+    };
     let timer: NodeJS.Timeout | undefined;
     const stuck = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
-            const registered = new Set(recorder.resources.map((resource) => `${resource.type}::${resource.name}`));
-            const pending = constructed.filter((resource) => !registered.has(`${resource.type}::${resource.name}`));
+            const pending = unregistered();
             reject(
                 new ProgramError(
                     `the program did not finish within ${timeoutSeconds} s: ${pending.map((resource) => `${resource.type} ${resource.name}`).join(", ") || "no resource"} never registered, ` +
@@ -146,12 +248,49 @@ export async function recordResources(
             );
         }, timeoutSeconds * 1000);
     });
+
+    /**
+     * A failure that comes of a call the offline preview has no answer for, as one line: the call, and the resources
+     * whose registration failed with it. The SDK reports it once for each resource and prefixes each property it
+     * fails on, again and again (runtime/rpc.js:138-145).
+     */
+    const unansweredFailure = async (failure: unknown): Promise<ProgramError | undefined> => {
+        const unanswered = recorder.unanswered;
+        const message = failure instanceof Error ? failure.message : String(failure);
+        if (unanswered === undefined || !message.includes(unanswered.details)) {
+            return undefined;
+        }
+        const outcomes = await Promise.all(
+            unregistered().map(async (resource) => {
+                const failed = await Promise.race([
+                    resource.res.urn.promise().then(
+                        () => false,
+                        (err: unknown) => String((err as Error | undefined)?.message ?? err).includes(unanswered.details),
+                    ),
+                    settle().then(() => false),
+                ]);
+                return failed ? resource : undefined;
+            }),
+        );
+        // Named by type, then the names of that type: `gcp:compute/network:Network a, b`.
+        const failed = new Map<string, string[]>();
+        for (const resource of outcomes) {
+            if (resource) {
+                failed.set(resource.type, [...(failed.get(resource.type) ?? []), resource.name]);
+            }
+        }
+        const resources = [...failed].map(([type, names]) => `${type} ${names.join(", ")}`).join("; ");
+        return new ProgramError(resources ? `${resources} could not register: ${unanswered.details}` : unanswered.details, {
+            cause: failure,
+        });
+    };
+
     // The program's own error is kept out of the SDK's stack promise (which other code chains on and would leave
     // rejected), and raised once the stack has settled, as a failed update reports it.
     let programError: { error: unknown } | undefined;
     try {
         sdk.runtime.setAllConfig(options.config, options.secretKeys ?? []);
-        sdk.runtime.setMockOptions(recorder.monitor, options.projectName, options.stack, true);
+        sdk.runtime.setMockOptions(recorder.monitor, options.projectName, options.stack, true, LOCAL_ORGANIZATION);
         const run = async () => {
             await sdk.runtime.runInPulumiStack(async () => {
                 try {
@@ -164,23 +303,36 @@ export async function recordResources(
             await sdk.runtime.waitForRPCs();
             await settle();
         };
-        await Promise.race([run(), firstFailure, stuck]);
+        try {
+            await Promise.race([run(), firstFailure, stuck]);
+        } catch (err) {
+            throw (await unansweredFailure(err)) ?? err;
+        }
+        if (programError !== undefined) {
+            throw (await unansweredFailure(programError.error)) ?? programError.error;
+        }
     } finally {
         clearTimeout(timer);
         process.off("unhandledRejection", onRejection);
         runtimeResource.registerResource = registerResource;
         log.error = logError;
-    }
-    if (programError !== undefined) {
-        throw programError.error;
+        globalThis.fetch = fetch;
+        if (collection && getResourceImpl) {
+            collection.getResourceImpl = getResourceImpl;
+        }
     }
     if (loggedErrors.length > 0) {
-        throw new ProgramError(
-            `the program logged ${loggedErrors.length === 1 ? "an error" : `${loggedErrors.length} errors`}, which fails a real run: ${loggedErrors.join("; ")}`,
+        const logged = loggedErrors.join("; ");
+        throw (
+            (await unansweredFailure(logged)) ??
+            new ProgramError(
+                `the program logged ${loggedErrors.length === 1 ? "an error" : `${loggedErrors.length} errors`}, which fails a real run: ${logged}`,
+            )
         );
     }
+    const unread = await Promise.all([...unreadable].map(async ([res, component]) => ({ urn: await res.urn.promise(), ...component })));
     const stackResource = recorder.resources.find((resource) => resource.type === sdk.runtime.rootPulumiStackTypeName);
-    return { resources: recorder.resources, invokes, outputs: (stackResource && recorder.outputs.get(stackResource.urn)) ?? {} };
+    return { resources: recorder.resources, invokes, outputs: (stackResource && recorder.outputs.get(stackResource.urn)) ?? {}, unread };
 }
 
 /** How {@link runOffline} runs a stack besides its directory and name. */
@@ -211,11 +363,15 @@ export async function runOffline(dir: string, stack: string, options: OfflineOpt
     if (!project.hasStackFile) {
         notes.push(`no Pulumi.${stack}.yaml in ${programDir}: running with project defaults and --config values only`);
     }
-    if (project.config["gcp:project"] === undefined) {
-        project.config["gcp:project"] = PLACEHOLDER_PROJECT;
+    if (project.environment.length > 0) {
         notes.push(
-            `gcp:project is not set: using the placeholder "${PLACEHOLDER_PROJECT}" (pulumi up needs \`pulumi config set gcp:project <PROJECT_ID>\`)`,
+            `Pulumi.${stack}.yaml's ESC environment (${project.environment.join(", ")}) is not read: its values need Pulumi Cloud; ` +
+                "set the configuration the program needs from it with --config (or --secret)",
         );
+    }
+    const placeholderProject = project.config["gcp:project"] === undefined;
+    if (placeholderProject) {
+        project.config["gcp:project"] = PLACEHOLDER_PROJECT;
     }
     const cwd = process.cwd();
     // Pulumi runs programs from their project directory; relative reads must resolve there.
@@ -237,15 +393,31 @@ export async function runOffline(dir: string, stack: string, options: OfflineOpt
             },
             timeoutSeconds,
         );
+        // The placeholder matters only to a program that uses GCP: its resources, its provider or its functions.
+        if (
+            placeholderProject &&
+            (recording.resources.some((resource) => isGcp(resource.type)) || recording.invokes.some((invoke) => isGcp(invoke.token)))
+        ) {
+            notes.push(
+                `gcp:project is not set: using the placeholder "${PLACEHOLDER_PROJECT}" (pulumi up needs \`pulumi config set gcp:project <PROJECT_ID>\`)`,
+            );
+        }
         const expansion = expandComponents(recording.resources, programDir);
         return {
             project,
             ...recording,
             resources: [...recording.resources, ...expansion.resources],
             notes: [...notes, ...expansion.notes],
-            unrendered: [...expansion.unrendered, ...expansion.unread].sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0)),
+            unrendered: [...expansion.unrendered, ...expansion.unread, ...recording.unread].sort((a, b) =>
+                a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0,
+            ),
         };
     } finally {
         process.chdir(cwd);
     }
+}
+
+/** Whether a resource type or function token is the GCP provider's. */
+function isGcp(token: string): boolean {
+    return token.startsWith("gcp:") || token === "pulumi:providers:gcp";
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -17,7 +18,7 @@ import { FETCH_SHARED_CLI } from "../../scripts/fetch-shared";
 import { SET_VERSION_CLI } from "../../scripts/set-version";
 import { PREVIEW_OFFLINE_CLI } from "../../scripts/preview-offline";
 import { SMOKE_CLI } from "../../scripts/smoke";
-import { runCli } from "../cli";
+import { ROOT, runCli } from "../cli";
 
 const emptyDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "cli-"));
 
@@ -427,5 +428,23 @@ describe("the Node versions every command accepts", () => {
             "25.1.0",
         ]);
         expect(["20.20.2", "22.12.9", "23.11.0", "18.0.0"].filter(accepted)).toEqual([]);
+    });
+});
+
+describe("stack traces of TypeScript run through scripts/ts-hook.js", () => {
+    // test/fixtures/source-maps/where.ts prints where its `new Error()` stands: line 4, column 15 of the .ts.
+    const where = (...args: string[]) =>
+        spawnSync(process.execPath, ["-r", "./scripts/ts-hook.js", "test/fixtures/source-maps/where.ts", ...args], {
+            cwd: ROOT,
+            encoding: "utf8",
+        }).stdout;
+
+    test("with --debug, which prints them, point at the .ts line, through its inline source map", () => {
+        expect(where("--debug")).toBe("where.ts:4:15\n");
+    });
+
+    test("without --debug, which prints none, the source map is not read (it costs every start): the line is the transpiled one", () => {
+        expect(where()).not.toBe("where.ts:4:15\n");
+        expect(where()).toMatch(/^where\.ts:\d+:15\n$/);
     });
 });

@@ -46,6 +46,140 @@ describe("diffValues", () => {
             { path: "d[1]", before: UNKNOWN_VALUE, after: 2 },
         ]);
     });
+
+    test("a list held as a set is compared element by element whatever the order: what one side has alone is a change", () => {
+        const sets = new Set(["dependencies"]);
+        expect(diffValues({ dependencies: ["a", "b", "c"] }, { dependencies: ["c", "a", "b"] }, sets)).toEqual([]);
+        expect(diffValues({ dependencies: ["a", "b", "c"] }, { dependencies: ["b", "d"] }, sets)).toEqual([
+            { path: "dependencies", before: "a" },
+            { path: "dependencies", before: "c" },
+            { path: "dependencies", after: "d" },
+        ]);
+        // Any other list, position by position.
+        expect(diffValues({ list: ["a", "b"] }, { list: ["b", "a"] }, sets)).toEqual([
+            { path: "list[0]", before: "a", after: "b" },
+            { path: "list[1]", before: "b", after: "a" },
+        ]);
+    });
+});
+
+describe("between two offline previews of the dev stack", () => {
+    let run: OfflineRun;
+    let base: PreviewReport;
+    beforeAll(async () => {
+        run = await shippedRun("dev");
+        base = buildReport(run, []);
+    });
+
+    test("ignoreChanges is a set: reordered, no change; a path more or less, that path", () => {
+        const ignoring = (...paths: string[]) => {
+            const report = structuredClone(base);
+            const service = report.steps.find((step) => step.urn.endsWith("::qwen2-3b-llmisvc"))!.newState;
+            service.options = { ...service.options, ignoreChanges: paths };
+            return report;
+        };
+        const before = ignoring("spec.replicas", "metadata.annotations");
+        expect(diffReports(readBaseReport(before), ignoring("metadata.annotations", "spec.replicas")).resources).toEqual([]);
+        expect(
+            diffReports(readBaseReport(before), ignoring("metadata.labels", "spec.replicas")).resources.map((change) => [
+                change.name,
+                change.properties,
+            ]),
+        ).toEqual([
+            [
+                "qwen2-3b-llmisvc",
+                [
+                    { path: "options.ignoreChanges", before: "metadata.annotations" },
+                    { path: "options.ignoreChanges", after: "metadata.labels" },
+                ],
+            ],
+        ]);
+    });
+
+    test("switching the gateway provider: an unchanged service shows the dependencies it loses, the Gateway its class among its inputs first", async () => {
+        const diff = diffReports(readBaseReport(base), await offlineReport("dev", "gatewayProvider=istio"));
+        const urn = (path: string) => `urn:pulumi:dev::gke-tpu-inference::${path}`;
+        expect(diff.resources.find((change) => change.name === "qwen2-3b-llmisvc")!.properties).toEqual([
+            {
+                path: "dependencies",
+                before: urn("gke-tpu-inference:project:ProjectApis$gcp:projects/service:Service::tpu-inference-networkservices"),
+            },
+            {
+                path: "dependencies",
+                before: urn(
+                    "gke-tpu-inference:workloads:ModelService$kubernetes:networking.gke.io/v1:GCPBackendPolicy::qwen2-3b-http-backend",
+                ),
+            },
+            {
+                path: "dependencies",
+                before: urn(
+                    "gke-tpu-inference:workloads:ModelService$kubernetes:networking.gke.io/v1:GCPBackendPolicy::qwen2-3b-pool-backend",
+                ),
+            },
+        ]);
+        expect(renderChanges(diff).split("\n").slice(1, 5)).toEqual([
+            "    ~ update  gcp:compute:Firewall  tpu-inference-webhooks  inputs.allows[0].ports[2]",
+            "    ~ update  kubernetes:gateway.networking.k8s.io/v1:Gateway  inference-gateway  inputs.spec.addresses[0].type, inputs.spec.addresses[0].value, inputs.spec.gatewayClassName (+2 more)",
+            "    ~ update  kubernetes:core/v1:Namespace  serving-ns  inputs.metadata.labels.istio-injection",
+            "    ~ update  kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService  qwen2-3b-llmisvc  dependencies",
+        ]);
+    });
+
+    test("putting a reservation first in tpuCapacity replaces the TPU pool, naming its reservation affinity, in the terminal, the Markdown and the JSON", async () => {
+        const head = await offlineReport("dev", 'tpuCapacity=[{"type":"reservation","name":"trillium"},{"type":"on-demand"}]');
+        const diff = diffReports(readBaseReport(base), head);
+        const pool =
+            "urn:pulumi:dev::gke-tpu-inference::gke-tpu-inference:tpu:TpuNodePool$gcp:container/nodePool:NodePool::tpu-inference-tpu-pool";
+        expect(JSON.parse(JSON.stringify(diff.resources[0]))).toEqual({
+            op: "replace",
+            urn: pool,
+            type: "gcp:container/nodePool:NodePool",
+            name: "tpu-inference-tpu-pool",
+            properties: [
+                { path: "inputs.nodeConfig.labels.cloud.google.com/compute-class", after: "tpu-inference-tpu" },
+                { path: "inputs.nodeConfig.labels.gke-tpu-inference/capacity", after: "reservation" },
+                {
+                    path: "inputs.nodeConfig.reservationAffinity",
+                    after: {
+                        consumeReservationType: "SPECIFIC_RESERVATION",
+                        key: "compute.googleapis.com/reservation-name",
+                        values: ["trillium"],
+                    },
+                },
+                {
+                    path: "inputs.nodeConfig.taints",
+                    after: [{ effect: "NO_SCHEDULE", key: "cloud.google.com/compute-class", value: "tpu-inference-tpu" }],
+                },
+            ],
+            replaceReasons: ["inputs.nodeConfig.reservationAffinity"],
+        });
+        // Nothing else is replaced: the on-demand option gets a pool of its own.
+        expect(diff.resources.filter((change) => change.op === "replace")).toHaveLength(1);
+        const terminal = renderChanges(diff).split("\n");
+        expect(terminal[1]).toBe("    +- replace  gcp:container:NodePool  tpu-inference-tpu-pool  inputs.nodeConfig.reservationAffinity");
+        expect(terminal).toContain("    + create  gcp:container:NodePool  tpu-inference-ondemand-pool");
+        expect(terminal).toContain("    ~ 1 to update, + 10 to create, - 0 to delete, +-1 to replace, 104 unchanged");
+        const markdown = renderMarkdown(head, diff);
+        expect(markdown).toContain(
+            [
+                "**~ 1 to update, + 10 to create, - 0 to delete, +-1 to replace, 104 unchanged**",
+                "",
+                "| | type | name | changes |",
+                "|---|---|---|---|",
+                "| +- replace | `gcp:container:NodePool` | tpu-inference-tpu-pool | `inputs.nodeConfig.reservationAffinity` |",
+            ].join("\n"),
+        );
+        expect(markdown).toContain(
+            "<details><summary>+- gcp:container:NodePool <code>tpu-inference-tpu-pool</code> (4 properties; replaced for <code>inputs.nodeConfig.reservationAffinity</code>)</summary>",
+        );
+        // Against the stack's first real preview, which did not know the pool's service account yet, the same.
+        const real = diffReports(readBaseReport(firstPulumiPreview(run)), head).resources[0];
+        expect([real.op, real.name, real.replaceReasons]).toEqual([
+            "replace",
+            "tpu-inference-tpu-pool",
+            ["inputs.nodeConfig.reservationAffinity"],
+        ]);
+    });
 });
 
 describe("against a real pulumi preview --json of the dev stack", () => {

@@ -1,8 +1,16 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { MIN_EMBEDDED_SECRET_LENGTH, secretRedactor } from "../../scripts/offline/policies";
 import { SECURE_PLACEHOLDER, loadProject } from "../../scripts/offline/project";
-import { SECRET_PLACEHOLDER, UNKNOWN_VALUE, plainValue } from "../../scripts/offline/recorder";
+import {
+    InvokeFailure,
+    NoOfflineAnswer,
+    ResourceRecorder,
+    SECRET_PLACEHOLDER,
+    UNKNOWN_VALUE,
+    plainValue,
+} from "../../scripts/offline/recorder";
 import { displayType } from "../../scripts/offline/report";
 
 const SIG = "4dabf18193072939515e22adb298388d";
@@ -22,6 +30,91 @@ describe("plainValue", () => {
             list: [SECRET_PLACEHOLDER, UNKNOWN_VALUE],
             plain: { nested: 1 },
         });
+    });
+});
+
+describe("ResourceRecorder", () => {
+    /** A stand-in for the SDK's MockMonitor: its own URNs (the parent's last type, the stack's kept), and invoke errors by token. */
+    const innerMonitor = (errors: Record<string, unknown>) => ({
+        resources: new Map<string, { urn: string }>(),
+        registerResource(req: { getType(): string; getName(): string }, callback: (err: unknown, response: unknown) => void) {
+            let urn = `urn:pulumi:dev::p::pulumi:pulumi:Stack$${req.getType()}::${req.getName()}`;
+            this.resources.set(urn, { urn });
+            callback(null, { getUrn: () => urn, setUrn: (engine: string) => (urn = engine), getObject: () => undefined });
+        },
+        invoke(req: { getTok(): string }, callback: (err: unknown, response: unknown) => void) {
+            callback(errors[req.getTok()], undefined);
+        },
+    });
+    const registration = {
+        getType: () => "random:index/randomString:RandomString",
+        getName: () => "role",
+        getParent: () => "urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev",
+        getCustom: () => true,
+        getObject: () => undefined,
+        getProvider: () => "",
+        getRemote: () => false,
+        getDependenciesList: () => [],
+        getIgnorechangesList: () => [],
+        getProtect: () => false,
+        getDeletebeforereplace: () => false,
+        getCustomtimeouts: () => undefined,
+    };
+    const invoke = (recorder: ResourceRecorder, tok: string) =>
+        new Promise<unknown>((resolve) => recorder.monitor.invoke({ getTok: () => tok }, (err) => resolve(err)));
+
+    test("the inner monitor knows a resource by the engine's URN, which a resource reference carries and getResource asks for", () => {
+        const inner = innerMonitor({});
+        const recorder = new ResourceRecorder(inner as never, new Set());
+        recorder.monitor.registerResource(registration as never, () => undefined);
+        expect([...inner.resources.keys()]).toEqual(["urn:pulumi:dev::p::random:index/randomString:RandomString::role"]);
+        expect(inner.resources.get(recorder.resources[0].urn)).toEqual({ urn: recorder.resources[0].urn });
+    });
+
+    test("an invoke's error reaches the SDK with details it shows; only one without an offline answer is kept as unanswered", async () => {
+        const unanswered = new NoOfflineAnswer("the offline preview has no answer for x:y:z");
+        const recorder = new ResourceRecorder(
+            innerMonitor({
+                plain: new Error("unknown resource urn:a"),
+                gcp: new InvokeFailure("googleapi: 404"),
+                none: unanswered,
+            }) as never,
+            new Set(),
+        );
+        const plain = await invoke(recorder, "plain");
+        expect(plain).toBeInstanceOf(InvokeFailure);
+        expect((plain as InvokeFailure).details).toBe("unknown resource urn:a");
+        expect(((await invoke(recorder, "gcp")) as InvokeFailure).details).toBe("googleapi: 404");
+        expect(recorder.unanswered).toBeUndefined();
+        expect(await invoke(recorder, "none")).toBe(unanswered);
+        expect(recorder.unanswered).toBe(unanswered);
+    });
+});
+
+describe("secrets in policy messages", () => {
+    // A one-letter secret, a short one and a long one, as a stack's secret inputs can hold them.
+    const redact = secretRedactor(["s", "hunter2", "hf_0123456789abcdef"]);
+
+    test("a secret is redacted where it stands alone, the long one inside a word too", () => {
+        expect(
+            redact(
+                "Secret env HF_TOKEN holds hf_0123456789abcdef; the password is hunter2, the suffix s; url https://u:hf_0123456789abcdef@host",
+            ),
+        ).toBe("Secret env HF_TOKEN holds [secret]; the password is [secret], the suffix [secret]; url https://u:[secret]@host");
+        expect(redact("tokenhf_0123456789abcdefX")).toBe("token[secret]X");
+    });
+
+    test("a message that only contains a short secret inside its words is left whole", () => {
+        const message = "Deployment qwen must set resources; hunter22 is not hunter2x";
+        expect(redact(message)).toBe(message);
+        expect("hunter2".length).toBeLessThan(MIN_EMBEDDED_SECRET_LENGTH);
+        expect("hf_0123456789abcdef".length).toBeGreaterThanOrEqual(MIN_EMBEDDED_SECRET_LENGTH);
+    });
+
+    test("a longer secret containing a shorter one is redacted whole, in one pass; no secrets leave text as it is", () => {
+        expect(secretRedactor(["pass", "pass-phrase-long"])("pass-phrase-long and pass")).toBe("[secret] and [secret]");
+        expect(secretRedactor(["a.b"])("a.b axb")).toBe("[secret] axb");
+        expect(secretRedactor([])("must")).toBe("must");
     });
 });
 
@@ -93,6 +186,35 @@ describe("loadProject", () => {
         expect(() => loadProject(project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n" }), "dev", ["novalue"], [], true)).toThrow(
             '--config "novalue" is not key=value',
         );
+    });
+
+    test("a project name must be one the Pulumi CLI takes; a template's unsubstituted ${PROJECT} says to substitute it", () => {
+        const named = (name: string) => () =>
+            loadProject(project({ "Pulumi.yaml": `name: ${JSON.stringify(name)}\nruntime: nodejs\n` }), "dev", [], [], true);
+        expect(named("${PROJECT}")).toThrow(
+            /Pulumi\.yaml: project name "\$\{PROJECT\}" is a template's placeholder: substitute the template's placeholders \(\$\{PROJECT\}, \$\{DESCRIPTION\}\) first, as pulumi new does$/,
+        );
+        expect(named("my app")).toThrow(
+            'Pulumi.yaml: project name "my app": project names may only contain alphanumerics, hyphens, underscores, and periods',
+        );
+        expect(named("a".repeat(101))).toThrow(
+            `Pulumi.yaml: project name "${"a".repeat(101)}": project names are limited to 100 characters`,
+        );
+        for (const name of ["gke-tpu-inference", "My_App.v2", "9lives", "-x", "a".repeat(100)]) {
+            expect(named(name)().projectName).toBe(name);
+        }
+    });
+
+    test("the ESC environments a stack file imports: a list, or an inline definition's imports (with options) and values", () => {
+        const environment = (stackFile: string) =>
+            loadProject(project({ "Pulumi.yaml": "name: p\nruntime: nodejs\n", "Pulumi.dev.yaml": stackFile }), "dev", []).environment;
+        expect(environment("environment:\n  - acme/shared\n  - acme/dev\n")).toEqual(["acme/shared", "acme/dev"]);
+        expect(environment("environment:\n  imports:\n    - acme/shared\n    - acme/dev: {merge: false}\n  values:\n    a: b\n")).toEqual([
+            "acme/shared",
+            "acme/dev",
+            "inline values",
+        ]);
+        expect(environment("config: {}\n")).toEqual([]);
     });
 
     test("a stack without its file is an error naming the stacks there, unless it is meant to be bare", () => {

@@ -104,8 +104,40 @@ describe("npm run preview:offline's other inputs and outputs", () => {
                 "",
             ].join("\n"),
         );
-        const head = JSON.parse(fs.readFileSync(json, "utf8")) as PreviewReport;
+        const { diff, ...head } = JSON.parse(fs.readFileSync(json, "utf8")) as PreviewReport & { diff: unknown };
+        // The JSON carries the diff the terminal and the Markdown show; the rest is the report, usable as a base in turn.
+        expect(diff).toEqual(JSON.parse(JSON.stringify(diffReports(readBaseReport(base), head))));
         expect(fs.readFileSync(markdown, "utf8")).toBe(renderMarkdown(head, diffReports(readBaseReport(base), head)));
+    });
+
+    test("an output path that cannot be written is refused in one line before the run; a new folder for one is made", async () => {
+        const dir = tempDir();
+        const file = path.join(dir, "file");
+        fs.writeFileSync(file, "");
+        const program = ["--dir", KUBERNETES_PROGRAM, "--bare-stack"];
+        for (const [args, stderr] of [
+            [
+                ["--json", path.join(file, "report.json")],
+                `--json ${path.join(file, "report.json")} cannot be written: ${file} is a file, not a folder`,
+            ],
+            [
+                ["--markdown", path.join(file, "a", "diff.md")],
+                `--markdown ${path.join(file, "a", "diff.md")} cannot be written: ${file} is a file, not a folder`,
+            ],
+            [["--json", dir], `--json ${dir} is a folder, not a file`],
+            [["--out", file], `--out ${file} is a file, not a folder`],
+            [
+                ["--out", path.join(file, "objects")],
+                `--out ${path.join(file, "objects")} cannot be written: ${file} is a file, not a folder`,
+            ],
+        ]) {
+            const refused = await preview(...program, ...args);
+            expect([refused.status, refused.stdout, refused.stderr]).toEqual([2, "", `error: ${stderr}\n`]);
+        }
+        const json = path.join(dir, "new", "report.json");
+        const written = await preview(...program, "--json", json);
+        expect(written.status).toBe(0);
+        expect(fs.existsSync(json)).toBe(true);
     });
 
     test("--out keeps exactly this run's objects, and refuses a folder it did not write", async () => {

@@ -554,7 +554,7 @@ describe("lesson open-endpoint: every way a stack exposes an inference backend",
             `mandatory: ${openServiceMessage(`Ingress models/qwen (${label})`, "models/qwen-http", headers)}`;
 
         test("a LoadBalancer Service with an internet address and no allowlist is caught, on GKE, AWS and Azure alike", async () => {
-            for (const annotations of [
+            const external: Array<Record<string, string>> = [
                 {},
                 { "cloud.google.com/l4-rbs": "enabled" },
                 { "networking.gke.io/load-balancer-type": "INTERNAL" },
@@ -563,7 +563,8 @@ describe("lesson open-endpoint: every way a stack exposes an inference backend",
                 { "service.beta.kubernetes.io/aws-load-balancer-scheme": "internet-facing" },
                 { "service.beta.kubernetes.io/aws-load-balancer-internal": "false" },
                 { "service.beta.kubernetes.io/azure-load-balancer-internal": "True" },
-            ]) {
+            ];
+            for (const annotations of external) {
                 expect(await messages([svc(LB, annotations)])).toEqual([openService]);
                 expect(await messages([svc({ ...LB, loadBalancerSourceRanges: ["0.0.0.0/0"] }, annotations)])).toEqual([openService]);
             }
@@ -595,7 +596,7 @@ describe("lesson open-endpoint: every way a stack exposes an inference backend",
         });
 
         test("GKE's Ingress (no class, or gce) is caught unless a BackendConfig's IAP or a guarding Cloud Armor policy stands before the Service", async () => {
-            for (const annotations of [{}, { "kubernetes.io/ingress.class": "gce" }]) {
+            for (const annotations of [{}, { "kubernetes.io/ingress.class": "gce" }] as Array<Record<string, string>>) {
                 expect(await messages([svc(), ingress(annotations)])).toEqual([openIngress("GKE")]);
             }
             const backendConfig = (spec: Record<string, unknown>) =>
@@ -684,7 +685,7 @@ describe("lesson open-endpoint: every way a stack exposes an inference backend",
                 { "nginx.ingress.kubernetes.io/whitelist-source-range": "10.0.0.0/8" },
                 { "nginx.ingress.kubernetes.io/auth-type": "basic", "nginx.ingress.kubernetes.io/auth-secret": "basic-auth" },
                 { "nginx.ingress.kubernetes.io/auth-url": "https://auth.acme.internal/check" },
-            ]) {
+            ] as Array<Record<string, string>>) {
                 expect(await messages([svc(), ingress({ "kubernetes.io/ingress.class": "nginx", ...guard })])).toEqual([]);
             }
         });
