@@ -25,7 +25,8 @@ function isPinnedReference(chart: string): boolean {
 
 /**
  * Enforces lesson pinned-images (policies/facts/lessons). A Helm v4 `Chart` is a component the Kubernetes provider
- * constructs and registers without inputs, so its version is not there to check. A `helm.v3.Release` shows its inputs
+ * constructs and registers without inputs, so `pulumi preview` does not show the pack its version; the offline preview
+ * does, and there it is checked. A `helm.v3.Release` shows its inputs
  * after the provider's Check, which replaces a version constraint with the version it resolves (pulumi-kubernetes
  * provider/pkg/provider/helm_release.go Check) once the provider can reach the cluster: the program's own constraint
  * reaches the policy on a stack's first preview (the provider is not configured yet, so Check is skipped) and in the

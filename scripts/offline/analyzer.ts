@@ -363,7 +363,12 @@ export class PolicyPackProcess {
         return message;
     }
 
-    /** Fills the fields `AnalyzeRequest` and `AnalyzerResource` share; a remote component's properties are empty, as the engine registers it. */
+    /**
+     * Fills the fields `AnalyzeRequest` and `AnalyzerResource` share. A remote component (a Helm v4 Chart, an EKS
+     * cluster) gets what the program gave it: the engine registers it without inputs (its provider's Construct does,
+     * pulumi/pulumi-kubernetes@94977969d6 provider/pkg/provider/helm/v4/chart.go:158), so `pulumi preview` cannot show a
+     * policy a v4 chart's version, but the offline preview can, and does (docs/explanation/policy-pack.md).
+     */
     private describe(
         message: Message,
         resource: RecordedResource,
@@ -373,7 +378,7 @@ export class PolicyPackProcess {
         message.setType(resource.type as never);
         message.setUrn(resource.urn as never);
         message.setName(resource.name as never);
-        message.setProperties(this.struct.fromJavaScript(resource.remote ? {} : properties) as never);
+        message.setProperties(this.struct.fromJavaScript(properties) as never);
         message.setOptions(this.options(resource) as never);
         const provider = this.provider(resource, byUrn);
         if (provider) {

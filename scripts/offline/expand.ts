@@ -336,6 +336,15 @@ export function expandComponents(resources: readonly RecordedResource[], program
                     );
                 }
                 break;
+            case "kubernetes:helm.sh/v3:Release":
+                // The provider installs a release as one resource: its objects are never registered, by any preview.
+                out.unrendered.push(
+                    describe(
+                        "a Helm release is installed as one resource: no preview, pulumi's or this one, shows the pack the objects its chart makes",
+                        typeof inputs.chart === "string" ? inputs.chart : undefined,
+                    ),
+                );
+                break;
             default:
                 // Any other multi-language component (an EKS cluster, an awsx VPC): its provider constructs its children.
                 if (component.remote) {

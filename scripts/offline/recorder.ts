@@ -178,6 +178,14 @@ interface Monitor {
     supportsFeature(req: { getId(): string }, callback: RpcCallback): unknown;
     registerResource(req: RegisterResourceRequest, callback: Callback): unknown;
     registerResourceOutputs(req: { getUrn(): string; getOutputs(): Struct | undefined }, callback: RpcCallback): unknown;
+    readResource(req: ReadResourceRequest, callback: RpcCallback): unknown;
+}
+
+/** What the SDK sends to read a resource (`Resource.get`, a StackReference). */
+interface ReadResourceRequest {
+    getType(): string;
+    getName(): string;
+    getProperties(): Struct | undefined;
 }
 
 /** A monitor that forwards every call to `inner` and records each registration and the stack's outputs. */
@@ -187,6 +195,8 @@ export class ResourceRecorder {
     readonly outputs = new Map<string, Record<string, unknown>>();
     /** The first call of the run that the offline preview had no answer for. */
     unanswered?: NoOfflineAnswer;
+    /** Other stacks the program reads (StackReferences), whose outputs are unknown offline, by URN and name. */
+    readonly stackReferences: Array<{ urn: string; name: string; stack: string }> = [];
     readonly monitor: Monitor;
 
     /**
@@ -256,6 +266,21 @@ export class ResourceRecorder {
                             callback(err, response);
                         });
                 }
+                if (property === "readResource") {
+                    return (req: ReadResourceRequest, callback: (err: unknown, response: { getUrn(): string } | undefined) => void) =>
+                        target.readResource(req, (err, response) => {
+                            const read = response as { getUrn(): string } | undefined;
+                            if (!err && read && req.getType() === "pulumi:pulumi:StackReference") {
+                                const stack = req.getProperties()?.toJavaScript().name;
+                                this.stackReferences.push({
+                                    urn: read.getUrn(),
+                                    name: req.getName(),
+                                    stack: String(stack ?? req.getName()),
+                                });
+                            }
+                            callback(err, read);
+                        });
+                }
                 if (property === "registerResourceOutputs") {
                     return (
                         req: { getUrn(): string; getOutputs(): Struct | undefined },
@@ -273,6 +298,30 @@ export class ResourceRecorder {
     }
 }
 
+/**
+ * A Kubernetes object's inputs as the provider's Check returns them, which the engine hands the pack: one without a name
+ * (nor generateName) gets the name the provider gives it, the mocks' as in its outputs, marked autonamed
+ * (pulumi/pulumi-kubernetes@94977969d6 provider/pkg/provider/provider.go:1271, provider/pkg/metadata/naming.go:29-55).
+ * A `*Patch` names the object it patches; a Helm release has no metadata.
+ */
+function checkedInputs(type: string, inputs: Record<string, unknown>, outputs: Record<string, unknown>): Record<string, unknown> {
+    const kind = /^kubernetes:[^:]+\/[^:/]+:([^:]+)$/.exec(type)?.[1];
+    const metadata = (inputs.metadata ?? {}) as Record<string, unknown>;
+    const named = (outputs.metadata as Record<string, unknown> | undefined)?.name;
+    if (
+        kind === undefined ||
+        kind.endsWith("Patch") ||
+        type.startsWith("kubernetes:helm.sh/") ||
+        metadata.name !== undefined ||
+        metadata.generateName !== undefined ||
+        typeof named !== "string"
+    ) {
+        return inputs;
+    }
+    const annotations = { ...((metadata.annotations ?? {}) as Record<string, unknown>), "pulumi.com/autonamed": "true" };
+    return { ...inputs, metadata: { ...metadata, name: named, annotations } };
+}
+
 function record(req: RegisterResourceRequest, urn: string, outputs: Record<string, unknown>): RecordedResource {
     const timeouts = req.getCustomtimeouts();
     const customTimeouts = Object.fromEntries(
@@ -281,6 +330,9 @@ function record(req: RegisterResourceRequest, urn: string, outputs: Record<strin
         ),
     );
     const ignoreChanges = req.getIgnorechangesList();
+    const checked = req.getCustom()
+        ? checkedInputs(req.getType(), req.getObject()?.toJavaScript() ?? {}, outputs)
+        : (req.getObject()?.toJavaScript() ?? {});
     return {
         type: req.getType(),
         urn,
@@ -288,10 +340,10 @@ function record(req: RegisterResourceRequest, urn: string, outputs: Record<strin
         custom: req.getCustom(),
         ...(req.getParent() ? { parent: req.getParent() } : {}),
         ...(req.getProvider() ? { provider: req.getProvider() } : {}),
-        inputs: plainValue(req.getObject()?.toJavaScript() ?? {}) as Record<string, unknown>,
+        inputs: plainValue(checked) as Record<string, unknown>,
         ...(req.getRemote() ? { remote: true } : {}),
         wire: {
-            inputs: analyzerValue(req.getObject()?.toJavaScript() ?? {}) as Record<string, unknown>,
+            inputs: analyzerValue(checked) as Record<string, unknown>,
             outputs: analyzerValue(outputs) as Record<string, unknown>,
         },
         dependencies: [...new Set(req.getDependenciesList())].sort(),

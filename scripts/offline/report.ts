@@ -177,7 +177,7 @@ export function renderTree(run: OfflineRun, terminal: Pick<Terminal, "width" | "
     if (run.unrendered.length > 0) {
         lines.push(
             "",
-            `Not checked offline: ${uncheckedCount(run.unrendered.length)}, which a real preview renders and the policy pack judges:`,
+            `Not checked offline: ${uncheckedCount(run.unrendered.length)}, each with why (most a real preview renders, and the pack then judges):`,
             ...run.unrendered.map(
                 (chart) => `    ${displayType(chart.type)} ${chart.name}${chart.chart ? ` (${chart.chart})` : ""}: ${chart.reason}`,
             ),

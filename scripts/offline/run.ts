@@ -330,7 +330,16 @@ export async function recordResources(
             )
         );
     }
-    const unread = await Promise.all([...unreadable].map(async ([res, component]) => ({ urn: await res.urn.promise(), ...component })));
+    const unread = [
+        ...(await Promise.all([...unreadable].map(async ([res, component]) => ({ urn: await res.urn.promise(), ...component })))),
+        // pulumi preview reads the other stack's outputs; offline they are unknown, so an apply on them never runs.
+        ...recorder.stackReferences.map(({ urn, name, stack }) => ({
+            urn,
+            type: "pulumi:pulumi:StackReference",
+            name,
+            reason: `the outputs of stack ${stack} are unknown offline: whatever the program builds from them inside an apply is not previewed or judged`,
+        })),
+    ];
     const stackResource = recorder.resources.find((resource) => resource.type === sdk.runtime.rootPulumiStackTypeName);
     return { resources: recorder.resources, invokes, outputs: (stackResource && recorder.outputs.get(stackResource.urn)) ?? {}, unread };
 }

@@ -12,6 +12,7 @@ import * as path from "path";
 import { disallowUnpinnedImages } from "../../policies/disallowUnpinnedImages";
 import { PackConfigError, PolicyPackProcess, resolvePackConfig } from "../../scripts/offline/analyzer";
 import { record } from "../harness";
+import { vllmContainer } from "../policies/fixtures";
 import { preview } from "../scripts/previewCli";
 import { PACK_DIR, judgeResources, summary, usePack, verdict } from "./harness";
 
@@ -130,6 +131,40 @@ describe("values as the engine sends them", () => {
         );
         expect(findings.map((finding) => finding.message)).toEqual([
             `${disallowUnpinnedImages.description}\nw spec.template.spec.containers[0] (c) runs image [secret], which is not pinned to a version tag or digest.`,
+        ]);
+    });
+
+    test("an object the program leaves unnamed reaches the pack with the name the provider's Check gives it: an autoscaler on it is judged", async () => {
+        const graph = await record(() => {
+            const labels = { app: "vllm" };
+            const server = new k8s.apps.v1.Deployment("vllm", {
+                metadata: { namespace: "models" },
+                spec: {
+                    selector: { matchLabels: labels },
+                    template: {
+                        metadata: { labels },
+                        spec: { containers: [vllmContainer() as unknown as k8s.types.input.core.v1.Container] },
+                    },
+                },
+            });
+            new k8s.autoscaling.v2.HorizontalPodAutoscaler("scaler", {
+                metadata: { name: "scaler", namespace: "models" },
+                spec: {
+                    scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: server.metadata.name },
+                    minReplicas: 1,
+                    maxReplicas: 3,
+                },
+            });
+        });
+        const deployment = graph.resources.find((resource) => resource.type === "kubernetes:apps/v1:Deployment")!;
+        expect((deployment.inputs.metadata as Record<string, unknown>).annotations).toEqual({ "pulumi.com/autonamed": "true" });
+        const name = (deployment.inputs.metadata as Record<string, unknown>).name as string;
+        expect(name).toMatch(/^vllm-[0-9a-f]{7}$/);
+        const found = (await judgeResources(pack(), graph.resources)).filter(
+            (finding) => finding.policy === "require-tpu-aware-autoscaling",
+        );
+        expect(found.map((finding) => finding.message.split("\n")[1])).toEqual([
+            `HorizontalPodAutoscaler scaler may remove a replica of Deployment ${name} 300 s after scaling up, within the 600 s its replicas take to start; hold scale-down for at least 600 s.`,
         ]);
     });
 

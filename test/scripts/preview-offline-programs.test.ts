@@ -49,6 +49,23 @@ describe("a program's identity is a local backend's", () => {
     });
 });
 
+describe("what no offline preview sees, said beside a clean verdict", () => {
+    test("a Helm release's objects (no preview registers them) and what the program builds from another stack's outputs", async () => {
+        const run = await foreign("other-stacks");
+        expect(run.status).toBe(0);
+        expect(notChecked(run.stdout)).toBe(
+            [
+                "the objects of 2 components, each with why (most a real preview renders, and the pack then judges):",
+                "    kubernetes:helm.sh/v3:Release nim (nim-llm): a Helm release is installed as one resource: no preview, pulumi's or this one, shows the pack the objects its chart makes",
+                "    pulumi:pulumi:StackReference infra: the outputs of stack acme/infra/prod are unknown offline: whatever the program builds from them inside an apply is not previewed or judged",
+            ].join("\n"),
+        );
+        expect(run.stdout).toContain(
+            "✅ gke-tpu-inference@v0.1.0  (over what was previewed; the objects of 2 components not checked offline, listed above)",
+        );
+    });
+});
+
 describe("the gcp:project placeholder note", () => {
     test("is left out for a program that uses no GCP", async () => {
         for (const run of [await foreign("identity"), await preview("--dir", KUBERNETES_PROGRAM, "--bare-stack")]) {
@@ -100,7 +117,7 @@ describe("a multi-language (remote) component", () => {
         expect(run.report!.outputs).toEqual({ kubeconfig: UNKNOWN_VALUE, roleLength: 8 });
         expect(notChecked(run.stdout)).toBe(
             [
-                "the objects of 1 component, which a real preview renders and the policy pack judges:",
+                "the objects of 1 component, each with why (most a real preview renders, and the pack then judges):",
                 "    eks:index:Cluster cluster: a multi-language component: its provider constructs its resources, which the offline preview does not run",
             ].join("\n"),
         );
@@ -125,7 +142,7 @@ describe("the Kubernetes SDK's v1 components", () => {
         expect(run.stdout).toMatch(/ \+ {3}├─ kubernetes:core\/v1:Namespace +after +create/);
         expect(notChecked(run.stdout)).toBe(
             [
-                "the objects of 1 component, which a real preview renders and the policy pack judges:",
+                "the objects of 1 component, each with why (most a real preview renders, and the pack then judges):",
                 "    kubernetes:helm.sh/v3:Chart web: Helm charts are rendered by the Kubernetes provider, which the offline preview does not run",
             ].join("\n"),
         );
@@ -139,7 +156,7 @@ describe("the Kubernetes SDK's v1 components", () => {
         expect(run.stdout).toMatch(/ \+ {3}├─ kubernetes:core\/v1:Namespace +after +create/);
         expect(notChecked(run.stdout)).toBe(
             [
-                "the objects of 1 component, which a real preview renders and the policy pack judges:",
+                "the objects of 1 component, each with why (most a real preview renders, and the pack then judges):",
                 `    kubernetes:yaml:ConfigFile remote: fetching ${url} failed (connect ECONNREFUSED ${new URL(url).host}), so the offline preview could not read its objects`,
             ].join("\n"),
         );

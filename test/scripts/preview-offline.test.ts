@@ -73,7 +73,7 @@ describe("npm run preview:offline (dev stack)", () => {
         expect(run.stdout).toMatch(/ \+ {3}│ {2}├─ kubernetes:helm.sh\/v4:Chart +kserve-crd {2}\[objects not rendered offline\] +create/);
         expect(run.stdout).toContain(
             [
-                "Not checked offline: the objects of 4 components, which a real preview renders and the policy pack judges:",
+                "Not checked offline: the objects of 4 components, each with why (most a real preview renders, and the pack then judges):",
                 "    kubernetes:helm.sh/v4:Chart tpu-inference-chart (oci://quay.io/jetstack/charts/cert-manager): Helm charts are rendered by the Kubernetes provider, which the offline preview does not run",
                 "    kubernetes:helm.sh/v4:Chart kserve-controller (oci://ghcr.io/kserve/charts/kserve-llmisvc-resources): Helm charts are rendered by the Kubernetes provider, which the offline preview does not run",
                 "    kubernetes:helm.sh/v4:Chart kserve-crd (oci://ghcr.io/kserve/charts/kserve-llmisvc-crd): Helm charts are rendered by the Kubernetes provider, which the offline preview does not run",
@@ -207,7 +207,7 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
     test("exits 1 because mandatory policies fail, and prints them like pulumi preview", () => {
         expect(run.status).toBe(1);
         expect(run.stdout).toContain(
-            "Policies:\n    ❌ gke-tpu-inference@v0.1.0  (over what was previewed; the objects of 1 component not checked offline, listed above)\n",
+            "Policies:\n    ❌ gke-tpu-inference@v0.1.0  (over what was previewed; the objects of 3 components not checked offline, listed above)\n",
         );
         expect(run.stdout).toContain(
             [
@@ -243,7 +243,7 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
             "advisory require-persistent-xla-cache": ["qwen"],
             "mandatory disallow-gpu-only-vllm-flags": ["qwen"],
             "mandatory disallow-unpinned-images": ["qwen"],
-            "mandatory require-pinned-chart-versions": ["lws"],
+            "mandatory require-pinned-chart-versions": ["kube-state-metrics", "lws"],
             "mandatory require-rsa-ca-certificates": ["ca"],
             "mandatory require-http-probes-for-vllm": ["qwen"],
             "mandatory require-fixed-endpoint-picker-image": ["qwen"],

@@ -73,7 +73,15 @@ function knownPodSpecs(kind: KindRef, object: KubeProps): PodSpecAt[] | undefine
  * Kubernetes object, every pod spec it embeds (a custom resource's templates).
  */
 export function podSpecsOf(kind: KindRef, object: KubeProps): PodSpecAt[] {
-    return knownPodSpecs(kind, object) ?? (kind.kind !== "" ? embeddedWorkloads(object).pods : []);
+    return knownPodSpecs(kind, object) ?? (isObjectKind(kind) ? embeddedWorkloads(object).pods : []);
+}
+
+/** The Kubernetes SDK's components (charts, releases, YAML, kustomizations), whose inputs hold objects they render, each judged on its own. */
+const COMPONENT_GROUPS = ["helm.sh", "yaml", "kustomize"];
+
+/** True for a Kubernetes object's kind, not a component of the Kubernetes SDK nor another resource. */
+function isObjectKind(kind: KindRef): boolean {
+    return kind.kind !== "" && !COMPONENT_GROUPS.includes(kind.group);
 }
 
 /** Fields of an object that say what it is, not what it runs. */
@@ -132,7 +140,7 @@ export interface ContainerAt {
  */
 export function containersOf(kind: KindRef, object: KubeProps): ContainerAt[] {
     const singles =
-        kind.kind === "" || knownPodSpecs(kind, object) !== undefined
+        !isObjectKind(kind) || knownPodSpecs(kind, object) !== undefined
             ? []
             : embeddedWorkloads(object).singles.map(({ path, container }) => ({
                   path: `${path}${container.name ? ` (${container.name})` : ""}`,
