@@ -1,5 +1,16 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { VLLM_HEALTH_PATH, containersOf, isVllmContainer, policyText, vllmGuardedPrefix, vllmRequiresApiKey, vllmServesTls } from "./facts";
+import {
+    LLM_INFERENCE_SERVICE,
+    LLM_INFERENCE_SERVICE_CONFIG,
+    VLLM_HEALTH_PATH,
+    containersOf,
+    isKind,
+    isVllmContainer,
+    policyText,
+    vllmGuardedPrefix,
+    vllmRequiresApiKey,
+    vllmServesTls,
+} from "./facts";
 import { kindOfType } from "./support/resources";
 
 const PROBES = ["startupProbe", "livenessProbe", "readinessProbe"] as const;
@@ -24,7 +35,10 @@ function sendsAuthorization(httpGet: Record<string, unknown>): boolean {
 /**
  * Enforces lesson http-probes (policies/facts/lessons): a probe over HTTPS to a vLLM that serves plain HTTP, and an
  * httpGet probe under a prefix vLLM's API key guards when the container requires a key (on its command line or in
- * VLLM_API_KEY; a key that could only come from envFrom is not seen, so it is not judged).
+ * VLLM_API_KEY; a key that could only come from envFrom is not seen, so it is not judged). A KServe container that sets no
+ * command runs the command of KServe's template (kserve v0.20.0 config/llmisvcconfig/config-llm-template.yaml: vllm serve
+ * with --ssl-certfile when KServe's global EnableTLS is on, the container's args appended), so whether it serves TLS is
+ * KServe's setting, which the program does not show: its probes' scheme is not judged.
  */
 export const requireHttpProbesForVllm: ResourceValidationPolicy = {
     ...policyText(
@@ -39,7 +53,10 @@ export const requireHttpProbesForVllm: ResourceValidationPolicy = {
             if (!isVllmContainer(at, kind)) {
                 continue;
             }
-            const plainHttp = !vllmServesTls(at.container);
+            const templateCommand =
+                (isKind(kind, LLM_INFERENCE_SERVICE) || isKind(kind, LLM_INFERENCE_SERVICE_CONFIG)) &&
+                !(Array.isArray(at.container.command) && at.container.command.length > 0);
+            const plainHttp = !templateCommand && !vllmServesTls(at.container);
             let keyed: boolean | undefined;
             for (const probe of PROBES) {
                 const httpGet = at.container[probe]?.httpGet;

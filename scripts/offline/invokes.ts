@@ -34,7 +34,15 @@ export const INVOKE_TOKENS = {
     helmTemplate: "kubernetes:helm:template",
     /** The Kubernetes SDK's v1 kustomize Directory has the provider run kustomize. */
     kustomizeDirectory: "kubernetes:kustomize:directory",
+    /** AWS's identity functions, which EKS programs (and @pulumi/eks, @pulumi/awsx) call before anything else. */
+    awsRegion: "aws:index/getRegion:getRegion",
+    awsCallerIdentity: "aws:index/getCallerIdentity:getCallerIdentity",
+    awsPartition: "aws:index/getPartition:getPartition",
+    awsAvailabilityZones: "aws:index/getAvailabilityZones:getAvailabilityZones",
 } as const;
+
+/** The AWS account the offline preview answers as: AWS's documentation example account, no one's. */
+export const PLACEHOLDER_AWS_ACCOUNT = "123456789012";
 
 /** `floor` moved up by `minor` minor versions and `patch` patches: a version GKE would offer above it. */
 function above(floor: string, minor: number, patch: number): string {
@@ -57,9 +65,40 @@ function filteredName(filter: unknown): string | undefined {
     return typeof filter === "string" ? /\bname\s*=\s*"?([a-z0-9-]+)"?/.exec(filter)?.[1] : undefined;
 }
 
-/** The default answers. `project` is the provider's project for invokes that name none. */
-export function defaultInvokeAnswers(project: string): Record<string, InvokeAnswer> {
+/**
+ * The default answers. `project` is the provider's project for invokes that name none; `awsRegion` the AWS provider's
+ * region (aws:region), which AWS's identity functions answer with, shaped as @pulumi/aws's results (GetRegionResult,
+ * GetCallerIdentityResult, GetPartitionResult, GetAvailabilityZonesResult).
+ */
+export function defaultInvokeAnswers(project: string, awsRegion = "us-east-1"): Record<string, InvokeAnswer> {
+    const region = (args: Record<string, unknown>) => String(args.region ?? awsRegion);
     return {
+        [INVOKE_TOKENS.awsRegion]: (args) => ({
+            id: region(args),
+            name: region(args),
+            region: region(args),
+            description: region(args),
+            endpoint: `ec2.${region(args)}.amazonaws.com`,
+        }),
+        [INVOKE_TOKENS.awsCallerIdentity]: () => ({
+            id: PLACEHOLDER_AWS_ACCOUNT,
+            accountId: PLACEHOLDER_AWS_ACCOUNT,
+            arn: `arn:aws:iam::${PLACEHOLDER_AWS_ACCOUNT}:user/offline-preview`,
+            userId: "AIDAOFFLINEPREVIEW",
+        }),
+        [INVOKE_TOKENS.awsPartition]: () => ({
+            id: "aws",
+            partition: "aws",
+            dnsSuffix: "amazonaws.com",
+            reverseDnsPrefix: "com.amazonaws",
+        }),
+        [INVOKE_TOKENS.awsAvailabilityZones]: (args) => ({
+            id: region(args),
+            region: region(args),
+            names: ["a", "b", "c"].map((zone) => `${region(args)}${zone}`),
+            zoneIds: ["az1", "az2", "az3"].map((zone) => `${region(args).replace(/-/g, "")}-${zone}`),
+            groupNames: [region(args)],
+        }),
         [INVOKE_TOKENS.engineVersions]: (args) => {
             const defaults = channelDefaults();
             const versions = [...new Set(Object.values(defaults))].sort((a, b) => compareGkeVersions(b, a));

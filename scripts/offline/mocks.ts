@@ -116,6 +116,8 @@ export interface MockOptions {
     project: string;
     /** The stack, so that auto-names and server-assigned ids differ between stacks as they do in GCP. */
     stack: string;
+    /** The AWS provider's region (aws:region), which AWS's identity functions answer with. */
+    awsRegion?: string;
     /** Answers per invoke token that replace the defaults ({@link defaultInvokeAnswers}). */
     invokes?: Record<string, InvokeAnswer>;
     /** Called with every invoke the program makes. */
@@ -125,7 +127,7 @@ export interface MockOptions {
 /** The mocks the offline preview and the tests run the program with. */
 export function realisticMocks(options: MockOptions): Mocks {
     const { project, stack } = options;
-    const answers = { ...defaultInvokeAnswers(project), ...options.invokes };
+    const answers = { ...defaultInvokeAnswers(project, options.awsRegion), ...options.invokes };
     return {
         newResource(args: MockResourceArgs): MockResourceResult {
             if (args.type.startsWith("pulumi:providers:")) {

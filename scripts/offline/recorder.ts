@@ -193,8 +193,8 @@ export class ResourceRecorder {
     readonly resources: RecordedResource[] = [];
     /** Outputs registered per URN (the stack's are the program's exports). */
     readonly outputs = new Map<string, Record<string, unknown>>();
-    /** The first call of the run that the offline preview had no answer for. */
-    unanswered?: NoOfflineAnswer;
+    /** Every call of the run that the offline preview had no answer for, in order. */
+    readonly unanswered: NoOfflineAnswer[] = [];
     /** Other stacks the program reads (StackReferences), whose outputs are unknown offline, by URN and name. */
     readonly stackReferences: Array<{ urn: string; name: string; stack: string }> = [];
     readonly monitor: Monitor;
@@ -221,7 +221,7 @@ export class ResourceRecorder {
                     return (req: { getTok(): string }, callback: RpcCallback) =>
                         target.invoke(req, (err, response) => {
                             if (err instanceof NoOfflineAnswer) {
-                                this.unanswered ??= err;
+                                this.unanswered.push(err);
                             }
                             // The SDK reports an invoke's failure by its `details`: without them (the inner monitor's
                             // own errors, such as a `getResource` of a URN it does not know), the message would be empty.
@@ -239,7 +239,7 @@ export class ResourceRecorder {
                         const failure = new NoOfflineAnswer(
                             `the offline preview has no answer for ${req.getTok()}${typeof self === "string" ? ` on ${describeUrn(self)}` : ""}, a method its provider runs`,
                         );
-                        this.unanswered ??= failure;
+                        this.unanswered.push(failure);
                         callback(failure, undefined);
                     };
                 }

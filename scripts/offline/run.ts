@@ -148,6 +148,7 @@ export async function recordResources(
     const invokes: RecordedInvoke[] = [];
     const mocks = realisticMocks({
         project: options.config["gcp:project"] ?? PLACEHOLDER_PROJECT,
+        awsRegion: options.config["aws:region"],
         stack: options.stack,
         invokes: options.invokes,
         onInvoke: (invoke) => invokes.push(invoke),
@@ -255,9 +256,10 @@ export async function recordResources(
      * fails on, again and again (runtime/rpc.js:138-145).
      */
     const unansweredFailure = async (failure: unknown): Promise<ProgramError | undefined> => {
-        const unanswered = recorder.unanswered;
         const message = failure instanceof Error ? failure.message : String(failure);
-        if (unanswered === undefined || !message.includes(unanswered.details)) {
+        // The call this failure reports, among every one the preview had no answer for.
+        const unanswered = recorder.unanswered.find((candidate) => message.includes(candidate.details));
+        if (unanswered === undefined) {
             return undefined;
         }
         const outcomes = await Promise.all(

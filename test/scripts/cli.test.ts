@@ -18,6 +18,7 @@ import { FETCH_SHARED_CLI } from "../../scripts/fetch-shared";
 import { SET_VERSION_CLI } from "../../scripts/set-version";
 import { PREVIEW_OFFLINE_CLI } from "../../scripts/preview-offline";
 import { SMOKE_CLI } from "../../scripts/smoke";
+import { CORPUS_CLI } from "../../scripts/corpus";
 import { ROOT, runCli } from "../cli";
 
 const emptyDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "cli-"));
@@ -31,6 +32,7 @@ describe("--help", () => {
         [AFFECTED_STACKS_CLI, "usage: npm run affected-stacks -- [--help] < CHANGED_FILES"],
         [FETCH_SHARED_CLI, "usage: npm run shared:fetch -- [--manifest FILE] [--if-missing]"],
         [SET_VERSION_CLI, "usage: npm run set-version -- --to VERSION [--date YYYY-MM-DD]"],
+        [CORPUS_CLI, "usage: npm run corpus -- [--program NAME]..."],
     ];
 
     test.each(commands)("$script: the usage line, every option, examples and exit codes, within 80 columns", (spec, usage) => {

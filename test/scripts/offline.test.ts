@@ -12,6 +12,7 @@ import {
     plainValue,
 } from "../../scripts/offline/recorder";
 import { displayType } from "../../scripts/offline/report";
+import { INVOKE_TOKENS, PLACEHOLDER_AWS_ACCOUNT, defaultInvokeAnswers } from "../../scripts/offline/invokes";
 
 const SIG = "4dabf18193072939515e22adb298388d";
 
@@ -71,7 +72,7 @@ describe("ResourceRecorder", () => {
         expect(inner.resources.get(recorder.resources[0].urn)).toEqual({ urn: recorder.resources[0].urn });
     });
 
-    test("an invoke's error reaches the SDK with details it shows; only one without an offline answer is kept as unanswered", async () => {
+    test("an invoke's error reaches the SDK with details it shows; each one without an offline answer is kept as unanswered, in order", async () => {
         const unanswered = new NoOfflineAnswer("the offline preview has no answer for x:y:z");
         const recorder = new ResourceRecorder(
             innerMonitor({
@@ -85,9 +86,34 @@ describe("ResourceRecorder", () => {
         expect(plain).toBeInstanceOf(InvokeFailure);
         expect((plain as InvokeFailure).details).toBe("unknown resource urn:a");
         expect(((await invoke(recorder, "gcp")) as InvokeFailure).details).toBe("googleapi: 404");
-        expect(recorder.unanswered).toBeUndefined();
+        expect(recorder.unanswered).toEqual([]);
         expect(await invoke(recorder, "none")).toBe(unanswered);
-        expect(recorder.unanswered).toBe(unanswered);
+        expect(await invoke(recorder, "none")).toBe(unanswered);
+        expect(recorder.unanswered).toEqual([unanswered, unanswered]);
+    });
+});
+
+describe("AWS's identity functions, which EKS programs call before anything else", () => {
+    test("are answered from the stack's aws:region, as @pulumi/aws shapes them, for a placeholder account", () => {
+        const answers = defaultInvokeAnswers("acme", "eu-west-1");
+        expect(answers[INVOKE_TOKENS.awsRegion]({})).toEqual({
+            id: "eu-west-1",
+            name: "eu-west-1",
+            region: "eu-west-1",
+            description: "eu-west-1",
+            endpoint: "ec2.eu-west-1.amazonaws.com",
+        });
+        expect(answers[INVOKE_TOKENS.awsRegion]({ region: "us-west-2" }).name).toBe("us-west-2");
+        expect(answers[INVOKE_TOKENS.awsCallerIdentity]({})).toEqual({
+            id: PLACEHOLDER_AWS_ACCOUNT,
+            accountId: PLACEHOLDER_AWS_ACCOUNT,
+            arn: `arn:aws:iam::${PLACEHOLDER_AWS_ACCOUNT}:user/offline-preview`,
+            userId: "AIDAOFFLINEPREVIEW",
+        });
+        expect(answers[INVOKE_TOKENS.awsPartition]({}).partition).toBe("aws");
+        expect(answers[INVOKE_TOKENS.awsAvailabilityZones]({}).names).toEqual(["eu-west-1a", "eu-west-1b", "eu-west-1c"]);
+        // Without aws:region, AWS's default region.
+        expect(defaultInvokeAnswers("acme")[INVOKE_TOKENS.awsRegion]({}).name).toBe("us-east-1");
     });
 });
 

@@ -8,7 +8,7 @@
  * {@link SOURCES.extProcModes}.
  */
 import { EPP_PORTS, INFERENCE_EXT_PROC_MODE, KSERVE_CHILDREN } from "../catalog";
-import { KubeProps } from "./objects";
+import { KubeProps, readKnown } from "./objects";
 
 /** Envoy's name for the ext_proc HTTP filter, which per-route overrides are keyed by. */
 const EXT_PROC_FILTER = "envoy.filters.http.ext_proc";
@@ -139,18 +139,6 @@ export function extProcPatches<Source>(filters: ReadonlyArray<EnvoyFilterAt<Sour
     );
 }
 
-/** A value as the program shows it, or undefined where a preview does not know it yet (the policy SDK throws on reading one). */
-function known<T>(read: () => T): { value?: T; unknown: boolean } {
-    try {
-        return { value: read(), unknown: false };
-    } catch (err) {
-        if ((err as Error | undefined)?.constructor?.name === "UnknownValueError") {
-            return { unknown: true };
-        }
-        throw err;
-    }
-}
-
 /** Every cluster some EnvoyFilters add. */
 export function addedClusters<Source>(filters: ReadonlyArray<EnvoyFilterAt<Source>>): Array<AddedCluster<Source>> {
     return filters.flatMap((filter) =>
@@ -167,9 +155,9 @@ export function addedClusters<Source>(filters: ReadonlyArray<EnvoyFilterAt<Sourc
                             field(field(lbEndpoint, "endpoint") as KubeProps, "address") as KubeProps,
                             "socket_address",
                         ) as KubeProps;
-                        const address = known(() => field(socket, "address"));
+                        const address = readKnown(() => field(socket, "address"));
                         unknownAddresses += address.unknown ? 1 : 0;
-                        const port = Number(known(() => field(socket, "port_value")).value);
+                        const port = Number(readKnown(() => field(socket, "port_value")).value);
                         return typeof address.value === "string"
                             ? [{ address: address.value, ...(Number.isInteger(port) ? { port } : {}) }]
                             : [];

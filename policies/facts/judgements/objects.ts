@@ -43,3 +43,15 @@ export function labelsOf(value: unknown): Record<string, string> {
         ? Object.fromEntries(Object.entries(value as object).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
         : {};
 }
+
+/** A value as the program shows it, or undefined where a preview does not know it yet (the policy SDK throws on reading one). */
+export function readKnown<T>(read: () => T): { value?: T; unknown: boolean } {
+    try {
+        return { value: read(), unknown: false };
+    } catch (err) {
+        if ((err as Error | undefined)?.constructor?.name === "UnknownValueError") {
+            return { unknown: true };
+        }
+        throw err;
+    }
+}

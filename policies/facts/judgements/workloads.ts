@@ -7,7 +7,7 @@
 import { KSERVE_CHILDREN, TPU_NODE, VLLM_API_KEY, VLLM_IMAGE_ENTRYPOINTS } from "../catalog";
 import { imageRepository } from "../images";
 import { VLLM_SERVER_COMMAND, commandWords, shellWords, startsVllmServer, vllmFlags } from "../vllmFlags";
-import { KindRef, KubeProps, LLM_INFERENCE_SERVICE, LLM_INFERENCE_SERVICE_CONFIG, isKind, isKindOrPatch } from "./objects";
+import { KindRef, KubeProps, LLM_INFERENCE_SERVICE, LLM_INFERENCE_SERVICE_CONFIG, isKind, isKindOrPatch, readKnown } from "./objects";
 
 /** A pod spec inside an object, with where it sits (for messages) and the labels its pods get. */
 export interface PodSpecAt {
@@ -106,19 +106,26 @@ function embeddedWorkloads(object: KubeProps): { pods: PodSpecAt[]; singles: Arr
             return;
         }
         const record = value as KubeProps;
-        if (Array.isArray(record.containers)) {
+        // A value a preview does not know yet (an ARN, a role) holds no pod spec, and reading it would stop the policy.
+        if (Array.isArray(readKnown(() => record.containers).value)) {
             pods.push({ path, spec: record, labels: labels ?? {} });
             return;
         }
-        for (const [key, child] of Object.entries(record)) {
-            if (depth === 0 && NOT_SPEC_FIELDS.has(key)) {
+        for (const key of Object.keys(record)) {
+            const child = readKnown(() => record[key]).value;
+            if ((depth === 0 && NOT_SPEC_FIELDS.has(key)) || child === undefined) {
                 continue;
             }
             const at = path === "" ? key : `${path}.${key}`;
-            if (key === "container" && child !== null && typeof child === "object" && typeof (child as KubeProps).image === "string") {
+            if (
+                key === "container" &&
+                child !== null &&
+                typeof child === "object" &&
+                typeof readKnown(() => (child as KubeProps).image).value === "string"
+            ) {
                 singles.push({ path: at, container: child as KubeProps });
             } else {
-                visit(child, at, key === "spec" ? record.metadata?.labels : undefined, depth + 1);
+                visit(child, at, key === "spec" ? readKnown(() => record.metadata?.labels).value : undefined, depth + 1);
             }
         }
     };

@@ -2,7 +2,9 @@
  * Lesson http-probes, the whole category: in every kind that carries a pod template and every form that declares it, a
  * vLLM server that serves plain HTTP probed over HTTPS (by its startup, liveness or readiness probe, in any case) is
  * caught; HTTP probes (the scheme named or left to its default), probes of other handlers (exec, tcpSocket, grpc), a
- * scheme KServe fills in at reconcile time and a server that serves TLS itself are left alone.
+ * scheme KServe fills in at reconcile time, a server that serves TLS itself, and a KServe container that sets no command
+ * (KServe's template starts vLLM, with TLS as KServe's global setting says, which the program does not show) are left
+ * alone.
  *
  * And a vLLM server that requires an API key (--api-key in either spelling, on its command line, in a shell script or in
  * vllm-tpu's VLLM_ARGS; VLLM_API_KEY literal or from a Secret's or ConfigMap's key) whose httpGet probe gets a path
@@ -13,7 +15,7 @@
  */
 import { HTTP_PROBE_MESSAGES as say, requireHttpProbesForVllm as policy } from "../../../policies/requireHttpProbesForVllm";
 import { vllmContainer } from "../fixtures";
-import { check } from "../harness";
+import { check, kube } from "../harness";
 import { DECLARING_FORMS, POD_KINDS, podObject } from "./podKinds";
 
 type Obj = Record<string, unknown>;
@@ -200,4 +202,22 @@ describe("lesson http-probes: every probe a keyed vLLM refuses for want of the k
         ]);
         expect(await findings({ ...keyed, ...allProbes(probed("/health")) })).toEqual([]);
     });
+
+    test.each(["LLMInferenceService", "LLMInferenceServiceConfig"])(
+        "a KServe %s container without a command runs KServe's template, whose TLS the program does not show: an HTTPS probe is not judged; with its own command it is",
+        async (kind) => {
+            const https = { httpGet: { path: "/health", port: 8000, scheme: "HTTPS" } };
+            const service = (container: Obj) =>
+                kube("serving.kserve.io/v1alpha2", kind, "qwen", {
+                    metadata: { name: "qwen", namespace: "models" },
+                    spec: {
+                        template: { containers: [{ name: "main", args: ["--max_model_len=8192"], livenessProbe: https, ...container }] },
+                    },
+                });
+            expect(await check(policy, [service({})])).toEqual([]);
+            expect(
+                (await check(policy, [service({ command: ["vllm", "serve", "/mnt/models"] })])).map((finding) => finding.message),
+            ).toEqual([say.wrongScheme("qwen", "spec.template.containers[0] (main)", "livenessProbe", "HTTPS")]);
+        },
+    );
 });

@@ -10,7 +10,7 @@
  */
 import { PINNED_IMAGE_MESSAGES as image, disallowUnpinnedImages as imagePolicy } from "../../../policies/disallowUnpinnedImages";
 import { PINNED_CHART_MESSAGES as chart, requirePinnedChartVersions as chartPolicy } from "../../../policies/requirePinnedChartVersions";
-import { check, resource } from "../harness";
+import { UNKNOWN, check, resource } from "../harness";
 import { DECLARING_FORMS, POD_KINDS, podObject } from "./podKinds";
 
 type Obj = Record<string, unknown>;
@@ -113,6 +113,24 @@ describe("lesson pinned-images: every way an image or chart is left to move", ()
             image.unpinned("hf", "spec.container (storage-initializer)", "kserve/storage-initializer:latest"),
         ]);
         expect(await check(imagePolicy, [storage("kserve/storage-initializer:v0.20.0")])).toEqual([]);
+    });
+
+    test("a custom resource with values a preview does not know yet (an ARN): its pod spec is still judged, and nothing else is said", async () => {
+        const nodeClass = (reference: string) =>
+            resource("kubernetes:karpenter.k8s.aws/v1:EC2NodeClass", "gpu", {
+                apiVersion: "karpenter.k8s.aws/v1",
+                kind: "EC2NodeClass",
+                metadata: { name: "gpu" },
+                spec: { role: UNKNOWN, warmup: { template: { spec: { containers: [{ name: "pull", image: reference }] } } } },
+            });
+        expect(await check(imagePolicy, [nodeClass("vllm/vllm-openai:latest")])).toEqual([
+            {
+                level: "mandatory",
+                resource: "gpu",
+                message: image.unpinned("gpu", "spec.warmup.template.spec.containers[0] (pull)", "vllm/vllm-openai:latest"),
+            },
+        ]);
+        expect(await check(imagePolicy, [nodeClass("vllm/vllm-openai:v0.11.0")])).toEqual([]);
     });
 
     describe("KServe's model images: oci:// model URIs, pulled as modelcars", () => {

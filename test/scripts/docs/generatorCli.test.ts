@@ -2,6 +2,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { CliError, EXIT, parseCli } from "../../../scripts/cli";
+import { CORPUS_DOCS_CLI } from "../../../scripts/docs/corpus";
 import { OUTPUTS_DOCS_CLI } from "../../../scripts/docs/outputs";
 import { GeneratedFile, writeGenerated } from "../../../scripts/docs/generatorCli";
 import { LESSONS_DOCS_CLI } from "../../../scripts/lessonsDocs";
@@ -12,6 +13,7 @@ const GENERATORS = [
     ["docs:lessons", "lessonsDocs.ts", LESSONS_DOCS_CLI],
     ["settings:docs", "settingsDocs.ts", SETTINGS_DOCS_CLI],
     ["docs:outputs", "docs/outputs.ts", OUTPUTS_DOCS_CLI],
+    ["docs:corpus", "docs/corpus.ts", CORPUS_DOCS_CLI],
 ] as const;
 
 describe("the docs generators' command line", () => {
