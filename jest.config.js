@@ -7,6 +7,8 @@ module.exports = {
     testMatch: ["**/*.test.ts"],
     transform: { "^.+\\.ts$": ["@swc/jest"] },
     // Modules the Pulumi SDK requires as it loads but no test uses, loaded on first use instead (scripts/lazyModule.js).
+    // The corpus's public programs and their SDKs are previewed by npm run corpus, never imported by a test.
+    modulePathIgnorePatterns: ["<rootDir>/test/corpus/programs/", "<rootDir>/test/corpus/sdks/"],
     moduleNameMapper: { "^typescript$": "<rootDir>/test/lazy/typescript.js", "^@npmcli/arborist$": "<rootDir>/test/lazy/arborist.js" },
     // Once, before any test file: checks the pinned upstream files are there, builds the policy pack if its sources
     // changed, and makes the folder where the first test file to compute what others need too leaves it for them (runCache.ts).
