@@ -90,7 +90,7 @@ export function formatBenchmark(rows: readonly BenchmarkRow[], width: number): s
         ),
         ...paragraph(
             `Baseline: the field report measured ${FIELD_REPORT_COLD_START.readySeconds} s for ${FIELD_REPORT_COLD_START.model} ` +
-                `(${baseline.weightsGb} GB, seed 003 #8), KServe downloading from Hugging Face and a fixed 240 s probe delay.`,
+                `(${baseline.weightsGb} GB; the field report's deployment log, issue #8), KServe downloading from Hugging Face and a fixed 240 s probe delay.`,
         ),
         "",
         ...services,

@@ -7,7 +7,22 @@ import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
 
-/** The program's layers, lowest first: a file imports only from its own layer or a lower one. `index.ts` sits on top. */
+/**
+ * The program's layers, lowest first: a file imports only from its own layer or a lower one. `index.ts` sits on top.
+ * - components/lib: pure helpers (per-stack GCP names, CIDR ranges, "did you mean", shell quoting, gs:// URIs, the stack
+ *   file as the CLI reads it, pinned chart arguments, Workload Identity principals).
+ * - components/settings: every setting declared once with its rules, by area, and the check of a whole stack; the
+ *   gateway providers' descriptors.
+ * - components/serving: pure builders from the settings (the vLLM and EPP containers, the route template, the KEDA
+ *   ScaledObject, the cold-start estimate, the TPU bill).
+ * - components/infrastructure: GCP (project APIs, the live facts read at preview, network, cluster, TPU capacity, the
+ *   model store).
+ * - components/platform: the cluster's platform (cert-manager, LeaderWorkerSet, KServe, the webhook probes, Istio, KEDA,
+ *   the serving namespace).
+ * - components/gateway: the inference Gateway and what extends it.
+ * - components/workloads: the model services, their weights and the copy Job's script.
+ * - components/observability: the dashboard and alerts.
+ */
 export const PROGRAM_LAYERS: readonly string[] = [
     "components/lib",
     "components/settings",

@@ -1,10 +1,10 @@
-import { REQUEST_PATHS } from "@gke-tpu-inference/facts";
 import { INVOKE_TOKENS, defaultInvokeAnswers } from "../scripts/offline/invokes";
 import { RecordedResource } from "../scripts/offline/recorder";
 import { Binding, Identity, Need, bindingsOf, excessBindings, needsOf, unmetNeeds } from "./contracts";
 import { runProgram } from "./harness";
 import { CHECKED_HOPS, requestPathProblems } from "./requestPath";
 import { shippedRun } from "./shippedStacks";
+import { REQUEST_PATHS } from "./runtimeContracts";
 import { startPathProblems } from "./startPath";
 
 /** The project and its number, as the offline preview answers them. */

@@ -5,14 +5,8 @@
  * the role's permissions, the binding's resource, and its condition evaluated with a CEL interpreter.
  */
 import { run } from "@bufbuild/cel";
-import {
-    CHARTS,
-    GoogleApiCall,
-    IAM_ROLE_PERMISSIONS,
-    KEDA_OPERATOR_ACCOUNT,
-    RUNTIME_CONTRACTS,
-    VLLM_TPU_LOADING,
-} from "@gke-tpu-inference/facts";
+import { CHARTS, KEDA_OPERATOR_ACCOUNT, VLLM_TPU_LOADING } from "@gke-tpu-inference/facts";
+import { GoogleApiCall, IAM_ROLE_PERMISSIONS, RUNTIME_CONTRACTS } from "./runtimeContracts";
 import { parseGsUri } from "../components/lib/gcsUri";
 import { RecordedResource } from "../scripts/offline/recorder";
 

@@ -11,9 +11,9 @@ import {
     KSERVE,
     KSERVE_CHILDREN,
     MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS,
-    REQUEST_PATHS,
     endpointPickerAlpn,
 } from "@gke-tpu-inference/facts";
+import { REQUEST_PATHS } from "./runtimeContracts";
 import { RecordedResource } from "../scripts/offline/recorder";
 import { istioEndpointPickers, renderedRoute } from "./kserveRoutes";
 

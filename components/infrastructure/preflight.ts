@@ -115,7 +115,7 @@ function machineTypeCheck(settings: Settings, namespace: string, key: string, ma
 
 /**
  * Whether the bucket of each `gs://` model lets the stack scope the server's read grant to the model's folder: IAM
- * conditions on a bucket need uniform bucket-level access. Source: `CONTRACT_SOURCES.gcsConditionsNeedUniformAccess` in the facts.
+ * conditions on a bucket need uniform bucket-level access. Source: {@link SOURCES.gcsConditionsNeedUniformAccess} in the facts.
  */
 function modelBucketChecks(settings: Settings, namespace: string): LiveCheck[] {
     return settings.models.flatMap((model, index) => {

@@ -41,7 +41,7 @@ export interface ModelWeightsArgs {
 /**
  * An IAM condition limiting a Cloud Storage role to the objects under `prefix` of `bucket`. It admits no bucket-level call
  * (listing, reading the bucket): those are checked on the bucket, and a condition cannot tell a listing's prefix in a role
- * binding (`CONTRACT_SOURCES.gcsResourceNames` in the facts); {@link BUCKET_READER_ROLE} grants them.
+ * binding (`SOURCES.gcsResourceNames` in the facts); {@link BUCKET_READER_ROLE} grants them.
  */
 export function prefixCondition(bucket: string, prefix: string): string {
     return `resource.name.startsWith("projects/_/buckets/${bucket}/objects/${prefix}/")`;

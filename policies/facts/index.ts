@@ -7,6 +7,5 @@
 export * from "./catalog";
 export * from "./images";
 export * from "./vllmFlags";
-export * from "./contracts";
 export * from "./judgements";
 export * from "./lessons";

@@ -2,6 +2,7 @@
  * A TPU server's cold start: the startup budget, the stack's estimate annotations, the field report's timeline and the
  * figures the estimate uses, and the bucket that keeps weights and compiled programs.
  */
+import { FIELD_REPORTS } from "./sources";
 import { KNOWN_MODELS } from "./vllm";
 
 /** The shortest startup budget a TPU vLLM pod needs before liveness may act. Source: {@link SOURCES.seed003Startup}. */
@@ -46,7 +47,7 @@ export interface SourcedFigure {
 }
 
 /**
- * The field report's cold start of Qwen2.5-3B-Instruct on a v6e 2x2 VM (seed 003 #8): T+21 s storage initializer
+ * The field report's cold start of Qwen2.5-3B-Instruct on a v6e 2x2 VM ({@link FIELD_REPORTS.gkeDeployment}, issue #8): T+21 s storage initializer
  * image pulled, T+56 s weights downloaded from Hugging Face (35 s), T+86 s main container started (the vLLM image
  * pulled: 30 s), T+89 s API server up, T+180 s XLA compilation done (91 s), T+250 s Ready (a 240 s fixed probe delay).
  * Source: {@link SOURCES.seed003Startup}.
@@ -65,14 +66,23 @@ export const FIELD_REPORT_COLD_START = {
 export const COLD_START_FIGURES = {
     huggingFaceGBps: {
         value: Number((KNOWN_MODELS[FIELD_REPORT_COLD_START.model].weightsGb / FIELD_REPORT_COLD_START.downloadSeconds).toFixed(3)),
-        source: "seed 003 #8: 6.2 GB of Qwen2.5-3B-Instruct downloaded from Hugging Face in 35 s",
+        source: `${FIELD_REPORTS.gkeDeployment}, issue #8: 6.2 GB of Qwen2.5-3B-Instruct downloaded from Hugging Face in 35 s`,
     },
-    initializerPullSeconds: { value: FIELD_REPORT_COLD_START.initializerPullSeconds, source: "seed 003 #8 (T+21 s)" },
-    imagePullSeconds: { value: FIELD_REPORT_COLD_START.imagePullSeconds, source: "seed 003 #8 (T+56 s to T+86 s)" },
-    serverStartSeconds: { value: FIELD_REPORT_COLD_START.serverStartSeconds, source: "seed 003 #8 (T+86 s to T+89 s)" },
+    initializerPullSeconds: {
+        value: FIELD_REPORT_COLD_START.initializerPullSeconds,
+        source: `${FIELD_REPORTS.gkeDeployment}, issue #8 (T+21 s)`,
+    },
+    imagePullSeconds: {
+        value: FIELD_REPORT_COLD_START.imagePullSeconds,
+        source: `${FIELD_REPORTS.gkeDeployment}, issue #8 (T+56 s to T+86 s)`,
+    },
+    serverStartSeconds: {
+        value: FIELD_REPORT_COLD_START.serverStartSeconds,
+        source: `${FIELD_REPORTS.gkeDeployment}, issue #8 (T+86 s to T+89 s)`,
+    },
     compileSecondsPerLayer: {
         value: Number((FIELD_REPORT_COLD_START.compileSeconds / KNOWN_MODELS[FIELD_REPORT_COLD_START.model].layers).toFixed(3)),
-        source: "seed 003 #8: 91 s for the 36 layers of Qwen2.5-3B-Instruct; compile time growing with the layers is an assumption",
+        source: `${FIELD_REPORTS.gkeDeployment}, issue #8: 91 s for the 36 layers of Qwen2.5-3B-Instruct; compile time growing with the layers is an assumption`,
         assumed: true,
     },
     streamedImageStartSeconds: {

@@ -86,7 +86,7 @@ export const NODE_SERVICE_ACCOUNT_ROLES: readonly string[] = ["roles/container.d
 /**
  * What a node service account other than Compute Engine's default needs besides, where a node pool streams images: the
  * permission to use the Container File System API (`serviceusage.services.use`), which the default node role lacks.
- * Source: `CONTRACT_SOURCES.imageStreaming` (contracts.ts).
+ * Source: {@link SOURCES.imageStreamingNodeRole}.
  */
 export const IMAGE_STREAMING_NODE_ROLES: readonly string[] = ["roles/serviceusage.serviceUsageConsumer"];
 

@@ -2,11 +2,24 @@
  * Where the catalog's facts come from: each fact's JSDoc names its entry here.
  */
 
+/**
+ * The field reports the lessons come from, said as what they are: who measured or hit what, where and when (their
+ * text is in the shared folder, shared/seeds, which the tests read).
+ */
+export const FIELD_REPORTS = {
+    /** shared/seeds/003 */
+    gkeDeployment:
+        "the issue log its team kept while deploying KServe and llm-d behind GKE's native Gateway on a TPU v6e-4 (2x2) in europe-west4-a on 2026-02-11",
+    /** shared/seeds/000 */
+    eppAlpn:
+        "a bug report of 2026-02-19 on llm-d's endpoint picker (ghcr.io/opendatahub-io/rhaii-on-xks/llm-d-inference-scheduler:e6b5db0) behind Envoy's ext_proc",
+} as const;
+
 /** Where a fact comes from. */
 export const SOURCES = {
     planTpus: "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus (TPU v6e machine types and topologies)",
-    seed003Zones: "shared/seeds/003 issue #2 (GKE TPU v6e zones, which differ from TPU VM zones)",
-    seed003Gateway: "shared/seeds/003 issue #1 (only regional GatewayClasses serve InferencePool)",
+    seed003Zones: `${FIELD_REPORTS.gkeDeployment}, issue #2 (GKE TPU v6e zones, which differ from TPU VM zones)`,
+    seed003Gateway: `${FIELD_REPORTS.gkeDeployment}, issue #1 (only regional GatewayClasses serve InferencePool)`,
     seedManifest: "shared/reference/llm-d-xks-gke/llmisvc-tpu.yaml (selectors, toleration, chip request)",
     gkeGatewayClasses: "https://cloud.google.com/kubernetes-engine/docs/how-to/gatewayclass-capabilities",
     gkeInferenceGateway: "https://cloud.google.com/kubernetes-engine/docs/concepts/about-gke-inference-gateway",
@@ -28,7 +41,8 @@ export const SOURCES = {
         'https://cloud.google.com/kubernetes-engine/docs/how-to/kube-state-metrics ("Requirements": GKE 1.27.2-gke.1200; "Metric format": PromQL names are the upstream ones; the DEPLOYMENT and HPA tables); hashicorp/terraform-provider-google release-7.46.0 website/docs/r/container_cluster.html.markdown:807 (monitoring_config.enable_components accepts DEPLOYMENT and HPA)',
     webhookPorts:
         "kserve v0.20.0 llmisvc-controller-manager containerPort 9443; lws v0.10.0 lws-webhook-service targetPort 9443; kedacore/charts keda 2.20.2 (cbb9bb8) values.yaml:345-352 (the operator's service account keda-operator), values.yaml:211 (admission webhooks on 9443 by default) and :532 (metrics API server portHttpsTarget 6443, behind APIService v1beta1.external.metrics.k8s.io, templates/metrics-server/apiservice.yaml)",
-    vllmTpuImage: "DESIGN.md versions table (vllm/vllm-tpu at a fixed tag; the image runs as root)",
+    vllmTpuImage:
+        "vllm-project/tpu-inference v0.27.0 docker/Dockerfile:19-96 (the image docker.io/vllm/vllm-tpu is built FROM a Python base and sets no USER, so it runs as root; ENTRYPOINT /entrypoint.sh), published at fixed tags",
     eppImage:
         "llm-d/llm-d-router v0.10.0 Dockerfile.epp (ENTRYPOINT /app/epp) and pkg/epp/server/options.go; carries the ALPN h2 fix (gateway-api-inference-extension PR #2385)",
     bodyBasedRouter:
@@ -62,12 +76,11 @@ export const SOURCES = {
         "kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/workload_single_node.go:122-133 (the Deployment carries no strategy: RollingUpdate 25 %/25 % by default) and :332-348 (MainWorkloadReady copies the Deployment's Available), workload_multi_node.go:113-136 (WorkerWorkloadReady the LeaderWorkerSet's), llm_inference_service_lifecycle.go:84-128 (RouterReady rolls up the scheduler, Gateways, HTTPRoutes and InferencePool; Ready needs WorkloadsReady and RouterReady), workload_status.go:60-140 (status.workloads.primary.readyReplicas: the Deployment's availableReplicas, the LeaderWorkerSet's ready groups); kubernetes/kubernetes pkg/controller/deployment/sync.go:517-523 (Available while availableReplicas >= replicas - maxUnavailable) and util/deployment_util.go:851-870 (maxUnavailable rounds down); pulumi/pulumi-kubernetes v4.32.0 provider/pkg/metadata/overrides.go:100-160 (waitFor: a JSON list of condition= and jsonpath= expressions, all to hold), provider/pkg/jsonpath/jsonpath.go (RFC 9535 JSONPath; a path without a value matches when it selects something)",
     kserveChildNames:
         "kserve v0.20.0 config/llmisvcconfig/config-llm-scheduler.yaml and config-llm-router-route.yaml (ChildName suffixes, workload pod labels)",
-    seed003Flags:
-        "shared/seeds/003 issue #12 (vLLM TPU crash loop: unrecognized arguments: --prefix-cache-block-size); vLLM's parser has no such flag on any platform (vllm-project/vllm vllm/entrypoints/openai/cli_args.py and vllm/engine/arg_utils.py define --block-size and --enable-prefix-caching only)",
+    seed003Flags: `${FIELD_REPORTS.gkeDeployment}, issue #12 (vLLM TPU crash loop: unrecognized arguments: --prefix-cache-block-size); vLLM's parser has no such flag on any platform (vllm-project/vllm vllm/entrypoints/openai/cli_args.py and vllm/engine/arg_utils.py define --block-size and --enable-prefix-caching only)`,
     vllmShutdown:
         "kserve/kserve v0.20.0 config/llmisvcconfig/config-llm-template.yaml: preStop sleep 15, terminationGracePeriodSeconds 60, --shutdown-timeout (vLLM >= 0.18.0, vllm-project/vllm#36666; pkg/controller/v1alpha2/llmisvc/config_merge.go shutdownTimeout = grace - preStop - min(5, grace)), --disable-access-log-for-endpoints /health,/metrics,/ping (vLLM >= 0.16.0, vllm-project/vllm#30011; FrontendArgs in vllm/entrypoints/openai/cli_args.py)",
-    seed003Weights: "shared/seeds/003 issue #14 (prefix-cache-scorer 2.0, load-aware-scorer 1.0; queue 5, KV cache 80 %, staleness 200 ms)",
-    seed000Alpn: "shared/seeds/000 (EPP gRPC over TLS without ALPN h2) and DESIGN.md versions table (first releases with the fix)",
+    seed003Weights: `${FIELD_REPORTS.gkeDeployment}, issue #14 (prefix-cache-scorer 2.0, load-aware-scorer 1.0; queue 5, KV cache 80 %, staleness 200 ms)`,
+    seed000Alpn: `${FIELD_REPORTS.eppAlpn} (EPP gRPC over TLS without ALPN h2); the first releases with the fix: catalog/epp.ts`,
     eppTls: "llm-d/llm-d-router v0.10.0 pkg/epp/server/options.go:153 and :226 (--secure-serving, on by default), pkg/epp/server/runserver.go:175-208 (its TLS gRPC server offers ALPN h2, with a self-signed certificate or the one in --cert-path); kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/workload_tls_self_signed.go:60-182 (the `<name>-kserve-self-signed-certs` certificate is self-signed per service), llm_inference_service_types_func.go:38-45 (the EPP Service is `<name>-epp-service`), scheduler.go:242-290 (its ports keep the container port names: `grpc` on 9002)",
     eppExtProc:
         "llm-d/llm-d-router v0.10.0 README.md:47-50 (request_body_mode and response_body_mode: only FULL_DUPLEX_STREAMED is supported), config/charts/llm-d-router-standalone/values.yaml:144-160 (the EPP's Envoy filter: request and response headers SEND, bodies FULL_DUPLEX_STREAMED, trailers SEND); istio/istio 1.29.6 pilot/pkg/networking/core/route/route.go:514-545 (the same per-route override Istio writes for an InferencePool, with the trailers SEND a FULL_DUPLEX_STREAMED body requires), pilot/pkg/xds/filters/filters.go:172-197 (its listener filter skips everything until a route overrides it)",
@@ -84,7 +97,7 @@ export const SOURCES = {
         'kubernetes/api@10b39a39b core/v1/types.go:6376-6382 (loadBalancerSourceRanges), core/v1/annotation_key_constants.go:92-99 (service.beta.kubernetes.io/load-balancer-source-ranges, 0.0.0.0/0 by default), networking/v1/types.go:287-298 (kubernetes.io/ingress.class still honoured); kubernetes/cloud-provider@46666112 service/helpers/helper.go:40-84 (the field wins, then the annotation, else 0.0.0.0/0); kubernetes/cloud-provider-gcp@4e2453124 providers/gce/gce_annotations.go:38-47 and :115-141 (the first present of networking.gke.io/ and cloud.google.com/load-balancer-type; Internal or internal; external otherwise); kubernetes/ingress-gce@acbcf5d66 pkg/l4/annotations/gce_annotations.go:46-73 (loadBalancerClass networking.gke.io/l4-regional-internal), pkg/utils/utils.go:332-354 (no class: external; gce, gce-internal), pkg/annotations/service.go:37-47 and :131-164 (cloud.google.com/backend-config, then the beta key; {default, ports}), pkg/apis/backendconfig/v1/types.go:39-41, :68-78, :171-179 (spec.iap.enabled, spec.securityPolicy.name); kubernetes-sigs/aws-load-balancer-controller@225f44568 pkg/annotations/constants.go:92-93 and pkg/service/model_build_load_balancer.go:231-286 (aws-load-balancer-scheme internal|internet-facing, internal by default; aws-load-balancer-internal parsed as a boolean), pkg/config/service_config.go:7 (class service.k8s.aws/nlb), docs/guide/ingress/annotations.md:30, :41, :57, :36, :67 (Ingress scheme internal by default, inbound-cidrs 0.0.0.0/0 by default and ignored with security-groups, auth-type none|oidc|cognito, wafv2-acl-arn, conditions.<service> http-header values); kubernetes/cloud-provider-aws@63ec440c pkg/providers/v1/aws.go:2453-2460 (aws-load-balancer-internal: any value but "false" is internal; internet-facing without it); kubernetes-sigs/cloud-provider-azure@7b31c76ce pkg/consts/consts.go:253, :285-293, pkg/provider/azure_loadbalancer.go:4085-4092 (azure-load-balancer-internal == "true"), pkg/provider/loadbalancer/accesscontrol.go:130-153 (allowed IP ranges or service tags restrict; a public load balancer without them takes the Internet tag); kubernetes/ingress-nginx@dbb11b92d internal/ingress/annotations/ipallowlist/main.go:33-47 (allowlist-source-range, alias whitelist-source-range), auth/main.go:37-46 (auth-type basic|digest with auth-secret), authreq/main.go:37 (auth-url), internal/ingress/controller/config/config.go:765-769 (snippet annotations off by default), charts/ingress-nginx/values.yaml:492-522 (the controller\'s Service a LoadBalancer open to any source)',
     gkeServiceLoadBalancer:
         'https://cloud.google.com/kubernetes-engine/docs/concepts/service-load-balancer-parameters (networking.gke.io/load-balancer-type: "Internal" makes an internal passthrough Network Load Balancer; cloud.google.com/l4-rbs: "enabled" a backend service-based external one, the recommended external kind)',
-    seed003Startup: "shared/seeds/003 issue #8 (4-6 minutes from pod creation to Ready: download plus XLA compilation)",
+    seed003Startup: `${FIELD_REPORTS.gkeDeployment}, issue #8, measured there for Qwen2.5-3B-Instruct: T+21 s storage initializer pulled, T+56 s weights downloaded, T+86 s main container started, T+89 s API server up, T+180 s XLA compiled, T+250 s Ready (4-6 minutes from pod creation to Ready)`,
     kserveMultiNode:
         "kserve/kserve v0.20.0 pkg/apis/serving/v1alpha2/llm_inference_service_validation.go:259-281 (a worker needs data or pipeline parallelism), llm_inference_service_types_func.go:102-117 (the group size is data/dataLocal or pipeline), pkg/controller/v1alpha2/llmisvc/config_merge.go:89-95 and :255-264 (the pipeline-parallel preset is looked up by name but not shipped: config/llmisvcconfig holds none), workload_multi_node.go:141-177 (LeaderWorkerSet `<name>-kserve-mn`, RecreateGroupOnPodRestart; only the leader carries kserve.io/component=workload when a template is set), :482-503 (the template's service account is kept), :616-631 (leaderworkerset.sigs.k8s.io/* annotations copied to the LeaderWorkerSet)",
     tpuMultiHost:
@@ -156,4 +169,19 @@ export const SOURCES = {
         'https://docs.cloud.google.com/iam/docs/service-agents ("Google Cloud Service Extensions Service Account - Service agent for networkservices.googleapis.com - service-PROJECT_NUMBER@gcp-sa-dep.iam.gserviceaccount.com"; "Google Cloud creates the service agent at some point after you activate and use the API"); https://docs.cloud.google.com/iam/docs/create-service-agents ("If a service agent hasn\'t been created yet, then you can\'t grant roles to the service agent"; services.generateServiceIdentity "creates all service agents for the specified API"; no email in the response for a service without a primary agent); GoogleCloudPlatform/magic-modules d5778440 resource_project_service_identity.go.tmpl:67 (generateServiceIdentity), :112-125 (email only when returned)',
     modelArmor:
         'https://docs.cloud.google.com/model-armor/locations (asia-southeast1, asia-south1, us-central1, us-east1, us-east4, us-west1, europe-west1, europe-west2, europe-west3, europe-west4); Google, "Secure a serving workload on GKE with Model Armor" (2026-06-09: GCPTrafficExtension to modelarmor.<region>.rep.googleapis.com with the six events, failOpen false, metadata model_armor_settings; the roles container.admin, modelarmor.calloutUser, serviceusage.serviceUsageConsumer and modelarmor.user for service-<number>@gcp-sa-dep.iam.gserviceaccount.com); GoogleCloudPlatform/gke-gateway-api fc40d606 networking.gke.io_gcptrafficextensions.yaml:184-220 (googleAPIServiceName <service>.<region>.rep.googleapis.com; metadata values at most 1023 characters), :298-311 (timeout 10-10000 ms); @pulumi/gcp 9.37.0 modelarmor/template.d.ts:23-57,335-378',
+    // What IAM checks and what the workloads' calls need (the runtime contracts the tests read against the stacks).
+    gcsResourceNames:
+        'https://cloud.google.com/iam/docs/conditions-attribute-reference#resource-name (a bucket is projects/_/buckets/B, an object projects/_/buckets/B/objects/O) and https://docs.cloud.google.com/iam/docs/downscoping-short-lived-credentials "Limit permissions when listing objects" (a list request is checked on the bucket; the list-prefix API attribute works only in Credential Access Boundaries: "If you use Cloud Storage API attributes in a conditional role binding, then Cloud Storage methods will work incorrectly and fail unexpectedly")',
+    gcsConditionsNeedUniformAccess:
+        'https://cloud.google.com/iam/docs/resource-types-with-conditional-roles (Cloud Storage buckets: "Available for buckets that use uniform bucket-level access")',
+    iamRoles:
+        "https://cloud.google.com/iam/docs/roles-permissions (each predefined role's permissions), as snapshotted by iann0036/iam-dataset@2073fa52 gcp/roles/<role>.json (2026-08-22)",
+    gcsObjectInsert:
+        "https://cloud.google.com/storage/docs/json_api/v1/objects/insert (storage.objects.create; writing over an existing name also needs storage.objects.delete)",
+    imageStreamingNodeRole:
+        "https://cloud.google.com/kubernetes-engine/docs/how-to/image-streaming#requirements (images in Artifact Registry standard or remote repositories; a node service account other than the default needs roles/serviceusage.serviceUsageConsumer in the project hosting the image); terraform-google-modules/terraform-google-kubernetes-engine#2251 and PR #2262 (roles/container.defaultNodeServiceAccount lacks serviceusage.services.use)",
+    nodeServiceAccountLogging:
+        "https://docs.cloud.google.com/kubernetes-engine/security/configure-node-service-accounts (nodes log and write metrics as their service account: roles/container.defaultNodeServiceAccount at least)",
+    artifactRegistryPull:
+        "https://cloud.google.com/artifact-registry/docs/access-control#permissions (pulling an image needs artifactregistry.repositories.downloadArtifacts on the repository)",
 } as const;

@@ -1,5 +1,5 @@
 /** The request path, hop by hop, per gateway provider: ports, protocols, timeouts, what happens on failure. */
-import { GATEWAY_LISTENERS } from "../catalog";
+import { GATEWAY_LISTENERS } from "@gke-tpu-inference/facts";
 
 /** One hop of a request's way to vLLM, or of a health check, as the stack must build it. */
 export interface RequestHop {

@@ -1,5 +1,6 @@
 /** What each workload of the stack calls once it runs: Google Cloud APIs (with the permission each call needs), or only the Kubernetes API. */
-import { CONTRACT_SOURCES, WorkloadContract } from "./iam";
+import { SOURCES } from "@gke-tpu-inference/facts";
+import { WorkloadContract } from "./iam";
 
 /** The Run:ai model streamer in the vLLM TPU image, and the vLLM calls that use it. */
 const RUNAI = "run-ai/runai-model-streamer@0.15.9 py/runai_model_streamer_gcs/runai_model_streamer_gcs/files/files.py";
@@ -56,7 +57,7 @@ export const RUNTIME_CONTRACTS = {
             },
             {
                 request: "the same upload over an entry another replica wrote meanwhile (check-then-write, no precondition)",
-                source: `${CONTRACT_SOURCES.gcsObjectInsert}; jax-ml/jax@jax-v0.11.0 jax/_src/lru_cache.py:147-152`,
+                source: `${SOURCES.gcsObjectInsert}; jax-ml/jax@jax-v0.11.0 jax/_src/lru_cache.py:147-152`,
                 permission: "storage.objects.delete",
                 on: "cacheObject",
             },
@@ -81,7 +82,7 @@ export const RUNTIME_CONTRACTS = {
             },
             {
                 request: "the same upload over a file of an older revision",
-                source: CONTRACT_SOURCES.gcsObjectInsert,
+                source: SOURCES.gcsObjectInsert,
                 permission: "storage.objects.delete",
                 on: "weightsObject",
             },
@@ -107,25 +108,25 @@ export const RUNTIME_CONTRACTS = {
         calls: [
             {
                 request: "Cloud Logging entries.write",
-                source: CONTRACT_SOURCES.nodeServiceAccount,
+                source: SOURCES.nodeServiceAccountLogging,
                 permission: "logging.logEntries.create",
                 on: "project",
             },
             {
                 request: "Cloud Monitoring timeSeries.create",
-                source: CONTRACT_SOURCES.nodeServiceAccount,
+                source: SOURCES.nodeServiceAccountLogging,
                 permission: "monitoring.timeSeries.create",
                 on: "project",
             },
             {
                 request: "an image pull from REGION-docker.pkg.dev/PROJECT/REPOSITORY",
-                source: CONTRACT_SOURCES.artifactRegistryPull,
+                source: SOURCES.artifactRegistryPull,
                 permission: "artifactregistry.repositories.downloadArtifacts",
                 on: "imageRepository",
             },
             {
                 request: "the Container File System API streaming the image, billed to the project",
-                source: CONTRACT_SOURCES.imageStreaming,
+                source: SOURCES.imageStreamingNodeRole,
                 permission: "serviceusage.services.use",
                 on: "project",
             },

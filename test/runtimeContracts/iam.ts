@@ -1,9 +1,10 @@
+import { SOURCES } from "@gke-tpu-inference/facts";
 /** What IAM checks, the calls a workload makes to Google Cloud, where those facts come from, and the permissions of every role the stack grants. */
 
 /**
  * What IAM checks a permission on, as a grant must cover it. Cloud Storage checks `storage.buckets.get` and
  * `storage.objects.list` on the bucket (`projects/_/buckets/B`) and object reads and writes on the object
- * (`projects/_/buckets/B/objects/NAME`). Source: {@link CONTRACT_SOURCES.gcsResourceNames}.
+ * (`projects/_/buckets/B/objects/NAME`). Source: {@link SOURCES.gcsResourceNames}.
  */
 export type GrantScope =
     /** The bucket the model server streams its weights from. */
@@ -39,26 +40,8 @@ export interface WorkloadContract {
     readonly calls: readonly GoogleApiCall[];
 }
 
-/** Where the contracts' facts come from. */
-export const CONTRACT_SOURCES = {
-    gcsResourceNames:
-        'https://cloud.google.com/iam/docs/conditions-attribute-reference#resource-name (a bucket is projects/_/buckets/B, an object projects/_/buckets/B/objects/O) and https://docs.cloud.google.com/iam/docs/downscoping-short-lived-credentials "Limit permissions when listing objects" (a list request is checked on the bucket; the list-prefix API attribute works only in Credential Access Boundaries: "If you use Cloud Storage API attributes in a conditional role binding, then Cloud Storage methods will work incorrectly and fail unexpectedly")',
-    gcsConditionsNeedUniformAccess:
-        'https://cloud.google.com/iam/docs/resource-types-with-conditional-roles (Cloud Storage buckets: "Available for buckets that use uniform bucket-level access")',
-    iamRoles:
-        "https://cloud.google.com/iam/docs/roles-permissions (each predefined role's permissions), as snapshotted by iann0036/iam-dataset@2073fa52 gcp/roles/<role>.json (2026-08-22)",
-    gcsObjectInsert:
-        "https://cloud.google.com/storage/docs/json_api/v1/objects/insert (storage.objects.create; writing over an existing name also needs storage.objects.delete)",
-    imageStreaming:
-        "https://cloud.google.com/kubernetes-engine/docs/how-to/image-streaming#requirements (images in Artifact Registry standard or remote repositories; a node service account other than the default needs roles/serviceusage.serviceUsageConsumer in the project hosting the image); terraform-google-modules/terraform-google-kubernetes-engine#2251 and PR #2262 (roles/container.defaultNodeServiceAccount lacks serviceusage.services.use)",
-    nodeServiceAccount:
-        "https://docs.cloud.google.com/kubernetes-engine/security/configure-node-service-accounts (nodes log and write metrics as their service account: roles/container.defaultNodeServiceAccount at least)",
-    artifactRegistryPull:
-        "https://cloud.google.com/artifact-registry/docs/access-control#permissions (pulling an image needs artifactregistry.repositories.downloadArtifacts on the repository)",
-} as const;
-
 /**
- * Each predefined role the stack grants, with every permission it carries. Source: {@link CONTRACT_SOURCES.iamRoles}.
+ * Each predefined role the stack grants, with every permission it carries. Source: {@link SOURCES.iamRoles}.
  */
 export const IAM_ROLE_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
     "roles/storage.objectViewer": [
