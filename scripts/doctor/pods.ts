@@ -59,7 +59,7 @@ export const LOG_CAUSES: ReadonlyArray<{
         pattern: /.*does not have (storage\.\w+\.\w+) access to the Google Cloud Storage (bucket|object).*/,
         what: "Cloud Storage refused the server",
         fix: (match) =>
-            `its Workload Identity principal lacks ${match[1]} on the ${match[2]} it reads (its weights or its compilation cache, see README "Least privilege"): ` +
+            `its Workload Identity principal lacks ${match[1]} on the ${match[2]} it reads (its weights or its compilation cache; docs/explanation/cold-start.md#least-privilege): ` +
             "`pulumi up` grants it; a grant made minutes ago may still be applying (typically 2 minutes, sometimes 7 or more)",
     },
     { pattern: /error: unrecognized arguments: .*/, what: "vLLM rejected a flag", lesson: "vllm-flag" },
