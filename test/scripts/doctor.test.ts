@@ -340,7 +340,7 @@ describe("npm run doctor over recorded states", () => {
             "Cloud Storage refused the server: google.api_core.exceptions.Forbidden: 403 GET https://storage.googleapis.com/storage/v1/b/tpu-inference-dev-weights-9ceade23",
         );
         expect(await line("bucket-forbidden", "container running")).toContain(
-            "fix: its Workload Identity principal lacks storage.buckets.get on the bucket it reads (its weights or its compilation cache",
+            "fix: its Workload Identity principal lacks storage.buckets.get on the bucket it reads (its weights or its compilation cache; docs/explanation/cold-start.md#least-privilege)",
         );
         expect(await line("scaling-out", "service ready")).toBe(
             `WARN    ${SERVICE}: service ready: scaling out, serving on 1 ready replica; MainWorkloadReady=False (MinimumReplicasUnavailable: Deployment does not have minimum availability.)` +
