@@ -64,6 +64,8 @@ describe("the program (index.ts)", () => {
                 "gke-tpu-inference:platform:KServe kserve",
                 "gke-tpu-inference:platform:LeaderWorkerSet lws",
                 "gke-tpu-inference:platform:ServingNamespace serving",
+                // The TPU pools' own component, which makes the ComputeClass with them when the plan has several options.
+                "gke-tpu-inference:platform:TpuCapacity tpu-inference",
                 "gke-tpu-inference:project:ProjectApis tpu-inference",
                 // Without model services: no bucket and no repository.
                 "gke-tpu-inference:storage:ModelStore tpu-inference",
@@ -306,6 +308,19 @@ describe("the program (index.ts)", () => {
         expect(graph.resources.filter((resource) => resource.options.protect)).toEqual([]);
     });
 
+    test("a stack whose plan comes from the deprecated tpuProvisioning is warned at preview, with what to run instead", async () => {
+        const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+        try {
+            await runProgram({ tpuProvisioning: "spot" });
+            expect(warn.mock.calls.map(([message]) => String(message)).filter((line) => line.includes("deprecated"))).toEqual([
+                "warning: [runtime] gke-tpu-inference:tpuProvisioning is deprecated: tpuCapacity replaces it, and release 0.3.0 removes it; " +
+                    "run pulumi config set --path 'tpuCapacity[0].type' spot && pulumi config rm tpuProvisioning (the same plan of one option: the TPU pool stays)",
+            ]);
+        } finally {
+            warn.mockRestore();
+        }
+    });
+
     test("invalid configuration stops the program before any resource is registered", async () => {
         expect(await failure(() => runProgram({ zone: "us-central1-a" }))).toMatch(
             /^gke-tpu-inference:zone = "us-central1-a" is not a zone where GKE offers TPU v6e node pools/,
@@ -461,7 +476,7 @@ describe("live facts read at preview", () => {
         );
         expect(message).toBe(
             "reading the enabled APIs of project acme-inference failed (googleapi: Error 403: Cloud Resource Manager API has not been used in project 1234); " +
-                "the stack needs serviceusage.googleapis.com and cloudresourcemanager.googleapis.com enabled and permission to read the project's services (see README, Deploy for real)",
+                "the stack needs serviceusage.googleapis.com and cloudresourcemanager.googleapis.com enabled and permission to read the project's services (docs/getting-started.md#deploy-for-real)",
         );
     });
 });

@@ -2,6 +2,7 @@ import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
 import { GCP_NAME_RULES } from "@gke-tpu-inference/facts";
 import { StackNames } from "../lib/names";
+import { GatewayProviderDescriptor } from "../settings/gatewayProviders";
 
 /** Arguments of {@link GatewayAddress}. */
 export interface GatewayAddressArgs {
@@ -45,5 +46,13 @@ export class GatewayAddress extends pulumi.ComponentResource {
         this.name = address.name;
         this.ip = address.address;
         this.registerOutputs({ name: this.name, ip: this.ip });
+    }
+
+    /** The address as a Gateway's `spec.addresses` names it, of `type` (the gateway provider's descriptor's `addressType`). */
+    specAddress(type: GatewayProviderDescriptor["addressType"]): {
+        type: GatewayProviderDescriptor["addressType"];
+        value: pulumi.Output<string>;
+    } {
+        return { type, value: type === "NamedAddress" ? this.name : this.ip };
     }
 }

@@ -10,7 +10,7 @@ import { BODY_BASED_ROUTER, IAP, VLLM_PORT } from "@gke-tpu-inference/facts";
 import { ROOT_INFERENCE_PATHS } from "../serving/routerRoute";
 import { GkeGatewayAccess } from "./gkeAccess";
 import { ModelArmor } from "./modelArmor";
-import { GatewayProvider, GatewayProviderInstallArgs, InstalledGatewayProvider, RouterExtension, ServiceBackends } from "./provider";
+import { GatewayProviderInstallArgs, InstalledGatewayProvider, RouterExtension, ServiceBackends } from "./provider";
 import { gatewayTargetRef } from "./targets";
 
 /** GCP's backend timeout defaults to 30 s; a long completion streams for minutes. */
@@ -174,10 +174,9 @@ function addRouterExtension(name: string, router: RouterExtension, opts: pulumi.
 }
 
 /** GKE's Gateway once the network is up: the Gateway and each model service wait for what GKE needs of the project. */
-export function installGkeGateway(
-    args: Pick<GatewayProviderInstallArgs, "proxyOnlySubnetwork" | "networkServices" | "access" | "gcp" | "iapClientSecret" | "provider">,
-): InstalledGatewayProvider {
-    const { proxyOnlySubnetwork, networkServices, access, gcp } = args;
+export function installGkeGateway(args: GatewayProviderInstallArgs<"gke">): InstalledGatewayProvider {
+    const { proxyOnlySubnetwork, networkServices, gcp } = args;
+    const { access } = args.gateway;
     const guard = new GkeGatewayAccess("gateway-access", {
         project: gcp.project,
         region: gcp.region,
@@ -219,15 +218,3 @@ export function installGkeGateway(
         addRouterExtension,
     };
 }
-
-/**
- * GKE's own Gateway controller: it runs no webhook on the nodes and asks nothing of the serving namespace; its regional
- * Application Load Balancer needs the region's proxy-only subnet and takes its reserved address by name.
- */
-export const GKE_GATEWAY_PROVIDER: GatewayProvider = {
-    webhookPorts: [],
-    proxyOnlySubnet: true,
-    servingNamespaceLabels: {},
-    addressType: "NamedAddress",
-    install: installGkeGateway,
-};

@@ -2,6 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { GATEWAY_LISTENERS } from "@gke-tpu-inference/facts";
 import { GatewaySettings } from "../settings/gateway";
+import { GatewayProviderDescriptor } from "../settings/gatewayProviders";
 import { InstalledGatewayProvider } from "./provider";
 
 /** Where the Gateway's certificate comes from. */
@@ -26,7 +27,7 @@ export interface InferenceGatewayArgs {
      */
     gatewayProvider: Pick<InstalledGatewayProvider, "gatewayPrerequisites" | "gatewayInfrastructure" | "addGatewayObjects">;
     /** The reserved address, as the provider names it in `spec.addresses`. */
-    address: { type: "NamedAddress" | "IPAddress"; value: pulumi.Input<string> };
+    address: { type: GatewayProviderDescriptor["addressType"]; value: pulumi.Input<string> };
     /** The HTTPS listener's certificate. */
     certificate: GatewayCertificateSource;
     /** cert-manager's webhook answering, which a Certificate needs. */
@@ -40,6 +41,132 @@ export interface InferenceGatewayArgs {
 /** The name of the Secret the stack's certificate is written to. */
 export function certificateSecretName(gateway: string): string {
     return `${gateway}-tls`;
+}
+
+/** Whether the stack's own CA signs the Gateway's certificate: the settings name neither a Secret nor an issuer of the user's. */
+export function signedByStackCa(gateway: Pick<GatewaySettings, "tlsSecret" | "certificateIssuer">): boolean {
+    return gateway.tlsSecret === undefined && gateway.certificateIssuer === undefined;
+}
+
+/**
+ * The Gateway's certificate as the settings choose it: the user's Secret, else the user's ClusterIssuer for the hostname,
+ * else the stack's CA (`stackCa`) for the reserved address and the hostname.
+ */
+export function certificateSourceOf(
+    gateway: Pick<GatewaySettings, "tlsSecret" | "certificateIssuer" | "hostname">,
+    stackCa: { issuer: pulumi.Input<string>; ipAddress: pulumi.Input<string> },
+): GatewayCertificateSource {
+    if (gateway.tlsSecret !== undefined) {
+        return { secretName: gateway.tlsSecret };
+    }
+    return gateway.certificateIssuer !== undefined
+        ? { issuer: gateway.certificateIssuer, hostname: gateway.hostname }
+        : { ...stackCa, hostname: gateway.hostname };
+}
+
+/** The command that writes the CA of the stack's certificate (public; cert-manager copies it into the certificate's Secret) to ca.crt. */
+export function caCertificateCommand(gateway: Pick<GatewaySettings, "namespace" | "name">): string {
+    return `kubectl get secret -n ${gateway.namespace} ${certificateSecretName(gateway.name)} -o jsonpath='{.data.ca\\.crt}' | base64 -d > ca.crt`;
+}
+
+/** The cert-manager Certificate an issuer signs for the Gateway's address and hostname, into the Secret its HTTPS listener serves. */
+export function gatewayCertificate(
+    gateway: Pick<GatewaySettings, "name">,
+    certificate: Extract<GatewayCertificateSource, { issuer: unknown }>,
+    namespace: pulumi.Input<string>,
+) {
+    return {
+        apiVersion: "cert-manager.io/v1",
+        kind: "Certificate",
+        metadata: {
+            name: certificateSecretName(gateway.name),
+            namespace,
+            annotations: { "pulumi.com/waitFor": "condition=Ready" },
+        },
+        spec: {
+            secretName: certificateSecretName(gateway.name),
+            ...(certificate.hostname !== undefined ? { dnsNames: [certificate.hostname] } : {}),
+            ...(certificate.ipAddress !== undefined ? { ipAddresses: [certificate.ipAddress] } : {}),
+            privateKey: { algorithm: "RSA", size: 2048 },
+            issuerRef: { group: "cert-manager.io", kind: "ClusterIssuer", name: certificate.issuer },
+        },
+    };
+}
+
+/** How the Gateway object is built, besides its settings. */
+export interface GatewayObjectOptions {
+    namespace: pulumi.Input<string>;
+    /** The Secret its HTTPS listener serves. */
+    certificateSecret: string;
+    address: InferenceGatewayArgs["address"];
+    allowedRouteNamespaceLabels: Record<string, string>;
+    /** What the provider makes the load balancer's Service from, where it reads it from the Gateway. */
+    infrastructure?: InstalledGatewayProvider["gatewayInfrastructure"];
+    programmedTimeoutSeconds: number;
+}
+
+/**
+ * The Gateway: HTTPS for routes from labelled namespaces, with the certificate's Secret; plain HTTP for the redirect of
+ * its own namespace only; `pulumi up` waits until its provider reports it Programmed.
+ */
+export function gatewayObject(gateway: Pick<GatewaySettings, "className" | "name">, options: GatewayObjectOptions) {
+    return {
+        apiVersion: "gateway.networking.k8s.io/v1",
+        kind: "Gateway",
+        metadata: {
+            name: gateway.name,
+            namespace: options.namespace,
+            annotations: {
+                "pulumi.com/waitFor": "condition=Programmed",
+                // A regional Application Load Balancer takes minutes to program; a Network Load Balancer less.
+                "pulumi.com/timeoutSeconds": String(options.programmedTimeoutSeconds),
+            },
+        },
+        spec: {
+            gatewayClassName: gateway.className,
+            addresses: [options.address],
+            listeners: [
+                {
+                    name: GATEWAY_LISTENERS.https.name,
+                    protocol: "HTTPS",
+                    port: GATEWAY_LISTENERS.https.port,
+                    tls: { mode: "Terminate", certificateRefs: [{ kind: "Secret", group: "", name: options.certificateSecret }] },
+                    allowedRoutes: { namespaces: { from: "Selector", selector: { matchLabels: options.allowedRouteNamespaceLabels } } },
+                },
+                // Plain HTTP carries only the redirect, which lives in the Gateway's namespace.
+                {
+                    name: GATEWAY_LISTENERS.http.name,
+                    protocol: "HTTP",
+                    port: GATEWAY_LISTENERS.http.port,
+                    allowedRoutes: { namespaces: { from: "Same" } },
+                },
+            ],
+            ...(options.infrastructure !== undefined ? { infrastructure: options.infrastructure } : {}),
+        },
+        // Declared (and never sent) so that the resource exposes the status GKE writes back.
+        status: undefined,
+    };
+}
+
+/** The route of the Gateway's plain-HTTP listener: every request redirected to HTTPS. */
+export function httpsRedirectRoute(gateway: Pick<GatewaySettings, "name">, namespace: pulumi.Input<string>) {
+    return {
+        apiVersion: "gateway.networking.k8s.io/v1",
+        kind: "HTTPRoute",
+        metadata: { name: `${gateway.name}-https-redirect`, namespace },
+        spec: {
+            parentRefs: [
+                { group: "gateway.networking.k8s.io", kind: "Gateway", name: gateway.name, sectionName: GATEWAY_LISTENERS.http.name },
+            ],
+            rules: [
+                {
+                    filters: [
+                        { type: "RequestRedirect", requestRedirect: { scheme: "https", statusCode: GATEWAY_LISTENERS.redirectStatusCode } },
+                    ],
+                },
+            ],
+        },
+    };
 }
 
 /**
@@ -66,115 +193,38 @@ export class InferenceGateway extends pulumi.ComponentResource {
         const childOpts = { parent: this, provider: args.provider };
         const namespace = new k8s.core.v1.Namespace(`${name}-ns`, { metadata: { name: gateway.namespace } }, childOpts);
 
+        const { certificate } = args;
         const issued =
-            "issuer" in args.certificate
+            "issuer" in certificate
                 ? new k8s.apiextensions.CustomResource(
                       `${name}-certificate`,
+                      gatewayCertificate(gateway, certificate, namespace.metadata.name),
                       {
-                          apiVersion: "cert-manager.io/v1",
-                          kind: "Certificate",
-                          metadata: {
-                              name: certificateSecretName(gateway.name),
-                              namespace: namespace.metadata.name,
-                              annotations: { "pulumi.com/waitFor": "condition=Ready" },
-                          },
-                          spec: {
-                              secretName: certificateSecretName(gateway.name),
-                              ...(args.certificate.hostname !== undefined ? { dnsNames: [args.certificate.hostname] } : {}),
-                              ...(args.certificate.ipAddress !== undefined ? { ipAddresses: [args.certificate.ipAddress] } : {}),
-                              privateKey: { algorithm: "RSA", size: 2048 },
-                              issuerRef: { group: "cert-manager.io", kind: "ClusterIssuer", name: args.certificate.issuer },
-                          },
+                          ...childOpts,
+                          dependsOn: [args.certManagerReady],
                       },
-                      { ...childOpts, dependsOn: [args.certManagerReady] },
                   )
                 : undefined;
-        const secretName = "secretName" in args.certificate ? args.certificate.secretName : certificateSecretName(gateway.name);
-
+        const secretName = "secretName" in certificate ? certificate.secretName : certificateSecretName(gateway.name);
         const gatewayObjects = args.gatewayProvider.addGatewayObjects(
             name,
             { namespace: namespace.metadata.name, name: gateway.name, url: args.url },
             childOpts,
         );
-
-        const listeners = [
-            {
-                name: GATEWAY_LISTENERS.https.name,
-                protocol: "HTTPS",
-                port: GATEWAY_LISTENERS.https.port,
-                tls: { mode: "Terminate", certificateRefs: [{ kind: "Secret", group: "", name: secretName }] },
-                allowedRoutes: { namespaces: { from: "Selector", selector: { matchLabels: args.allowedRouteNamespaceLabels } } },
-            },
-            // Plain HTTP carries only the redirect below, which lives in the Gateway's namespace.
-            {
-                name: GATEWAY_LISTENERS.http.name,
-                protocol: "HTTP",
-                port: GATEWAY_LISTENERS.http.port,
-                allowedRoutes: { namespaces: { from: "Same" } },
-            },
-        ];
-
         const resource = new k8s.apiextensions.CustomResource(
             `${name}-gateway`,
-            {
-                apiVersion: "gateway.networking.k8s.io/v1",
-                kind: "Gateway",
-                metadata: {
-                    name: gateway.name,
-                    namespace: namespace.metadata.name,
-                    annotations: {
-                        "pulumi.com/waitFor": "condition=Programmed",
-                        // A regional Application Load Balancer takes minutes to program; a Network Load Balancer less.
-                        "pulumi.com/timeoutSeconds": String(args.programmedTimeoutSeconds ?? 1800),
-                    },
-                },
-                spec: {
-                    gatewayClassName: gateway.className,
-                    addresses: [args.address],
-                    listeners,
-                    ...(args.gatewayProvider.gatewayInfrastructure !== undefined
-                        ? { infrastructure: args.gatewayProvider.gatewayInfrastructure }
-                        : {}),
-                },
-                // Declared (and never sent) so that the resource exposes the status GKE writes back.
-                status: undefined,
-            },
-            {
-                ...childOpts,
-                // Never programmed without its certificate, its access control or its screening.
-                dependsOn: [...args.gatewayProvider.gatewayPrerequisites, ...(issued ? [issued] : []), ...gatewayObjects],
-            },
+            gatewayObject(gateway, {
+                namespace: namespace.metadata.name,
+                certificateSecret: secretName,
+                address: args.address,
+                allowedRouteNamespaceLabels: args.allowedRouteNamespaceLabels,
+                infrastructure: args.gatewayProvider.gatewayInfrastructure,
+                programmedTimeoutSeconds: args.programmedTimeoutSeconds ?? 1800,
+            }),
+            // Never programmed without its certificate, its access control or its screening.
+            { ...childOpts, dependsOn: [...args.gatewayProvider.gatewayPrerequisites, ...(issued ? [issued] : []), ...gatewayObjects] },
         );
-
-        new k8s.apiextensions.CustomResource(
-            `${name}-https-redirect`,
-            {
-                apiVersion: "gateway.networking.k8s.io/v1",
-                kind: "HTTPRoute",
-                metadata: { name: `${gateway.name}-https-redirect`, namespace: namespace.metadata.name },
-                spec: {
-                    parentRefs: [
-                        {
-                            group: "gateway.networking.k8s.io",
-                            kind: "Gateway",
-                            name: gateway.name,
-                            sectionName: GATEWAY_LISTENERS.http.name,
-                        },
-                    ],
-                    rules: [
-                        {
-                            filters: [
-                                {
-                                    type: "RequestRedirect",
-                                    requestRedirect: { scheme: "https", statusCode: GATEWAY_LISTENERS.redirectStatusCode },
-                                },
-                            ],
-                        },
-                    ],
-                },
-            },
-            childOpts,
-        );
+        new k8s.apiextensions.CustomResource(`${name}-https-redirect`, httpsRedirectRoute(gateway, namespace.metadata.name), childOpts);
 
         // CustomResource types only apiVersion, kind and metadata; `status` exists because it was declared above.
         const { status } = resource as unknown as { status: pulumi.Output<{ addresses?: Array<{ value: string }> } | undefined> };

@@ -1,17 +1,16 @@
 /**
- * Istio as the gateway provider: installed by the stack beside the platform (istiod's webhooks on their own port), its
- * Gateway an Envoy Deployment behind a passthrough load balancer of the kind the settings ask for, the serving
- * namespace outside its mesh, TLS from its proxies to each service's EPP, and for Pattern 2 an ext_proc filter to the
- * body-based router.
+ * Istio as the gateway provider: installed by the stack beside the platform, its Gateway an Envoy Deployment behind a
+ * passthrough load balancer of the kind the settings ask for, TLS from its proxies to each service's EPP, and for
+ * Pattern 2 an ext_proc filter to the body-based router. Its webhook port and the serving namespace's label that keeps
+ * the mesh out are its descriptor's (settings/gatewayProviders.ts).
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { BODY_BASED_ROUTER, GKE_SERVICE_LOAD_BALANCER, ISTIO } from "@gke-tpu-inference/facts";
+import { BODY_BASED_ROUTER, GKE_SERVICE_LOAD_BALANCER } from "@gke-tpu-inference/facts";
 import { Istio } from "../platform/istio";
 import { servicePathRouteNames } from "../serving/routerRoute";
-import { GatewayLoadBalancer } from "../settings/gateway";
 import { IstioGatewayAccess, serviceOverlayName } from "./istioAccess";
-import { GatewayProvider, RouterExtension, ServiceBackends } from "./provider";
+import { GatewayProviderInstallArgs, InstalledGatewayProvider, RouterExtension, ServiceBackends } from "./provider";
 import { GATEWAY_HTTP_FILTERS_MATCH, gatewayTargetRef } from "./targets";
 
 /** The API version of the Istio networking objects the stack writes (the CRD's storage version). */
@@ -116,40 +115,30 @@ function addRouterExtension(name: string, router: RouterExtension, opts: pulumi.
     );
 }
 
-/** Istio behind a load balancer of `loadBalancer`'s kind. */
-export function istioGatewayProvider(loadBalancer: GatewayLoadBalancer): GatewayProvider {
+/** Istio installed beside the platform, its Gateway behind a load balancer of the kind the settings chose. */
+export function installIstioGateway(args: GatewayProviderInstallArgs<"istio">): InstalledGatewayProvider {
+    const { provider, webhookPrerequisites, gateway } = args;
+    const istio = new Istio("istio", { provider, webhookPrerequisites });
+    // Istio's objects wait for its CRDs.
+    const afterCrds = (opts: pulumi.CustomResourceOptions) => ({ ...opts, dependsOn: [istio.crds] });
     return {
-        webhookPorts: [ISTIO.webhookPort],
-        // A passthrough Network Load Balancer: no proxy-only subnet.
-        proxyOnlySubnet: false,
-        // No sidecar beside vLLM or the EPP: the EPP's own TLS carries the Gateway's calls.
-        servingNamespaceLabels: { [ISTIO.injectionLabel.key]: ISTIO.injectionLabel.disabled },
-        // Istio's Service template sets the load balancer's IP from the Gateway's first address.
-        addressType: "IPAddress",
-        install: ({ provider, webhookPrerequisites, gatewayName, access }) => {
-            const istio = new Istio("istio", { provider, webhookPrerequisites });
-            // Istio's objects wait for its CRDs.
-            const afterCrds = (opts: pulumi.CustomResourceOptions) => ({ ...opts, dependsOn: [istio.crds] });
-            return {
-                // Nothing but istiod programs an `istio` Gateway.
-                gatewayPrerequisites: [istio.istiod],
-                // Istio copies these onto the Service it creates for the Gateway.
-                // and merges the overlay the ConfigMap holds (the allowed ranges, the client's address kept) into that Service.
-                gatewayInfrastructure: {
-                    annotations: { ...GKE_SERVICE_LOAD_BALANCER[loadBalancer] },
-                    parametersRef: { group: "", kind: "ConfigMap", name: serviceOverlayName(gatewayName) },
-                },
-                servicePrerequisites: [],
-                addServiceObjects: (name, service, opts) => addServiceObjects(name, service, afterCrds(opts)),
-                addGatewayObjects: (name, gateway, opts) => [
-                    new IstioGatewayAccess(
-                        `${name}-access`,
-                        { provider, gateway, access, audience: gateway.url, crds: istio.crds },
-                        { parent: opts.parent },
-                    ),
-                ],
-                addRouterExtension: (name, router, opts) => addRouterExtension(name, router, afterCrds(opts)),
-            };
+        // Nothing but istiod programs an `istio` Gateway.
+        gatewayPrerequisites: [istio.istiod],
+        // Istio copies these onto the Service it creates for the Gateway, and merges the overlay the ConfigMap holds (the
+        // allowed ranges, the client's address kept) into that Service.
+        gatewayInfrastructure: {
+            annotations: { ...GKE_SERVICE_LOAD_BALANCER[gateway.loadBalancer] },
+            parametersRef: { group: "", kind: "ConfigMap", name: serviceOverlayName(gateway.name) },
         },
+        servicePrerequisites: [],
+        addServiceObjects: (name, service, opts) => addServiceObjects(name, service, afterCrds(opts)),
+        addGatewayObjects: (name, target, opts) => [
+            new IstioGatewayAccess(
+                `${name}-access`,
+                { provider, gateway: target, access: gateway.access, audience: target.url, crds: istio.crds },
+                { parent: opts.parent },
+            ),
+        ],
+        addRouterExtension: (name, router, opts) => addRouterExtension(name, router, afterCrds(opts)),
     };
 }

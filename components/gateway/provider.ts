@@ -1,30 +1,27 @@
 /**
  * What a gateway provider adds to the stack, behind one interface: everything that GKE's own Gateway controller or
- * Istio needs or creates comes through a {@link GatewayProvider}, which `index.ts` chooses once from the
- * `gatewayProvider` setting: the webhook ports the control plane must reach, whether the region gets a proxy-only subnet,
- * the serving namespace's labels, what the Gateway waits for, the objects each model service gets, and the body-based
- * router's extension. The proxy-only subnet's range is a setting (`settings/gateway.ts`, whose rules check it); the
- * network creates the subnet only for a provider that has one.
+ * Istio creates comes through the {@link InstalledGatewayProvider} its module's installer returns (`installGkeGateway`,
+ * `installIstioGateway`, both of the same arguments, called at the same point of `index.ts`): what the Gateway waits for,
+ * the objects each model service gets, and the body-based router's extension. What the stack knows of a provider
+ * without creating anything (its classes, the proxy-only subnet and its range, the address type, the webhook ports, the
+ * identity checks, the serving namespace's labels) is its descriptor in the settings layer (settings/gatewayProviders.ts).
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { StackNames } from "../lib/names";
-import { GatewayAccessSettings } from "../settings/gateway";
+import { GatewaySettings } from "../settings/gateway";
+import { GatewayProviderName } from "../settings/gatewayProviders";
 
-/** What a provider needs of the cluster and the network to be installed. */
-export interface GatewayProviderInstallArgs {
+/** What a provider needs of the cluster and the network to be installed, whichever it is. */
+export interface GatewayProviderContext {
     /** Provider of the target cluster. */
     provider: k8s.Provider;
-    /** What lets the control plane reach the provider's webhooks: the firewall rule that opens {@link GatewayProvider.webhookPorts}. */
+    /** What lets the control plane reach the provider's webhooks: the firewall rule that opens its descriptor's `webhookPorts`. */
     webhookPrerequisites: pulumi.Input<pulumi.Resource>[];
     /** The region's proxy-only subnet, where the settings give it a range. */
     proxyOnlySubnetwork?: pulumi.Resource;
     /** The Network Services API enabled: GKE accepts an InferencePool backend only with it. */
     networkServices: pulumi.Input<pulumi.Resource>[];
-    /** The Gateway's name, which the provider's policies target. */
-    gatewayName: string;
-    /** Who may reach the models, validated by the settings. */
-    access: GatewayAccessSettings;
     /** Where the provider's GCP objects go, and their names. */
     gcp: {
         project: string;
@@ -40,18 +37,10 @@ export interface GatewayProviderInstallArgs {
     iapClientSecret?: pulumi.Input<string>;
 }
 
-/** A provider as chosen from the settings: what the cluster must allow for it, and how it is installed. */
-export interface GatewayProvider {
-    /** Ports, beside the platform's webhooks, that the control plane must reach on the nodes' pods. */
-    readonly webhookPorts: readonly string[];
-    /** Whether the provider's load balancer needs the region's proxy-only subnet (an Envoy-based regional one does; a passthrough one not). */
-    readonly proxyOnlySubnet: boolean;
-    /** Labels the model services' namespace carries for the provider. */
-    readonly servingNamespaceLabels: Readonly<Record<string, string>>;
-    /** How the Gateway's `spec.addresses` names the reserved address: GKE by the address resource's name, Istio by the IP. */
-    readonly addressType: "NamedAddress" | "IPAddress";
-    /** Installs what programs the Gateway beside the platform, and gives what the gateway and the model services get from it. */
-    install(args: GatewayProviderInstallArgs): InstalledGatewayProvider;
+/** What provider `P`'s installer takes: the context, and the Gateway as the settings give it for `P`. */
+export interface GatewayProviderInstallArgs<P extends GatewayProviderName> extends GatewayProviderContext {
+    /** Its name (which the provider's policies target), who may reach the models, and the provider's own choices (Istio's load balancer kind). */
+    gateway: Extract<GatewaySettings, { provider: P }>;
 }
 
 /** A model service's backends, as the provider's objects name them. */

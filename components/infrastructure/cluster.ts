@@ -3,6 +3,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { GCP_NAME_RULES, IMAGE_STREAMING_NODE_ROLES, METRICS, NODE_SERVICE_ACCOUNT_ROLES, WEBHOOK_PORTS } from "@gke-tpu-inference/facts";
 import { StackNames } from "../lib/names";
+import { FROZEN_TYPE_TOKENS } from "../lib/typeTokens";
 import { SystemPoolSettings } from "../settings/cluster";
 import { SECONDARY_RANGE_NAMES } from "./network";
 
@@ -64,6 +65,105 @@ export function hardenedNodeConfig(serviceAccountEmail: pulumi.Input<string>) {
 }
 
 /**
+ * The cluster: private, VPC-native and regional, with the GKE Gateway controller, Workload Identity, shielded nodes and
+ * Managed Prometheus on, at its release channel's default version, its default pool removed at creation.
+ */
+export function clusterArgs(args: GkeClusterArgs, nodeServiceAccountEmail: pulumi.Input<string>): gcp.container.ClusterArgs {
+    return {
+        project: args.project,
+        name: args.names.name("", GCP_NAME_RULES.cluster),
+        location: args.region,
+        network: args.networkId,
+        subnetwork: args.subnetworkId,
+        networkingMode: "VPC_NATIVE",
+        ipAllocationPolicy: {
+            clusterSecondaryRangeName: SECONDARY_RANGE_NAMES.pods,
+            servicesSecondaryRangeName: SECONDARY_RANGE_NAMES.services,
+        },
+        // No minMasterVersion: the provider sends it as the exact version to create at, and GKE refuses a
+        // patch its channel no longer offers. The channel's default is checked against the floor at preview.
+        releaseChannel: { channel: args.releaseChannel },
+        // The GKE Gateway controller is off unless asked for, and it needs the HTTP load balancing add-on.
+        gatewayApiConfig: { channel: "CHANNEL_STANDARD" },
+        addonsConfig: { httpLoadBalancing: { disabled: false } },
+        workloadIdentityConfig: { workloadPool: workloadPoolOf(args.project) },
+        privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: false, masterIpv4CidrBlock: args.masterCidr },
+        ...(args.masterAuthorizedNetworks.length > 0
+            ? {
+                  masterAuthorizedNetworksConfig: {
+                      cidrBlocks: args.masterAuthorizedNetworks.map((cidrBlock) => ({ cidrBlock, displayName: cidrBlock })),
+                  },
+              }
+            : {}),
+        enableShieldedNodes: true,
+        // Deployments' and HPAs' kube state metrics: the dashboard's replicas and the at-maximum alert read them.
+        monitoringConfig: {
+            enableComponents: ["SYSTEM_COMPONENTS", ...METRICS.kubeState.components],
+            managedPrometheus: { enabled: true },
+        },
+        loggingConfig: { enableComponents: ["SYSTEM_COMPONENTS", "WORKLOADS"] },
+        deletionProtection: args.deletionProtection,
+        // GKE insists on a default pool at creation; it is removed at once, and even it runs as the dedicated account.
+        removeDefaultNodePool: true,
+        initialNodeCount: 1,
+        nodeConfig: hardenedNodeConfig(nodeServiceAccountEmail),
+    };
+}
+
+/** The autoscaled CPU pool of the platform, across the region's zones, surging one node at a time. */
+export function systemPoolArgs(
+    args: Pick<GkeClusterArgs, "project" | "region" | "systemPool">,
+    clusterId: pulumi.Input<string>,
+    nodeServiceAccountEmail: pulumi.Input<string>,
+): gcp.container.NodePoolArgs {
+    return {
+        project: args.project,
+        location: args.region,
+        cluster: clusterId,
+        initialNodeCount: 1,
+        autoscaling: {
+            totalMinNodeCount: args.systemPool.minNodes,
+            totalMaxNodeCount: args.systemPool.maxNodes,
+            locationPolicy: "BALANCED",
+        },
+        management: { autoRepair: true, autoUpgrade: true },
+        upgradeSettings: { maxSurge: 1, maxUnavailable: 0 },
+        nodeConfig: {
+            ...hardenedNodeConfig(nodeServiceAccountEmail),
+            machineType: args.systemPool.machineType,
+            diskType: "pd-balanced",
+            diskSizeGb: 100,
+            labels: { "gke-tpu-inference/pool": "system" },
+        },
+    };
+}
+
+/**
+ * The rule that lets the control plane reach admission webhooks on the nodes' pods: private nodes accept it on 443 and
+ * 10250 only, while the webhooks listen on 9443 (a gateway provider's on its own ports) and KEDA's metrics API on 6443.
+ */
+export function webhookFirewallArgs(
+    args: Pick<GkeClusterArgs, "project" | "names" | "networkId" | "masterCidr" | "extraWebhookPorts">,
+    nodeServiceAccountEmail: pulumi.Input<string>,
+): gcp.compute.FirewallArgs {
+    return {
+        project: args.project,
+        name: args.names.name("webhooks", GCP_NAME_RULES.compute),
+        network: args.networkId,
+        direction: "INGRESS",
+        sourceRanges: [args.masterCidr],
+        allows: [{ protocol: "tcp", ports: [...WEBHOOK_PORTS, ...(args.extraWebhookPorts ?? [])] }],
+        targetServiceAccounts: [nodeServiceAccountEmail],
+        description: "GKE control plane to admission webhooks on nodes",
+    };
+}
+
+/** The cluster's Workload Identity pool. */
+function workloadPoolOf(project: string): string {
+    return `${project}.svc.id.goog`;
+}
+
+/**
  * A private, VPC-native, regional GKE Standard cluster with the GKE Gateway controller on,
  * a dedicated least-privilege node service account, an autoscaled system node pool, and a
  * Kubernetes provider that targets it. The provider waits for the system pool only, so the
@@ -92,7 +192,7 @@ export class GkeCluster extends pulumi.ComponentResource {
     public readonly imageStreamingGrants: gcp.projects.IAMMember[];
 
     constructor(name: string, args: GkeClusterArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("gke-tpu-inference:cluster:GkeCluster", name, {}, opts);
+        super(FROZEN_TYPE_TOKENS.GkeCluster, name, {}, opts);
         const { project, region, names, prerequisites } = args;
         const protect = args.deletionProtection;
 
@@ -117,108 +217,30 @@ export class GkeCluster extends pulumi.ComponentResource {
             );
         this.nodeRoleGrants = nodeRoles(NODE_SERVICE_ACCOUNT_ROLES);
         this.imageStreamingGrants = nodeRoles(args.imageStreaming ? IMAGE_STREAMING_NODE_ROLES : []);
-        this.workloadPool = `${project}.svc.id.goog`;
+        this.workloadPool = workloadPoolOf(project);
 
-        const cluster = new gcp.container.Cluster(
-            `${name}-cluster`,
-            {
-                project,
-                name: names.name("", GCP_NAME_RULES.cluster),
-                location: region,
-                network: args.networkId,
-                subnetwork: args.subnetworkId,
-                networkingMode: "VPC_NATIVE",
-                ipAllocationPolicy: {
-                    clusterSecondaryRangeName: SECONDARY_RANGE_NAMES.pods,
-                    servicesSecondaryRangeName: SECONDARY_RANGE_NAMES.services,
-                },
-                // No minMasterVersion: the provider sends it as the exact version to create at, and GKE refuses a
-                // patch its channel no longer offers. The channel's default is checked against the floor at preview.
-                releaseChannel: { channel: args.releaseChannel },
-                // The GKE Gateway controller is off unless asked for, and it needs the HTTP load balancing add-on.
-                gatewayApiConfig: { channel: "CHANNEL_STANDARD" },
-                addonsConfig: { httpLoadBalancing: { disabled: false } },
-                workloadIdentityConfig: { workloadPool: this.workloadPool },
-                privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: false, masterIpv4CidrBlock: args.masterCidr },
-                ...(args.masterAuthorizedNetworks.length > 0
-                    ? {
-                          masterAuthorizedNetworksConfig: {
-                              cidrBlocks: args.masterAuthorizedNetworks.map((cidrBlock) => ({ cidrBlock, displayName: cidrBlock })),
-                          },
-                      }
-                    : {}),
-                enableShieldedNodes: true,
-                // Deployments' and HPAs' kube state metrics: the dashboard's replicas and the at-maximum alert read them.
-                monitoringConfig: {
-                    enableComponents: ["SYSTEM_COMPONENTS", ...METRICS.kubeState.components],
-                    managedPrometheus: { enabled: true },
-                },
-                loggingConfig: { enableComponents: ["SYSTEM_COMPONENTS", "WORKLOADS"] },
-                deletionProtection: args.deletionProtection,
-                // GKE insists on a default pool at creation; it is removed at once, and even it runs as the dedicated account.
-                removeDefaultNodePool: true,
-                initialNodeCount: 1,
-                nodeConfig: hardenedNodeConfig(nodeServiceAccount.email),
-            },
-            {
-                parent: this,
-                // Both describe only the default pool that is removed at creation; GKE reports them differently afterwards.
-                ignoreChanges: ["initialNodeCount", "nodeConfig"],
-                customTimeouts: { create: "45m", update: "45m", delete: "45m" },
-                protect,
-                // The name is fixed, so a replacement must delete first (and protection refuses one in protected stacks).
-                deleteBeforeReplace: true,
-                dependsOn: prerequisites.container,
-            },
-        );
-
-        const systemPool = new gcp.container.NodePool(
-            `${name}-system`,
-            {
-                project,
-                location: region,
-                cluster: cluster.id,
-                initialNodeCount: 1,
-                autoscaling: {
-                    totalMinNodeCount: args.systemPool.minNodes,
-                    totalMaxNodeCount: args.systemPool.maxNodes,
-                    locationPolicy: "BALANCED",
-                },
-                management: { autoRepair: true, autoUpgrade: true },
-                upgradeSettings: { maxSurge: 1, maxUnavailable: 0 },
-                nodeConfig: {
-                    ...hardenedNodeConfig(nodeServiceAccount.email),
-                    machineType: args.systemPool.machineType,
-                    diskType: "pd-balanced",
-                    diskSizeGb: 100,
-                    labels: { "gke-tpu-inference/pool": "system" },
-                },
-            },
-            {
-                parent: this,
-                // Nodes log and report metrics from their first boot, so their role must exist before they do.
-                dependsOn: this.nodeRoleGrants,
-                // The autoscaler owns the node count after creation.
-                ignoreChanges: ["initialNodeCount"],
-                customTimeouts: { create: "30m", update: "30m", delete: "30m" },
-            },
-        );
-
-        // Private nodes accept the control plane on 443 and 10250 only; the webhooks listen on 9443 (istiod's on 15017), KEDA's metrics API on 6443.
-        this.webhookFirewall = new gcp.compute.Firewall(
-            `${name}-webhooks`,
-            {
-                project,
-                name: names.name("webhooks", GCP_NAME_RULES.compute),
-                network: args.networkId,
-                direction: "INGRESS",
-                sourceRanges: [args.masterCidr],
-                allows: [{ protocol: "tcp", ports: [...WEBHOOK_PORTS, ...(args.extraWebhookPorts ?? [])] }],
-                targetServiceAccounts: [nodeServiceAccount.email],
-                description: "GKE control plane to admission webhooks on nodes",
-            },
-            { parent: this, deleteBeforeReplace: true },
-        );
+        const cluster = new gcp.container.Cluster(`${name}-cluster`, clusterArgs(args, nodeServiceAccount.email), {
+            parent: this,
+            // Both describe only the default pool that is removed at creation; GKE reports them differently afterwards.
+            ignoreChanges: ["initialNodeCount", "nodeConfig"],
+            customTimeouts: { create: "45m", update: "45m", delete: "45m" },
+            protect,
+            // The name is fixed, so a replacement must delete first (and protection refuses one in protected stacks).
+            deleteBeforeReplace: true,
+            dependsOn: prerequisites.container,
+        });
+        const systemPool = new gcp.container.NodePool(`${name}-system`, systemPoolArgs(args, cluster.id, nodeServiceAccount.email), {
+            parent: this,
+            // Nodes log and report metrics from their first boot, so their role must exist before they do.
+            dependsOn: this.nodeRoleGrants,
+            // The autoscaler owns the node count after creation.
+            ignoreChanges: ["initialNodeCount"],
+            customTimeouts: { create: "30m", update: "30m", delete: "30m" },
+        });
+        this.webhookFirewall = new gcp.compute.Firewall(`${name}-webhooks`, webhookFirewallArgs(args, nodeServiceAccount.email), {
+            parent: this,
+            deleteBeforeReplace: true,
+        });
 
         this.clusterName = cluster.name;
         this.clusterId = cluster.id;

@@ -3,6 +3,7 @@ import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
 import { COLD_START_STORAGE, DOCKER_HUB, GCP_NAME_RULES, dockerHubPath } from "@gke-tpu-inference/facts";
 import { StackNames } from "../lib/names";
+import { FROZEN_TYPE_TOKENS } from "../lib/typeTokens";
 import { stagesWeights } from "../serving/coldStart";
 import { ColdStartSettings, ModelServiceSettings } from "../settings/models";
 
@@ -42,7 +43,7 @@ export class ModelStore extends pulumi.ComponentResource {
     public readonly imagePullable: pulumi.Resource[] = [];
 
     constructor(name: string, args: ModelStoreArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("gke-tpu-inference:storage:ModelStore", name, {}, opts);
+        super(FROZEN_TYPE_TOKENS.ModelStore, name, {}, opts);
         const { coldStart, models } = args;
 
         if (models.some((model) => stagesWeights(model, coldStart)) || (coldStart.compilationCache && models.length > 0)) {

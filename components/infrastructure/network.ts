@@ -2,6 +2,7 @@ import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
 import { GCP_NAME_RULES, PROXY_ONLY_SUBNET } from "@gke-tpu-inference/facts";
 import { StackNames } from "../lib/names";
+import { FROZEN_TYPE_TOKENS } from "../lib/typeTokens";
 import { NetworkSettings } from "../settings/cluster";
 
 /** Arguments of {@link Network}. */
@@ -41,7 +42,7 @@ export class Network extends pulumi.ComponentResource {
     public readonly proxyOnlySubnetwork?: gcp.compute.Subnetwork;
 
     constructor(name: string, args: NetworkArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("gke-tpu-inference:network:Network", name, {}, opts);
+        super(FROZEN_TYPE_TOKENS.Network, name, {}, opts);
         const { project, region, cidrs, names } = args;
         const computeName = (role: string) => names.name(role, GCP_NAME_RULES.compute);
         // Explicit names cannot be created before their predecessor is deleted, so a replacement deletes first.

@@ -181,7 +181,7 @@ export async function readLiveFacts(settings: Settings, namespace: string, manag
     } catch (err) {
         throw new PreflightError([
             `reading the enabled APIs of project ${settings.project} failed (${(err as Error).message.split("\n")[0]}); ` +
-                "the stack needs serviceusage.googleapis.com and cloudresourcemanager.googleapis.com enabled and permission to read the project's services (see README, Deploy for real)",
+                "the stack needs serviceusage.googleapis.com and cloudresourcemanager.googleapis.com enabled and permission to read the project's services (docs/getting-started.md#deploy-for-real)",
         ]);
     }
     const enabled = new Set(apiEntries.filter((_, index) => states[index]).map(([api]) => api));

@@ -1,6 +1,7 @@
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
 import { PROJECT_APIS, ProjectApi } from "@gke-tpu-inference/facts";
+import { FROZEN_TYPE_TOKENS } from "../lib/typeTokens";
 
 /** Arguments of {@link ProjectApis}. */
 export interface ProjectApisArgs {
@@ -22,7 +23,7 @@ export class ProjectApis extends pulumi.ComponentResource {
     private readonly services = new Map<ProjectApi, gcp.projects.Service>();
 
     constructor(name: string, args: ProjectApisArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("gke-tpu-inference:project:ProjectApis", name, {}, opts);
+        super(FROZEN_TYPE_TOKENS.ProjectApis, name, {}, opts);
         if (args.manage) {
             for (const [api, service] of Object.entries(PROJECT_APIS) as Array<[ProjectApi, string]>) {
                 this.services.set(

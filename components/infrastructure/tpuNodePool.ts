@@ -1,7 +1,9 @@
 import { createHash } from "crypto";
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
-import { CAPACITY_NODE_LABELS, COMPUTE_CLASS, FLEX_START_POOL, TPU_NODE } from "@gke-tpu-inference/facts";
+import { CAPACITY_NODE_LABELS, COMPUTE_CLASS, FLEX_START_POOL } from "@gke-tpu-inference/facts";
+import { FROZEN_TYPE_TOKENS } from "../lib/typeTokens";
+import { TpuScheduling, poolScheduling } from "../serving/tpuScheduling";
 import { TpuCapacityRung, TpuSettings } from "../settings/capacity";
 import { hardenedNodeConfig } from "./cluster";
 
@@ -39,24 +41,6 @@ export interface TpuNodePoolArgs {
     dependsOn: pulumi.Input<pulumi.Input<pulumi.Resource>[]>;
 }
 
-/** A pod toleration, as Kubernetes spells it. */
-export interface Toleration {
-    key: string;
-    operator: "Equal";
-    value: string;
-    effect: string;
-}
-
-/** How a pod lands on this pool's nodes (or, through a ComputeClass, on any pool of the plan). */
-export interface TpuScheduling {
-    nodeSelector: Record<string, string>;
-    tolerations: Toleration[];
-    /** `google.com/tpu` a pod must request and limit: every chip of the VM. */
-    chipsPerVm: number;
-    /** VMs in one slice: the pods one model replica spans. */
-    hostsPerSlice: number;
-}
-
 /**
  * A TPU v6e slice node pool that buys its VMs one way (one option of the capacity plan). GKE derives the TPU node
  * labels and the `google.com/tpu` taint from the machine type and placement policy, so the pool declares neither; it
@@ -71,7 +55,7 @@ export class TpuNodePool extends pulumi.ComponentResource {
     public readonly autoscaling: { minNodes: number; maxNodes: number };
 
     constructor(name: string, args: TpuNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
-        super("gke-tpu-inference:tpu:TpuNodePool", name, {}, opts);
+        super(FROZEN_TYPE_TOKENS.TpuNodePool, name, {}, opts);
         const { tpu, capacity } = args;
         const multiHost = tpu.hostsPerSlice > 1;
         const flexStart = capacity.type === "flex-start";
@@ -121,12 +105,7 @@ export class TpuNodePool extends pulumi.ComponentResource {
         );
 
         this.nodePoolName = pool.name;
-        this.scheduling = {
-            nodeSelector: { [TPU_NODE.acceleratorLabel]: TPU_NODE.acceleratorValue, [TPU_NODE.topologyLabel]: tpu.topology },
-            tolerations: [{ key: TPU_NODE.taint.key, operator: "Equal", value: TPU_NODE.taint.value, effect: TPU_NODE.taint.effect }],
-            chipsPerVm: tpu.chipsPerVm,
-            hostsPerSlice: tpu.hostsPerSlice,
-        };
+        this.scheduling = poolScheduling(tpu);
         this.registerOutputs({ nodePoolName: this.nodePoolName, scheduling: this.scheduling, autoscaling: this.autoscaling });
     }
 }

@@ -20,6 +20,55 @@ function readyMetadata(name: string, namespace?: pulumi.Input<string>) {
 }
 
 /**
+ * What shows cert-manager's webhook answers: a self-signed ClusterIssuer and a Certificate from it, both validated by the
+ * webhook, whose caBundle comes from the cainjector.
+ */
+export function certManagerProbes(name: string) {
+    return [
+        { apiVersion: "cert-manager.io/v1", kind: "ClusterIssuer", metadata: { name: `${name}-webhook-probe` }, spec: { selfSigned: {} } },
+        {
+            apiVersion: "cert-manager.io/v1",
+            kind: "Certificate",
+            metadata: { name: `${name}-webhook-probe`, namespace: CHARTS.certManager.namespace },
+            spec: {
+                secretName: `${name}-webhook-probe`,
+                dnsNames: ["webhook-probe.invalid"],
+                issuerRef: { kind: "ClusterIssuer", name: `${name}-webhook-probe` },
+            },
+        },
+    ];
+}
+
+/** The stack's CA: an RSA 2048 certificate `issuer` signs, kept across renewals, in cert-manager's namespace. */
+export function caCertificate(
+    name: string,
+    namespace: pulumi.Input<string>,
+    issuer: pulumi.Input<string>,
+    lifetime: Pick<CertManagerArgs, "caDuration" | "caRenewBefore">,
+) {
+    return {
+        apiVersion: "cert-manager.io/v1",
+        kind: "Certificate",
+        metadata: readyMetadata(`${name}-ca`, namespace),
+        spec: {
+            isCA: true,
+            commonName: `${name}-ca`,
+            secretName: caSecretName(name),
+            duration: lifetime.caDuration ?? "87600h",
+            renewBefore: lifetime.caRenewBefore ?? "2160h",
+            // Keeping the key across renewals keeps certificates signed before a renewal valid.
+            privateKey: { algorithm: "RSA", size: 2048, rotationPolicy: "Never" },
+            issuerRef: { group: "cert-manager.io", kind: "ClusterIssuer", name: issuer },
+        },
+    };
+}
+
+/** The Secret the CA's certificate and key are written to. */
+function caSecretName(name: string): string {
+    return `${name}-ca`;
+}
+
+/**
  * cert-manager from its pinned chart (CRDs included), and the CA chain KServe expects: a
  * self-signed ClusterIssuer signs an RSA 2048 CA certificate, which backs a CA ClusterIssuer.
  * KServe rejects ECDSA here, so the key algorithm is fixed.
@@ -57,24 +106,7 @@ export class CertManager extends pulumi.ComponentResource {
             {
                 provider: args.provider,
                 namespace: namespace.metadata.name,
-                probes: [
-                    {
-                        apiVersion: "cert-manager.io/v1",
-                        kind: "ClusterIssuer",
-                        metadata: { name: `${name}-webhook-probe` },
-                        spec: { selfSigned: {} },
-                    },
-                    {
-                        apiVersion: "cert-manager.io/v1",
-                        kind: "Certificate",
-                        metadata: { name: `${name}-webhook-probe`, namespace: CHARTS.certManager.namespace },
-                        spec: {
-                            secretName: `${name}-webhook-probe`,
-                            dnsNames: ["webhook-probe.invalid"],
-                            issuerRef: { kind: "ClusterIssuer", name: `${name}-webhook-probe` },
-                        },
-                    },
-                ],
+                probes: certManagerProbes(name),
                 resources: [{ apiGroup: "cert-manager.io", resources: ["clusterissuers", "certificates"] }],
                 version: CHARTS.certManager.version,
                 dependsOn: [this.chart],
@@ -95,24 +127,9 @@ export class CertManager extends pulumi.ComponentResource {
             afterChart,
         );
 
-        const caSecretName = `${name}-ca`;
-        const caCertificate = new k8s.apiextensions.CustomResource(
+        const ca = new k8s.apiextensions.CustomResource(
             `${name}-ca`,
-            {
-                apiVersion: "cert-manager.io/v1",
-                kind: "Certificate",
-                metadata: readyMetadata(`${name}-ca`, namespace.metadata.name),
-                spec: {
-                    isCA: true,
-                    commonName: `${name}-ca`,
-                    secretName: caSecretName,
-                    duration: args.caDuration ?? "87600h",
-                    renewBefore: args.caRenewBefore ?? "2160h",
-                    // Keeping the key across renewals keeps certificates signed before a renewal valid.
-                    privateKey: { algorithm: "RSA", size: 2048, rotationPolicy: "Never" },
-                    issuerRef: { group: "cert-manager.io", kind: "ClusterIssuer", name: selfSigned.metadata.name },
-                },
-            },
+            caCertificate(name, namespace.metadata.name, selfSigned.metadata.name, args),
             afterChart,
         );
 
@@ -123,10 +140,10 @@ export class CertManager extends pulumi.ComponentResource {
                 kind: "ClusterIssuer",
                 metadata: readyMetadata(`${name}-ca-issuer`),
                 // A ClusterIssuer reads its CA secret from cert-manager's namespace.
-                spec: { ca: { secretName: caSecretName } },
+                spec: { ca: { secretName: caSecretName(name) } },
             },
             // The CA secret exists once the certificate is Ready, which `pulumi up` waits for.
-            { ...childOpts, dependsOn: [this.webhooksReady, caCertificate] },
+            { ...childOpts, dependsOn: [this.webhooksReady, ca] },
         );
 
         this.caIssuerName = caIssuer.metadata.name;

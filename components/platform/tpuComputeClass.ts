@@ -1,7 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { COMPUTE_CLASS, SPOT_TAINT } from "@gke-tpu-inference/facts";
-import type { TpuScheduling } from "../infrastructure/tpuNodePool";
+import { COMPUTE_CLASS } from "@gke-tpu-inference/facts";
+import { TpuScheduling, computeClassScheduling } from "../serving/tpuScheduling";
 import type { TpuCapacityRung } from "../settings/capacity";
 import { WebhookGate } from "./webhookGate";
 
@@ -95,17 +95,11 @@ export class TpuComputeClass extends pulumi.ComponentResource {
             { parent: this, provider: args.provider, dependsOn: [served.ready] },
         );
 
-        const spot = args.rungs.some((rung) => rung.capacity.type === "spot");
-        this.scheduling = {
-            ...args.poolScheduling,
-            nodeSelector: { ...args.poolScheduling.nodeSelector, [COMPUTE_CLASS.label]: args.className },
-            tolerations: [
-                ...args.poolScheduling.tolerations,
-                { key: COMPUTE_CLASS.label, operator: "Equal", value: args.className, effect: "NoSchedule" },
-                // Never a flex-start toleration: GKE's autoscaler refuses a pod that tolerates flex-start without selecting it.
-                ...(spot ? [{ key: SPOT_TAINT.key, operator: "Equal" as const, value: SPOT_TAINT.value, effect: SPOT_TAINT.effect }] : []),
-            ],
-        };
+        this.scheduling = computeClassScheduling(
+            args.poolScheduling,
+            args.className,
+            args.rungs.map((rung) => rung.capacity),
+        );
         this.registerOutputs({ className: this.className, scheduling: this.scheduling });
     }
 }

@@ -158,6 +158,18 @@ const CAPACITY_SCHEMA = z
         });
     });
 
+/**
+ * tpuProvisioning and tpuReservation, the one-option plan from before tpuCapacity: deprecated, and removed in the release
+ * `removedIn`. Until then a stack that sets either gets a warning at every preview, with the tpuCapacity that keeps
+ * its plan ({@link legacyCapacityWarning}).
+ */
+export const LEGACY_CAPACITY_SETTINGS = {
+    names: ["tpuProvisioning", "tpuReservation"],
+    replacedBy: "tpuCapacity",
+    removedIn: "0.3.0",
+} as const;
+const DEPRECATED = `Deprecated: ${LEGACY_CAPACITY_SETTINGS.replacedBy} replaces it, and release ${LEGACY_CAPACITY_SETTINGS.removedIn} removes it.`;
+
 /** The TPU node pool's settings, in the order the README lists them. */
 export const TPU_POOL_SETTINGS = {
     tpuMachineType: {
@@ -194,14 +206,14 @@ export const TPU_POOL_SETTINGS = {
     tpuProvisioning: {
         type: "string",
         default: "on-demand",
-        description: "How TPU capacity is bought.",
+        description: `${DEPRECATED} How TPU capacity is bought.`,
         allowed: TPU_PROVISIONING.join(", "),
         schema: oneOf(TPU_PROVISIONING, "is not a TPU provisioning model"),
     },
     tpuReservation: {
         type: "string",
         default: "",
-        description: "Name of a specific TPU reservation in the zone; only with tpuProvisioning reservation.",
+        description: `${DEPRECATED} Name of a specific TPU reservation in the zone; only with tpuProvisioning reservation.`,
         allowed: "empty, or lowercase letters, digits and hyphens, starting with a letter, at most 63 characters",
         schema: z.string().refine((value) => value === "" || RESERVATION_NAME.test(value), {
             error: says("is not a reservation name", RESERVATION_NAME_ALLOWED),
@@ -211,7 +223,7 @@ export const TPU_POOL_SETTINGS = {
         type: "array<object>",
         default: [],
         description:
-            "TPU capacity options in the order GKE tries them, one node pool each, ordered by a ComputeClass; empty takes tpuProvisioning and tpuReservation as a plan of one. See docs/explanation/tpu-capacity.md.",
+            "TPU capacity options in the order GKE tries them, one node pool each, ordered by a ComputeClass; empty takes the deprecated tpuProvisioning and tpuReservation as a plan of one. See docs/explanation/tpu-capacity.md.",
         allowed:
             'a list of options, each once: {"type": "reservation", "name": <reservation>}, {"type": "any-reservation"}, {"type": "on-demand"}, ' +
             `{"type": "flex-start", "maxRunDurationSeconds"?: ${FLEX_START_MAX_RUN_SECONDS.minimum} to ${FLEX_START_MAX_RUN_SECONDS.maximum}}, {"type": "spot"}`,
@@ -360,6 +372,35 @@ export const capacityOfferedInZone: Rule<Pick<TpuPoolValues, "tpuCapacity" | "tp
         return problems;
     },
 };
+
+/**
+ * The warning for a stack whose plan comes from tpuProvisioning and tpuReservation, which are deprecated: what to run
+ * instead, tpuCapacity's same plan of one option, which keeps the pool (its name and inputs depend on the option alone).
+ * Pulumi gives every stack the defaults Pulumi.yaml declares (pulumi/pulumi@v3.259.0 pkg/workspace/config.go:327-346),
+ * so a legacy setting is the stack's own where it differs from its default; {@link capacityOrLegacySettings} has then
+ * made sure tpuCapacity lists nothing.
+ */
+export function legacyCapacityWarning(
+    values: Pick<TpuPoolValues, "tpuProvisioning" | "tpuReservation">,
+    key: (name: string) => string,
+): string | undefined {
+    const { names, replacedBy, removedIn } = LEGACY_CAPACITY_SETTINGS;
+    const set = names.filter((name) => values[name] !== TPU_POOL_SETTINGS[name].default);
+    if (set.length === 0) {
+        return undefined;
+    }
+    const [option] = capacityOf({ ...values, tpuCapacity: [] });
+    const commands = [
+        `pulumi config set --path '${replacedBy}[0].type' ${option.type}`,
+        ...(option.type === "reservation" ? [`pulumi config set --path '${replacedBy}[0].name' ${option.name}`] : []),
+        ...set.map((name) => `pulumi config rm ${name}`),
+    ];
+    const them = set.length > 1 ? "them" : "it";
+    return (
+        `${set.map(key).join(" and ")} ${set.length > 1 ? "are" : "is"} deprecated: ${replacedBy} replaces ${them}, and release ${removedIn} removes ${them}; ` +
+        `run ${commands.join(" && ")} (the same plan of one option: the TPU pool stays)`
+    );
+}
 
 /** The TPU pools from checked values; the rules above have made sure the topology is one of the machine type's. */
 export function tpuSettingsOf(values: TpuPoolValues): TpuSettings {

@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { GKE_LIMITS, GKE_TPU_V6E_ZONES, GKE_VERSION, PROXY_ONLY_SUBNET, RELEASE_CHANNELS, regionOfZone } from "@gke-tpu-inference/facts";
 import { Ipv4Range, isRfc1918, overlaps, parseCidr } from "../lib/cidr";
-import { PROVIDER_DEFAULTS, proxyOnlyCidrOf } from "./gateway";
+import { proxyOnlyCidrOf } from "./gateway";
+import { GATEWAY_PROVIDERS, GATEWAY_PROVIDER_NAMES, providersWith } from "./gatewayProviders";
 import { Rule, Setting, ValuesOf, bool, cidr, oneOf, says, wholeNumber } from "./setting";
 
 /** The CPU node pool that runs the platform (cert-manager, LWS, KServe, EPP). */
@@ -22,7 +23,7 @@ export interface NetworkSettings {
     nodeCidr: string;
     podCidr: string;
     serviceCidr: string;
-    /** The proxy-only subnet GKE's regional Gateway needs; none behind Istio, whose load balancer is a passthrough one. */
+    /** The proxy-only subnet, where the gateway provider's load balancer needs one ({@link proxyOnlyCidrOf} decides). */
     proxyOnlyCidr?: string;
     /** The control plane's private range (/28); the webhook firewall rule admits it. */
     masterCidr: string;
@@ -122,8 +123,8 @@ export const CLUSTER_SETTINGS = {
     proxyOnlyCidr: {
         type: "string",
         default: "",
-        description: `Proxy-only subnet for GKE's regional Gateway's Envoy proxies; empty: ${PROVIDER_DEFAULTS.gke.proxyOnlyCidr} with gatewayProvider gke, none with istio.`,
-        allowed: `empty, or (gatewayProvider gke) a private IPv4 range of /${PROXY_ONLY_SUBNET.maxPrefixLength} or larger (/23 recommended)`,
+        description: `Proxy-only subnet for the Envoy proxies of a regional Application Load Balancer (GKE's Gateway); empty: ${GATEWAY_PROVIDER_NAMES.map((name) => `${GATEWAY_PROVIDERS[name].proxyOnlySubnet?.defaultRange ?? "none"} with gatewayProvider ${name}`).join(", ")}.`,
+        allowed: `empty, or (gatewayProvider ${providersWith((provider) => provider.proxyOnlySubnet !== undefined).join(", ")}) a private IPv4 range of /${PROXY_ONLY_SUBNET.maxPrefixLength} or larger (/23 recommended)`,
         schema: z.union([
             z.literal(""),
             cidr((range) =>

@@ -1,22 +1,42 @@
 /**
  * The inference Gateway: what serves it (GKE's own Gateway controller, or Istio installed by the stack), its class,
  * load balancer, namespace, name and TLS, the namespace of the model services behind it, and Pattern 2's body-based
- * routing. What each provider takes when a setting is empty is declared here once, for the defaults, the rules and
- * the README.
+ * routing. What each provider allows and takes when a setting is empty comes from its descriptor (./gatewayProviders.ts),
+ * for the defaults, the rules and the README.
  */
 import { z } from "zod";
-import { GATEWAY_CLASSES, INTERNAL_GATEWAY_CLASSES, ISTIO, MODEL_ARMOR, regionOfZone } from "@gke-tpu-inference/facts";
+import { GATEWAY_CLASSES, INTERNAL_GATEWAY_CLASSES, MODEL_ARMOR, regionOfZone } from "@gke-tpu-inference/facts";
 import { parseCidr } from "../lib/cidr";
+import {
+    GATEWAY_PROVIDERS,
+    GATEWAY_PROVIDER_NAMES,
+    GatewayIdentity,
+    GatewayLoadBalancer,
+    GatewayProviderName,
+    providersWith,
+} from "./gatewayProviders";
 import { ModelEntry, modelNameOf } from "./models";
 import { Rule, Setting, ValuesOf, bool, dnsLabel, oneOf, ownedNamespace, says, wholeNumber } from "./setting";
 
-/** Where an Istio Gateway's load balancer takes traffic from: the internet, or the VPC. */
-export type GatewayLoadBalancer = "external" | "internal";
-const GATEWAY_LOAD_BALANCERS: readonly GatewayLoadBalancer[] = ["external", "internal"];
+/** Every provider's classes, in the order the settings list them. */
+const GATEWAY_CLASS_NAMES = GATEWAY_PROVIDER_NAMES.flatMap((name) => GATEWAY_PROVIDERS[name].classes);
+/** Every load balancer kind a provider lets a stack choose. */
+const GATEWAY_LOAD_BALANCERS = [...new Set(GATEWAY_PROVIDER_NAMES.flatMap((name) => GATEWAY_PROVIDERS[name].loadBalancers))];
+/** The providers whose load balancer kind is a setting, and the kind an empty `gatewayLoadBalancer` takes behind them. */
+const LOAD_BALANCER_PROVIDERS = providersWith((provider) => provider.loadBalancers.length > 0);
+const GATEWAY_IDENTITIES: readonly GatewayIdentity[] = [
+    "api-key",
+    ...GATEWAY_PROVIDER_NAMES.flatMap((name) => GATEWAY_PROVIDERS[name].identities),
+];
+
+/** `a, b or c`. */
+function either(values: readonly string[]): string {
+    return values.length < 2 ? values.join("") : `${values.slice(0, -1).join(", ")} or ${values[values.length - 1]}`;
+}
 
 /** Where the inference Gateway and the model services live. */
 interface GatewayPlacement {
-    /** A regional GKE GatewayClass, or `istio`. */
+    /** A GatewayClass of the provider's (a regional GKE class, or `istio`). */
     className: string;
     namespace: string;
     name: string;
@@ -31,19 +51,6 @@ interface GatewayPlacement {
     /** Who may reach the models and how they prove it. */
     access: GatewayAccessSettings;
 }
-
-/**
- * How a caller proves who it is: `api-key` only vLLM's key, which the stack generates (every provider); `iap` also a
- * Google identity checked by Identity-Aware Proxy on GKE's load balancer; `google-id-token` also a Google ID token
- * checked by Istio's Gateway.
- */
-export type GatewayIdentity = "api-key" | "iap" | "google-id-token";
-const GATEWAY_IDENTITIES: readonly GatewayIdentity[] = ["api-key", "iap", "google-id-token"];
-/** The one provider each identity check beyond the key works with. */
-const IDENTITY_PROVIDER: Readonly<Record<Exclude<GatewayIdentity, "api-key">, "gke" | "istio">> = {
-    iap: "gke",
-    "google-id-token": "istio",
-};
 
 /** Who may reach the models behind the Gateway, and how fast. */
 export interface GatewayAccessSettings {
@@ -60,9 +67,9 @@ export interface GatewayAccessSettings {
     modelArmor: boolean;
 }
 
-/** Whether the Gateway's load balancer has a VPC address only: GKE's internal classes, or Istio's internal Service. */
+/** Whether the Gateway's load balancer has a VPC address only: an internal kind where the stack chooses it, else an internal class. */
 export function isInternalGateway(gateway: GatewaySettings): boolean {
-    return gateway.provider === "istio" ? gateway.loadBalancer === "internal" : INTERNAL_GATEWAY_CLASSES.includes(gateway.className);
+    return "loadBalancer" in gateway ? gateway.loadBalancer === "internal" : INTERNAL_GATEWAY_CLASSES.includes(gateway.className);
 }
 
 /** True when `ranges` let in every IPv4 address. */
@@ -73,48 +80,34 @@ export function opensToInternet(ranges: readonly string[]): boolean {
 /** The Gateway, by what serves it: GKE's own classes choose their load balancer; behind Istio, the kind GKE makes for the Gateway's Service. */
 export type GatewaySettings = GatewayPlacement & ({ provider: "gke" } | { provider: "istio"; loadBalancer: GatewayLoadBalancer });
 
-/** What serves the inference Gateway: GKE's own Gateway controller, or Istio installed by the stack. */
-export type GatewayProviderName = GatewaySettings["provider"];
-const GATEWAY_PROVIDERS: readonly GatewayProviderName[] = ["gke", "istio"];
-
-/**
- * What an empty setting takes, by gateway provider. Only GKE's regional Gateway, a proxy-based load balancer, has a
- * proxy-only subnet; only Istio's Gateway Service a load balancer kind.
- */
-export const PROVIDER_DEFAULTS = {
-    gke: { gatewayClass: GATEWAY_CLASSES.regional[0], proxyOnlyCidr: "10.9.0.0/23" },
-    istio: { gatewayClass: ISTIO.gatewayClass, gatewayLoadBalancer: "external" },
-} as const;
-
 /** The Gateway's settings, in the order the README lists them. */
 export const GATEWAY_SETTINGS = {
     gatewayProvider: {
         type: "string",
         default: "gke",
-        description:
-            "What serves the inference Gateway: GKE's own Gateway controller (a regional Application Load Balancer), or Istio, which the stack installs (its Envoy Deployment behind a passthrough Network Load Balancer).",
-        allowed: GATEWAY_PROVIDERS.join(", "),
-        schema: oneOf(GATEWAY_PROVIDERS, "is not a gateway provider"),
+        description: `What serves the inference Gateway: GKE's own Gateway controller (a ${GATEWAY_PROVIDERS.gke.loadBalancer}), or Istio, which the stack installs (its Envoy Deployment behind a ${GATEWAY_PROVIDERS.istio.loadBalancer}).`,
+        allowed: GATEWAY_PROVIDER_NAMES.join(", "),
+        schema: oneOf(GATEWAY_PROVIDER_NAMES, "is not a gateway provider"),
     },
     gatewayClass: {
         type: "string",
         default: "",
-        description: `GatewayClass of the inference Gateway; empty: ${PROVIDER_DEFAULTS.gke.gatewayClass} with gatewayProvider gke, ${PROVIDER_DEFAULTS.istio.gatewayClass} with istio.`,
-        allowed: `empty, ${GATEWAY_CLASSES.regional.join(", ")} (gke), or ${ISTIO.gatewayClass} (istio)`,
+        description: `GatewayClass of the inference Gateway; empty: ${GATEWAY_PROVIDER_NAMES.map((name) => `${GATEWAY_PROVIDERS[name].classes[0]} with gatewayProvider ${name}`).join(", ")}.`,
+        allowed: `empty, or a class of the provider: ${GATEWAY_PROVIDER_NAMES.map((name) => `${GATEWAY_PROVIDERS[name].classes.join(", ")} (${name})`).join("; ")}`,
         schema: z.string().superRefine((value, ctx) => {
-            if (value !== "" && value !== ISTIO.gatewayClass && !(GATEWAY_CLASSES.regional as readonly string[]).includes(value)) {
+            if (value !== "" && !GATEWAY_CLASS_NAMES.includes(value)) {
                 const why = (GATEWAY_CLASSES.global as readonly string[]).includes(value)
                     ? "is a global GatewayClass, which never serves InferencePool backends"
-                    : "is neither a regional GKE GatewayClass nor Istio's";
-                ctx.addIssue({ code: "custom", message: says(why, `${GATEWAY_CLASSES.regional.join(", ")} or ${ISTIO.gatewayClass}`) });
+                    : `is a GatewayClass neither ${GATEWAY_PROVIDER_NAMES.map((name) => GATEWAY_PROVIDERS[name].title).join(" nor ")} programs for InferencePool backends`;
+                ctx.addIssue({ code: "custom", message: says(why, either(GATEWAY_CLASS_NAMES)) });
             }
         }),
     },
     gatewayLoadBalancer: {
         type: "string",
         default: "",
-        description: `With gatewayProvider istio: whether GKE gives the Gateway's Service an external or an internal (VPC-only) passthrough Network Load Balancer; empty: ${PROVIDER_DEFAULTS.istio.gatewayLoadBalancer}. With gke the class chooses (gke-l7-rilb is internal).`,
-        allowed: `empty, or (gatewayProvider istio) ${GATEWAY_LOAD_BALANCERS.join(", ")}`,
+        description: `With gatewayProvider ${either(LOAD_BALANCER_PROVIDERS)}: whether GKE gives the Gateway's Service an external or an internal (VPC-only) ${either(LOAD_BALANCER_PROVIDERS.map((name) => GATEWAY_PROVIDERS[name].loadBalancer))}; empty: ${LOAD_BALANCER_PROVIDERS.map((name) => GATEWAY_PROVIDERS[name].loadBalancers[0]).join(", ")}. Elsewhere the class chooses (${INTERNAL_GATEWAY_CLASSES.filter((className) => GATEWAY_CLASS_NAMES.includes(className)).join(", ")} is internal).`,
+        allowed: `empty, or (gatewayProvider ${either(LOAD_BALANCER_PROVIDERS)}) ${GATEWAY_LOAD_BALANCERS.join(", ")}`,
         schema: z.union([z.literal(""), oneOf(GATEWAY_LOAD_BALANCERS, "is not a load balancer kind")]),
     },
     gatewayNamespace: {
@@ -259,26 +252,38 @@ const HOSTNAME = /^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\.)+[a-z]([-a-z0-9]{0,61}[
 /** `user:EMAIL` or `serviceAccount:EMAIL`, the principals both IAP and an ID token's email claim name. */
 const PRINCIPAL = /^(user|serviceAccount):[^\s@:]+@[^\s@]+\.[^\s@]+$/;
 
+/** The providers that perform identity check `identity` (beyond the key, which every provider's vLLM requires). */
+function identityProviders(identity: Exclude<GatewayIdentity, "api-key">): GatewayProviderName[] {
+    return providersWith((provider) => provider.identities.includes(identity));
+}
+
+const MODEL_ARMOR_PROVIDERS = providersWith((provider) => provider.modelArmor);
+/** What each identity check beyond the key needs, for the rule's line in the README: its provider, IAP's OAuth client, principals. */
+const IDENTITY_NEEDS = GATEWAY_IDENTITIES.filter((identity) => identity !== "api-key")
+    .map((identity) => {
+        const client = identity === "iap" ? ", iapClientId" : "";
+        return `gatewayIdentity ${identity} needs gatewayProvider ${either(identityProviders(identity))}${client} and allowedIdentities`;
+    })
+    .join("; ");
+
 export const identityFitsProvider: Rule<
     Pick<GatewayValues, "gatewayProvider" | "gatewayIdentity" | "iapClientId" | "allowedIdentities" | "modelArmor"> & {
         zone: string;
         region: string;
     }
 > = {
-    description:
-        "gatewayIdentity iap needs gatewayProvider gke, iapClientId and allowedIdentities; google-id-token needs istio and allowedIdentities; api-key takes neither; modelArmor needs gatewayProvider gke in a region Model Armor serves.",
+    description: `${IDENTITY_NEEDS}; api-key takes neither; modelArmor needs gatewayProvider ${either(MODEL_ARMOR_PROVIDERS)} in a region Model Armor serves.`,
     reads: ["gatewayProvider", "gatewayIdentity", "iapClientId", "allowedIdentities", "modelArmor", "zone", "region"],
     check: ({ gatewayProvider, gatewayIdentity, iapClientId, allowedIdentities, modelArmor, zone, region }, key) => {
         const problems: string[] = [];
         const identity = `${key("gatewayIdentity")} = ${JSON.stringify(gatewayIdentity)}`;
+        const provider = `${key("gatewayProvider")} = ${JSON.stringify(gatewayProvider)}`;
+        const stackProvider = GATEWAY_PROVIDERS[gatewayProvider as GatewayProviderName];
         if (gatewayIdentity !== "api-key") {
-            const needs = IDENTITY_PROVIDER[gatewayIdentity as Exclude<GatewayIdentity, "api-key">];
-            if (gatewayProvider !== needs) {
-                const works = Object.entries(IDENTITY_PROVIDER)
-                    .filter(([, provider]) => provider === gatewayProvider)
-                    .map(([name]) => name);
+            const needs = identityProviders(gatewayIdentity as Exclude<GatewayIdentity, "api-key">);
+            if (!needs.includes(gatewayProvider as GatewayProviderName)) {
                 problems.push(
-                    `${identity} is checked by ${needs === "gke" ? "GKE's load balancer" : "Istio's Gateway"}, but ${key("gatewayProvider")} = ${JSON.stringify(gatewayProvider)}; allowed: ${["api-key", ...works].join(", ")} (or gatewayProvider ${needs})`,
+                    `${identity} is checked by ${either(needs.map((name) => `${GATEWAY_PROVIDERS[name].title}'s Gateway`))}, but ${provider}; allowed: ${["api-key", ...stackProvider.identities].join(", ")} (or gatewayProvider ${either(needs)})`,
                 );
             }
             if (allowedIdentities.length === 0) {
@@ -287,8 +292,11 @@ export const identityFitsProvider: Rule<
                 );
             }
         } else if (allowedIdentities.length > 0) {
+            const checks = GATEWAY_PROVIDER_NAMES.flatMap((name) =>
+                GATEWAY_PROVIDERS[name].identities.map((check) => `${check} on ${name}`),
+            );
             problems.push(
-                `${key("allowedIdentities")} = ${JSON.stringify(allowedIdentities)} is read only by an identity check, but ${identity}; allowed: [] (or gatewayIdentity iap on gke, google-id-token on istio)`,
+                `${key("allowedIdentities")} = ${JSON.stringify(allowedIdentities)} is read only by an identity check, but ${identity}; allowed: [] (or gatewayIdentity ${checks.join(", ")})`,
             );
         }
         if (gatewayIdentity === "iap" && iapClientId === "") {
@@ -302,9 +310,9 @@ export const identityFitsProvider: Rule<
         }
         if (modelArmor) {
             const where = region || regionOfZone(zone);
-            if (gatewayProvider !== "gke") {
+            if (!stackProvider.modelArmor) {
                 problems.push(
-                    `${key("modelArmor")} = true screens traffic through GKE's Gateway, which has no Istio integration, but ${key("gatewayProvider")} = ${JSON.stringify(gatewayProvider)}; allowed: false (or gatewayProvider gke)`,
+                    `${key("modelArmor")} = true screens traffic through an extension only ${either(MODEL_ARMOR_PROVIDERS.map((name) => `${GATEWAY_PROVIDERS[name].title}'s Gateway`))} calls, but ${provider}; allowed: false (or gatewayProvider ${either(MODEL_ARMOR_PROVIDERS)})`,
                 );
             } else if (!(MODEL_ARMOR.regions as readonly string[]).includes(where)) {
                 problems.push(
@@ -338,42 +346,46 @@ export const certificateSource: Rule<Pick<GatewayValues, "gatewayCertificateIssu
     },
 };
 
-/** The proxy-only subnet's range: the stack's, else GKE's default; none behind Istio. */
+/**
+ * The proxy-only subnet's range, decided here once: the stack's, else the provider's default, where the provider's load
+ * balancer needs the subnet; none where it does not (the rule below refuses a range set there).
+ */
 export function proxyOnlyCidrOf(values: { gatewayProvider: string; proxyOnlyCidr: string }): string | undefined {
-    return values.gatewayProvider === "gke" ? values.proxyOnlyCidr || PROVIDER_DEFAULTS.gke.proxyOnlyCidr : undefined;
+    const subnet = GATEWAY_PROVIDERS[values.gatewayProvider as GatewayProviderName].proxyOnlySubnet;
+    return subnet !== undefined ? values.proxyOnlyCidr || subnet.defaultRange : undefined;
 }
+
+const PROXY_ONLY_PROVIDERS = providersWith((provider) => provider.proxyOnlySubnet !== undefined);
 
 export const gatewayFitsProvider: Rule<
     Pick<GatewayValues, "gatewayProvider" | "gatewayClass" | "gatewayLoadBalancer"> & { proxyOnlyCidr: string }
 > = {
-    description:
-        "The Gateway's settings belong to its provider: gke takes a regional GKE class and a proxy-only subnet, istio the class istio and a load balancer kind.",
+    description: `The Gateway's settings belong to its provider: ${GATEWAY_PROVIDER_NAMES.map((name) => {
+        const { classes, proxyOnlySubnet, loadBalancers } = GATEWAY_PROVIDERS[name];
+        return `${name} takes the class${classes.length > 1 ? "es" : ""} ${either(classes)}${proxyOnlySubnet ? " and a proxy-only subnet" : ""}${loadBalancers.length > 0 ? " and a load balancer kind" : ""}`;
+    }).join("; ")}.`,
     reads: ["gatewayProvider", "gatewayClass", "gatewayLoadBalancer", "proxyOnlyCidr"],
     check: ({ gatewayProvider, gatewayClass, gatewayLoadBalancer, proxyOnlyCidr }, key) => {
         const provider = `${key("gatewayProvider")} = ${JSON.stringify(gatewayProvider)}`;
+        const stackProvider = GATEWAY_PROVIDERS[gatewayProvider as GatewayProviderName];
         const problems: string[] = [];
-        if (gatewayProvider === "istio") {
-            if (gatewayClass !== "" && gatewayClass !== ISTIO.gatewayClass) {
-                problems.push(
-                    `${key("gatewayClass")} = ${JSON.stringify(gatewayClass)} is GKE's own class, which Istio does not program, but ${provider}; allowed: empty or ${ISTIO.gatewayClass} (or gatewayProvider gke)`,
-                );
-            }
-            if (proxyOnlyCidr !== "") {
-                problems.push(
-                    `${key("proxyOnlyCidr")} = ${JSON.stringify(proxyOnlyCidr)} is for GKE's regional Gateway, but ${provider}, whose passthrough load balancer needs no proxy-only subnet; allowed: empty (or gatewayProvider gke)`,
-                );
-            }
-        } else {
-            if (gatewayClass === ISTIO.gatewayClass) {
-                problems.push(
-                    `${key("gatewayClass")} = ${JSON.stringify(gatewayClass)} is Istio's class, but ${provider}, which installs no Istio; allowed: empty, ${GATEWAY_CLASSES.regional.join(", ")} (or gatewayProvider istio)`,
-                );
-            }
-            if (gatewayLoadBalancer !== "") {
-                problems.push(
-                    `${key("gatewayLoadBalancer")} = ${JSON.stringify(gatewayLoadBalancer)} is for Istio's Gateway Service, but ${provider}, whose class chooses the load balancer; allowed: empty, with gatewayClass gke-l7-rilb for an internal one (or gatewayProvider istio)`,
-                );
-            }
+        // The class's own schema has made sure it is some provider's.
+        if (gatewayClass !== "" && !stackProvider.classes.includes(gatewayClass)) {
+            const owners = providersWith((other) => other.classes.includes(gatewayClass));
+            problems.push(
+                `${key("gatewayClass")} = ${JSON.stringify(gatewayClass)} is ${either(owners.map((name) => GATEWAY_PROVIDERS[name].title))}'s class, which ${stackProvider.title} does not program, but ${provider}; allowed: ${either(["empty", ...stackProvider.classes])} (or gatewayProvider ${either(owners)})`,
+            );
+        }
+        if (proxyOnlyCidr !== "" && stackProvider.proxyOnlySubnet === undefined) {
+            problems.push(
+                `${key("proxyOnlyCidr")} = ${JSON.stringify(proxyOnlyCidr)} is for a proxy-only subnet, but ${provider}, whose ${stackProvider.loadBalancer} needs none; allowed: empty (or gatewayProvider ${either(PROXY_ONLY_PROVIDERS)})`,
+            );
+        }
+        if (gatewayLoadBalancer !== "" && !(stackProvider.loadBalancers as readonly string[]).includes(gatewayLoadBalancer)) {
+            const internalClasses = INTERNAL_GATEWAY_CLASSES.filter((className) => stackProvider.classes.includes(className));
+            problems.push(
+                `${key("gatewayLoadBalancer")} = ${JSON.stringify(gatewayLoadBalancer)} chooses the kind of ${either(LOAD_BALANCER_PROVIDERS.map((name) => `${GATEWAY_PROVIDERS[name].title}'s`))} load balancer, but ${provider}, whose class chooses it; allowed: empty${internalClasses.length > 0 ? `, with gatewayClass ${either(internalClasses)} for an internal one` : ""} (or gatewayProvider ${either(LOAD_BALANCER_PROVIDERS)})`,
+            );
         }
         return problems;
     },
@@ -429,8 +441,9 @@ export const routerModelNames: Rule<Pick<GatewayValues, "bodyBasedRouting"> & { 
 
 /** The Gateway from checked values, with each provider's defaults filled in. */
 export function gatewaySettingsOf(values: GatewayValues): GatewaySettings {
+    const provider = GATEWAY_PROVIDERS[values.gatewayProvider as GatewayProviderName];
     const placement: GatewayPlacement = {
-        className: values.gatewayClass || PROVIDER_DEFAULTS[values.gatewayProvider as GatewayProviderName].gatewayClass,
+        className: values.gatewayClass || provider.classes[0],
         namespace: values.gatewayNamespace,
         name: values.gatewayName,
         ...(values.gatewayTlsSecret !== "" ? { tlsSecret: values.gatewayTlsSecret } : {}),
@@ -449,7 +462,7 @@ export function gatewaySettingsOf(values: GatewayValues): GatewaySettings {
     return values.gatewayProvider === "istio"
         ? {
               provider: "istio",
-              loadBalancer: (values.gatewayLoadBalancer || PROVIDER_DEFAULTS.istio.gatewayLoadBalancer) as GatewayLoadBalancer,
+              loadBalancer: (values.gatewayLoadBalancer || provider.loadBalancers[0]) as GatewayLoadBalancer,
               ...placement,
           }
         : { provider: "gke", ...placement };

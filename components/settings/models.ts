@@ -1,6 +1,6 @@
 /**
  * The model services the stack runs: each entry's fields, checked and documented by one schema (its descriptions
- * feed the README's table), the parts of a fast cold start, and pausing every service at once.
+ * feed docs/reference/settings.md), the parts of a fast cold start, and pausing every service at once.
  */
 import { z } from "zod";
 import {
@@ -55,7 +55,7 @@ export interface ModelServiceSettings {
     layers: number;
 }
 
-/** What makes a cold start fast, each part on by default (see the README's "Cold start"). */
+/** What makes a cold start fast, each part on by default (docs/explanation/cold-start.md). */
 export interface ColdStartSettings {
     /** Copy `hf://` models into the stack's bucket once and stream them from there. */
     stageWeights: boolean;

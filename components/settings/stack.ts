@@ -13,6 +13,7 @@ import {
     TpuSettings,
     capacityOfferedInZone,
     capacityOrLegacySettings,
+    legacyCapacityWarning,
     reservationWithProvisioning,
     topologyOfMachineType,
     tpuNodeBounds,
@@ -167,6 +168,11 @@ function decode(type: ConfigType, raw: string): unknown {
     }
 }
 
+/** A setting's value before its schema checks it: the stack's, decoded, else the declared default. */
+function configured(setting: Setting, raw: string | undefined): unknown {
+    return raw === undefined ? setting.default : decode(setting.type, raw);
+}
+
 /** `models[0].name`-style path of an issue. */
 function pathText(path: readonly PropertyKey[]): string {
     return path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("");
@@ -241,7 +247,7 @@ export function parseSettings(
     for (const name of Object.keys(SETTINGS) as SettingName[]) {
         const setting: Setting = SETTINGS[name];
         const raw = read(name);
-        const decoded = raw === undefined ? setting.default : decode(setting.type, raw);
+        const decoded = configured(setting, raw);
         const result = setting.schema.safeParse(decoded);
         if (result.success) {
             values[name] = result.data;
@@ -313,14 +319,29 @@ export function loadHfToken(): pulumi.Output<string> | undefined {
 // The runtime's list of secret config keys; internal to the SDK, so its types are not published.
 const { isConfigSecret } = require("@pulumi/pulumi/runtime/config") as { isConfigSecret: (key: string) => boolean };
 
-/** Builds {@link Settings} from the running stack's configuration, with every configured key checked. */
+/** What the stack's (valid) configuration is warned of without being refused: settings a later release removes, with what to run instead. */
+export function settingWarnings(namespace: string, read: ConfigReader): string[] {
+    const checked = <K extends SettingName>(name: K) => SETTINGS[name].schema.parse(configured(SETTINGS[name], read(name))) as Values[K];
+    const warning = legacyCapacityWarning(
+        { tpuProvisioning: checked("tpuProvisioning"), tpuReservation: checked("tpuReservation") },
+        (name) => `${namespace}:${name}`,
+    );
+    return warning !== undefined ? [warning] : [];
+}
+
+/** Builds {@link Settings} from the running stack's configuration, with every configured key checked; warns of what {@link settingWarnings} finds. */
 export function loadSettings(): Settings {
     const config = new pulumi.Config();
     const keys = Object.keys(pulumi.runtime.allConfig());
-    return parseSettings(config.name, (name) => config.get(name), new pulumi.Config("gcp").get("project"), {
+    const read: ConfigReader = (name) => config.get(name);
+    const settings = parseSettings(config.name, read, new pulumi.Config("gcp").get("project"), {
         keys,
         secretKeys: keys.filter((configured) => isConfigSecret(configured)),
         // Pulumi runs a program from its project directory.
         stackFileProblems: runningStackFileProblems(process.cwd(), pulumi.getStack()),
     });
+    for (const warning of settingWarnings(config.name, read)) {
+        void pulumi.log.warn(warning);
+    }
+    return settings;
 }

@@ -69,6 +69,82 @@ export const COPY_JOB = {
     grantRetrySeconds: 10,
 } as const;
 
+/** Where a copy Job stages one model: the Hugging Face repository, and the bucket and prefix it writes. */
+export interface WeightsCopy {
+    /** The Job's name and namespace (the service's). */
+    name: string;
+    namespace: pulumi.Input<string>;
+    /** `<org>/<model>` on Hugging Face. */
+    hfRepository: string;
+    bucket: pulumi.Input<string>;
+    prefix: pulumi.Input<string>;
+    /** The account whose grant may write the prefix. */
+    serviceAccountName: pulumi.Input<string>;
+    /** The vLLM image, which carries huggingface_hub and the Cloud Storage client. */
+    image: pulumi.Input<string>;
+    /** The Secret holding HF_TOKEN, for gated models. */
+    hfTokenSecret?: pulumi.Input<string>;
+    /** How long the copy may take, the grant's wait included: the Job stops then, and Pulumi waits as long. */
+    timeoutSeconds: number;
+}
+
+/**
+ * The Job that copies what vLLM reads of a Hugging Face repository into the bucket, {@link COPY_JOB}'s workers at a time
+ * through scratch space, and fails at once on a refusal no retry mends.
+ */
+export function weightsCopyJob(copy: WeightsCopy) {
+    return {
+        metadata: {
+            name: copy.name,
+            namespace: copy.namespace,
+            // Pulumi waits for the Job as long as the copy may take; the Job itself stops then too.
+            annotations: { "pulumi.com/timeoutSeconds": String(copy.timeoutSeconds) },
+        },
+        spec: {
+            backoffLimit: 3,
+            activeDeadlineSeconds: copy.timeoutSeconds,
+            // A refusal (no access to a gated model, no safetensors) is not retried: the Job fails with its message.
+            podFailurePolicy: {
+                rules: [{ action: "FailJob", onExitCodes: { containerName: "copy", operator: "In", values: [COPY_JOB.refusedExitCode] } }],
+            },
+            template: {
+                spec: {
+                    serviceAccountName: copy.serviceAccountName,
+                    restartPolicy: "Never",
+                    containers: [
+                        {
+                            name: "copy",
+                            image: copy.image,
+                            command: ["python3", "-c", COPY_SCRIPT],
+                            env: [
+                                { name: "HF_REPOSITORY", value: copy.hfRepository },
+                                { name: "BUCKET", value: copy.bucket },
+                                { name: "PREFIX", value: copy.prefix },
+                                { name: "MARKER", value: COLD_START_STORAGE.markerObject },
+                                { name: "WORKERS", value: String(COPY_JOB.workers) },
+                                { name: "SCRATCH", value: COPY_JOB.scratchPath },
+                                { name: "SCRATCH_LIMIT_BYTES", value: String(COPY_JOB.scratchGi * 2 ** 30) },
+                                { name: "REFUSED_EXIT_CODE", value: String(COPY_JOB.refusedExitCode) },
+                                { name: "GRANT_WAIT_SECONDS", value: String(COPY_JOB.grantWaitSeconds) },
+                                { name: "GRANT_RETRY_SECONDS", value: String(COPY_JOB.grantRetrySeconds) },
+                                // The token stays in its Secret: the Job spec names it only.
+                                ...(copy.hfTokenSecret !== undefined
+                                    ? [{ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: copy.hfTokenSecret, key: "HF_TOKEN" } } }]
+                                    : []),
+                            ],
+                            resources: { requests: { cpu: "2", memory: "4Gi", "ephemeral-storage": `${COPY_JOB.scratchGi}Gi` } },
+                            volumeMounts: [{ name: "scratch", mountPath: COPY_JOB.scratchPath }],
+                            // What the script says last (why it refused) shows in the pod's status and Pulumi's error.
+                            terminationMessagePolicy: "FallbackToLogsOnError",
+                        },
+                    ],
+                    volumes: [{ name: "scratch", emptyDir: { sizeLimit: `${COPY_JOB.scratchGi}Gi` } }],
+                },
+            },
+        },
+    };
+}
+
 /**
  * Where one model service reads its weights and keeps its compiled programs, with least privilege: the server's own
  * Kubernetes service account, which through Workload Identity may read its weights' prefix and read and write its
@@ -149,71 +225,19 @@ export class ModelWeights extends pulumi.ComponentResource {
                     title: "stage the model's weights",
                     expression: weightsObjects,
                 });
-                const timeoutSeconds = copyTimeoutSeconds(model, COPY_JOB.grantWaitSeconds);
                 const job = new k8s.batch.v1.Job(
                     `${name}-copy`,
-                    {
-                        metadata: {
-                            name: `${model.name}-weights-copy`,
-                            namespace: args.namespace,
-                            // Pulumi waits for the Job as long as the copy may take; the Job itself stops then too.
-                            annotations: { "pulumi.com/timeoutSeconds": String(timeoutSeconds) },
-                        },
-                        spec: {
-                            backoffLimit: 3,
-                            activeDeadlineSeconds: timeoutSeconds,
-                            // A refusal (no access to a gated model, no safetensors) is not retried: the Job fails with its message.
-                            podFailurePolicy: {
-                                rules: [
-                                    {
-                                        action: "FailJob",
-                                        onExitCodes: { containerName: "copy", operator: "In", values: [COPY_JOB.refusedExitCode] },
-                                    },
-                                ],
-                            },
-                            template: {
-                                spec: {
-                                    serviceAccountName: copier.metadata.name,
-                                    restartPolicy: "Never",
-                                    containers: [
-                                        {
-                                            name: "copy",
-                                            image: args.image,
-                                            command: ["python3", "-c", COPY_SCRIPT],
-                                            env: [
-                                                { name: "HF_REPOSITORY", value: hfRepository },
-                                                { name: "BUCKET", value: source.bucket },
-                                                { name: "PREFIX", value: source.prefix },
-                                                { name: "MARKER", value: COLD_START_STORAGE.markerObject },
-                                                { name: "WORKERS", value: String(COPY_JOB.workers) },
-                                                { name: "SCRATCH", value: COPY_JOB.scratchPath },
-                                                { name: "SCRATCH_LIMIT_BYTES", value: String(COPY_JOB.scratchGi * 2 ** 30) },
-                                                { name: "REFUSED_EXIT_CODE", value: String(COPY_JOB.refusedExitCode) },
-                                                { name: "GRANT_WAIT_SECONDS", value: String(COPY_JOB.grantWaitSeconds) },
-                                                { name: "GRANT_RETRY_SECONDS", value: String(COPY_JOB.grantRetrySeconds) },
-                                                // The token stays in its Secret: the Job spec names it only.
-                                                ...(args.hfTokenSecret !== undefined
-                                                    ? [
-                                                          {
-                                                              name: "HF_TOKEN",
-                                                              valueFrom: { secretKeyRef: { name: args.hfTokenSecret, key: "HF_TOKEN" } },
-                                                          },
-                                                      ]
-                                                    : []),
-                                            ],
-                                            resources: {
-                                                requests: { cpu: "2", memory: "4Gi", "ephemeral-storage": `${COPY_JOB.scratchGi}Gi` },
-                                            },
-                                            volumeMounts: [{ name: "scratch", mountPath: COPY_JOB.scratchPath }],
-                                            // What the script says last (why it refused) shows in the pod's status and Pulumi's error.
-                                            terminationMessagePolicy: "FallbackToLogsOnError",
-                                        },
-                                    ],
-                                    volumes: [{ name: "scratch", emptyDir: { sizeLimit: `${COPY_JOB.scratchGi}Gi` } }],
-                                },
-                            },
-                        },
-                    },
+                    weightsCopyJob({
+                        name: `${model.name}-weights-copy`,
+                        namespace: args.namespace,
+                        hfRepository,
+                        bucket: source.bucket,
+                        prefix: source.prefix,
+                        serviceAccountName: copier.metadata.name,
+                        image: args.image,
+                        hfTokenSecret: args.hfTokenSecret,
+                        timeoutSeconds: copyTimeoutSeconds(model, COPY_JOB.grantWaitSeconds),
+                    }),
                     // The Job writes with its grant and pulls with the node account's; a changed Job (immutable) is replaced under the same name.
                     { ...childOpts, dependsOn: [copyGrant, ...args.imagePullable], deleteBeforeReplace: true },
                 );

@@ -3,7 +3,8 @@
  * model service has moved to the v1 InferencePool group and the Gateway accepted it with every reference
  * resolved, and whether GKE attached a policy. Each returns what it saw, in words a user can act on.
  */
-import { GKE_GATEWAY_CLASS_PREFIX, INFERENCE_POOL_KIND, ISTIO, KSERVE, KSERVE_CHILDREN } from "@gke-tpu-inference/facts";
+import { GATEWAY_PROVIDER_NAMES, GatewayProviderName, gatewayProviderOfClass } from "../../components/settings/gatewayProviders";
+import { INFERENCE_POOL_KIND, KSERVE, KSERVE_CHILDREN } from "@gke-tpu-inference/facts";
 import type { KubeObject } from "./kube";
 
 /** A status condition, as Kubernetes and Gateway API write them. */
@@ -71,16 +72,13 @@ export function acceptedByGateway(route: KubeObject, gateway: { namespace: strin
     return { ok: conditions.every((condition) => condition.status === "True"), detail: conditions.map(describeCondition).join(", ") };
 }
 
-/** The Gateway implementations a stack of this project deploys with, as its `gatewayProvider` output names them. */
-export const GATEWAY_PROVIDERS = ["gke", "istio"] as const;
-
-/** A Gateway implementation a stack deploys with. */
-export type GatewayProvider = (typeof GATEWAY_PROVIDERS)[number];
+/** A Gateway implementation a stack deploys with, as its `gatewayProvider` output names it (the descriptors' names). */
+export type GatewayProvider = GatewayProviderName;
 
 /** The stack's `gatewayProvider` output, or undefined when the outputs have none (a stack from before it) or another value. */
 export function gatewayProviderFromOutputs(outputs: unknown): GatewayProvider | undefined {
     const provider = (outputs as { gatewayProvider?: unknown } | undefined)?.gatewayProvider;
-    return (GATEWAY_PROVIDERS as readonly unknown[]).includes(provider) ? (provider as GatewayProvider) : undefined;
+    return (GATEWAY_PROVIDER_NAMES as readonly unknown[]).includes(provider) ? (provider as GatewayProvider) : undefined;
 }
 
 /**
@@ -91,15 +89,9 @@ export function gatewayProvider(stated: GatewayProvider | undefined, gateway: Ku
     return stated ?? gatewayProviderOf((gateway?.spec as { gatewayClassName?: unknown } | undefined)?.gatewayClassName);
 }
 
-/** Who programs a Gateway of `className`: GKE's controller, Istio's, or another implementation. */
+/** Who programs a Gateway of `className`, by the providers' descriptors: GKE's controller, Istio's, or another implementation. */
 export function gatewayProviderOf(className: unknown): GatewayProvider | "other" {
-    return typeof className !== "string"
-        ? "other"
-        : className.startsWith(GKE_GATEWAY_CLASS_PREFIX)
-          ? "gke"
-          : className === ISTIO.gatewayClass
-            ? "istio"
-            : "other";
+    return (typeof className === "string" ? gatewayProviderOfClass(className) : undefined) ?? "other";
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * `npm run docs:outputs` writes docs/reference/outputs.md: every stack output the shipped stacks produce, found by
  * running each `Pulumi.<stack>.yaml` offline, with its description from {@link OUTPUT_DESCRIPTIONS} below, the one place
- * outputs are described; from the same runs, the README's table of shipped stacks (./stacks.ts) and the exposure tables
+ * outputs are described (index.ts, which returns them, describes none and points here); from the same runs, the README's table of shipped stacks (./stacks.ts) and the exposure tables
  * of docs/explanation/security.md (./exposure.ts). `npm run docs:outputs -- --check` exits 1 when one is stale (`--help` says so); test/scripts/docs/outputs.test.ts fails when an output has no description,
  * a description names no output, or either drifts.
  */

@@ -2,9 +2,9 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { installGkeGateway } from "../../../components/gateway/gkeProvider";
-import { GatewayProviderInstallArgs } from "../../../components/gateway/provider";
+import { GatewayProviderContext } from "../../../components/gateway/provider";
 import { stackNames } from "../../../components/lib/names";
-import { GatewayAccessSettings } from "../../../components/settings/gateway";
+import { GatewayAccessSettings, GatewaySettings } from "../../../components/settings/gateway";
 
 /** One allowed range, the default rate and the key only: what a stack that sets allowedSourceRanges gets. */
 export const TEST_ACCESS: GatewayAccessSettings = {
@@ -16,13 +16,23 @@ export const TEST_ACCESS: GatewayAccessSettings = {
 };
 
 /** Where the providers' GCP objects go in the tests. */
-export const TEST_GCP: GatewayProviderInstallArgs["gcp"] = {
+export const TEST_GCP: GatewayProviderContext["gcp"] = {
     project: "acme-inference",
     region: "europe-west4",
     projectNumber: "123456789012",
     names: stackNames("tpu-inference", "test"),
     manageProjectApis: true,
     compute: [],
+};
+
+/** The stack's default Gateway behind GKE's provider, with {@link TEST_ACCESS}. */
+export const TEST_GKE_GATEWAY: Extract<GatewaySettings, { provider: "gke" }> = {
+    provider: "gke",
+    className: "gke-l7-regional-external-managed",
+    namespace: "inference-gateway",
+    name: "inference-gateway",
+    servingNamespace: "llm-inference",
+    access: TEST_ACCESS,
 };
 
 /** GKE's provider as the stack installs it, with `access` over {@link TEST_ACCESS}. */
@@ -36,8 +46,9 @@ export function testGkeInstall(
 ) {
     return installGkeGateway({
         provider,
+        webhookPrerequisites: [],
         networkServices: [],
-        access: { ...TEST_ACCESS, ...options.access },
+        gateway: { ...TEST_GKE_GATEWAY, access: { ...TEST_ACCESS, ...options.access } },
         gcp: TEST_GCP,
         ...(options.proxyOnlySubnetwork ? { proxyOnlySubnetwork: options.proxyOnlySubnetwork } : {}),
         ...(options.iapClientSecret !== undefined ? { iapClientSecret: options.iapClientSecret } : {}),

@@ -1,6 +1,14 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { GatewayCertificateSource, InferenceGateway } from "../../../components/gateway/inferenceGateway";
+import { GatewayAddress } from "../../../components/gateway/gatewayAddress";
+import {
+    GatewayCertificateSource,
+    InferenceGateway,
+    caCertificateCommand,
+    certificateSourceOf,
+    signedByStackCa,
+} from "../../../components/gateway/inferenceGateway";
+import { stackNames } from "../../../components/lib/names";
 import { MOCK_GATEWAY_ADDRESS } from "../../../scripts/offline/mocks";
 import { CrdValidator } from "../../crds";
 import { record, testProvider } from "../../harness";
@@ -109,5 +117,62 @@ describe("InferenceGateway", () => {
         expect(graph.ofType("kubernetes:cert-manager.io/v1:Certificate")).toEqual([]);
         const listeners = (gateway.inputs.spec as { listeners: Array<{ tls?: unknown }> }).listeners;
         expect(listeners[0].tls).toEqual({ mode: "Terminate", certificateRefs: [{ kind: "Secret", group: "", name: "my-tls" }] });
+    });
+});
+
+describe("where the Gateway's certificate comes from, as the settings choose it", () => {
+    const STACK_CA = { issuer: "tpu-inference-ca-issuer", ipAddress: "198.51.100.20" };
+    const gateway = (settings: { tlsSecret?: string; certificateIssuer?: string; hostname?: string }) => ({
+        namespace: "inference-gateway",
+        name: "inference-gateway",
+        ...settings,
+    });
+
+    test.each([
+        ["nothing of the user's: the stack's CA, for the address", gateway({}), { ...STACK_CA, hostname: undefined }, true],
+        [
+            "a hostname: the stack's CA, for the address and the name",
+            gateway({ hostname: "llm.example.com" }),
+            { ...STACK_CA, hostname: "llm.example.com" },
+            true,
+        ],
+        [
+            "an issuer of the user's: it signs the hostname",
+            gateway({ certificateIssuer: "letsencrypt", hostname: "llm.example.com" }),
+            { issuer: "letsencrypt", hostname: "llm.example.com" },
+            false,
+        ],
+        ["a Secret of the user's: no certificate is issued", gateway({ tlsSecret: "my-tls" }), { secretName: "my-tls" }, false],
+    ])("%s", (_case, settings, source, stackCa) => {
+        expect(certificateSourceOf(settings, STACK_CA)).toEqual(source);
+        expect(signedByStackCa(settings)).toBe(stackCa);
+    });
+
+    test("the command that writes the stack's CA reads the certificate's Secret in the Gateway's namespace", () => {
+        expect(caCertificateCommand(gateway({}))).toBe(
+            "kubectl get secret -n inference-gateway inference-gateway-tls -o jsonpath='{.data.ca\\.crt}' | base64 -d > ca.crt",
+        );
+    });
+});
+
+describe("the reserved address as a Gateway names it", () => {
+    test.each([
+        ["NamedAddress", "tpu-inference-test-gateway"],
+        ["IPAddress", MOCK_GATEWAY_ADDRESS],
+    ] as const)("%s: %s", async (type, value) => {
+        let address: { type: string; value: pulumi.Output<string> } | undefined;
+        await record(() => {
+            const reserved = new GatewayAddress("inference", {
+                project: "acme-inference",
+                region: "europe-west4",
+                internal: false,
+                subnetworkId: "nodes",
+                names: stackNames("tpu-inference", "test"),
+                dependsOn: [],
+            });
+            address = reserved.specAddress(type);
+        });
+        expect(address!.type).toBe(type);
+        expect(await new Promise((resolve) => address!.value.apply(resolve))).toBe(value);
     });
 });

@@ -1,5 +1,5 @@
 import * as gcp from "@pulumi/gcp";
-import { GkeCluster, GkeClusterArgs, gkeKubeconfig } from "../../../components/infrastructure/cluster";
+import { GkeCluster, GkeClusterArgs, clusterArgs, gkeKubeconfig, webhookFirewallArgs } from "../../../components/infrastructure/cluster";
 import { stackNames } from "../../../components/lib/names";
 import { MOCK_CLUSTER_CA, MOCK_CLUSTER_ENDPOINT } from "../../../scripts/offline/mocks";
 import { Graph, record } from "../../harness";
@@ -186,6 +186,32 @@ describe("GkeCluster", () => {
             cidrBlocks: [{ cidrBlock: "203.0.113.0/24", displayName: "203.0.113.0/24" }],
         });
         expect(graph.get("gcp:container/cluster:Cluster", "gke-cluster").inputs).not.toHaveProperty("masterAuthorizedNetworksConfig");
+    });
+});
+
+describe("the cluster's builders, without the engine", () => {
+    const args: GkeClusterArgs = {
+        ...baseArgs,
+        names: stackNames("gke", "test"),
+        prerequisites: { container: [], iam: [], resourceManager: [] },
+    };
+
+    test("the control plane's endpoint is open to any address with credentials unless the settings name networks", () => {
+        expect(clusterArgs(args, "nodes@acme-inference.iam.gserviceaccount.com")).not.toHaveProperty("masterAuthorizedNetworksConfig");
+        expect(
+            clusterArgs({ ...args, masterAuthorizedNetworks: ["203.0.113.0/24"] }, "nodes@acme-inference.iam.gserviceaccount.com")
+                .masterAuthorizedNetworksConfig,
+        ).toEqual({ cidrBlocks: [{ cidrBlock: "203.0.113.0/24", displayName: "203.0.113.0/24" }] });
+    });
+
+    test("the webhook rule opens the platform's ports, and a gateway provider's beside them", () => {
+        const ports = (extraWebhookPorts?: readonly string[]) =>
+            webhookFirewallArgs(
+                { ...args, ...(extraWebhookPorts ? { extraWebhookPorts } : {}) },
+                "nodes@acme-inference.iam.gserviceaccount.com",
+            ).allows;
+        expect(ports()).toEqual([{ protocol: "tcp", ports: ["9443", "6443"] }]);
+        expect(ports(["15017"])).toEqual([{ protocol: "tcp", ports: ["9443", "6443", "15017"] }]);
     });
 });
 

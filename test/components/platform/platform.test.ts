@@ -1,10 +1,10 @@
 import * as k8s from "@pulumi/kubernetes";
-import { GKE_GATEWAY_PROVIDER } from "../../../components/gateway/gkeProvider";
 import { CertManager } from "../../../components/platform/certManager";
 import { KServe } from "../../../components/platform/kserve";
 import { LeaderWorkerSet } from "../../../components/platform/leaderWorkerSet";
 import { GATEWAY_ACCESS_LABEL, ServingNamespace } from "../../../components/platform/servingNamespace";
 import { routerRouteSpec } from "../../../components/serving/routerRoute";
+import { GATEWAY_PROVIDERS } from "../../../components/settings/gatewayProviders";
 import { Graph, record, testProvider } from "../../harness";
 
 describe("CertManager", () => {
@@ -174,7 +174,7 @@ describe("ServingNamespace", () => {
                 kserveWebhooks: controller,
                 bodyBasedRouting: false,
                 multiHost,
-                gatewayProviderLabels: GKE_GATEWAY_PROVIDER.servingNamespaceLabels,
+                gatewayProviderLabels: GATEWAY_PROVIDERS.gke.servingNamespaceLabels,
             });
         });
 

@@ -1,3 +1,5 @@
+import { SETTINGS, settingWarnings } from "../../../components/settings/stack";
+import { PROJECT } from "../../harness";
 import { errorOf, parse, problemsOf } from "./parse";
 
 /** What a reservation's name may be, as every message about one says. */
@@ -247,5 +249,46 @@ describe("tpuCapacity: the options in the order GKE tries them", () => {
         ],
     ])("%s", (_case, values, message) => {
         expect(problemsOf(values)).toEqual([message]);
+    });
+});
+
+describe("tpuProvisioning and tpuReservation are deprecated", () => {
+    const warnings = (values: Record<string, string>) => settingWarnings(PROJECT, (key) => values[key]);
+
+    test.each<[string, Record<string, string>, string[]]>([
+        ["a stack on tpuCapacity alone", { tpuCapacity: '[{"type": "spot"}]' }, []],
+        // Pulumi hands every stack the defaults Pulumi.yaml declares: those are no stack's own choice.
+        ["the legacy settings at their defaults", { tpuProvisioning: "on-demand", tpuReservation: "" }, []],
+        [
+            "spot through tpuProvisioning",
+            { tpuProvisioning: "spot" },
+            [
+                "gke-tpu-inference:tpuProvisioning is deprecated: tpuCapacity replaces it, and release 0.3.0 removes it; " +
+                    "run pulumi config set --path 'tpuCapacity[0].type' spot && pulumi config rm tpuProvisioning (the same plan of one option: the TPU pool stays)",
+            ],
+        ],
+        [
+            "a reservation through both",
+            { tpuProvisioning: "reservation", tpuReservation: "trillium" },
+            [
+                "gke-tpu-inference:tpuProvisioning and gke-tpu-inference:tpuReservation are deprecated: tpuCapacity replaces them, and release 0.3.0 removes them; " +
+                    "run pulumi config set --path 'tpuCapacity[0].type' reservation && pulumi config set --path 'tpuCapacity[0].name' trillium && " +
+                    "pulumi config rm tpuProvisioning && pulumi config rm tpuReservation (the same plan of one option: the TPU pool stays)",
+            ],
+        ],
+    ])("%s: %j", (_case, values, expected) => {
+        expect(warnings(values)).toEqual(expected);
+    });
+
+    test("the plan the warning writes is the one the legacy settings made", () => {
+        const legacy = { tpuProvisioning: "reservation", tpuReservation: "trillium" };
+        expect(parse(legacy).tpu).toEqual(parse({ tpuCapacity: '[{"type": "reservation", "name": "trillium"}]' }).tpu);
+    });
+
+    test("the settings' descriptions say so, with the release that removes them", () => {
+        expect(SETTINGS.tpuProvisioning.description).toBe(
+            "Deprecated: tpuCapacity replaces it, and release 0.3.0 removes it. How TPU capacity is bought.",
+        );
+        expect(SETTINGS.tpuReservation.description).toMatch(/^Deprecated: tpuCapacity replaces it, and release 0\.3\.0 removes it\. /);
     });
 });

@@ -11,27 +11,27 @@ describe("settings validation names the key, the value and what is allowed", () 
         [
             "a GatewayClass neither GKE nor Istio serves",
             { gatewayClass: "nginx" },
-            'gke-tpu-inference:gatewayClass = "nginx" is neither a regional GKE GatewayClass nor Istio\'s; allowed: gke-l7-regional-external-managed, gke-l7-rilb or istio',
+            'gke-tpu-inference:gatewayClass = "nginx" is a GatewayClass neither GKE nor Istio programs for InferencePool backends; allowed: gke-l7-regional-external-managed, gke-l7-rilb or istio',
         ],
         [
             "Istio's class with GKE's Gateway",
             { gatewayClass: "istio" },
-            'gke-tpu-inference:gatewayClass = "istio" is Istio\'s class, but gke-tpu-inference:gatewayProvider = "gke", which installs no Istio; allowed: empty, gke-l7-regional-external-managed, gke-l7-rilb (or gatewayProvider istio)',
+            'gke-tpu-inference:gatewayClass = "istio" is Istio\'s class, which GKE does not program, but gke-tpu-inference:gatewayProvider = "gke"; allowed: empty, gke-l7-regional-external-managed or gke-l7-rilb (or gatewayProvider istio)',
         ],
         [
             "an Istio load balancer kind with GKE's Gateway",
             { gatewayLoadBalancer: "internal" },
-            'gke-tpu-inference:gatewayLoadBalancer = "internal" is for Istio\'s Gateway Service, but gke-tpu-inference:gatewayProvider = "gke", whose class chooses the load balancer; allowed: empty, with gatewayClass gke-l7-rilb for an internal one (or gatewayProvider istio)',
+            'gke-tpu-inference:gatewayLoadBalancer = "internal" chooses the kind of Istio\'s load balancer, but gke-tpu-inference:gatewayProvider = "gke", whose class chooses it; allowed: empty, with gatewayClass gke-l7-rilb for an internal one (or gatewayProvider istio)',
         ],
         [
             "GKE's class behind Istio",
             { gatewayProvider: "istio", gatewayClass: "gke-l7-rilb" },
-            'gke-tpu-inference:gatewayClass = "gke-l7-rilb" is GKE\'s own class, which Istio does not program, but gke-tpu-inference:gatewayProvider = "istio"; allowed: empty or istio (or gatewayProvider gke)',
+            'gke-tpu-inference:gatewayClass = "gke-l7-rilb" is GKE\'s class, which Istio does not program, but gke-tpu-inference:gatewayProvider = "istio"; allowed: empty or istio (or gatewayProvider gke)',
         ],
         [
             "a proxy-only subnet behind Istio",
             { gatewayProvider: "istio", proxyOnlyCidr: "10.9.0.0/23" },
-            'gke-tpu-inference:proxyOnlyCidr = "10.9.0.0/23" is for GKE\'s regional Gateway, but gke-tpu-inference:gatewayProvider = "istio", whose passthrough load balancer needs no proxy-only subnet; allowed: empty (or gatewayProvider gke)',
+            'gke-tpu-inference:proxyOnlyCidr = "10.9.0.0/23" is for a proxy-only subnet, but gke-tpu-inference:gatewayProvider = "istio", whose passthrough Network Load Balancer needs none; allowed: empty (or gatewayProvider gke)',
         ],
         [
             "an unknown gateway provider",

@@ -82,7 +82,7 @@ describe("the Gateway's security settings: one message each, naming the key, the
         [
             "IAP behind Istio",
             { ...IAP, gatewayProvider: "istio" },
-            'gke-tpu-inference:gatewayIdentity = "iap" is checked by GKE\'s load balancer, but gke-tpu-inference:gatewayProvider = "istio"; allowed: api-key, google-id-token (or gatewayProvider gke)',
+            'gke-tpu-inference:gatewayIdentity = "iap" is checked by GKE\'s Gateway, but gke-tpu-inference:gatewayProvider = "istio"; allowed: api-key, google-id-token (or gatewayProvider gke)',
         ],
         [
             "Google ID tokens at GKE's Gateway",
@@ -127,7 +127,7 @@ describe("the Gateway's security settings: one message each, naming the key, the
         [
             "Model Armor behind Istio",
             { modelArmor: "true", gatewayProvider: "istio" },
-            'gke-tpu-inference:modelArmor = true screens traffic through GKE\'s Gateway, which has no Istio integration, but gke-tpu-inference:gatewayProvider = "istio"; allowed: false (or gatewayProvider gke)',
+            'gke-tpu-inference:modelArmor = true screens traffic through an extension only GKE\'s Gateway calls, but gke-tpu-inference:gatewayProvider = "istio"; allowed: false (or gatewayProvider gke)',
         ],
         [
             "Model Armor where it is not served",

@@ -142,7 +142,7 @@ describe("every problem of a stack in one run", () => {
             'gke-tpu-inference:zone = "us-central1-a" is not a zone where GKE offers TPU v6e node pools (TPU VM zones differ); allowed: europe-west4-a, us-central1-b, us-east1-d, us-east5-a, us-east5-b, us-south1-a, us-south1-b',
             'gke-tpu-inference:tpuMaxNodes = "lots" is not a whole number; allowed: 0 to 1000 (GKE\'s nodes per node pool zone)',
             'gke-tpu-inference:masterCidr = "8.8.8.0/28" is a public range; allowed: a private range within 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10, 192.0.0.0/24, 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 192.88.99.0/24, 198.18.0.0/15, 240.0.0.0/4',
-            'gke-tpu-inference:gatewayClass = "istio" is Istio\'s class, but gke-tpu-inference:gatewayProvider = "gke", which installs no Istio; allowed: empty, gke-l7-regional-external-managed, gke-l7-rilb (or gatewayProvider istio)',
+            'gke-tpu-inference:gatewayClass = "istio" is Istio\'s class, which GKE does not program, but gke-tpu-inference:gatewayProvider = "gke"; allowed: empty, gke-l7-regional-external-managed or gke-l7-rilb (or gatewayProvider istio)',
         ]);
         // The message is those lines, and a rule whose inputs are wrong waits until they are right.
         expect(errorOf({ zone: "us-central1-a", region: "europe-west4" }).split("\n")).toHaveLength(1);

@@ -2,7 +2,7 @@ import { spawnSync } from "child_process";
 import * as k8s from "@pulumi/kubernetes";
 import { jsonpath } from "json-p3";
 import { INFERENCE_BACKEND_TIMEOUT_SECONDS } from "../../../components/gateway/gkeProvider";
-import { TpuScheduling } from "../../../components/infrastructure/tpuNodePool";
+import { TpuScheduling } from "../../../components/serving/tpuScheduling";
 import {
     endpointPickerContainer,
     prefixCacheEndpointPickerConfig,
@@ -386,5 +386,12 @@ describe("ModelService day 2", () => {
                 "gke-tpu-inference/cold-start-pessimistic-seconds": "720",
             },
         });
+    });
+});
+
+describe("ModelService's arguments", () => {
+    test("an autoscaled service without KEDA is refused before anything of it is registered", async () => {
+        const [autoscaled] = modelsFrom([{ name: "qwen", pattern: "pattern3", autoscaling: { minReplicas: 2, maxReplicas: 3 } }]);
+        await expect(serviceFor(autoscaled)).rejects.toThrow("model service qwen autoscales, but the stack passed no KEDA");
     });
 });

@@ -3,7 +3,7 @@ import * as k8s from "@pulumi/kubernetes";
 import { testGkeInstall } from "../gateway/gatewayArgs";
 import * as pulumi from "@pulumi/pulumi";
 import { ModelStore } from "../../../components/infrastructure/modelStore";
-import { TpuScheduling } from "../../../components/infrastructure/tpuNodePool";
+import { TpuScheduling } from "../../../components/serving/tpuScheduling";
 import { ColdStartSettings, ModelServiceSettings } from "../../../components/settings/models";
 import { ModelService } from "../../../components/workloads/modelService";
 import { STORE_ARGS } from "../../coldStart";
