@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { GOOGLE_ID_TOKEN } from "@gke-tpu-inference/facts";
-import { GatewaySettings, opensToInternet } from "../settings/gateway";
+import { opensToInternet } from "@gke-tpu-inference/facts";
+import { GatewaySettings } from "../settings/gateway";
 
 /**
  * The `access` output: who is let in, and how a caller gets each credential; the key is a secret, shown only with

@@ -170,7 +170,7 @@ export const LEGACY_CAPACITY_SETTINGS = {
 } as const;
 const DEPRECATED = `Deprecated: ${LEGACY_CAPACITY_SETTINGS.replacedBy} replaces it, and release ${LEGACY_CAPACITY_SETTINGS.removedIn} removes it.`;
 
-/** The TPU node pool's settings, in the order the README lists them. */
+/** The TPU node pool's settings, in the order the settings reference lists them. */
 export const TPU_POOL_SETTINGS = {
     tpuMachineType: {
         type: "string",

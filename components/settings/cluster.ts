@@ -66,7 +66,7 @@ export const LOCATION_SETTINGS = {
     },
 } as const satisfies Record<string, Setting>;
 
-/** The system pool, the VPC's ranges and the control plane, in the order the README lists them. */
+/** The system pool, the VPC's ranges and the control plane, in the order the settings reference lists them. */
 export const CLUSTER_SETTINGS = {
     systemMachineType: {
         type: "string",

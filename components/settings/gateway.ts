@@ -2,7 +2,7 @@
  * The inference Gateway: what serves it (GKE's own Gateway controller, or Istio installed by the stack), its class,
  * load balancer, namespace, name and TLS, the namespace of the model services behind it, and Pattern 2's body-based
  * routing. What each provider allows and takes when a setting is empty comes from its descriptor (./gatewayProviders.ts),
- * for the defaults, the rules and the README.
+ * for the defaults, the rules and the settings reference.
  */
 import { z } from "zod";
 import { GATEWAY_CLASSES, INTERNAL_GATEWAY_CLASSES, MODEL_ARMOR, regionOfZone } from "@gke-tpu-inference/facts";
@@ -72,15 +72,10 @@ export function isInternalGateway(gateway: GatewaySettings): boolean {
     return "loadBalancer" in gateway ? gateway.loadBalancer === "internal" : INTERNAL_GATEWAY_CLASSES.includes(gateway.className);
 }
 
-/** True when `ranges` let in every IPv4 address. */
-export function opensToInternet(ranges: readonly string[]): boolean {
-    return ranges.includes("0.0.0.0/0");
-}
-
 /** The Gateway, by what serves it: GKE's own classes choose their load balancer; behind Istio, the kind GKE makes for the Gateway's Service. */
 export type GatewaySettings = GatewayPlacement & ({ provider: "gke" } | { provider: "istio"; loadBalancer: GatewayLoadBalancer });
 
-/** The Gateway's settings, in the order the README lists them. */
+/** The Gateway's settings, in the order the settings reference lists them. */
 export const GATEWAY_SETTINGS = {
     gatewayProvider: {
         type: "string",
@@ -258,7 +253,7 @@ function identityProviders(identity: Exclude<GatewayIdentity, "api-key">): Gatew
 }
 
 const MODEL_ARMOR_PROVIDERS = providersWith((provider) => provider.modelArmor);
-/** What each identity check beyond the key needs, for the rule's line in the README: its provider, IAP's OAuth client, principals. */
+/** What each identity check beyond the key needs, for the rule's line in the settings reference: its provider, IAP's OAuth client, principals. */
 const IDENTITY_NEEDS = GATEWAY_IDENTITIES.filter((identity) => identity !== "api-key")
     .map((identity) => {
         const client = identity === "iap" ? ", iapClientId" : "";

@@ -87,7 +87,7 @@ const MODEL_URI = /^(hf|gs|s3|pvc|oci):\/\/\S+$/;
 /** The signal an autoscaled service scales on when its entry names none. */
 const DEFAULT_AUTOSCALING_SIGNAL: AutoscalingSignal = "queue";
 
-/** What the README says of a field of a model entry; `default` only where the schema has no default value of its own. */
+/** What the settings reference says of a field of a model entry; `default` only where the schema has no default value of its own. */
 interface FieldDoc {
     description: string;
     allowed: string;
@@ -238,7 +238,7 @@ export type ModelEntry = z.output<typeof modelSchema>;
 
 type ModelField = keyof typeof modelSchema.shape;
 
-/** Every field, in the order the README and a misspelt field's message list them. */
+/** Every field, in the order the settings reference and a misspelt field's message list them. */
 const MODEL_FIELDS = Object.keys({
     name: true,
     pattern: true,
@@ -258,7 +258,7 @@ export function unknownModelFieldProblem(field: string): string {
     return `is not a model service setting; allowed: ${MODEL_FIELDS.join(", ")}${suggestion(field, MODEL_FIELDS)}`;
 }
 
-/** What each field of a model entry means, allows and defaults to, for the README. */
+/** What each field of a model entry means, allows and defaults to, for the settings reference. */
 export function modelFieldDocs(): Array<{ field: ModelField; default: string; description: string; allowed: string }> {
     return MODEL_FIELDS.map((field) => {
         const schema = modelSchema.shape[field];
@@ -273,7 +273,7 @@ export function modelFieldDocs(): Array<{ field: ModelField; default: string; de
     });
 }
 
-/** Pausing and the model services, in the order the README lists them. */
+/** Pausing and the model services, in the order the settings reference lists them. */
 export const MODEL_SETTINGS = {
     paused: {
         type: "boolean",

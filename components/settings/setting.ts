@@ -16,7 +16,7 @@ export interface Setting {
     /** The value when the stack sets none, as Pulumi.yaml declares it (`""` where the value is derived, as the description says). */
     default: string | number | boolean | unknown[];
     description: string;
-    /** What the setting allows, as the README and error messages say it. */
+    /** What the setting allows, as the settings reference and error messages say it. */
     allowed: string;
     /** Checks the value (already decoded from Pulumi's string by its type); every message is "<problem>; allowed: …". */
     schema: z.ZodType;
@@ -27,7 +27,7 @@ export type ValuesOf<S extends Record<string, Setting>> = { [K in keyof S]: z.ou
 
 /** A rule between settings, declared with the settings it reads so that it runs only once they are valid. */
 export interface Rule<Values> {
-    /** One line for the README. */
+    /** One line for the settings reference. */
     description: string;
     reads: readonly (keyof Values & string)[];
     /** Problems, each a whole line ("<key> = <value> …; allowed: …"). */

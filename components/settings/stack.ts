@@ -1,7 +1,7 @@
 /**
  * The stack's settings, assembled from the areas that declare them (cluster, capacity, gateway, models), and the one
  * entry point that checks them. Each setting's declaration gives its Pulumi config type, its default, what it allows
- * and a one-line description; the typed {@link Settings}, the README's configuration tables and the `config:` block of
+ * and a one-line description; the typed {@link Settings}, the settings reference's tables (docs/reference/settings.md) and the `config:` block of
  * Pulumi.yaml all come from them (`npm run settings:docs` writes the latter two; a test fails when they drift). Every
  * problem of a stack is reported in one run, one line each, naming the key, the value and what is allowed.
  */
@@ -81,7 +81,7 @@ export interface Settings {
     coldStart: ColdStartSettings;
 }
 
-/** Every setting of the project namespace, in the order the README lists them and their problems are reported. */
+/** Every setting of the project namespace, in the order the settings reference lists them and their problems are reported. */
 export const SETTINGS = {
     ...LOCATION_SETTINGS,
     ...TPU_POOL_SETTINGS,
@@ -94,7 +94,7 @@ export const SETTINGS = {
 type SettingName = keyof typeof SETTINGS;
 type Values = ValuesOf<typeof SETTINGS>;
 
-/** The rules between settings, in the order they are checked and the README lists them. */
+/** The rules between settings, in the order they are checked and the settings reference lists them. */
 export const RULES: readonly Rule<Values>[] = [
     zoneInRegion,
     topologyOfMachineType,
