@@ -1,10 +1,9 @@
-import { SOURCES } from "@gke-tpu-inference/facts";
 /** What IAM checks, the calls a workload makes to Google Cloud, where those facts come from, and the permissions of every role the stack grants. */
 
 /**
  * What IAM checks a permission on, as a grant must cover it. Cloud Storage checks `storage.buckets.get` and
  * `storage.objects.list` on the bucket (`projects/_/buckets/B`) and object reads and writes on the object
- * (`projects/_/buckets/B/objects/NAME`). Source: {@link SOURCES.gcsResourceNames}.
+ * (`projects/_/buckets/B/objects/NAME`). Source: the facts' `SOURCES.gcsResourceNames`.
  */
 export type GrantScope =
     /** The bucket the model server streams its weights from. */
@@ -41,7 +40,7 @@ export interface WorkloadContract {
 }
 
 /**
- * Each predefined role the stack grants, with every permission it carries. Source: {@link SOURCES.iamRoles}.
+ * Each predefined role the stack grants, with every permission it carries. Source: the facts' `SOURCES.iamRoles`.
  */
 export const IAM_ROLE_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
     "roles/storage.objectViewer": [
