@@ -10,7 +10,7 @@
 import { PolicyViolation } from "./analyzer";
 import { BaseReport, comparable, offlineState } from "./baseReport";
 import { UNKNOWN_VALUE } from "./recorder";
-import { Inputs, ReplaceRule, replaceRules } from "./replacements";
+import { Inputs, ReplaceRule, replaceRules } from "./replacements/catalog";
 import { PreviewReport } from "./report";
 
 /**
@@ -210,8 +210,31 @@ export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
     const headUnrendered = new Set(head.unrenderedCharts.map((chart) => chart.urn));
     const baseResources = base.resources.filter((resource) => !(resource.parent && headUnrendered.has(resource.parent)));
     const headSteps = head.steps.filter((step) => !(step.newState.parent && base.unrendered.has(step.newState.parent)));
-    const baseByUrn = new Map(baseResources.map((resource) => [resource.urn, resource]));
     const headByUrn = new Map(headSteps.map((step) => [step.urn, step.newState]));
+    // The engine matches a resource to its old state by its URN, else by a URN it was known by (its aliases and its
+    // parents'), and moves it rather than replacing it (pulumi/pulumi@v3.259.0 pkg/resource/deploy/step_generator.go:
+    // 621-653, 703): the base's URNs are read as the head's, in the dependencies and provider references too.
+    const movedTo = new Map<string, string>();
+    for (const step of headSteps) {
+        const formerUrn = baseResources.some((resource) => resource.urn === step.urn)
+            ? undefined
+            : step.aliases?.find((alias) => !headByUrn.has(alias) && baseResources.some((resource) => resource.urn === alias));
+        if (formerUrn !== undefined) {
+            movedTo.set(formerUrn, step.urn);
+        }
+    }
+    const current = (urn: string) => movedTo.get(urn) ?? urn;
+    const baseByUrn = new Map(
+        baseResources.map((resource) => [
+            current(resource.urn),
+            {
+                ...resource,
+                urn: current(resource.urn),
+                dependencies: resource.dependencies.map(current).sort(),
+                ...(resource.provider ? { provider: current(resource.provider) } : {}),
+            },
+        ]),
+    );
     const resource = (urn: string, type: string, properties: PropertyChange[] = []) => ({ urn, type, name: nameOf(urn), properties });
     // The engine replaces a resource whose provider reference changes when the new provider's DiffConfig, against the
     // old provider's inputs, says replace: as it does for a provider it replaces, whose new ID a preview does not know
@@ -253,7 +276,7 @@ export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
             unknownInBase.push(resource(step.urn, step.newState.type, properties));
         }
     }
-    const deleted = baseResources
+    const deleted = [...baseByUrn.values()]
         .filter((gone) => !headByUrn.has(gone.urn))
         .sort((a, b) => a.urn.localeCompare(b.urn))
         .map((gone): ResourceChange => ({ op: "delete", ...resource(gone.urn, gone.type) }));

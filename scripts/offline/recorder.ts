@@ -47,6 +47,8 @@ export interface RecordedResource {
     dependencies: string[];
     /** A multi-language component the provider constructs (Helm v4 Chart, yaml/v2 ConfigGroup): the engine registers it without inputs. */
     remote?: boolean;
+    /** The URNs of this stack the resource was known by ({@link aliasUrns}), present only when it has any. */
+    aliases?: string[];
     /**
      * The inputs and the outputs as the engine hands them to a policy pack (secrets wrapped, unknowns kept, resource
      * references as their id or URN). Never written to a report: secrets are in clear inside their wrapper.
@@ -141,6 +143,15 @@ interface RegisterResourceRequest {
     getProtect(): boolean;
     getDeletebeforereplace(): boolean;
     getCustomtimeouts(): { getCreate(): string; getUpdate(): string; getDelete(): string } | undefined;
+    getAliasesList(): AliasRequest[];
+}
+
+/** An alias as the SDK sends it to a monitor that supports alias specs (proto/alias.proto): a URN, or a spec of one. */
+interface AliasRequest {
+    getUrn(): string;
+    getSpec():
+        | { getName(): string; getType(): string; getParenturn(): string; getNoparent(): boolean; getStack(): string; getProject(): string }
+        | undefined;
 }
 
 type Callback = (
@@ -157,10 +168,38 @@ export const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
  * parent's last type only and keeps the stack's, which no real preview shows.)
  */
 function engineUrn(mockUrn: string, req: RegisterResourceRequest): string {
-    const [prefix, project] = mockUrn.split("::");
-    const parentType = req.getParent() ? req.getParent().split("::")[2] : ROOT_STACK_TYPE;
-    const qualifiedType = parentType === ROOT_STACK_TYPE ? req.getType() : `${parentType}$${req.getType()}`;
-    return [prefix, project, qualifiedType, req.getName()].join("::");
+    return urnUnder(mockUrn, req.getParent(), req.getType(), req.getName());
+}
+
+/** The URN the engine gives, in the stack of `stackUrn` (any URN of it), a resource of `type` and `name` under `parent`. */
+function urnUnder(stackUrn: string, parent: string, type: string, name: string): string {
+    const [prefix, project] = stackUrn.split("::");
+    const parentType = parent ? parent.split("::")[2] : ROOT_STACK_TYPE;
+    const qualifiedType = parentType === ROOT_STACK_TYPE ? type : `${parentType}$${type}`;
+    return [prefix, project, qualifiedType, name].join("::");
+}
+
+/**
+ * The URNs of this stack a resource was known by, as the engine matches it to its old state: each alias it names (a
+ * spec's unset name, type and parent are the resource's own; `noParent`, the stack), and the same resource under each
+ * URN its parent was known by (pulumi/pulumi@v3.259.0 pkg/resource/deploy/step_generator.go:545-584
+ * `collapseAliasToUrn`, :590-619 `inheritedChildAlias`, :621-653 `generateAliases`). An alias in another stack or
+ * project is left out: this stack's old state holds nothing there.
+ */
+function aliasUrns(req: RegisterResourceRequest, urn: string, parentAliases: readonly string[]): string[] {
+    const own = req.getAliasesList().flatMap((alias) => {
+        const spec = alias.getSpec();
+        if (spec === undefined) {
+            return [alias.getUrn()];
+        }
+        if (spec.getStack() || spec.getProject()) {
+            return [];
+        }
+        const parent = spec.getNoparent() ? "" : spec.getParenturn() || req.getParent();
+        return [urnUnder(urn, parent, spec.getType() || req.getType(), spec.getName() || req.getName())];
+    });
+    const inherited = parentAliases.map((parent) => urnUnder(urn, parent, req.getType(), req.getName()));
+    return [...new Set([...own, ...inherited])].filter((alias) => alias !== urn);
 }
 
 /** `type name` of a URN, as a message names a resource. */
@@ -198,6 +237,8 @@ export class ResourceRecorder {
     /** Other stacks the program reads (StackReferences), whose outputs are unknown offline, by URN and name. */
     readonly stackReferences: Array<{ urn: string; name: string; stack: string }> = [];
     readonly monitor: Monitor;
+    /** The URNs each registered resource was known by, which its children inherit. */
+    private readonly aliases = new Map<string, string[]>();
 
     /**
      * @param inner the SDK's MockMonitor
@@ -259,7 +300,9 @@ export class ResourceRecorder {
                                     target.resources.delete(mockUrn);
                                     target.resources.set(urn, { ...state, urn });
                                 }
-                                const resource = record(req, response.getUrn(), response.getObject()?.toJavaScript() ?? {});
+                                const aliases = aliasUrns(req, urn, this.aliases.get(req.getParent()) ?? []);
+                                this.aliases.set(urn, aliases);
+                                const resource = record(req, urn, response.getObject()?.toJavaScript() ?? {}, aliases);
                                 this.resources.push(resource);
                                 onRecord(resource);
                             }
@@ -322,7 +365,7 @@ function checkedInputs(type: string, inputs: Record<string, unknown>, outputs: R
     return { ...inputs, metadata: { ...metadata, name: named, annotations } };
 }
 
-function record(req: RegisterResourceRequest, urn: string, outputs: Record<string, unknown>): RecordedResource {
+function record(req: RegisterResourceRequest, urn: string, outputs: Record<string, unknown>, aliases: string[]): RecordedResource {
     const timeouts = req.getCustomtimeouts();
     const customTimeouts = Object.fromEntries(
         Object.entries({ create: timeouts?.getCreate(), update: timeouts?.getUpdate(), delete: timeouts?.getDelete() }).filter(
@@ -342,6 +385,7 @@ function record(req: RegisterResourceRequest, urn: string, outputs: Record<strin
         ...(req.getProvider() ? { provider: req.getProvider() } : {}),
         inputs: plainValue(checked) as Record<string, unknown>,
         ...(req.getRemote() ? { remote: true } : {}),
+        ...(aliases.length > 0 ? { aliases } : {}),
         wire: {
             inputs: analyzerValue(checked) as Record<string, unknown>,
             outputs: analyzerValue(outputs) as Record<string, unknown>,

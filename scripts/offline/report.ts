@@ -11,6 +11,8 @@ import { OfflineRun } from "./run";
 export interface ReportStep {
     op: "create";
     urn: string;
+    /** The URNs the resource was known by (its aliases and its parents'), by which a diff finds it in an older report. */
+    aliases?: string[];
     newState: {
         type: string;
         urn: string;
@@ -55,6 +57,7 @@ export function buildReport(run: OfflineRun, policyViolations: PolicyViolation[]
     const steps = [...run.resources].sort(byUrn).map((resource): ReportStep => ({
         op: "create",
         urn: resource.urn,
+        ...(resource.aliases ? { aliases: resource.aliases } : {}),
         newState: {
             type: resource.type,
             urn: resource.urn,

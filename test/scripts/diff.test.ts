@@ -129,7 +129,7 @@ describe("between two offline previews of the dev stack", () => {
         const head = await offlineReport("dev", 'tpuCapacity=[{"type":"reservation","name":"trillium"},{"type":"on-demand"}]');
         const diff = diffReports(readBaseReport(base), head);
         const pool =
-            "urn:pulumi:dev::gke-tpu-inference::gke-tpu-inference:tpu:TpuNodePool$gcp:container/nodePool:NodePool::tpu-inference-tpu-pool";
+            "urn:pulumi:dev::gke-tpu-inference::gke-tpu-inference:platform:TpuCapacity$gke-tpu-inference:tpu:TpuNodePool$gcp:container/nodePool:NodePool::tpu-inference-tpu-pool";
         expect(JSON.parse(JSON.stringify(diff.resources[0]))).toEqual({
             op: "replace",
             urn: pool,
@@ -158,11 +158,11 @@ describe("between two offline previews of the dev stack", () => {
         const terminal = renderChanges(diff).split("\n");
         expect(terminal[1]).toBe("    +- replace  gcp:container:NodePool  tpu-inference-tpu-pool  inputs.nodeConfig.reservationAffinity");
         expect(terminal).toContain("    + create  gcp:container:NodePool  tpu-inference-ondemand-pool");
-        expect(terminal).toContain("    ~ 1 to update, + 10 to create, - 0 to delete, +-1 to replace, 104 unchanged");
+        expect(terminal).toContain("    ~ 1 to update, + 10 to create, - 0 to delete, +-1 to replace, 105 unchanged");
         const markdown = renderMarkdown(head, diff);
         expect(markdown).toContain(
             [
-                "**~ 1 to update, + 10 to create, - 0 to delete, +-1 to replace, 104 unchanged**",
+                "**~ 1 to update, + 10 to create, - 0 to delete, +-1 to replace, 105 unchanged**",
                 "",
                 "| | type | name | changes |",
                 "|---|---|---|---|",
@@ -179,6 +179,48 @@ describe("between two offline previews of the dev stack", () => {
             "tpu-inference-tpu-pool",
             ["inputs.nodeConfig.reservationAffinity"],
         ]);
+    });
+});
+
+describe("a resource that moved under a new parent, with aliases", () => {
+    const CAPACITY = "gke-tpu-inference:platform:TpuCapacity";
+    /** The dev stack's report as it was before TpuCapacity held the TPU pools and the ComputeClass: their stack's children. */
+    const beforeCapacity = (head: PreviewReport): PreviewReport => {
+        const capacity = head.steps.find((step) => step.newState.type === CAPACITY)!;
+        const former = (urn: string) => urn.replace(`${CAPACITY}$`, "");
+        const formerParent = (parent: string | undefined) =>
+            parent === capacity.urn ? capacity.newState.parent : parent && former(parent);
+        const steps = head.steps
+            .filter((step) => step !== capacity)
+            .map((step) => ({
+                op: step.op,
+                urn: former(step.urn),
+                newState: {
+                    ...step.newState,
+                    urn: former(step.urn),
+                    parent: formerParent(step.newState.parent),
+                    dependencies: step.newState.dependencies.filter((urn) => urn !== capacity.urn).map(former),
+                },
+            }));
+        return { ...head, steps };
+    };
+
+    test("is matched by the URN it had, with its children at any depth: only the new component is created", async () => {
+        const head = buildReport(await shippedRun("dev"), []);
+        const diff = diffReports(readBaseReport(beforeCapacity(head)), head);
+        expect(diff.resources.map((change) => [change.op, change.type, change.name])).toEqual([["create", CAPACITY, "tpu-inference"]]);
+        // The pool and the ComputeClass's objects (a pool's NodePool two levels down) moved.
+        expect(head.steps.filter((step) => step.aliases).map((step) => step.newState.type)).toEqual(
+            expect.arrayContaining(["gke-tpu-inference:tpu:TpuNodePool", "gcp:container/nodePool:NodePool"]),
+        );
+    });
+
+    test("without the aliases, the engine would replace them: each shows as deleted and created", async () => {
+        const head = buildReport(await shippedRun("dev"), []);
+        const unaliased = { ...head, steps: head.steps.map((step) => ({ ...step, aliases: undefined })) };
+        const ops = diffReports(readBaseReport(beforeCapacity(head)), unaliased).resources.map((change) => change.op);
+        expect(ops.filter((op) => op === "delete").length).toBeGreaterThan(0);
+        expect(ops.filter((op) => op === "delete").length).toBe(ops.filter((op) => op === "create").length - 1);
     });
 });
 
@@ -202,7 +244,7 @@ describe("against a real pulumi preview --json of the dev stack", () => {
         expect(renderChanges(diff)).toBe(
             [
                 "Changes against the base:",
-                "    ~ 0 to update, + 0 to create, - 0 to delete, 96 unchanged",
+                "    ~ 0 to update, + 0 to create, - 0 to delete, 97 unchanged",
                 `    ${UNKNOWN_IN_BASE}`,
                 `    ${NOT_COMPARED}`,
             ].join("\n"),
@@ -212,7 +254,7 @@ describe("against a real pulumi preview --json of the dev stack", () => {
             [
                 "### Offline preview of stack `dev`",
                 "",
-                "**~ 0 to update, + 0 to create, - 0 to delete, 96 unchanged**",
+                "**~ 0 to update, + 0 to create, - 0 to delete, 97 unchanged**",
                 "",
                 "<details><summary>Values the base held as [unknown]</summary>",
                 "",
@@ -235,14 +277,14 @@ describe("against a real pulumi preview --json of the dev stack", () => {
                 "Changes against the base:",
                 "    ~ update  gcp:container:NodePool  tpu-inference-tpu-pool  inputs.autoscaling.maxNodeCount",
                 "",
-                "    ~ 1 to update, + 0 to create, - 0 to delete, 95 unchanged",
+                "    ~ 1 to update, + 0 to create, - 0 to delete, 96 unchanged",
                 "    11 unchanged resources have values the base held as [unknown], which are not changes",
                 `    ${NOT_COMPARED}`,
             ].join("\n"),
         );
         expect(renderMarkdown(head, diff)).toContain(
             [
-                "**~ 1 to update, + 0 to create, - 0 to delete, 95 unchanged**",
+                "**~ 1 to update, + 0 to create, - 0 to delete, 96 unchanged**",
                 "",
                 "| | type | name | changes |",
                 "|---|---|---|---|",
@@ -319,7 +361,7 @@ describe("against a real pulumi preview --json of the dev stack", () => {
                 "Changes against the base:",
                 "    ~ outputs  gatewayClass",
                 "",
-                "    ~ 0 to update, + 0 to create, - 0 to delete, 106 unchanged",
+                "    ~ 0 to update, + 0 to create, - 0 to delete, 107 unchanged",
                 `    ${UNKNOWN_IN_BASE}`,
                 "    Not compared: 2 default providers of the base (the engine adds them) and 1 object of components only one of the two previews rendered",
             ].join("\n"),
@@ -411,7 +453,7 @@ describe("against an offline report of the prod stack", () => {
                 "    ~ update  kubernetes:keda.sh/v1alpha1:ScaledObject  qwen2-3b-cache-autoscaler  inputs.spec.maxReplicaCount",
                 "    ~ outputs  tpuCapacityPlan.ceilingNodes, tpuCapacityPlan.options[0].maxNodes, tpuCapacityPlan.options[1].maxNodes (+5 more)",
                 "",
-                "    ~ 4 to update, + 0 to create, - 0 to delete, 120 unchanged",
+                "    ~ 4 to update, + 0 to create, - 0 to delete, 121 unchanged",
             ].join("\n"),
         );
         const markdown = renderMarkdown(head, diff);
@@ -419,7 +461,7 @@ describe("against an offline report of the prod stack", () => {
             [
                 "### Offline preview of stack `prod`",
                 "",
-                "**~ 4 to update, + 0 to create, - 0 to delete, 120 unchanged**",
+                "**~ 4 to update, + 0 to create, - 0 to delete, 121 unchanged**",
                 "",
                 "| | type | name | changes |",
                 "|---|---|---|---|",
@@ -444,7 +486,7 @@ describe("against an offline report of the prod stack", () => {
             [
                 "### Offline preview of stack `prod`",
                 "",
-                "**+ 124 to create**",
+                "**+ 125 to create**",
                 "",
                 "| component | type | resources | by type |",
                 "|---|---|---|---|",
@@ -487,12 +529,10 @@ describe("against an offline report of the prod stack", () => {
                     "`kubernetes:core/v1:ServiceAccount`, `kubernetes:helm.sh/v4:Chart`, " +
                     "`kubernetes:rbac.authorization.k8s.io/v1:ClusterRole`, " +
                     "`kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding` |",
+                "| tpu-inference | `gke-tpu-inference:platform:TpuCapacity` | 12 | 2 × `gcp:container:NodePool`, 2 × `gke-tpu-inference:tpu:TpuNodePool`, `gke-tpu-inference:platform:TpuComputeClass`, `gke-tpu-inference:platform:WebhookGate`, `kubernetes:batch/v1:Job`, `kubernetes:cloud.google.com/v1:ComputeClass`, `kubernetes:core/v1:ConfigMap`, `kubernetes:core/v1:ServiceAccount`, `kubernetes:rbac.authorization.k8s.io/v1:ClusterRole`, `kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding` |",
                 "| tpu-inference | `gke-tpu-inference:project:ProjectApis` | 9 | 9 × `gcp:projects:Service` |",
                 "| tpu-inference | `gke-tpu-inference:storage:ModelStore` | 3 | `gcp:artifactregistry:Repository`, " +
                     "`gcp:artifactregistry:RepositoryIamMember`, `gcp:storage:Bucket` |",
-                "| tpu-inference-spot | `gke-tpu-inference:tpu:TpuNodePool` | 1 | `gcp:container:NodePool` |",
-                "| tpu-inference-tpu | `gke-tpu-inference:platform:TpuComputeClass` | 7 | `gke-tpu-inference:platform:WebhookGate`, `kubernetes:batch/v1:Job`, `kubernetes:cloud.google.com/v1:ComputeClass`, `kubernetes:core/v1:ConfigMap`, `kubernetes:core/v1:ServiceAccount`, `kubernetes:rbac.authorization.k8s.io/v1:ClusterRole`, `kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding` |",
-                "| tpu-inference-tpu | `gke-tpu-inference:tpu:TpuNodePool` | 1 | `gcp:container:NodePool` |",
                 "",
                 "**Not checked offline:** the objects of `tpu-inference-chart` (oci://quay.io/jetstack/charts/cert-manager), " +
                     "`kserve-controller` (oci://ghcr.io/kserve/charts/kserve-llmisvc-resources), `kserve-crd` (oci://ghcr.io/kserve/charts/kserve-llmisvc-crd), " +

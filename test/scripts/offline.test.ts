@@ -60,6 +60,7 @@ describe("ResourceRecorder", () => {
         getProtect: () => false,
         getDeletebeforereplace: () => false,
         getCustomtimeouts: () => undefined,
+        getAliasesList: () => [],
     };
     const invoke = (recorder: ResourceRecorder, tok: string) =>
         new Promise<unknown>((resolve) => recorder.monitor.invoke({ getTok: () => tok }, (err) => resolve(err)));

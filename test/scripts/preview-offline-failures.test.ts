@@ -98,7 +98,7 @@ describe("npm run preview:offline's other inputs and outputs", () => {
                 "    ~ update  gcp:container:NodePool  tpu-inference-tpu-pool  inputs.autoscaling.maxNodeCount",
                 "    - delete  random:index:RandomString  gone",
                 "",
-                "    ~ 1 to update, + 0 to create, - 1 to delete, 95 unchanged",
+                "    ~ 1 to update, + 0 to create, - 1 to delete, 96 unchanged",
                 "    11 unchanged resources have values the base held as [unknown], which are not changes",
                 "    Not compared: 2 default providers of the base (the engine adds them) and 10 objects of components only one of the two previews rendered",
                 "",

@@ -5,6 +5,7 @@ import { parse } from "yaml";
 import { PreviewReport, renderTree } from "../../scripts/offline/report";
 import { SECURE_PLACEHOLDER } from "../../scripts/offline/project";
 import { SETTINGS } from "../../components/settings/stack";
+import { policies } from "../../policies/pack";
 import { CliRun } from "../cli";
 import { shippedRun } from "../shippedStacks";
 import { ROOT, preview, previewProcess, tempDir } from "./previewCli";
@@ -47,8 +48,8 @@ describe("npm run preview:offline (dev stack)", () => {
         expect(run.stdout).toMatch(
             / \+ {3}│ {2}└─ kubernetes:serving.kserve.io\/v1alpha2:LLMInferenceServiceConfig +serving-router-route +create/,
         );
-        expect(run.stdout).toMatch(/ \+ {6}└─ gcp:container:NodePool +tpu-inference-tpu-pool +create/);
-        expect(run.stdout).toContain("    + 106 to create");
+        expect(run.stdout).toMatch(/ \+ {3}│ {5}└─ gcp:container:NodePool +tpu-inference-tpu-pool +create/);
+        expect(run.stdout).toContain("    + 107 to create");
         // The outputs as pulumi preview lists them: keys aligned, nested values four spaces in, lines within 80 columns.
         expect(run.stdout).toContain(
             [
@@ -85,7 +86,7 @@ describe("npm run preview:offline (dev stack)", () => {
     test("the JSON report is modeled on pulumi preview --json", () => {
         expect(report.project).toBe("gke-tpu-inference");
         expect(report.stack).toBe("dev");
-        expect(report.summary).toEqual({ create: 106 });
+        expect(report.summary).toEqual({ create: 107 });
         expect(report.unrenderedCharts.map((chart) => [chart.name, chart.chart])).toEqual([
             ["tpu-inference-chart", "oci://quay.io/jetstack/charts/cert-manager"],
             ["kserve-controller", "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources"],
@@ -170,7 +171,7 @@ describe("npm run preview:offline (prod stack: pattern 3)", () => {
         const json = path.join(tempDir(), "prod.json");
         const run = await preview("--stack", "prod", "--secret", "hfToken=hf_do_not_print", "--json", json);
         expect(run.status).toBe(0);
-        expect(run.stdout).toContain("    + 125 to create");
+        expect(run.stdout).toContain("    + 126 to create");
         const text = fs.readFileSync(json, "utf8");
         expect(text).not.toContain("hf_do_not_print");
         expect(run.stdout).not.toContain("hf_do_not_print");
@@ -288,7 +289,9 @@ describe("npm run preview:offline --dir on a program that repeats every field fa
         expect(relaxed.status).toBe(1);
         const levels = (violations: PreviewReport["policyViolations"]) =>
             Object.fromEntries(violations.map((violation) => [violation.policyName, violation.enforcementLevel]));
-        const hardening = new Set(LESSON_SETS.hardening.flatMap((lesson) => lesson.policies as readonly string[]));
+        const hardening = new Set(
+            policies.filter((policy) => LESSON_SETS.hardening.some((lesson) => lesson.id === policy.lesson)).map((policy) => policy.name),
+        );
         const expected = levels(report.policyViolations.filter((violation) => !hardening.has(violation.policyName)));
         expected["require-gateway-access-control"] = "advisory";
         expect(levels(JSON.parse(fs.readFileSync(json, "utf8")).policyViolations)).toEqual(expected);
