@@ -2,7 +2,7 @@
  * The stack's settings, assembled from the areas that declare them (cluster, capacity, gateway, models), and the one
  * entry point that checks them. Each setting's declaration gives its Pulumi config type, its default, what it allows
  * and a one-line description; the typed {@link Settings}, the settings reference's tables (docs/reference/settings.md) and the `config:` block of
- * Pulumi.yaml all come from them (`npm run settings:docs` writes the latter two; a test fails when they drift). Every
+ * Pulumi.yaml all come from them (`npm run docs:settings` writes the latter two; a test fails when they drift). Every
  * problem of a stack is reported in one run, one line each, naming the key, the value and what is allowed.
  */
 import * as pulumi from "@pulumi/pulumi";

@@ -1,5 +1,5 @@
 /**
- * The command line the docs generators share (`npm run docs:lessons`, `npm run settings:docs`, `npm run docs:outputs`):
+ * The command line the docs generators share (`npm run docs:lessons`, `npm run docs:settings`, `npm run docs:outputs`):
  * each writes the generated files that are stale, or with `--check` writes nothing and fails naming them; `--help` and
  * an unknown option behave as in every other command (scripts/cli.ts).
  */

@@ -10,7 +10,7 @@ import { readBaseReport } from "../../scripts/offline/baseReport";
 import { ResourceChange, diffReports } from "../../scripts/offline/diff";
 import { UNKNOWN_VALUE } from "../../scripts/offline/recorder";
 import { renderChanges } from "../../scripts/offline/renderDiff";
-import { CATALOGUED_TYPES, replaceRules } from "../../scripts/offline/replacements";
+import { CATALOGUED_TYPES, replaceRules } from "../../scripts/offline/replacements/catalog";
 import { PreviewReport, ReportStep, buildReport, displayType } from "../../scripts/offline/report";
 import { sharedProgram, shippedRun } from "../shippedStacks";
 

@@ -5,13 +5,13 @@ import { CliError, EXIT, parseCli } from "../../../scripts/cli";
 import { CORPUS_DOCS_CLI } from "../../../scripts/docs/corpus";
 import { OUTPUTS_DOCS_CLI } from "../../../scripts/docs/outputs";
 import { GeneratedFile, writeGenerated } from "../../../scripts/docs/generatorCli";
-import { LESSONS_DOCS_CLI } from "../../../scripts/lessonsDocs";
-import { SETTINGS_DOCS_CLI } from "../../../scripts/settingsDocs";
+import { LESSONS_DOCS_CLI } from "../../../scripts/docs/lessons";
+import { SETTINGS_DOCS_CLI } from "../../../scripts/docs/settings";
 import { runCli } from "../../cli";
 
 const GENERATORS = [
-    ["docs:lessons", "lessonsDocs.ts", LESSONS_DOCS_CLI],
-    ["settings:docs", "settingsDocs.ts", SETTINGS_DOCS_CLI],
+    ["docs:lessons", "docs/lessons.ts", LESSONS_DOCS_CLI],
+    ["docs:settings", "docs/settings.ts", SETTINGS_DOCS_CLI],
     ["docs:outputs", "docs/outputs.ts", OUTPUTS_DOCS_CLI],
     ["docs:corpus", "docs/corpus.ts", CORPUS_DOCS_CLI],
 ] as const;

@@ -1,14 +1,14 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
-import { SETTINGS, parseSettings } from "../../components/settings/stack";
-import { hasConfigType, loadProject } from "../../scripts/offline/project";
-import { settingsDocs } from "../../scripts/settingsDocs";
+import { SETTINGS, parseSettings } from "../../../components/settings/stack";
+import { hasConfigType, loadProject } from "../../../scripts/offline/project";
+import { settingsDocs } from "../../../scripts/docs/settings";
 
-const ROOT = path.resolve(__dirname, "..", "..");
+const ROOT = path.resolve(__dirname, "..", "..", "..");
 
 describe("the settings' declarations are the one source of docs/reference/settings.md's tables and Pulumi.yaml's config block", () => {
-    test.each(settingsDocs().map((doc) => [doc.file, doc] as const))("%s is current (npm run settings:docs writes it)", (_, doc) => {
+    test.each(settingsDocs().map((doc) => [doc.file, doc] as const))("%s is current (npm run docs:settings writes it)", (_, doc) => {
         expect(doc.current).toBe(doc.expected);
     });
 
