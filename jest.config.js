@@ -2,7 +2,8 @@
 // the suite fast on a 2-core machine.
 /** @type {import('jest').Config} */
 module.exports = {
-    testEnvironment: "node",
+    // Node's, with the Pulumi SDK's own stack captures kept out of jest's source mapping (test/environment.ts).
+    testEnvironment: "<rootDir>/test/environment.ts",
     roots: ["<rootDir>/test"],
     testMatch: ["**/*.test.ts"],
     transform: { "^.+\\.ts$": ["@swc/jest"] },

@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { policyText } from "./facts";
+import { PolicyText, policyText } from "./facts";
 import { nodePoolsOf } from "./support/nodePools";
 
 /** What the policy reports of the nodes at `where` (`Cluster gke`, `Node pool tpu`, `Cluster gke nodePools[0] (cpu)`). */
@@ -20,13 +20,14 @@ function isDefaultAccount(account: unknown): boolean {
 }
 
 /**
- * Enforces lesson node-service-account (policies/facts/lessons) on every pool GKE runs: a NodePool, a pool inline in a
- * Cluster, the cluster's default pool (its nodeConfig). A default pool removed at creation (removeDefaultNodePool) is
- * not judged, as the Shielded-node and Workload Identity policies do not judge it: the provider deletes it as soon as
- * the cluster is up, before anything of the program runs on it. Autopilot manages its nodes' identity itself.
+ * Judges every pool GKE runs: a NodePool, a pool inline in a Cluster, the cluster's default pool (its nodeConfig). A
+ * default pool removed at creation (removeDefaultNodePool) is not judged, as the Shielded-node and Workload Identity
+ * policies do not judge it: the provider deletes it as soon as the cluster is up, before anything of the program runs
+ * on it. Autopilot manages its nodes' identity itself.
  */
-export const disallowDefaultComputeServiceAccount: ResourceValidationPolicy = {
+export const disallowDefaultComputeServiceAccount: ResourceValidationPolicy & PolicyText = {
     ...policyText(
+        "node-service-account",
         "disallow-default-compute-service-account",
         "GKE nodes must run as a dedicated service account, not the Compute Engine default service account.",
     ),

@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { addedClusters, describePatch, extProcPatches, grpcTargetHosts, isLiteralIp, policyText } from "./facts";
+import { addedClusters, describePatch, extProcPatches, grpcTargetHosts, isLiteralIp, PolicyText, policyText } from "./facts";
 import { envoyFilters } from "./support/envoyFilters";
 
 const STALE = "a ClusterIP changes when its Service is recreated, and the Gateway goes on calling the old address.";
@@ -14,13 +14,14 @@ export const clusterByIpMessages = {
 };
 
 /**
- * Enforces lesson ext-proc-cluster-by-ip (policies/facts/lessons). A STATIC cluster (Envoy's default discovery type)
- * lists its hosts as resolved IP addresses (https://www.envoyproxy.io/docs/envoy/latest/intro/arch_overview/upstream/service_discovery,
- * "Static"; api-v3 config/cluster/v3/cluster.proto DiscoveryType, STATIC the default), so one whose address the
- * preview does not know yet (read from a Service's clusterIP) is pinned to an IP all the same.
+ * A STATIC cluster (Envoy's default discovery type) lists its hosts as resolved IP addresses
+ * (https://www.envoyproxy.io/docs/envoy/latest/intro/arch_overview/upstream/service_discovery, "Static"; api-v3
+ * config/cluster/v3/cluster.proto DiscoveryType, STATIC the default), so one whose address the preview does not know
+ * yet (read from a Service's clusterIP) is pinned to an IP all the same.
  */
-export const disallowExtProcClusterByIp: StackValidationPolicy = {
+export const disallowExtProcClusterByIp: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "ext-proc-cluster-by-ip",
         "disallow-ext-proc-cluster-by-ip",
         "An ext_proc filter in an EnvoyFilter must reach its server by the Service's name, not through a cluster or target pinned to a literal IP address.",
     ),

@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { BackendRef, backendKey, describeBackend, policyText } from "./facts";
+import { BackendRef, backendKey, describeBackend, PolicyText, policyText } from "./facts";
 import { exposedGateways, gatewayImplementation, gkeBackendGuard, istioAccess } from "./support/access";
 import { exposedModelServices } from "./support/serviceExposure";
 import { isKubernetesKind, objectKey } from "./support/resources";
@@ -11,17 +11,17 @@ function unknownImplementationMessage(gateway: string, className: unknown, backe
 }
 
 /**
- * Enforces lesson open-endpoint (policies/facts/lessons), advisory: the allowlist in front of an inference backend of an
- * external Gateway that lets in every address by name (a Cloud Armor rule on `*` or 0.0.0.0/0, or an expression that
- * holds for any address; an AuthorizationPolicy's ipBlocks; the Gateway Service's loadBalancerSourceRanges) is the
- * program's explicit choice, and is called out; so is a Cloud Armor policy the program names but does not declare, or
- * whose rules read what a preview cannot know, which could not be judged, and a Gateway of an implementation the pack
- * does not know (neither GKE's classes nor Istio's), whose exposure and access rules it cannot read, and so are a
- * LoadBalancer Service or an Ingress in front of vLLM guarded by something the program does not show. A policy no
- * inference backend uses is no concern of this lesson.
+ * Advisory: the allowlist in front of an inference backend of an external Gateway that lets in every address by name (a
+ * Cloud Armor rule on `*` or 0.0.0.0/0, or an expression that holds for any address; an AuthorizationPolicy's ipBlocks;
+ * the Gateway Service's loadBalancerSourceRanges) is the program's explicit choice, and is called out; so is a Cloud
+ * Armor policy the program names but does not declare, or whose rules read what a preview cannot know, which could not
+ * be judged, and a Gateway of an implementation the pack does not know (neither GKE's classes nor Istio's), whose
+ * exposure and access rules it cannot read, and so are a LoadBalancer Service or an Ingress in front of vLLM guarded by
+ * something the program does not show. A policy no inference backend uses is no concern of this lesson.
  */
-export const disallowGatewayOpenToInternet: StackValidationPolicy = {
+export const disallowGatewayOpenToInternet: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "open-endpoint",
         "disallow-gateway-open-to-internet",
         "An allowlist in front of an inference Gateway should not let in the whole internet (* or 0.0.0.0/0).",
     ),

@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_REJECTED_VLLM_FLAGS, commandLine, containersOf, policyText, usesTpu, vllmFlags, withEnvExpanded } from "./facts";
+import { TPU_REJECTED_VLLM_FLAGS, commandLine, containersOf, PolicyText, policyText, usesTpu, vllmFlags, withEnvExpanded } from "./facts";
 import { kindOfType } from "./support/resources";
 
 /** What the policy reports: container `path` of `name` passes `shown` (the flag, or its spelling and the flag). */
@@ -8,11 +8,11 @@ export const VLLM_FLAG_MESSAGES = {
 };
 
 /**
- * Enforces lesson vllm-flag (policies/facts/lessons). The policy keeps its name, which pack configs refer to. Flags are
- * read as vLLM reads them: in any spelling, alias or shell script, with the `$(VAR)` references the kubelet expands.
+ * The policy keeps its name, which pack configs refer to. Flags are read as vLLM reads them: in any spelling, alias or
+ * shell script, with the `$(VAR)` references the kubelet expands.
  */
-export const disallowGpuOnlyVllmFlags: ResourceValidationPolicy = {
-    ...policyText("disallow-gpu-only-vllm-flags", "A vLLM container on TPU must not pass flags that vLLM rejects at startup."),
+export const disallowGpuOnlyVllmFlags: ResourceValidationPolicy & PolicyText = {
+    ...policyText("vllm-flag", "disallow-gpu-only-vllm-flags", "A vLLM container on TPU must not pass flags that vLLM rejects at startup."),
     enforcementLevel: "mandatory",
     severity: "critical",
     validateResource: (args, reportViolation) => {

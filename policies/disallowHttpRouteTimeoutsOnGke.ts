@@ -1,5 +1,5 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { KSERVE, isGkeGatewayClass, policyText } from "./facts";
+import { KSERVE, isGkeGatewayClass, PolicyText, policyText } from "./facts";
 import { effectiveServiceSpec, serviceGateways } from "./support/kserve";
 import { Props, isLlmInferenceService, namespaceOf } from "./support/resources";
 import { attachesToGkeGateway, httpRoutes, routeParentRefs } from "./support/routes";
@@ -31,12 +31,12 @@ export const routeTimeoutMessages = {
 };
 
 /**
- * Enforces lesson route-timeouts (policies/facts/lessons). A template is judged where a service resolves it, as KServe
- * resolves configs: the service's namespace first, then the controller's (kserve v0.20.0
- * pkg/controller/v1alpha2/llmisvc/config_merge.go).
+ * A template is judged where a service resolves it, as KServe resolves configs: the service's namespace first, then the
+ * controller's (kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/config_merge.go).
  */
-export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy = {
+export const disallowHttpRouteTimeoutsOnGke: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "route-timeouts",
         "disallow-httproute-timeouts-on-gke",
         "HTTPRoutes attached to a GKE Gateway, and the KServe route templates that produce them, must not set rule timeouts.",
     ),

@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { httpsDeclaration, policyText, portsToPlainHttpVllm } from "./facts";
+import { httpsDeclaration, PolicyText, policyText, portsToPlainHttpVllm } from "./facts";
 import { isKubernetesKind, namespaceOf } from "./support/resources";
 import { stackVllmPods } from "./support/workloads";
 
@@ -8,9 +8,9 @@ export function httpsToVllmMessage(service: string, port: unknown, https: string
     return `Service ${service} port ${port} declares ${https} in front of vLLM, which serves plain HTTP; GKE's Gateway would speak TLS to it.`;
 }
 
-/** Enforces lesson https-app-protocol (policies/facts/lessons). */
-export const disallowHttpsAppProtocolToVllm: StackValidationPolicy = {
+export const disallowHttpsAppProtocolToVllm: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "https-app-protocol",
         "disallow-https-app-protocol-to-vllm",
         "A Service in front of pods that serve vLLM over plain HTTP must not declare HTTPS, by its port's appProtocol or, without one, its name.",
     ),

@@ -1,5 +1,5 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { commandLine, containersOf, policyText } from "./facts";
+import { commandLine, containersOf, PolicyText, policyText } from "./facts";
 import { Props, isKubernetesKind, kindOfType, namespaceOf } from "./support/resources";
 
 /** Names that hold credentials: environment variables, ConfigMap keys. */
@@ -48,11 +48,12 @@ export const PLAIN_TEXT_SECRET_MESSAGES = {
 };
 
 /**
- * Enforces lesson plain-text-secrets (policies/facts/lessons). A ConfigMap that no pod loads with envFrom (KServe's own
- * inferenceservice-config has a `credentials` key of settings) is not judged.
+ * A ConfigMap that no pod loads with envFrom (KServe's own inferenceservice-config has a `credentials` key of settings)
+ * is not judged.
  */
-export const disallowPlainTextSecretEnv: StackValidationPolicy = {
+export const disallowPlainTextSecretEnv: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "plain-text-secrets",
         "disallow-plain-text-secret-env",
         "Credentials (tokens, passwords, keys) must come from a Secret, never a literal environment value, a ConfigMap or a command line.",
     ),

@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { KubeProps, MOVING_TAGS, containersOf, imageTag, isPinnedImage, policyText } from "./facts";
+import { KubeProps, MOVING_TAGS, containersOf, imageTag, isPinnedImage, PolicyText, policyText } from "./facts";
 import { isKubernetesKind, kindOfType } from "./support/resources";
 
 /** What the policy reports of `name`'s image at `path`. */
@@ -74,12 +74,12 @@ function kserveConfigImages(data: KubeProps | undefined): Array<{ path: string; 
 const floats = (image: unknown): image is string => typeof image === "string" && !image.includes("{{") && !isPinnedImage(image);
 
 /**
- * Enforces lesson pinned-images (policies/facts/lessons) wherever a program names an image: every container of every
- * workload, custom resources' pod templates and containers, KServe's `oci://` model URIs (modelcars) and the images its
- * ConfigMap makes it inject.
+ * Judges an image wherever a program names one: every container of every workload, custom resources' pod templates and
+ * containers, KServe's `oci://` model URIs (modelcars) and the images its ConfigMap makes it inject.
  */
-export const disallowUnpinnedImages: ResourceValidationPolicy = {
+export const disallowUnpinnedImages: ResourceValidationPolicy & PolicyText = {
     ...policyText(
+        "pinned-images",
         "disallow-unpinned-images",
         "Every container image must be pinned to a version tag or a digest, never a moving tag (`latest`, a branch) or no tag.",
     ),

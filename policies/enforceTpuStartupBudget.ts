@@ -2,15 +2,14 @@ import { ResourceValidationPolicy } from "@pulumi/policy";
 import {
     COLD_START_ANNOTATION,
     COLD_START_PESSIMISTIC_ANNOTATION,
-    MINIMUM_TPU_STARTUP_SECONDS,
     containersOf,
+    PolicyText,
     policyText,
     probeWindowSeconds,
-    tpuStartupBudgetSeconds,
     usesTpu,
 } from "./facts";
 import { kindOfType } from "./support/resources";
-import { declaredStart } from "./support/workloads";
+import { STARTUP_BUDGET_CONFIG, declaredStart, minimumStartupSeconds, startupBudgetSeconds } from "./support/workloads";
 
 /** What the policy reports; `why` names the budget the resource needs (`needs` for one without an estimate). */
 export const STARTUP_BUDGET_MESSAGES = {
@@ -22,29 +21,21 @@ export const STARTUP_BUDGET_MESSAGES = {
 };
 
 /**
- * Enforces lesson startup-budget (policies/facts/lessons). How many minutes depends on the model: a resource that
- * carries its estimated first start (the stack's annotation) needs twice that, and at least its pessimistic start where
- * it carries one (on a multi-host slice, with the whole wait for its group), a resource without them the configured
- * minimum.
+ * How many minutes depends on the model: a resource that carries its estimated first start (the stack's annotation)
+ * needs twice that, and at least its pessimistic start where it carries one (on a multi-host slice, with the whole wait
+ * for its group), a resource without them the configured minimum.
  */
-export const enforceTpuStartupBudget: ResourceValidationPolicy = {
+export const enforceTpuStartupBudget: ResourceValidationPolicy & PolicyText = {
     ...policyText(
+        "startup-budget",
         "enforce-tpu-startup-budget",
         "A TPU container with a liveness probe must give it a startup budget long enough for loading the model and XLA compilation before liveness can restart it: twice the estimated first start and at least the pessimistic start where the resource carries them, at least the configured minimum.",
     ),
     enforcementLevel: "advisory",
     severity: "medium",
-    configSchema: {
-        properties: {
-            minimumStartupSeconds: {
-                type: "integer",
-                default: MINIMUM_TPU_STARTUP_SECONDS,
-                description: "Startup budget a TPU pod needs before liveness may act, whatever its estimate.",
-            },
-        },
-    },
+    configSchema: STARTUP_BUDGET_CONFIG,
     validateResource: (args, reportViolation) => {
-        const minimum = args.getConfig<{ minimumStartupSeconds?: number }>().minimumStartupSeconds ?? MINIMUM_TPU_STARTUP_SECONDS;
+        const minimum = minimumStartupSeconds(args);
         const annotation: unknown = args.props.metadata?.annotations?.[COLD_START_ANNOTATION];
         const tpuContainers = containersOf(kindOfType(args.type), args.props).filter(({ container }) => usesTpu(container));
         const start = declaredStart(args.props);
@@ -52,7 +43,7 @@ export const enforceTpuStartupBudget: ResourceValidationPolicy = {
             reportViolation(STARTUP_BUDGET_MESSAGES.badAnnotation(args.name, annotation));
             return;
         }
-        const required = start !== undefined ? tpuStartupBudgetSeconds(start, minimum) : minimum;
+        const required = startupBudgetSeconds(start, minimum);
         const why =
             start === undefined
                 ? STARTUP_BUDGET_MESSAGES.needs(required)

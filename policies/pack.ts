@@ -3,6 +3,7 @@
  * this module starts no policy server.
  */
 import { ResourceValidation, ResourceValidationPolicy, StackValidation, StackValidationPolicy } from "@pulumi/policy";
+import { LESSONS, LESSON_SETS, Lesson, PolicyText } from "./facts";
 import { rememberInputs, withAnalyzedInputs } from "./support/analyzedInputs";
 
 // The SDK's error for a value unknown during preview; it is internal to @pulumi/policy, so its types omit it.
@@ -58,7 +59,7 @@ function couldNotEvaluate(policy: string, subject: string, err: unknown): string
  * The policy with its validations guarded: one that throws on an odd object (an HTTPRoute whose `rules` is a map)
  * reports that, at its own level, against that resource, where the SDK would fail the whole analysis.
  */
-export function guarded(policy: ResourceValidationPolicy | StackValidationPolicy): ResourceValidationPolicy | StackValidationPolicy {
+export function guarded<P extends ResourceValidationPolicy | StackValidationPolicy>(policy: P): P {
     if ("validateStack" in policy) {
         const validate: StackValidation = policy.validateStack;
         return {
@@ -99,37 +100,54 @@ export function guarded(policy: ResourceValidationPolicy | StackValidationPolicy
     };
 }
 
-/** Every policy, in the order of the lesson registry (policies/facts/lessons), each one guarded. */
-export const policies: Array<ResourceValidationPolicy | StackValidationPolicy> = [
-    requireRegionalGatewayClassForInference,
-    requireGatewayApiOnCluster,
-    disallowHttpRouteTimeoutsOnGke,
-    requireHttpHealthCheckPolicy,
-    requireLongInferenceBackendTimeout,
-    disallowHttpsAppProtocolToVllm,
-    requireSupportedTpuZone,
-    requireTpuSelectorMatchingPool,
-    requireAllTpuChips,
-    requireWholeSliceGroups,
-    enforceTpuStartupBudget,
-    requirePersistentXlaCache,
-    requireTpuAwareAutoscaling,
-    disallowGpuOnlyVllmFlags,
-    requireHttpProbesForVllm,
-    requireFlexStartPoolSettings,
-    requireLwsAndKServeBeforeModelServices,
-    requireRsaCaCertificates,
-    disallowUnpinnedImages,
-    requirePinnedChartVersions,
-    requireFixedEndpointPickerImage,
-    requireEppExtProcMode,
-    disallowExtProcClusterByIp,
-    disallowPlainTextSecretEnv,
-    requireGatewayAccessControl,
-    disallowGatewayOpenToInternet,
-    requireWorkloadIdentity,
-    requirePrivateNodes,
-    requireShieldedNodes,
+/** A policy of the pack: the SDK's, with the lesson it enforces (`policyText`). */
+export type PackPolicy = (ResourceValidationPolicy | StackValidationPolicy) & PolicyText;
+
+/** Where lesson `id` stands in the registry. */
+const lessonOrder = new Map<string, number>(LESSONS.map((lesson, index) => [lesson.id, index]));
+
+/**
+ * Every policy, each one guarded, in the order of the lessons they enforce in the registry (policies/facts/lessons),
+ * by name within a lesson: the order the docs list them in.
+ */
+export const policies: PackPolicy[] = [
     disallowDefaultComputeServiceAccount,
+    disallowExtProcClusterByIp,
+    disallowGatewayOpenToInternet,
+    disallowGpuOnlyVllmFlags,
+    disallowHttpRouteTimeoutsOnGke,
+    disallowHttpsAppProtocolToVllm,
+    disallowPlainTextSecretEnv,
+    disallowUnpinnedImages,
+    enforceTpuStartupBudget,
+    requireAllTpuChips,
     requireDeletionProtection,
-].map(guarded);
+    requireEppExtProcMode,
+    requireFixedEndpointPickerImage,
+    requireFlexStartPoolSettings,
+    requireGatewayAccessControl,
+    requireGatewayApiOnCluster,
+    requireHttpHealthCheckPolicy,
+    requireHttpProbesForVllm,
+    requireLongInferenceBackendTimeout,
+    requireLwsAndKServeBeforeModelServices,
+    requirePersistentXlaCache,
+    requirePinnedChartVersions,
+    requirePrivateNodes,
+    requireRegionalGatewayClassForInference,
+    requireRsaCaCertificates,
+    requireShieldedNodes,
+    requireSupportedTpuZone,
+    requireTpuAwareAutoscaling,
+    requireTpuSelectorMatchingPool,
+    requireWholeSliceGroups,
+    requireWorkloadIdentity,
+]
+    .sort((a, b) => lessonOrder.get(a.lesson)! - lessonOrder.get(b.lesson)! || a.name.localeCompare(b.name))
+    .map(guarded);
+
+/** The pack configuration that turns off every policy outside `set`, as `pulumi preview --policy-pack-config` reads it. */
+export function lessonSetConfig(set: keyof typeof LESSON_SETS): Record<string, "disabled"> {
+    const kept = new Set((LESSON_SETS[set] as readonly Lesson[]).map((lesson) => lesson.id));
+    return Object.fromEntries(policies.filter((policy) => !kept.has(policy.lesson)).map((policy) => [policy.name, "disabled"]));
+}

@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_NODE, chipsPerVmForTopology, containersOf, policyText, tpuResources, usesTpu } from "./facts";
+import { TPU_NODE, chipsPerVmForTopology, containersOf, PolicyText, policyText, tpuResources, usesTpu } from "./facts";
 import { kindOfType } from "./support/resources";
 import { placements } from "./support/tpuPools";
 
@@ -14,11 +14,15 @@ export const ALL_TPU_CHIPS_MESSAGES = {
 };
 
 /**
- * Enforces lesson all-tpu-chips (policies/facts/lessons). A limit alone is enough: Kubernetes sets the request of an
- * extended resource to its limit; a request alone is not, as Kubernetes refuses an extended resource without a limit.
+ * A limit alone is enough: Kubernetes sets the request of an extended resource to its limit; a request alone is not, as
+ * Kubernetes refuses an extended resource without a limit.
  */
-export const requireAllTpuChips: ResourceValidationPolicy = {
-    ...policyText("require-all-tpu-chips", "A TPU container must request and limit exactly the chips of the VM its topology selects."),
+export const requireAllTpuChips: ResourceValidationPolicy & PolicyText = {
+    ...policyText(
+        "all-tpu-chips",
+        "require-all-tpu-chips",
+        "A TPU container must request and limit exactly the chips of the VM its topology selects.",
+    ),
     enforcementLevel: "mandatory",
     severity: "high",
     validateResource: (args, reportViolation) => {

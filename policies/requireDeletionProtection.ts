@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { policyText } from "./facts";
+import { PolicyText, policyText } from "./facts";
 import { stackOf } from "./support/resources";
 
 /** What the policy reports. */
@@ -9,11 +9,12 @@ export const DELETION_PROTECTION_MESSAGES = {
 };
 
 /**
- * Enforces lesson deletion-protection (policies/facts/lessons). The provider's deletionProtection defaults to true; with
- * it off, Pulumi's own `protect` (no delete, no replacement) keeps the cluster just as well.
+ * The provider's deletionProtection defaults to true; with it off, Pulumi's own `protect` (no delete, no replacement)
+ * keeps the cluster just as well.
  */
-export const requireDeletionProtection: ResourceValidationPolicy = {
+export const requireDeletionProtection: ResourceValidationPolicy & PolicyText = {
     ...policyText(
+        "deletion-protection",
         "require-deletion-protection",
         "A GKE cluster must have deletion protection on, except in stacks configured as throwaway.",
     ),

@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { describePatch, eppExtProcCalls, extProcModeProblems, policyText } from "./facts";
+import { describePatch, eppExtProcCalls, extProcModeProblems, PolicyText, policyText } from "./facts";
 import { envoyFilters } from "./support/envoyFilters";
 import { isInferencePool, isLlmInferenceService } from "./support/resources";
 
@@ -9,11 +9,11 @@ export function extProcModeMessage(patch: string, problem: string): string {
 }
 
 /**
- * Enforces lesson ext-proc-modes (policies/facts/lessons). The filters are judged as the doctor judges them
- * (facts/judgements/extProc.ts).
+ * The filters are judged as the doctor judges them (facts/judgements/extProc.ts).
  */
-export const requireEppExtProcMode: StackValidationPolicy = {
+export const requireEppExtProcMode: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "ext-proc-modes",
         "require-epp-ext-proc-mode",
         "An EnvoyFilter's ext_proc filter or route override that calls an endpoint picker (EPP) must send it what it picks by (headers SEND, bodies FULL_DUPLEX_STREAMED, trailers SEND), and a filter that skips every request must be turned on by a route override.",
     ),

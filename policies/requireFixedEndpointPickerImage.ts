@@ -7,6 +7,7 @@ import {
     describePatch,
     endpointPickerProblem,
     judgeEndpointPicker,
+    PolicyText,
     policyText,
     selectorMatches,
 } from "./facts";
@@ -49,12 +50,13 @@ export const endpointPickerMessages = {
 };
 
 /**
- * Enforces lesson epp-alpn (policies/facts/lessons). Behind Istio the TLS comes from a DestinationRule or a
- * hand-written EnvoyFilter cluster, which is reported too, since that is where the broken call is made. The image is
- * judged as the doctor judges it (facts/judgements/endpointPicker.ts).
+ * Behind Istio the TLS comes from a DestinationRule or a hand-written EnvoyFilter cluster, which is reported too, since
+ * that is where the broken call is made. The image is judged as the doctor judges it
+ * (facts/judgements/endpointPicker.ts).
  */
-export const requireFixedEndpointPickerImage: StackValidationPolicy = {
+export const requireFixedEndpointPickerImage: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "epp-alpn",
         "require-fixed-endpoint-picker-image",
         "An endpoint picker (EPP) that serves TLS must run an image at or above the first release that offers ALPN h2 on its TLS gRPC server; so must the EPP behind a DestinationRule or EnvoyFilter cluster that speaks TLS to it.",
     ),

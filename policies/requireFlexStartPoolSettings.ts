@@ -1,13 +1,14 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { flexStartPoolProblems, policyText } from "./facts";
+import { flexStartPoolProblems, PolicyText, policyText } from "./facts";
 import { Props } from "./support/resources";
 
 /**
- * Enforces lesson tpu-flex-start (policies/facts/lessons): every node pool that buys its VMs with flex-start, standalone
- * or inline in a Cluster, has what GKE requires of one; each requirement it lacks is its own violation.
+ * Judges every node pool that buys its VMs with flex-start, standalone or inline in a Cluster, by what GKE requires of
+ * one; each requirement it lacks is its own violation.
  */
-export const requireFlexStartPoolSettings: StackValidationPolicy = {
+export const requireFlexStartPoolSettings: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "tpu-flex-start",
         "require-flex-start-pool-settings",
         "A flex-start node pool (nodeConfig.flexStart) must have auto-repair off, consume no reservation, be neither spot nor preemptible, be sized by the autoscaler alone from 0, and keep any run limit it sets (nodeConfig.maxRunDuration) within 1s to 604800s.",
     ),

@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { backendKey, describeBackend, listenersOf, parentGateways, policyText } from "./facts";
+import { backendKey, describeBackend, listenersOf, parentGateways, PolicyText, policyText } from "./facts";
 import { admits, exposedGateways, gatewayImplementation, gkeBackendGuard, istioAccess } from "./support/access";
 import { exposedModelServices } from "./support/serviceExposure";
 import { namespaceOf, objectKey } from "./support/resources";
@@ -14,21 +14,22 @@ export function openServiceMessage(description: string, service: string, literal
 }
 
 /**
- * Enforces lesson open-endpoint (policies/facts/lessons). An external Gateway (not GKE's internal classes, not a Service
- * annotated internal) that reaches an InferencePool or a vLLM Service must refuse someone it does not know: on GKE's
- * classes every backend's GCPBackendPolicy enables IAP or names a Cloud Armor policy whose rules deny them (a policy
- * with no rules, or allowlists with nothing denying after them, only has GCP's allow-all default rule); on another class
- * its Service's loadBalancerSourceRanges, or Istio's AuthorizationPolicies as Istio evaluates them (a DENY rule refuses;
- * ALLOW policies are a union, so one that takes any source opens the Gateway). Routes to those backends must not be
- * served on a plain-HTTP listener, unless the rule only redirects to HTTPS; a service's route takes the listener from
- * its gateway refs, which KServe writes over the route template's. Without a Gateway, a LoadBalancer Service or an
- * Ingress that reaches a vLLM Service must keep it internal or restrict it as its controller reads the program
- * (facts/judgements/exposure.ts): an allowlist, authentication, IAP or Cloud Armor. What the program cannot show (a Cloud Armor policy
- * it does not declare, a Gateway of an implementation the pack does not know, whose load balancer and access rules it
- * cannot read) is left to the advisory disallow-gateway-open-to-internet.
+ * An external Gateway (not GKE's internal classes, not a Service annotated internal) that reaches an InferencePool or a
+ * vLLM Service must refuse someone it does not know: on GKE's classes every backend's GCPBackendPolicy enables IAP or
+ * names a Cloud Armor policy whose rules deny them (a policy with no rules, or allowlists with nothing denying after
+ * them, only has GCP's allow-all default rule); on another class its Service's loadBalancerSourceRanges, or Istio's
+ * AuthorizationPolicies as Istio evaluates them (a DENY rule refuses; ALLOW policies are a union, so one that takes any
+ * source opens the Gateway). Routes to those backends must not be served on a plain-HTTP listener, unless the rule only
+ * redirects to HTTPS; a service's route takes the listener from its gateway refs, which KServe writes over the route
+ * template's. Without a Gateway, a LoadBalancer Service or an Ingress that reaches a vLLM Service must keep it internal
+ * or restrict it as its controller reads the program (facts/judgements/exposure.ts): an allowlist, authentication, IAP
+ * or Cloud Armor. What the program cannot show (a Cloud Armor policy it does not declare, a Gateway of an
+ * implementation the pack does not know, whose load balancer and access rules it cannot read) is left to the advisory
+ * disallow-gateway-open-to-internet.
  */
-export const requireGatewayAccessControl: StackValidationPolicy = {
+export const requireGatewayAccessControl: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "open-endpoint",
         "require-gateway-access-control",
         "An inference backend (an InferencePool or a vLLM Service) reachable from the internet, through an external Gateway, an Ingress or a LoadBalancer Service, must restrict who reaches it; a Gateway must serve it over HTTPS only.",
     ),

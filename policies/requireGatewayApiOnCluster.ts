@@ -1,5 +1,5 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { isGkeGatewayClass, policyText } from "./facts";
+import { isGkeGatewayClass, PolicyText, policyText } from "./facts";
 import { clustersOf, clustersOfObject } from "./support/clusters";
 import { isInferencePool, isKubernetesKind, isLlmInferenceService, kindOfType, objectKey } from "./support/resources";
 
@@ -73,17 +73,18 @@ function needOf(object: PolicyResource, resources: PolicyResource[]): "controlle
 }
 
 /**
- * Enforces lesson gateway-api-disabled (policies/facts/lessons) on the clusters where the stack puts something that
- * needs the Gateway API (a Gateway, a route, an InferencePool, an LLMInferenceService with a router, GKE's Gateway
- * policies); a cluster that serves none is no concern of the lesson. An Autopilot cluster runs the Gateway controller
- * unless its channel turns it off (https://cloud.google.com/kubernetes-engine/docs/how-to/deploying-gateways, "GKE
- * Gateway controller requirements": Autopilot 1.26 or later, with no step to enable it, unlike Standard's
- * `--gateway-api`), and is always VPC-native with HTTP load balancing; a Standard cluster created without
- * networkingMode is VPC-native (the provider's default for new clusters, @pulumi/gcp container.Cluster networkingMode).
- * The add-on and VPC-native networking matter only to GKE's own Gateway controller.
+ * Judges the clusters where the stack puts something that needs the Gateway API (a Gateway, a route, an InferencePool,
+ * an LLMInferenceService with a router, GKE's Gateway policies); a cluster that serves none is no concern of the
+ * lesson. An Autopilot cluster runs the Gateway controller unless its channel turns it off
+ * (https://cloud.google.com/kubernetes-engine/docs/how-to/deploying-gateways, "GKE Gateway controller requirements":
+ * Autopilot 1.26 or later, with no step to enable it, unlike Standard's `--gateway-api`), and is always VPC-native with
+ * HTTP load balancing; a Standard cluster created without networkingMode is VPC-native (the provider's default for new
+ * clusters, @pulumi/gcp container.Cluster networkingMode). The add-on and VPC-native networking matter only to GKE's
+ * own Gateway controller.
  */
-export const requireGatewayApiOnCluster: StackValidationPolicy = {
+export const requireGatewayApiOnCluster: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "gateway-api-disabled",
         "require-gateway-api-on-cluster",
         "A GKE cluster that serves Gateway API objects must enable the Gateway API controller and the HTTP load balancing add-on, and be VPC-native.",
     ),

@@ -1,5 +1,14 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { BackendRef, backendKey, describeBackend, healthCheckOf, healthCheckProblem, policyText, portsToPlainHttpVllm } from "./facts";
+import {
+    BackendRef,
+    backendKey,
+    describeBackend,
+    healthCheckOf,
+    healthCheckProblem,
+    PolicyText,
+    policyText,
+    portsToPlainHttpVllm,
+} from "./facts";
 import { isKubernetesKind, namespaceOf } from "./support/resources";
 import { Backend } from "./support/kserve";
 import {
@@ -19,11 +28,12 @@ export function noHealthCheckMessage(backend: BackendRef): string {
 }
 
 /**
- * Enforces lesson health-checks (policies/facts/lessons). The check is judged as the doctor judges it
- * (facts/judgements/gkePolicies.ts), against the ports the stack says the backend serves on.
+ * The check is judged as the doctor judges it (facts/judgements/gkePolicies.ts), against the ports the stack says the
+ * backend serves on.
  */
-export const requireHttpHealthCheckPolicy: StackValidationPolicy = {
+export const requireHttpHealthCheckPolicy: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "health-checks",
         "require-http-health-check-policy",
         "Every InferencePool, and every Service in front of vLLM, that a GKE Gateway routes to must have a HealthCheckPolicy that checks vLLM's /health over HTTP on a port where the backend serves.",
     ),

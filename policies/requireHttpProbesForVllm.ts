@@ -6,6 +6,7 @@ import {
     containersOf,
     isKind,
     isVllmContainer,
+    PolicyText,
     policyText,
     vllmGuardedPrefix,
     vllmRequiresApiKey,
@@ -33,15 +34,16 @@ function sendsAuthorization(httpGet: Record<string, unknown>): boolean {
 }
 
 /**
- * Enforces lesson http-probes (policies/facts/lessons): a probe over HTTPS to a vLLM that serves plain HTTP, and an
- * httpGet probe under a prefix vLLM's API key guards when the container requires a key (on its command line or in
- * VLLM_API_KEY; a key that could only come from envFrom is not seen, so it is not judged). A KServe container that sets no
- * command runs the command of KServe's template (kserve v0.20.0 config/llmisvcconfig/config-llm-template.yaml: vllm serve
- * with --ssl-certfile when KServe's global EnableTLS is on, the container's args appended), so whether it serves TLS is
- * KServe's setting, which the program does not show: its probes' scheme is not judged.
+ * Catches a probe over HTTPS to a vLLM that serves plain HTTP, and an httpGet probe under a prefix vLLM's API key
+ * guards when the container requires a key (on its command line or in VLLM_API_KEY; a key that could only come from
+ * envFrom is not seen, so it is not judged). A KServe container that sets no command runs the command of KServe's
+ * template (kserve v0.20.0 config/llmisvcconfig/config-llm-template.yaml: vllm serve with --ssl-certfile when KServe's
+ * global EnableTLS is on, the container's args appended), so whether it serves TLS is KServe's setting, which the
+ * program does not show: its probes' scheme is not judged.
  */
-export const requireHttpProbesForVllm: ResourceValidationPolicy = {
+export const requireHttpProbesForVllm: ResourceValidationPolicy & PolicyText = {
     ...policyText(
+        "http-probes",
         "require-http-probes-for-vllm",
         "A vLLM container must be probed the way it answers the kubelet: over HTTP unless it serves TLS, and outside the paths its API key guards, or its pods never become Ready.",
     ),

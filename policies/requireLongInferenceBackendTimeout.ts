@@ -1,10 +1,10 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS, backendKey, backendTimeoutProblem, policyText } from "./facts";
+import { MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS, backendKey, backendTimeoutProblem, PolicyText, policyText } from "./facts";
 import { gkeInferencePools, gkePoliciesByTarget } from "./support/routes";
 
-/** Enforces lesson backend-timeout (policies/facts/lessons). */
-export const requireLongInferenceBackendTimeout: StackValidationPolicy = {
+export const requireLongInferenceBackendTimeout: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "backend-timeout",
         "require-long-inference-backend-timeout",
         "Every InferencePool behind a GKE Gateway must have a GCPBackendPolicy whose timeout covers a long completion.",
     ),

@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { policyText } from "./facts";
+import { PolicyText, policyText } from "./facts";
 import { Installation, installers, transitiveDependencies } from "./support/installations";
 import { isLlmInferenceService } from "./support/resources";
 
@@ -30,11 +30,12 @@ export function notWaitingMessage(name: string, missing: readonly string[]): str
 }
 
 /**
- * Enforces lesson lws-missing (policies/facts/lessons). An installation is recognised by what it brings (its CRD or
- * controller, rendered by a chart or a config group, or declared) or by a Helm release of its chart.
+ * An installation is recognised by what it brings (its CRD or controller, rendered by a chart or a config group, or
+ * declared) or by a Helm release of its chart.
  */
-export const requireLwsAndKServeBeforeModelServices: StackValidationPolicy = {
+export const requireLwsAndKServeBeforeModelServices: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "lws-missing",
         "require-lws-and-kserve-before-model-services",
         "An LLMInferenceService must depend on the LeaderWorkerSet and KServe installations the stack makes, so that their CRDs and controllers exist first.",
     ),

@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { VLLM_TPU_LOADING, containersOf, isVllmContainer, policyText, usesTpu } from "./facts";
+import { VLLM_TPU_LOADING, containersOf, isVllmContainer, PolicyText, policyText, usesTpu } from "./facts";
 import { Props, kindOfType } from "./support/resources";
 
 /**
@@ -36,9 +36,9 @@ function volumeOf(container: Props, pod: Props, file: string): Props | undefined
     return mount === undefined ? undefined : ((pod.volumes ?? []) as Props[]).find((volume) => volume?.name === mount.name);
 }
 
-/** Enforces lesson xla-cache (policies/facts/lessons). */
-export const requirePersistentXlaCache: ResourceValidationPolicy = {
+export const requirePersistentXlaCache: ResourceValidationPolicy & PolicyText = {
     ...policyText(
+        "xla-cache",
         "require-persistent-xla-cache",
         "A vLLM server on TPU must keep its XLA compilation cache (VLLM_XLA_CACHE_PATH) on storage that outlives the pod.",
     ),

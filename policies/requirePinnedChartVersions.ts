@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { policyText } from "./facts";
+import { PolicyText, policyText } from "./facts";
 import { isHelmChart } from "./support/resources";
 
 /** What the policy reports of chart `chart` of release `name`. */
@@ -24,16 +24,15 @@ function isPinnedReference(chart: string): boolean {
 }
 
 /**
- * Enforces lesson pinned-images (policies/facts/lessons). A Helm v4 `Chart` is a component the Kubernetes provider
- * constructs and registers without inputs, so `pulumi preview` does not show the pack its version; the offline preview
- * does, and there it is checked. A `helm.v3.Release` shows its inputs
- * after the provider's Check, which replaces a version constraint with the version it resolves (pulumi-kubernetes
- * provider/pkg/provider/helm_release.go Check) once the provider can reach the cluster: the program's own constraint
- * reaches the policy on a stack's first preview (the provider is not configured yet, so Check is skipped) and in the
- * offline preview.
+ * A Helm v4 `Chart` is a component the Kubernetes provider constructs and registers without inputs, so `pulumi preview`
+ * does not show the pack its version; the offline preview does, and there it is checked. A `helm.v3.Release` shows its
+ * inputs after the provider's Check, which replaces a version constraint with the version it resolves
+ * (pulumi-kubernetes provider/pkg/provider/helm_release.go Check) once the provider can reach the cluster: the
+ * program's own constraint reaches the policy on a stack's first preview (the provider is not configured yet, so Check
+ * is skipped) and in the offline preview.
  */
-export const requirePinnedChartVersions: ResourceValidationPolicy = {
-    ...policyText("require-pinned-chart-versions", "Every Helm release must name an exact chart version."),
+export const requirePinnedChartVersions: ResourceValidationPolicy & PolicyText = {
+    ...policyText("pinned-images", "require-pinned-chart-versions", "Every Helm release must name an exact chart version."),
     enforcementLevel: "mandatory",
     severity: "high",
     validateResource: (args, reportViolation) => {

@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { policyText } from "./facts";
+import { PolicyText, policyText } from "./facts";
 import { clusterOfPool, clustersOf } from "./support/clusters";
 import { NODE_POOL_TYPE, NodePoolAt, nodePoolsOf } from "./support/nodePools";
 
@@ -15,14 +15,18 @@ const ownChoice = (pool: NodePoolAt): boolean | undefined =>
     typeof pool.networkConfig.enablePrivateNodes === "boolean" ? pool.networkConfig.enablePrivateNodes : undefined;
 
 /**
- * Enforces lesson private-nodes (policies/facts/lessons). Nodes are private by their cluster
- * (privateClusterConfig.enablePrivateNodes) or by their pool (networkConfig.enablePrivateNodes, which overrides the
- * cluster's either way). Each cause is reported once, where the fix goes: a cluster that is not private, on the cluster,
- * naming the pools that inherit its public addresses (its default pool, pools that make no choice, Autopilot's nodes,
- * or pools declared elsewhere when the stack declares none); a pool that opts out, on the pool.
+ * Nodes are private by their cluster (privateClusterConfig.enablePrivateNodes) or by their pool
+ * (networkConfig.enablePrivateNodes, which overrides the cluster's either way). Each cause is reported once, where the
+ * fix goes: a cluster that is not private, on the cluster, naming the pools that inherit its public addresses (its
+ * default pool, pools that make no choice, Autopilot's nodes, or pools declared elsewhere when the stack declares
+ * none); a pool that opts out, on the pool.
  */
-export const requirePrivateNodes: StackValidationPolicy = {
-    ...policyText("require-private-nodes", "A GKE cluster must use private nodes, so that no node has a public IP address."),
+export const requirePrivateNodes: StackValidationPolicy & PolicyText = {
+    ...policyText(
+        "private-nodes",
+        "require-private-nodes",
+        "A GKE cluster must use private nodes, so that no node has a public IP address.",
+    ),
     enforcementLevel: "mandatory",
     severity: "high",
     validateStack: (args, reportViolation) => {

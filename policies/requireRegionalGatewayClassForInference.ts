@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { GATEWAY_CLASSES, gatewayClassServesInference, isInferencePoolBackend, policyText } from "./facts";
+import { GATEWAY_CLASSES, gatewayClassServesInference, isInferencePoolBackend, PolicyText, policyText } from "./facts";
 import { serviceGateways } from "./support/kserve";
 import { isLlmInferenceService } from "./support/resources";
 import { httpRoutes, routeBackends, routeParentRefs } from "./support/routes";
@@ -11,11 +11,12 @@ export function gatewayClassMessage(key: string, className: string, allowed: rea
 }
 
 /**
- * Enforces lesson global-gateway-class (policies/facts/lessons). A Gateway counts when an LLMInferenceService attaches
- * to it or an HTTPRoute on it names an InferencePool; only GKE's own classes are judged.
+ * A Gateway counts when an LLMInferenceService attaches to it or an HTTPRoute on it names an InferencePool; only GKE's
+ * own classes are judged.
  */
-export const requireRegionalGatewayClassForInference: StackValidationPolicy = {
+export const requireRegionalGatewayClassForInference: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "global-gateway-class",
         "require-regional-gateway-class-for-inference",
         "A GKE Gateway that routes to an InferencePool must use a regional GatewayClass.",
     ),

@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { policyText } from "./facts";
+import { PolicyText, policyText } from "./facts";
 import { isKubernetesKind } from "./support/resources";
 
 /** What the policy reports of CA certificate `name`. */
@@ -7,9 +7,8 @@ export const RSA_CA_MESSAGES = {
     notRsa: (name: unknown, algorithm: unknown) => `CA certificate ${name} has key algorithm ${algorithm}; KServe expects an RSA CA.`,
 };
 
-/** Enforces lesson rsa-ca (policies/facts/lessons). */
-export const requireRsaCaCertificates: ResourceValidationPolicy = {
-    ...policyText("require-rsa-ca-certificates", "A cert-manager CA certificate must use an RSA key."),
+export const requireRsaCaCertificates: ResourceValidationPolicy & PolicyText = {
+    ...policyText("rsa-ca", "require-rsa-ca-certificates", "A cert-manager CA certificate must use an RSA key."),
     enforcementLevel: "mandatory",
     severity: "high",
     validateResource: (args, reportViolation) => {

@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { policyText } from "./facts";
+import { PolicyText, policyText } from "./facts";
 import { CLUSTER_TYPE, isAutopilot, nodePoolsOf } from "./support/nodePools";
 
 /** What the policy reports. */
@@ -9,11 +9,11 @@ export const SHIELDED_NODES_MESSAGES = {
 };
 
 /**
- * Enforces lesson shielded-nodes (policies/facts/lessons). GKE turns Shielded nodes on by default, Secure Boot off, in
- * every pool: the cluster's default pool, pools inline in it, and NodePools. Autopilot manages its nodes itself.
+ * GKE turns Shielded nodes on by default, Secure Boot off, in every pool: the cluster's default pool, pools inline in
+ * it, and NodePools. Autopilot manages its nodes itself.
  */
-export const requireShieldedNodes: ResourceValidationPolicy = {
-    ...policyText("require-shielded-nodes", "GKE nodes must be Shielded nodes with Secure Boot."),
+export const requireShieldedNodes: ResourceValidationPolicy & PolicyText = {
+    ...policyText("shielded-nodes", "require-shielded-nodes", "GKE nodes must be Shielded nodes with Secure Boot."),
     enforcementLevel: "mandatory",
     severity: "medium",
     validateResource: (args, reportViolation) => {

@@ -1,6 +1,6 @@
 import { StackValidationPolicy } from "@pulumi/policy";
 import { tpuV6ePools } from "./support/tpuPools";
-import { GKE_TPU_V6E_ZONES, policyText } from "./facts";
+import { GKE_TPU_V6E_ZONES, PolicyText, policyText } from "./facts";
 
 /** What the policy reports of a TPU pool at `where` (`TPU node pool tpu`, `TPU node pool gke (nodePools[0])`). */
 export const TPU_ZONE_MESSAGES = {
@@ -10,9 +10,9 @@ export const TPU_ZONE_MESSAGES = {
         `${where} is placed in ${zone}, where GKE offers no TPU v6e node pools; allowed: ${supported.join(", ")}.`,
 };
 
-/** Enforces lesson tpu-zones (policies/facts/lessons). */
-export const requireSupportedTpuZone: StackValidationPolicy = {
+export const requireSupportedTpuZone: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "tpu-zones",
         "require-supported-tpu-zone",
         "A TPU v6e node pool, standalone or inline in a cluster, must be placed only in zones where GKE offers TPU v6e node pools.",
     ),

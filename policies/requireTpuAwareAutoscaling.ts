@@ -2,21 +2,20 @@ import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
 import {
     COMPUTE_CLASS,
     KSERVE_CHILDREN,
-    MINIMUM_TPU_STARTUP_SECONDS,
     TPU_NODE,
     containersOf,
     findTpuShape,
     offerHasShape,
     offerOfPool,
+    PolicyText,
     policyText,
-    tpuStartupBudgetSeconds,
     usesTpu,
 } from "./facts";
 import { DeclaredComputeClass, computeClassesOf, poolName, poolNamesKnown, poolsOfClass } from "./support/computeClasses";
 import { effectiveServiceSpec } from "./support/kserve";
 import { Props, isKubernetesKind, isLlmInferenceService, kindOfType, namespaceOf } from "./support/resources";
 import { TpuPool, placements, tpuV6ePools } from "./support/tpuPools";
-import { declaredStart } from "./support/workloads";
+import { STARTUP_BUDGET_CONFIG, declaredStart, minimumStartupSeconds, startupBudgetSeconds } from "./support/workloads";
 
 /** Kubernetes' scale-down stabilization window when an HPA's behavior sets none (autoscaling/v2; the ScaledObject CRD's description says so too). */
 const DEFAULT_SCALE_DOWN_WINDOW_SECONDS = 300;
@@ -50,12 +49,6 @@ function tpuPods(kind: ReturnType<typeof kindOfType>, props: Props): Props[] {
     ];
 }
 
-/** The startup budget of an LLMInferenceService's replicas: from its declared start, else the minimum. */
-function serviceBudget(props: Props, minimum: number): number {
-    const start = declaredStart(props);
-    return start !== undefined ? tpuStartupBudgetSeconds(start, minimum) : minimum;
-}
-
 /**
  * `namespace/Kind/name` of the workloads whose pods ask for TPU chips: a TPU LLMInferenceService itself (its own
  * `scaling`), KServe's Deployment (single-host) or LeaderWorkerSet (with a worker) of one, or one the stack declares. A
@@ -70,7 +63,11 @@ function tpuTargets(resources: PolicyResource[], minimum: number): Map<string, T
             const { spec } = effectiveServiceSpec(resource, resources);
             const pods = tpuPods(kindOfType(resource.type), { ...resource.props, spec });
             if (pods.length > 0) {
-                const target = { description: `LLMInferenceService ${name}`, startupSeconds: serviceBudget(resource.props, minimum), pods };
+                const target = {
+                    description: `LLMInferenceService ${name}`,
+                    startupSeconds: startupBudgetSeconds(declaredStart(resource.props), minimum),
+                    pods,
+                };
                 targets.set(`${namespace}/LLMInferenceService/${name}`, target);
                 targets.set(
                     spec.worker
@@ -255,25 +252,17 @@ export function tpuCapacityMessage(
     return `${subject}: the autoscalers on TPU servers may ask for ${terms.join(" + ")} = ${counted(wanted, "node", "nodes")} together (a replica takes every host of its slice), but the TPU node ${pools.length === 1 ? "pool" : "pools"} they can land on (${pools.join(", ")}) ${pools.length === 1 ? "holds" : "hold"} at most ${counted(nodes, "node", "nodes")}; the rest would stay Pending.`;
 }
 
-/** Enforces lesson tpu-autoscaling (policies/facts/lessons). */
-export const requireTpuAwareAutoscaling: StackValidationPolicy = {
+export const requireTpuAwareAutoscaling: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "tpu-autoscaling",
         "require-tpu-aware-autoscaling",
         "An autoscaler on TPU model servers must hold scale-down for at least their startup budget, and all of them together must not ask for more nodes, a whole slice per replica, than the TPU node pools they can land on hold.",
     ),
     enforcementLevel: "advisory",
     severity: "medium",
-    configSchema: {
-        properties: {
-            minimumStartupSeconds: {
-                type: "integer",
-                default: MINIMUM_TPU_STARTUP_SECONDS,
-                description: "Startup budget of a TPU server that carries no estimate of its own.",
-            },
-        },
-    },
+    configSchema: STARTUP_BUDGET_CONFIG,
     validateStack: (args, reportViolation) => {
-        const minimum = args.getConfig<{ minimumStartupSeconds?: number }>().minimumStartupSeconds ?? MINIMUM_TPU_STARTUP_SECONDS;
+        const minimum = minimumStartupSeconds(args);
         const targets = tpuTargets(args.resources, minimum);
         const onTpu = args.resources.flatMap((resource) =>
             readAutoscalers(resource).flatMap((autoscaler) => {

@@ -10,6 +10,7 @@ import {
     containersOf,
     offerHasShape,
     offerOfPool,
+    PolicyText,
     policyText,
     unmetCapacitySelectors,
     usesTpu,
@@ -188,16 +189,16 @@ function capacityProblem(
 }
 
 /**
- * Enforces lesson tpu-selector (policies/facts/lessons). The selection may be a nodeSelector or a required node
- * affinity; the pools may be NodePools or inline in a Cluster, or live in another stack, when the selector must still
- * name v6e's label and a real v6e topology. Every alternative placement counts (the nodeSelector with each ORed node
- * affinity term), and an LLMInferenceService is read with its base configs merged in, as KServe builds its pods. A pod
- * that selects a ComputeClass is judged by what the class's priorities give (the pools they name, its TPU priorities),
- * and the pools a class names must carry its label and taint; spot, flex-start and reservation selectors need a pool
- * (or a class priority) of that kind.
+ * The selection may be a nodeSelector or a required node affinity; the pools may be NodePools or inline in a Cluster,
+ * or live in another stack, when the selector must still name v6e's label and a real v6e topology. Every alternative
+ * placement counts (the nodeSelector with each ORed node affinity term), and an LLMInferenceService is read with its
+ * base configs merged in, as KServe builds its pods. A pod that selects a ComputeClass is judged by what the class's
+ * priorities give (the pools they name, its TPU priorities), and the pools a class names must carry its label and
+ * taint; spot, flex-start and reservation selectors need a pool (or a class priority) of that kind.
  */
-export const requireTpuSelectorMatchingPool: StackValidationPolicy = {
+export const requireTpuSelectorMatchingPool: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "tpu-selector",
         "require-tpu-selector-matching-pool",
         "A pod that requests TPU v6e chips must select the accelerator and topology labels that TPU v6e node pools actually carry, or a ComputeClass of the stack whose priorities give such nodes, and only capacity (spot, flex-start, a reservation) some pool provides.",
     ),

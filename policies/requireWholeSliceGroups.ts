@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_MULTI_HOST, TPU_NODE, hostsForTopology, isKindOrPatch, podSpecsOf, policyText, usesTpu } from "./facts";
+import { TPU_MULTI_HOST, TPU_NODE, hostsForTopology, isKindOrPatch, podSpecsOf, PolicyText, policyText, usesTpu } from "./facts";
 import { Props, isKubernetesKind, isLlmInferenceService, kindOfType } from "./support/resources";
 import { placements } from "./support/tpuPools";
 
@@ -178,17 +178,18 @@ export function wholeSliceFindings(type: string, name: string, props: Props): st
 }
 
 /**
- * Enforces lesson whole-slice-groups (policies/facts/lessons). GKE adds and removes a slice's VMs together, and one
- * model server spans them only when every host's pod is in the same LeaderWorkerSet group (LeaderWorkerSet gives each
- * group its TPU worker hostnames and leader address), held to one node pool by LeaderWorkerSet's exclusive-topology
- * annotation. Every other kind that can put TPU pods on a multi-host slice is judged too: single pods (Pods,
- * Deployments, StatefulSets, ReplicaSets, DaemonSets) never span it; a Job (a CronJob's, a JobSet's) must run one pod on
- * every host at once, held to one node pool. Sources: kubernetes-sigs/lws v0.10.0 docs/examples/vllm/TPU/lws.yaml and
- * pkg/utils/accelerators/tpu.go; KServe v0.20.0 workload_multi_node.go (the group size from parallelism; annotations
- * copied to the LeaderWorkerSet); kubernetes-sigs/jobset (alpha.jobset.sigs.k8s.io/exclusive-topology).
+ * GKE adds and removes a slice's VMs together, and one model server spans them only when every host's pod is in the
+ * same LeaderWorkerSet group (LeaderWorkerSet gives each group its TPU worker hostnames and leader address), held to
+ * one node pool by LeaderWorkerSet's exclusive-topology annotation. Every other kind that can put TPU pods on a
+ * multi-host slice is judged too: single pods (Pods, Deployments, StatefulSets, ReplicaSets, DaemonSets) never span it;
+ * a Job (a CronJob's, a JobSet's) must run one pod on every host at once, held to one node pool. Sources:
+ * kubernetes-sigs/lws v0.10.0 docs/examples/vllm/TPU/lws.yaml and pkg/utils/accelerators/tpu.go; KServe v0.20.0
+ * workload_multi_node.go (the group size from parallelism; annotations copied to the LeaderWorkerSet);
+ * kubernetes-sigs/jobset (alpha.jobset.sigs.k8s.io/exclusive-topology).
  */
-export const requireWholeSliceGroups: ResourceValidationPolicy = {
+export const requireWholeSliceGroups: ResourceValidationPolicy & PolicyText = {
     ...policyText(
+        "whole-slice-groups",
         "require-whole-slice-groups",
         "On a multi-host TPU slice, a workload runs LeaderWorkerSet groups of one TPU pod per host, each group on one slice.",
     ),

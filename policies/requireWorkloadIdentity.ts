@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { policyText } from "./facts";
+import { PolicyText, policyText } from "./facts";
 import { clusterOfPool, clustersOf } from "./support/clusters";
 import { NODE_POOL_TYPE, isAutopilot, nodePoolsOf } from "./support/nodePools";
 
@@ -15,16 +15,16 @@ export const WORKLOAD_IDENTITY_MESSAGES = {
 const UNSET_OR_GKE: readonly unknown[] = [undefined, "MODE_UNSPECIFIED", "GKE_METADATA"];
 
 /**
- * Enforces lesson workload-identity (policies/facts/lessons). An Autopilot cluster always runs Workload Identity. In a
- * Standard cluster that enables it, a pool that names no mode runs the GKE metadata server: GKE gives every node pool
- * created in such a cluster Workload Identity, the default pool as well as any other
- * (https://cloud.google.com/kubernetes-engine/docs/how-to/workload-identity, "Enable Workload Identity Federation for
- * GKE on clusters and node pools": existing pools are not affected, new pools in the cluster use it). So a pool fails
- * only by naming another mode; a cluster without Workload Identity is the one cause for all its pools, reported once,
- * on the cluster. A pool whose cluster is not in the stack is judged by its own mode alone.
+ * An Autopilot cluster always runs Workload Identity. In a Standard cluster that enables it, a pool that names no mode
+ * runs the GKE metadata server: GKE gives every node pool created in such a cluster Workload Identity, the default pool
+ * as well as any other (https://cloud.google.com/kubernetes-engine/docs/how-to/workload-identity, "Enable Workload
+ * Identity Federation for GKE on clusters and node pools": existing pools are not affected, new pools in the cluster
+ * use it). So a pool fails only by naming another mode; a cluster without Workload Identity is the one cause for all
+ * its pools, reported once, on the cluster. A pool whose cluster is not in the stack is judged by its own mode alone.
  */
-export const requireWorkloadIdentity: StackValidationPolicy = {
+export const requireWorkloadIdentity: StackValidationPolicy & PolicyText = {
     ...policyText(
+        "workload-identity",
         "require-workload-identity",
         "A GKE cluster must enable Workload Identity and its node pools must run the GKE metadata server.",
     ),

@@ -4,7 +4,7 @@
  */
 import { PACK_NAME, PACK_VERSION, policies } from "../policies/pack";
 import { Graph, runProgram, transitiveDependencies } from "./harness";
-import { evaluatePolicies } from "./policies/evaluate";
+import { evaluatePolicies } from "./support/evaluate";
 import { shippedRun } from "./shippedStacks";
 
 const MODELS = JSON.stringify([{ name: "qwen", pattern: "pattern1" }]);

@@ -3,7 +3,7 @@ import standaloneCode from "ajv/dist/standalone";
 import * as fs from "fs";
 import * as path from "path";
 import { parseAllDocuments } from "yaml";
-import { cachedSync } from "./runCache";
+import { cachedAcrossRuns } from "./runCache";
 import { sharedPath } from "./shared";
 
 interface CrdVersion {
@@ -17,6 +17,10 @@ interface Crd {
 }
 
 type Schema = Record<string, unknown>;
+
+/** The versions of what reads and compiles the schemas: a cached schema or validator is kept for these alone. */
+const YAML_VERSION = `yaml ${(require("yaml/package.json") as { version: string }).version}`;
+const AJV_VERSION = `ajv ${(require("ajv/package.json") as { version: string }).version}`;
 
 /**
  * Makes a structural schema reject unknown fields the way the API server's strict field
@@ -66,11 +70,11 @@ function withObjectMeta(schema: Schema): Schema {
     return { ...schema, properties: { ...implicit, ...((schema.properties as Record<string, Schema> | undefined) ?? {}) } };
 }
 
-/** Every schema of every version of the CRDs in `dir`, by `group/version:Kind`. */
-function readSchemas(dir: string): Record<string, Schema> {
+/** Every schema of every version of the CRDs in `files` (each a path and its text), by `group/version:Kind`. */
+function readSchemas(files: ReadonlyArray<readonly [string, string]>): Record<string, Schema> {
     const schemas: Record<string, Schema> = {};
-    for (const file of walk(dir)) {
-        for (const document of parseAllDocuments(fs.readFileSync(file, "utf8"))) {
+    for (const [, text] of files) {
+        for (const document of parseAllDocuments(text)) {
             // Conversion-webhook patches are CRD fragments without versions.
             const crd = document.toJSON() as Crd | null;
             if (crd?.kind !== "CustomResourceDefinition" || !Array.isArray(crd.spec?.versions)) {
@@ -105,9 +109,10 @@ export class CrdValidator {
 
     /** @param dirs folders of CRD YAML: the shared ones, and the few upstream CRDs this repository carries (SOURCES.txt there) */
     constructor(private readonly dirs: string[] = [sharedPath("crds"), path.join(__dirname, "fixtures", "crds")]) {
-        // Parsing every CRD's YAML takes seconds; each test file that validates reads the run's one parse.
+        // Parsing every CRD's YAML takes seconds: each test file that validates reads one parse, kept until a CRD changes.
+        const files = dirs.flatMap(walk).map((file) => [file, fs.readFileSync(file, "utf8")] as const);
         const key = `crd-schemas-${dirs.join("+").replace(/[^A-Za-z0-9]/g, "_")}`;
-        this.schemas = new Map(Object.entries(cachedSync(key, () => Object.assign({}, ...dirs.map(readSchemas)))));
+        this.schemas = new Map(Object.entries(cachedAcrossRuns(key, [YAML_VERSION, ...files.flat()], () => readSchemas(files))));
     }
 
     /** `group/version:Kind` keys of every schema loaded. */
@@ -124,10 +129,12 @@ export class CrdValidator {
             if (!schema) {
                 throw new Error(`no CRD schema for ${key} in ${this.dirs.join(" or ")}`);
             }
-            // Compiling the big schemas (KServe's) takes seconds: the run compiles each once, to standalone code that
-            // every test file evaluates.
-            const source = cachedSync(`crd-validator-${key.replace(/[^A-Za-z0-9]/g, "_")}`, () =>
-                standaloneCode(this.ajv, this.ajv.compile(strict(withObjectMeta(schema)))),
+            // Compiling the big schemas (KServe's) takes seconds: each is compiled once, to standalone code that every test
+            // file evaluates, kept until the schema, ajv or how this file compiles it changes.
+            const source = cachedAcrossRuns(
+                `crd-validator-${key.replace(/[^A-Za-z0-9]/g, "_")}`,
+                [AJV_VERSION, fs.readFileSync(__filename, "utf8"), JSON.stringify(schema)],
+                () => standaloneCode(this.ajv, this.ajv.compile(strict(withObjectMeta(schema)))),
             );
             const module = { exports: {} as { default?: ValidateFunction } };
             new Function("require", "module", "exports", source)(require, module, module.exports);

@@ -35,16 +35,28 @@ function mergePatch(target: unknown, patch: unknown): unknown {
     return out;
 }
 
+/** The objects of each fixture file, parsed once per test file: YAML parsing was most of the doctor's tests' time. */
+const parsedFixtures = new Map<string, readonly KubeObject[]>();
+
+function fixtureObjects(name: string): readonly KubeObject[] {
+    let objects = parsedFixtures.get(name);
+    if (objects === undefined) {
+        objects = parseAllDocuments(fs.readFileSync(path.join(FIXTURES, `${name}.yaml`), "utf8"))
+            .map((document) => document.toJSON() as KubeObject)
+            .filter(Boolean);
+        parsedFixtures.set(name, objects);
+    }
+    return objects;
+}
+
 /**
  * The objects of a recorded state: `healthy.yaml`, changed by each overlay file's documents in turn. A document replaces the
  * object of the same kind, namespace and name (or adds it); one annotated `absent` removes it; one annotated `merge` is merged
  * into it, so an overlay holds only what differs.
  */
 export function clusterState(...overlays: string[]): KubeObject[] {
-    const read = (name: string) =>
-        parseAllDocuments(fs.readFileSync(path.join(FIXTURES, `${name}.yaml`), "utf8"))
-            .map((document) => document.toJSON() as KubeObject)
-            .filter(Boolean);
+    // A copy of the file's objects, which a test may change: every state starts from healthy.yaml's.
+    const read = (name: string) => structuredClone(fixtureObjects(name));
     const key = (object: KubeObject) => `${object.kind}/${object.metadata?.namespace ?? ""}/${object.metadata?.name}`;
     const objects = new Map(read("healthy").map((object) => [key(object), object]));
     for (const overlay of overlays) {

@@ -1,7 +1,9 @@
 /**
  * What test files compute alike, computed once per jest run: the first test file to need a value computes it and
  * writes it, as JSON, to the folder jest's globalSetup made for this run; the others, in any worker, read it there.
+ * A value computed from files alone is kept across runs, for as long as they do not change.
  */
+import * as crypto from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -34,13 +36,27 @@ function writeWhole(file: string, text: string): void {
     fs.renameSync(`${file}.${process.pid}.partial`, file);
 }
 
-/** `compute()`'s value, computed once per run when cheap enough that two files computing it at once does no harm. */
-export function cachedSync<T>(name: string, compute: () => T): T {
-    const file = cacheFile(name);
+/** Where values kept across runs are, beside tsc's build information (test/typecheck.ts): git-ignored with node_modules. */
+export const LASTING_CACHE_DIR = path.resolve(__dirname, "..", "node_modules", ".cache", "gke-tpu-inference", "jest");
+
+/**
+ * `compute()`'s value, computed from `inputs` alone (files' contents, and the version and source of what reads them):
+ * kept across runs for as long as they are unchanged, when cheap enough that two files computing it at once does no
+ * harm. A value of `name` from other inputs is removed.
+ */
+export function cachedAcrossRuns<T>(name: string, inputs: readonly string[], compute: () => T): T {
+    const hash = crypto.createHash("sha256").update(JSON.stringify(inputs)).digest("hex");
+    const file = path.join(LASTING_CACHE_DIR, `${name}.${hash}.json`);
     if (fs.existsSync(file)) {
         return JSON.parse(fs.readFileSync(file, "utf8")) as T;
     }
     const text = JSON.stringify(compute());
+    fs.mkdirSync(LASTING_CACHE_DIR, { recursive: true });
+    for (const entry of fs.readdirSync(LASTING_CACHE_DIR)) {
+        if (entry.startsWith(`${name}.`) && entry.endsWith(".json") && entry !== path.basename(file)) {
+            fs.rmSync(path.join(LASTING_CACHE_DIR, entry), { force: true });
+        }
+    }
     writeWhole(file, text);
     return JSON.parse(text) as T;
 }

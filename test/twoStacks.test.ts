@@ -7,7 +7,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { PACK_NAME, PACK_VERSION, policies } from "../policies/pack";
 import { Graph, runProgram } from "./harness";
-import { evaluatePolicies } from "./policies/evaluate";
+import { evaluatePolicies } from "./support/evaluate";
 import { SHARED_PROGRAMS, sharedProgram } from "./shippedStacks";
 
 /** An IAM binding as GCP keys it: the resource granted on, the role, the member. */

@@ -1,6 +1,16 @@
-/** Workloads across the stack: the pods that serve vLLM over plain HTTP, and the start a TPU server's resource declares. */
-import { PolicyResource } from "@pulumi/policy";
-import { COLD_START_ANNOTATION, COLD_START_PESSIMISTIC_ANNOTATION, VllmPod, plainHttpVllmPods } from "../facts";
+/**
+ * Workloads across the stack: the pods that serve vLLM over plain HTTP, the start a TPU server's resource declares, and
+ * the startup budget that start calls for.
+ */
+import { PolicyConfigSchema, PolicyResource, ResourceValidationArgs } from "@pulumi/policy";
+import {
+    COLD_START_ANNOTATION,
+    COLD_START_PESSIMISTIC_ANNOTATION,
+    MINIMUM_TPU_STARTUP_SECONDS,
+    VllmPod,
+    plainHttpVllmPods,
+    tpuStartupBudgetSeconds,
+} from "../facts";
 import { Props, kindOfType, namespaceOf } from "./resources";
 
 /** The stack's pods that serve vLLM over plain HTTP. */
@@ -23,4 +33,29 @@ export function declaredStart(props: Props): { firstSeconds: number; pessimistic
     const firstSeconds = secondsOf(annotations[COLD_START_ANNOTATION]);
     const pessimisticSeconds = secondsOf(annotations[COLD_START_PESSIMISTIC_ANNOTATION]);
     return firstSeconds === undefined ? undefined : { firstSeconds, ...(pessimisticSeconds !== undefined ? { pessimisticSeconds } : {}) };
+}
+
+/**
+ * The pack configuration of the policies that size a TPU server's start (enforce-tpu-startup-budget,
+ * require-tpu-aware-autoscaling): the shortest startup budget.
+ */
+export const STARTUP_BUDGET_CONFIG: PolicyConfigSchema = {
+    properties: {
+        minimumStartupSeconds: {
+            type: "integer",
+            default: MINIMUM_TPU_STARTUP_SECONDS,
+            description:
+                "The shortest startup budget a TPU pod gets before liveness may act: a resource that carries no estimate of its start gets this, one that does at least this.",
+        },
+    },
+};
+
+/** The shortest startup budget the pack configuration sets ({@link STARTUP_BUDGET_CONFIG}). */
+export function minimumStartupSeconds(args: Pick<ResourceValidationArgs, "getConfig">): number {
+    return args.getConfig<{ minimumStartupSeconds?: number }>().minimumStartupSeconds ?? MINIMUM_TPU_STARTUP_SECONDS;
+}
+
+/** The startup budget of a resource that declares `start` ({@link declaredStart}); `minimum` for one that declares none. */
+export function startupBudgetSeconds(start: ReturnType<typeof declaredStart>, minimum: number): number {
+    return start !== undefined ? tpuStartupBudgetSeconds(start, minimum) : minimum;
 }

@@ -5,7 +5,6 @@
  */
 import {
     COMPUTE_CLASS,
-    DoctorCheck,
     KSERVE,
     KSERVE_CHILDREN,
     PREFIX_CACHE_ROUTING,
@@ -19,6 +18,7 @@ import type { GatewayClient } from "../cluster/gatewayRequest";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import { ModelRouting, modelRoutingFromOutputs } from "../cluster/modelRouting";
 import { CapacityPlanOutput, capacityOfNodes, computeClassHealth } from "./capacity";
+import type { DoctorCheck } from "./checks";
 import { MetricsSource, prefixCacheCheck } from "./metrics";
 import { modelRoutingChecks } from "./modelRouting";
 import { GatewayRef, certificateChecks, controllerChecks, crdChecks, gatewayChecks } from "./platform";

@@ -5,7 +5,8 @@
 import { CHARTS, ISTIO, PLATFORM_CRDS, PinnedChart, gatewayClassServesInference } from "@gke-tpu-inference/facts";
 import { GatewayProvider, describeCondition, findCondition, gatewayProvider } from "../cluster/checks";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
-import type { DoctorCheck, LessonId } from "@gke-tpu-inference/facts";
+import type { LessonId } from "@gke-tpu-inference/facts";
+import type { DoctorCheck } from "./checks";
 import { Diagnosis, objectName } from "./report";
 
 /** A Gateway, by namespace and name. */

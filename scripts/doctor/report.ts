@@ -3,19 +3,20 @@
  * warning the lesson behind it (from the pack's lesson registry) and what to do; laid out by the CLI kit's check report,
  * or as JSON.
  */
-import { DoctorCheck, LessonId, lessonById, lessonLink } from "@gke-tpu-inference/facts";
+import { LessonId, lessonById, lessonLink } from "@gke-tpu-inference/facts";
 import type { CheckStatus, ReportedCheck } from "../cli/checks";
+import type { DoctorCheck } from "./checks";
 
 /** The outcome of one check on one object. */
 export interface Diagnosis {
     status: CheckStatus;
-    /** What was checked, by its name in the lesson registry's DOCTOR_CHECKS, e.g. `accepted by the Gateway`. */
+    /** What was checked, by its name in DOCTOR_CHECKS (checks.ts), e.g. `accepted by the Gateway`. */
     check: DoctorCheck;
     /** The object checked, as `Kind namespace/name`, or what is missing. */
     object: string;
     /** What was seen: a condition, reason and message, an event, a log line. */
     evidence: string;
-    /** The lesson the failure matches. */
+    /** The lesson the failure matches: one its check can name. */
     lesson?: LessonId;
     /** What to do, when it differs from the lesson's fix or there is no lesson. */
     fix?: string;

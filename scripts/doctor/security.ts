@@ -5,7 +5,6 @@
  * GCPTrafficExtension accepted when the stack screens.
  */
 import {
-    DoctorCheck,
     KSERVE_CHILDREN,
     KubeProps,
     istioAuthorizationVerdict,
@@ -17,6 +16,7 @@ import {
 import { HTTP_SERVICE_SUFFIX } from "../../components/serving/routerRoute";
 import { GatewayProvider, describeCondition, findCondition, gatewayProvider, gkePolicyAttached } from "../cluster/checks";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
+import type { DoctorCheck } from "./checks";
 import type { GatewayRef } from "./platform";
 import { Diagnosis, objectName } from "./report";
 

@@ -211,9 +211,13 @@ export function staleBuild(packDir: string): string | undefined {
 /** Runs the pack's own `npm run build` when its compiled `main` is stale; rejects with the build's output when it fails. */
 export async function buildIfStale(packDir: string, onBuild: (reason: string) => void = () => undefined): Promise<void> {
     const reason = staleBuild(packDir);
-    if (reason === undefined) {
-        return;
+    if (reason !== undefined) {
+        await runBuild(packDir, reason, onBuild);
     }
+}
+
+/** Runs the pack's own `npm run build`, stale for `reason`; rejects with the build's output when it fails. */
+async function runBuild(packDir: string, reason: string, onBuild: (reason: string) => void): Promise<void> {
     onBuild(reason);
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
     const build = ownChild(spawn(npm, ["run", "-s", "build"], { cwd: packDir, stdio: ["ignore", "pipe", "pipe"] }));
@@ -232,46 +236,71 @@ export async function buildIfStale(packDir: string, onBuild: (reason: string) =>
 /** Preloaded into the pack's process to start it sooner (the file says how). */
 const PACK_PRELOAD = path.join(__dirname, "pack-preload.js");
 
+/** A pack's process, serving: the process, its port, and the SDK whose runner runs it. */
+export interface PackServer {
+    child: ChildProcess;
+    port: string;
+    sdk: string;
+}
+
+/**
+ * Starts the pack in `packDir` through the SDK's policy-pack runner, in its own directory (where it reads its
+ * package.json), and resolves once it prints its port; a compiled pack whose sources changed is built first (`onBuild`
+ * hears why). Rejects with the pack's own error if it exits first.
+ */
+export async function servePack(packDir: string, onBuild: (reason: string) => void = () => undefined): Promise<PackServer> {
+    // A current pack is started before this returns, not a turn of the event loop later: the caller goes on to load
+    // and run its program, which would hold the start back by as long as it keeps the event loop.
+    const stale = staleBuild(packDir);
+    if (stale !== undefined) {
+        await runBuild(packDir, stale, onBuild);
+    }
+    const sdk = sdkDir(packDir);
+    const child = ownChild(
+        spawn(process.execPath, ["-r", PACK_PRELOAD, path.join(sdk, "cmd", "run-policy-pack", "index.js"), "127.0.0.1:0", "."], {
+            cwd: packDir,
+            // This module's view of the environment, which a test may have changed (jest gives it a copy of Node's).
+            env: process.env,
+            stdio: ["ignore", "pipe", "pipe"],
+        }),
+    );
+    let stderr = "";
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
+    const port = await new Promise<string>((resolve, reject) => {
+        let stdout = "";
+        child.stdout!.on("data", (chunk: Buffer) => {
+            stdout += chunk;
+            const line = /^(\d+)\s*$/m.exec(stdout);
+            if (line) {
+                resolve(line[1]);
+            }
+        });
+        child.on("exit", (code) =>
+            reject(new Error(`the policy pack in ${packDir} exited (code ${code}) before serving: ${stderr.trim() || stdout.trim()}`)),
+        );
+        child.on("error", reject);
+    });
+    return { child, port, sdk };
+}
+
 /** A running policy pack. */
 export class PolicyPackProcess {
     private constructor(
-        private readonly child: ChildProcess,
         private readonly client: Record<string, Rpc> & { close(): void },
         private readonly proto: AnalyzerProto,
         private readonly struct: { fromJavaScript(value: unknown): unknown },
         private readonly empty: new () => unknown,
+        private readonly child?: ChildProcess,
     ) {}
 
-    /**
-     * Starts the pack in `packDir` through the SDK's policy-pack runner, in its own directory (where it reads its
-     * package.json), and connects once it prints its port; a compiled pack whose sources changed is built first
-     * (`onBuild` hears why). Rejects with the pack's own error if it exits first.
-     */
+    /** Starts the pack in `packDir` ({@link servePack}) and connects to it; {@link close} stops it. */
     static async start(packDir: string, onBuild?: (reason: string) => void): Promise<PolicyPackProcess> {
-        await buildIfStale(packDir, onBuild);
-        const sdk = sdkDir(packDir);
-        const child = ownChild(
-            spawn(process.execPath, ["-r", PACK_PRELOAD, path.join(sdk, "cmd", "run-policy-pack", "index.js"), "127.0.0.1:0", "."], {
-                cwd: packDir,
-                stdio: ["ignore", "pipe", "pipe"],
-            }),
-        );
-        let stderr = "";
-        child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
-        const port = await new Promise<string>((resolve, reject) => {
-            let stdout = "";
-            child.stdout!.on("data", (chunk: Buffer) => {
-                stdout += chunk;
-                const line = /^(\d+)\s*$/m.exec(stdout);
-                if (line) {
-                    resolve(line[1]);
-                }
-            });
-            child.on("exit", (code) =>
-                reject(new Error(`the policy pack in ${packDir} exited (code ${code}) before serving: ${stderr.trim() || stdout.trim()}`)),
-            );
-            child.on("error", reject);
-        });
+        const server = await servePack(packDir, onBuild);
+        return PolicyPackProcess.connect(server, server.child);
+    }
+
+    /** Connects to the pack serving on `port`, with the SDK's generated client; {@link close} stops `child` if given. */
+    static connect({ port, sdk }: { port: string; sdk: string }, child?: ChildProcess): PolicyPackProcess {
         const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdk] }));
         const services = require(path.join(sdk, "proto", "analyzer_grpc_pb"));
         const generated = require(path.join(sdk, "proto", "analyzer_pb"));
@@ -281,7 +310,7 @@ export class PolicyPackProcess {
         const client = new services.AnalyzerClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
             "grpc.max_receive_message_length": 400 * 1024 * 1024,
         });
-        return new PolicyPackProcess(child, client, proto, struct, empty);
+        return new PolicyPackProcess(client, proto, struct, empty, child);
     }
 
     private call(method: string, request: unknown): Promise<Message> {
@@ -424,9 +453,9 @@ export class PolicyPackProcess {
         };
     }
 
-    /** Stops the pack. */
+    /** Closes the connection, and stops the pack when this started it. */
     close(): void {
         this.client.close();
-        this.child.kill();
+        this.child?.kill();
     }
 }

@@ -1,2 +1,4 @@
 "use strict";
-module.exports = require("../../scripts/lazyModule")(require.resolve("@npmcli/arborist", { paths: [require.resolve("@pulumi/pulumi")] }));
+module.exports = require("../../scripts/lazyModule").lazyModule(
+    require.resolve("@npmcli/arborist", { paths: [require.resolve("@pulumi/pulumi")] }),
+);

@@ -12,9 +12,9 @@ import * as path from "path";
 import { disallowUnpinnedImages } from "../../policies/disallowUnpinnedImages";
 import { PackConfigError, PolicyPackProcess, resolvePackConfig } from "../../scripts/offline/analyzer";
 import { record } from "../harness";
-import { vllmContainer } from "../policies/fixtures";
+import { vllmContainer } from "../support/fixtures";
 import { preview } from "../scripts/previewCli";
-import { PACK_DIR, judgeResources, summary, usePack, verdict } from "./harness";
+import { PACK_DIR, judgeResources, summary, usePack, verdict } from "../support/pack";
 
 const pack = usePack();
 

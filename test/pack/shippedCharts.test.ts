@@ -6,9 +6,10 @@ import { children } from "../../scripts/offline/expand";
 import { RecordedResource } from "../../scripts/offline/recorder";
 import { OfflineRun } from "../../scripts/offline/run";
 import { shippedRun } from "../shippedStacks";
-import { judgeResources, summary, usePack } from "./harness";
+import { useWorkerPack } from "../workerPack";
+import { judgeResources, summary } from "./harness";
 
-const pack = usePack();
+const pack = useWorkerPack();
 
 /**
  * Stand-ins for what the pinned charts render, as a real preview registers them under each chart: the objects the

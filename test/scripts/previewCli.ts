@@ -14,6 +14,7 @@ import { PolicyPackProcess } from "../../scripts/offline/analyzer";
 import type * as PreviewOffline from "../../scripts/preview-offline";
 import type { PackSource } from "../../scripts/preview-offline";
 import { CliRun, ROOT, cliEnv, scriptArgs } from "../cli";
+import { PACK_DIR, workerPack } from "../workerPack";
 
 export { ROOT };
 
@@ -29,18 +30,21 @@ export function previewProcess(...args: string[]): CliRun {
     return { status: result.status, stdout: result.stdout, stderr: result.stderr.replace(PROGRESS, "") };
 }
 
-/** One pack process per pack folder for a test file's in-process runs, each run reconfiguring it as a new preview would. */
+/**
+ * The pack of the test file's in-process runs, each run reconfiguring it as a new preview would: the worker's for this
+ * repository's pack (test/workerPack.ts), a process of the file's own for another.
+ */
 const lentPacks = new Map<string, Promise<PolicyPackProcess>>();
 const lending: PackSource = {
     start: (packDir, onBuild) => {
         if (!lentPacks.has(packDir)) {
-            lentPacks.set(packDir, PolicyPackProcess.start(packDir, onBuild));
+            lentPacks.set(packDir, packDir === PACK_DIR ? workerPack() : PolicyPackProcess.start(packDir, onBuild));
         }
         return lentPacks.get(packDir)!;
     },
     release: () => undefined,
 };
-// Registered as the test file imports this module: the file's lent packs stop after its last test.
+// Registered as the test file imports this module: after its last test, the file's clients close and its own packs stop.
 afterAll(async () => {
     for (const pack of lentPacks.values()) {
         (await pack.catch(() => undefined))?.close();

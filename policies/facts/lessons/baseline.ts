@@ -17,8 +17,6 @@ export const GKE_HARDENING_LESSONS = [
         fix: "Set workloadIdentityConfig.workloadPool to <project>.svc.id.goog on the cluster and nodeConfig.workloadMetadataConfig.mode GKE_METADATA on every node pool.",
         prevention: "Workload Identity on the cluster, the GKE metadata server on every pool; each workload its own principal.",
         sources: [`${HARDENING} (Workload Identity)`, "https://cloud.google.com/kubernetes-engine/docs/how-to/workload-identity"],
-        policies: ["require-workload-identity"],
-        doctorChecks: [],
     },
     {
         id: "private-nodes",
@@ -28,8 +26,6 @@ export const GKE_HARDENING_LESSONS = [
         fix: "Set privateClusterConfig.enablePrivateNodes true and give the network a Cloud NAT for image and model downloads.",
         prevention: "Private nodes, with a Cloud NAT.",
         sources: [`${HARDENING} (private nodes)`, "https://cloud.google.com/kubernetes-engine/docs/how-to/private-clusters"],
-        policies: ["require-private-nodes"],
-        doctorChecks: [],
     },
     {
         id: "shielded-nodes",
@@ -42,8 +38,6 @@ export const GKE_HARDENING_LESSONS = [
             `${HARDENING} (Shielded GKE nodes, Secure Boot)`,
             "https://cloud.google.com/kubernetes-engine/docs/how-to/shielded-gke-nodes",
         ],
-        policies: ["require-shielded-nodes"],
-        doctorChecks: [],
     },
     {
         id: "node-service-account",
@@ -56,8 +50,6 @@ export const GKE_HARDENING_LESSONS = [
             "https://cloud.google.com/kubernetes-engine/docs/how-to/service-accounts (roles/container.defaultNodeServiceAccount)",
             "CIS Google Kubernetes Engine Benchmark v2.0.0, 5.2.1",
         ],
-        policies: ["disallow-default-compute-service-account"],
-        doctorChecks: [],
     },
     {
         id: "deletion-protection",
@@ -67,8 +59,6 @@ export const GKE_HARDENING_LESSONS = [
         fix: "Set deletionProtection true on the cluster, or list the stack in this policy's exemptStacks config.",
         prevention: "Deletion protection on, except in the dev stack.",
         sources: ["https://cloud.google.com/kubernetes-engine/docs/how-to/deleting-a-cluster (deletion protection)"],
-        policies: ["require-deletion-protection"],
-        doctorChecks: [],
     },
 ] as const satisfies readonly Lesson[];
 
@@ -82,8 +72,6 @@ export const SERVING_SECURITY_LESSONS = [
         fix: "Store the value with `pulumi config set --secret`, write it into a Kubernetes Secret, and reference it with env[].valueFrom.secretKeyRef (or envFrom.secretRef); on a command line use $(VAR) with such a variable.",
         prevention: "The Hugging Face token is a Pulumi secret, in a Kubernetes Secret the server reads by reference.",
         sources: ["https://kubernetes.io/docs/concepts/security/secrets-good-practices/"],
-        policies: ["disallow-plain-text-secret-env"],
-        doctorChecks: [],
     },
     {
         id: "open-endpoint",
@@ -105,14 +93,6 @@ export const SERVING_SECURITY_LESSONS = [
             "istio/api 1092f7f security/v1beta1/authorization_policy.proto:25-33 (no ALLOW policy: allow; an ALLOW policy: allow only what one matches)",
             "kubernetes-sigs/gateway-api v1.4.0 config/crd/standard/gateway.networking.k8s.io_httproutes.yaml:731-883 (RequestRedirect scheme https)",
             "vllm-project/vllm 00b005cf docs/usage/security.md (Do not rely exclusively on --api-key)",
-        ],
-        policies: ["require-gateway-access-control", "disallow-gateway-open-to-internet"],
-        doctorChecks: [
-            "Gateway certificate issued",
-            "HTTPS listener serves the certificate",
-            "security policy attached",
-            "rate limit present",
-            "Model Armor extension accepted",
         ],
     },
 ] as const satisfies readonly Lesson[];

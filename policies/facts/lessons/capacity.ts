@@ -22,8 +22,6 @@ export const CAPACITY_LESSONS = [
             CAPACITY_SOURCES.failedScaleUp,
             CAPACITY_SOURCES.computeClassConditions,
         ],
-        policies: [],
-        doctorChecks: ["pod scheduled", "ComputeClass healthy", "ComputeClass priority not backed off"],
     },
     {
         id: "tpu-quota",
@@ -36,8 +34,6 @@ export const CAPACITY_LESSONS = [
         recovery: "request more TPU v6e quota for the region, or lower the plan's maxima (tpuMaxNodes); `pulumi up`",
         inspect: "kubectl get events -n llm-inference --field-selector reason=FailedScaleUp",
         sources: [CAPACITY_SOURCES.quota],
-        policies: [],
-        doctorChecks: ["pod scheduled", "ComputeClass priority not backed off"],
     },
     {
         id: "tpu-flex-start",
@@ -59,7 +55,5 @@ export const CAPACITY_LESSONS = [
             CAPACITY_SOURCES.flexStartPreemptible,
             CAPACITY_SOURCES.computeClassCrd,
         ],
-        policies: ["require-flex-start-pool-settings"],
-        doctorChecks: ["pod scheduled", "TPU node in the capacity plan"],
     },
 ] as const satisfies readonly Lesson[];

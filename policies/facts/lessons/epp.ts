@@ -24,8 +24,6 @@ export const EPP_LESSONS = [
             "https://grpc.io/docs/guides/auth/ (gRPC over TLS negotiates h2 with ALPN)",
             "llm-d/llm-d-router v0.10.0 pkg/epp/server/options.go:153 and :226 (--secure-serving, on by default), pkg/epp/server/runserver.go:175-208",
         ],
-        policies: ["require-fixed-endpoint-picker-image"],
-        doctorChecks: ["EPP ALPN h2 under TLS", "EPP reached over TLS"],
     },
     {
         id: "ext-proc-modes",
@@ -42,8 +40,6 @@ export const EPP_LESSONS = [
             "istio/istio 1.29.6 pilot/pkg/networking/core/route/route.go:514-545 (the per-route override Istio writes for an InferencePool)",
             "https://www.envoyproxy.io/docs/envoy/latest/configuration/http/http_filters/ext_proc_filter",
         ],
-        policies: ["require-epp-ext-proc-mode"],
-        doctorChecks: ["ext_proc sends the EPP what it picks by", "istiod serves InferencePool"],
     },
     {
         id: "ext-proc-cluster-by-ip",
@@ -55,8 +51,6 @@ export const EPP_LESSONS = [
         sources: [
             "https://istio.io/latest/docs/reference/config/networking/envoy-filter/ (EnvoyFilter: clusters by Istio's outbound names)",
         ],
-        policies: ["disallow-ext-proc-cluster-by-ip"],
-        doctorChecks: [],
     },
     {
         id: "prefix-cache-zero",
@@ -71,7 +65,5 @@ export const EPP_LESSONS = [
             "llm-d/llm-d-router v0.10.0 deploy/config/epp-estimate-prefix-cache-config.yaml",
             "https://docs.vllm.ai/en/latest/usage/metrics.html (vllm:prefix_cache_queries and vllm:prefix_cache_hits)",
         ],
-        policies: [],
-        doctorChecks: ["prefix-cache hits while prompts arrive"],
     },
 ] as const satisfies readonly Lesson[];

@@ -25,8 +25,6 @@ export const GATEWAY_LESSONS = [
             "https://cloud.google.com/kubernetes-engine/docs/concepts/about-gke-inference-gateway",
             "https://cloud.google.com/kubernetes-engine/docs/how-to/gatewayclass-capabilities",
         ],
-        policies: ["require-regional-gateway-class-for-inference"],
-        doctorChecks: ["GatewayClass regional"],
     },
     {
         id: "gateway-api-disabled",
@@ -42,8 +40,6 @@ export const GATEWAY_LESSONS = [
             "https://cloud.google.com/kubernetes-engine/docs/how-to/deploying-gateways (enable the Gateway API: --gateway-api=standard)",
             "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources (GKE Gateway controller requirements: VPC-native, the HttpLoadBalancing add-on)",
         ],
-        policies: ["require-gateway-api-on-cluster"],
-        doctorChecks: ["Gateway API enabled", "Gateway exists", "Gateway programmed", "Gateway address"],
     },
     {
         id: "route-timeouts",
@@ -59,8 +55,6 @@ export const GATEWAY_LESSONS = [
             "https://cloud.google.com/kubernetes-engine/docs/how-to/gatewayclass-capabilities",
             "kserve/kserve v0.20.0 config/llmisvcconfig/config-llm-router-route.yaml (timeouts on every rule), pkg/controller/v1alpha2/llmisvc/config_merge.go (the service's namespace first)",
         ],
-        policies: ["disallow-httproute-timeouts-on-gke"],
-        doctorChecks: ["accepted by the Gateway"],
     },
     {
         id: "inference-pool-group",
@@ -75,8 +69,6 @@ export const GATEWAY_LESSONS = [
             "kserve/kserve v0.20.0 pkg/controller/v1alpha2/llmisvc/router.go:54-56 and :282-310 (the route moves to v1 once v1 is accepted or the alpha group rejected)",
             "https://llm-d.ai/docs/resources/gateway/gke (GKE 1.34.0-gke.1626000 and later install the InferencePool CRD)",
         ],
-        policies: [],
-        doctorChecks: [`backends on ${INFERENCE_POOL_KIND.group}`, "accepted by the Gateway", "CRD installed"],
     },
     {
         id: "health-checks",
@@ -92,8 +84,6 @@ export const GATEWAY_LESSONS = [
             "GoogleCloudPlatform/gke-gateway-api config/crd/networking.gke.io_healthcheckpolicies.yaml (httpHealthCheck port, portName, portSpecification; USE_SERVING_PORT without port and portName)",
             "https://cloud.google.com/compute/docs/reference/rest/v1/healthChecks (portSpecification: USE_NAMED_PORT not supported; USE_SERVING_PORT probes each network endpoint's port)",
         ],
-        policies: ["require-http-health-check-policy"],
-        doctorChecks: ["health check /health over HTTP"],
     },
     {
         id: "backend-timeout",
@@ -108,8 +98,6 @@ export const GATEWAY_LESSONS = [
             "GoogleCloudPlatform/gke-gateway-api config/crd/networking.gke.io_gcpbackendpolicies.yaml (default.timeoutSec: 30 s when omitted)",
             "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources (timeoutSec defaults to 30 seconds)",
         ],
-        policies: ["require-long-inference-backend-timeout"],
-        doctorChecks: [`backend timeout >= ${MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS} s`],
     },
     {
         id: "https-app-protocol",
@@ -126,8 +114,6 @@ export const GATEWAY_LESSONS = [
             "https://github.com/kserve/kserve/issues/5531 (the LLMInferenceService workload Service says appProtocol https for a plain-HTTP vLLM)",
             "https://github.com/kserve/kserve/pull/5533 (appProtocol from the TLS setting)",
         ],
-        policies: ["disallow-https-app-protocol-to-vllm"],
-        doctorChecks: ["no HTTPS to vLLM", "/health through the Gateway"],
     },
     {
         id: "body-based-routing",
@@ -140,13 +126,6 @@ export const GATEWAY_LESSONS = [
         sources: [
             "kubernetes-sigs/gateway-api-inference-extension v1.5.0 site-src/guides/serving-multiple-inference-pools-latest.md",
             "kubernetes-sigs/gateway-api-inference-extension v1.5.0 pkg/bbr/plugins/basemodelextractor (base_model_to_header.go, configmap_reconciler.go)",
-        ],
-        policies: [],
-        doctorChecks: [
-            "body-based router ready replicas",
-            "routing extension on the Gateway",
-            "router knows the service's models",
-            "model name reaches its service",
         ],
     },
 ] as const satisfies readonly Lesson[];

@@ -1,8 +1,8 @@
 /**
- * The lesson registry: every lesson of the field reports (and the security baseline) once, with the policies that
- * enforce it and the doctor's checks that diagnose it. The pack's policy texts, the doctor's lesson lines,
- * docs/lessons.md, docs/reference/policies/ and policies/README.md's table are written from it (npm run docs:lessons);
- * test/policies/lessonRegistry.test.ts holds each of them to it.
+ * The lesson registry: every lesson of the field reports (and the security baseline) once, in words. Whatever acts on a
+ * lesson names it: each policy of the pack the lesson it enforces (`policyText`), each check of `npm run doctor` the
+ * lessons it can report. The pack's policy texts, the doctor's lesson lines, docs/lessons.md, docs/reference/policies/
+ * and policies/README.md's table are written from it (npm run docs:lessons).
  */
 import { GKE_HARDENING_LESSONS, SERVING_SECURITY_LESSONS } from "./baseline";
 import { CAPACITY_LESSONS } from "./capacity";
@@ -12,7 +12,6 @@ import { Lesson } from "./lesson";
 import { PLATFORM_LESSONS } from "./platform";
 import { TPU_LESSONS } from "./tpu";
 
-export * from "./doctorChecks";
 export * from "./lesson";
 
 /**
@@ -44,13 +43,6 @@ export function lessonSetConfigFile(set: keyof typeof LESSON_SETS): string {
     return `policies/config/${set}-only.json`;
 }
 
-/** The pack configuration that turns off every policy outside `set`, as `pulumi preview --policy-pack-config` reads it. */
-export function lessonSetConfig(set: keyof typeof LESSON_SETS): Record<string, "disabled"> {
-    const kept = new Set((LESSON_SETS[set] as readonly Lesson[]).flatMap((lesson) => lesson.policies));
-    const all = LESSONS.flatMap((lesson) => lesson.policies as readonly string[]);
-    return Object.fromEntries(all.filter((policy) => !kept.has(policy)).map((policy) => [policy, "disabled"]));
-}
-
 /** A lesson's id. */
 export type LessonId = (typeof LESSONS)[number]["id"];
 
@@ -69,21 +61,20 @@ export function lessonById(id: LessonId): Lesson {
     return byId.get(id)!;
 }
 
-/** The lesson that lists policy `name`; a policy no lesson lists is refused, so that none ships without one. */
-export function lessonOfPolicy(name: string): Lesson {
-    const lesson = LESSONS.find((candidate) => (candidate.policies as readonly string[]).includes(name));
-    if (lesson === undefined) {
-        throw new Error(`policy ${name} is in no lesson of the registry (policies/facts/lessons)`);
-    }
-    return lesson;
+/** What a policy of the pack says of itself, written from the lesson it enforces. */
+export interface PolicyText {
+    /** The lesson the policy enforces: the pack lists its policies in the registry's order of their lessons. */
+    readonly lesson: LessonId;
+    readonly name: string;
+    readonly description: string;
+    readonly remediationSteps: string;
 }
 
 /**
- * A policy's name, description and remediation, written from its lesson: the description is the policy's own rule
- * (what it checks, one sentence) followed by the lesson's cause; the remediation is the lesson's fix and where the lesson
- * is explained.
+ * The text of policy `name`, which enforces lesson `lesson`: the description is the policy's own rule (what it checks,
+ * one sentence) followed by the lesson's cause; the remediation is the lesson's fix and where the lesson is explained.
  */
-export function policyText(name: string, rule: string): { name: string; description: string; remediationSteps: string } {
-    const lesson = lessonOfPolicy(name);
-    return { name, description: `${rule} ${lesson.cause}`, remediationSteps: `${lesson.fix} See ${lessonLink(lesson.id as LessonId)}.` };
+export function policyText(lesson: LessonId, name: string, rule: string): PolicyText {
+    const { cause, fix } = lessonById(lesson);
+    return { lesson, name, description: `${rule} ${cause}`, remediationSteps: `${fix} See ${lessonLink(lesson)}.` };
 }

@@ -1,10 +1,10 @@
-/** What a lesson of the field reports says, and where the stack acts on it. */
-import { DoctorCheck } from "./doctorChecks";
+/** What a lesson of the field reports says. */
 
 /**
- * One lesson: what went wrong, why, what to do, and where it is enforced and diagnosed. The policies' descriptions and
- * remediation, the doctor's lesson lines, docs/lessons.md, docs/reference/policies/ and policies/README.md's table are
- * written from it (npm run docs:lessons).
+ * One lesson: what went wrong, why, what to do, and what this stack does about it. Only its words: a policy of the pack
+ * declares the lesson it enforces, and a check of `npm run doctor` the lessons it can report. The policies' descriptions
+ * and remediation, the doctor's lesson lines, docs/lessons.md, docs/reference/policies/ and policies/README.md's table
+ * are written from it (npm run docs:lessons).
  */
 export interface Lesson {
     /** Stable, kebab-case; docs/lessons.md has an anchor of this name. */
@@ -25,8 +25,4 @@ export interface Lesson {
     readonly inspect?: string;
     /** Public references: the upstream issue, document or source file (with the lines) that says so. */
     readonly sources: readonly string[];
-    /** The pack's policies that enforce it, by name. */
-    readonly policies: readonly string[];
-    /** The doctor's checks that diagnose it. */
-    readonly doctorChecks: readonly DoctorCheck[];
 }

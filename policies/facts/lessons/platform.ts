@@ -16,8 +16,6 @@ export const PLATFORM_LESSONS = [
             "https://lws.sigs.k8s.io/docs/installation/ (kubectl apply --server-side)",
             "kubernetes-sigs/lws v0.10.0 site/content/en/docs/installation/_index.md (the chart, namespace lws-system)",
         ],
-        policies: ["require-lws-and-kserve-before-model-services"],
-        doctorChecks: ["CRD installed", "service ready"],
     },
     {
         id: "platform-controllers",
@@ -33,8 +31,6 @@ export const PLATFORM_LESSONS = [
             "kserve/kserve v0.20.0 charts/kserve-llmisvc-resources (the LLMInferenceService controller and its webhooks, with cert-manager's certificates)",
             "https://lws.sigs.k8s.io/docs/installation/",
         ],
-        policies: [],
-        doctorChecks: ["CRD installed", "controllers available", "controller available"],
     },
     {
         id: "kserve-conditions",
@@ -49,8 +45,6 @@ export const PLATFORM_LESSONS = [
         sources: [
             "kserve/kserve v0.20.0 pkg/apis/serving/v1alpha2/llm_inference_service_lifecycle.go:24-44 and :318-337 (Ready rolls up the parts; RouterReady copies the first False sub-condition)",
         ],
-        policies: [],
-        doctorChecks: ["model services", "service exists", "service ready", "route exists", "endpoint picker ready"],
     },
     {
         id: "rsa-ca",
@@ -64,8 +58,6 @@ export const PLATFORM_LESSONS = [
         sources: [
             "https://github.com/opendatahub-io/kserve/pull/1895 (the LLMInferenceService CA signing path reads RSA keys and signs SHA256WithRSA)",
         ],
-        policies: ["require-rsa-ca-certificates"],
-        doctorChecks: ["CA key RSA", "CA certificate ready", "issuer ready"],
     },
     {
         id: "pinned-images",
@@ -78,7 +70,5 @@ export const PLATFORM_LESSONS = [
         recovery: "check the image reference (the model's image setting) and that the nodes may pull from its registry",
         inspect: "kubectl get deploy,pods -n llm-inference -o jsonpath='{..image}'",
         sources: ["https://kubernetes.io/docs/concepts/containers/images/#image-names (a tag other than latest, or a digest)"],
-        policies: ["disallow-unpinned-images", "require-pinned-chart-versions"],
-        doctorChecks: ["image pulled"],
     },
 ] as const satisfies readonly Lesson[];

@@ -31,8 +31,6 @@ export const TPU_LESSONS = [
             "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus (TPU v6e availability on GKE)",
             "https://cloud.google.com/tpu/docs/regions-zones",
         ],
-        policies: ["require-supported-tpu-zone"],
-        doctorChecks: ["pod scheduled"],
     },
     {
         id: "tpu-capacity",
@@ -53,14 +51,6 @@ export const TPU_LESSONS = [
             CAPACITY_SOURCES.manualPools,
             CAPACITY_SOURCES.failedScaleUp,
         ],
-        policies: [],
-        doctorChecks: [
-            "pod scheduled",
-            "service ready",
-            "TPU node in the capacity plan",
-            "ComputeClass healthy",
-            "ComputeClass priority not backed off",
-        ],
     },
     {
         id: "tpu-selector",
@@ -77,8 +67,6 @@ export const TPU_LESSONS = [
             CAPACITY_SOURCES.manualPools,
             CAPACITY_SOURCES.nodeLabels,
         ],
-        policies: ["require-tpu-selector-matching-pool"],
-        doctorChecks: ["pod scheduled"],
     },
     {
         id: "all-tpu-chips",
@@ -89,8 +77,6 @@ export const TPU_LESSONS = [
         prevention: `The server requests ${TPU_NODE.resourceName} equal to the chips per VM of the pool's machine type.`,
         inspect: `kubectl describe pod <pod> | grep -A2 ${TPU_NODE.resourceName}`,
         sources: ["https://cloud.google.com/kubernetes-engine/docs/how-to/tpus (request all the TPU chips on the node)"],
-        policies: ["require-all-tpu-chips"],
-        doctorChecks: [],
     },
     {
         id: "whole-slice-groups",
@@ -106,8 +92,6 @@ export const TPU_LESSONS = [
             "kubernetes-sigs/lws v0.10.0 docs/examples/vllm/TPU/lws.yaml (a 4x4 slice served by one group of 4)",
             "kubernetes-sigs/lws v0.10.0 config/samples/leaderworkerset_exclusiveplacement.yaml (exclusive-topology cloud.google.com/gke-nodepool)",
         ],
-        policies: ["require-whole-slice-groups"],
-        doctorChecks: ["groups not recreated"],
     },
     {
         id: "startup-budget",
@@ -122,8 +106,6 @@ export const TPU_LESSONS = [
             "https://kubernetes.io/docs/concepts/configuration/liveness-readiness-startup-probes/ (a startup probe holds the liveness probe off)",
             "kserve/kserve v0.20.0 config/llmisvcconfig/config-llm-template.yaml (KServe's probes of vLLM)",
         ],
-        policies: ["enforce-tpu-startup-budget"],
-        doctorChecks: ["container running", "pod ready"],
     },
     {
         id: "xla-cache",
@@ -136,8 +118,6 @@ export const TPU_LESSONS = [
             "vllm-project/tpu-inference v0.27.0 tpu_inference/runner/compilation_manager.py:65-68 (the cache directory is VLLM_XLA_CACHE_PATH)",
             "jax-ml/jax docs/persistent_compilation_cache.md (a Cloud Storage bucket as the cache)",
         ],
-        policies: ["require-persistent-xla-cache"],
-        doctorChecks: [],
     },
     {
         id: "tpu-autoscaling",
@@ -151,8 +131,6 @@ export const TPU_LESSONS = [
             "https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/ (scale-down stabilization window, 300 s by default)",
             "https://keda.sh/docs/latest/reference/scaledobject-spec/ (advanced.horizontalPodAutoscalerConfig.behavior)",
         ],
-        policies: ["require-tpu-aware-autoscaling"],
-        doctorChecks: [],
     },
     {
         id: "vllm-flag",
@@ -166,8 +144,6 @@ export const TPU_LESSONS = [
         sources: [
             "vllm-project/vllm vllm/engine/arg_utils.py and vllm/entrypoints/openai/cli_args.py (--block-size and --enable-prefix-caching; no --prefix-cache-block-size)",
         ],
-        policies: ["disallow-gpu-only-vllm-flags"],
-        doctorChecks: ["container running"],
     },
     {
         id: "http-probes",
@@ -183,7 +159,5 @@ export const TPU_LESSONS = [
             SOURCES.vllmApiKey,
             "https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#Probe (httpGet sends only the httpHeaders it is given)",
         ],
-        policies: ["require-http-probes-for-vllm"],
-        doctorChecks: ["pod ready"],
     },
 ] as const satisfies readonly Lesson[];

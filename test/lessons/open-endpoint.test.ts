@@ -1,0 +1,748 @@
+/**
+ * Lesson open-endpoint, the whole category: however a stack writes its Gateway, its routes and their access control
+ * (typed resources such as k8s.apiextensions.CustomResource, a v1 or v2 ConfigFile or ConfigGroup, a Helm v3 or v4 chart,
+ * whose rendered objects reach the pack as the component's children), an external Gateway that lets anyone reach an
+ * InferencePool or a vLLM Service, or serves one over plain HTTP, is caught; internal Gateways, protected ones and
+ * redirect-only HTTP listeners are left alone; an allowlist of the whole internet is an advisory.
+ */
+import { disallowGatewayOpenToInternet as advisory } from "../../policies/disallowGatewayOpenToInternet";
+import { openServiceMessage, requireGatewayAccessControl as policy } from "../../policies/requireGatewayAccessControl";
+import { RecordedResource } from "../../scripts/offline/recorder";
+import { llmService } from "../support/fixtures";
+import { check, kube, resource } from "../support/harness";
+
+describe("every spelling", () => {
+    const SPELLINGS = [
+        "typed",
+        "kubernetes:yaml:ConfigFile",
+        "kubernetes:yaml:ConfigGroup",
+        "kubernetes:yaml/v2:ConfigFile",
+        "kubernetes:yaml/v2:ConfigGroup",
+        "kubernetes:helm.sh/v3:Chart",
+        "kubernetes:helm.sh/v4:Chart",
+    ];
+
+    const HTTPS = {
+        name: "https",
+        protocol: "HTTPS",
+        port: 443,
+        tls: { mode: "Terminate", certificateRefs: [{ name: "inference-gateway-tls" }] },
+        allowedRoutes: { namespaces: { from: "All" } },
+    };
+    const HTTP_SAME = { name: "http", protocol: "HTTP", port: 80, allowedRoutes: { namespaces: { from: "Same" } } };
+    const HTTP_ALL = { name: "http", protocol: "HTTP", port: 80, allowedRoutes: { namespaces: { from: "All" } } };
+
+    /** The objects of one stack, each written as `spelling` writes it: typed, or rendered by a component. */
+    function written(spelling: string, objects: Array<[string, string, string, Record<string, unknown>]>): RecordedResource[] {
+        const parent = spelling === "typed" ? undefined : resource(spelling, "rendered", {});
+        return [
+            ...(parent ? [parent] : []),
+            ...objects.map(([apiVersion, kind, name, body]) =>
+                kube(apiVersion, kind, parent ? `rendered:${name}` : name, body, parent ? { parent } : {}),
+            ),
+        ];
+    }
+
+    const gatewayObject = (
+        className: string,
+        listeners: unknown[],
+        extra: Record<string, unknown> = {},
+    ): [string, string, string, Record<string, unknown>] => [
+        "gateway.networking.k8s.io/v1",
+        "Gateway",
+        "inference-gateway",
+        { metadata: { name: "inference-gateway", namespace: "gateway" }, spec: { gatewayClassName: className, listeners, ...extra } },
+    ];
+    const backendPolicy = (
+        target: { group: string; kind: string; name: string },
+        defaults: Record<string, unknown>,
+    ): [string, string, string, Record<string, unknown>] => [
+        "networking.gke.io/v1",
+        "GCPBackendPolicy",
+        `${target.name}-backend`,
+        { metadata: { name: target.name, namespace: "models" }, spec: { default: defaults, targetRef: target } },
+    ];
+    const POOL = { group: "inference.networking.k8s.io", kind: "InferencePool", name: "qwen-inference-pool" };
+    const HTTP_SERVICE = { group: "", kind: "Service", name: "qwen-http" };
+    /** vLLM's plain-HTTP Service in front of KServe's workload pods. */
+    const vllmService: [string, string, string, Record<string, unknown>] = [
+        "v1",
+        "Service",
+        "qwen-http",
+        {
+            metadata: { name: "qwen-http", namespace: "models" },
+            spec: {
+                selector: {
+                    "app.kubernetes.io/part-of": "llminferenceservice",
+                    "app.kubernetes.io/name": "qwen",
+                    "kserve.io/component": "workload",
+                },
+                ports: [{ port: 8000, targetPort: 8000 }],
+            },
+        },
+    ];
+    /** A route on `sectionName` (every listener when undefined) to `backends`, or a redirect-only rule when `redirect`. */
+    const route = (
+        name: string,
+        backends: Array<Record<string, unknown>>,
+        options: { sectionName?: string; namespace?: string; redirect?: boolean } = {},
+    ): [string, string, string, Record<string, unknown>] => [
+        "gateway.networking.k8s.io/v1",
+        "HTTPRoute",
+        name,
+        {
+            metadata: { name, namespace: options.namespace ?? "models" },
+            spec: {
+                parentRefs: [
+                    {
+                        name: "inference-gateway",
+                        namespace: "gateway",
+                        ...(options.sectionName ? { sectionName: options.sectionName } : {}),
+                    },
+                ],
+                rules: options.redirect
+                    ? [{ filters: [{ type: "RequestRedirect", requestRedirect: { scheme: "https", statusCode: 301 } }] }]
+                    : [{ backendRefs: backends }],
+            },
+        },
+    ];
+    const toPool = [{ group: "inference.networking.k8s.io", kind: "InferencePool", name: "qwen-inference-pool", port: 8000 }];
+    const toService = [{ name: "qwen-http", port: 8000 }];
+    /** KServe's service on the Gateway's HTTPS listener only. */
+    const httpsService = (): RecordedResource => {
+        const service = llmService();
+        const inputs = withSection(service.inputs, "https");
+        return { ...service, inputs, wire: { inputs, outputs: inputs } };
+    };
+    function withSection(inputs: Record<string, unknown>, sectionName: string): Record<string, unknown> {
+        const spec = inputs.spec as { router: Record<string, unknown> };
+        return {
+            ...inputs,
+            spec: {
+                ...spec,
+                router: {
+                    ...spec.router,
+                    route: { http: { spec: { parentRefs: [{ name: "inference-gateway", namespace: "gateway", sectionName }] } } },
+                },
+            },
+        };
+    }
+
+    const messages = async (resources: RecordedResource[], which = policy) =>
+        (await check(which, resources)).map((finding) => `${finding.level}: ${finding.message}`);
+
+    const UNGUARDED_POOL =
+        "mandatory: Gateway gateway/inference-gateway is external and sends InferencePool models/qwen-inference-pool requests from anyone: no GCPBackendPolicy targeting it sets spec.default.securityPolicy (Cloud Armor) or iap.enabled.";
+    const UNGUARDED_SERVICE =
+        "mandatory: Gateway gateway/inference-gateway is external and sends Service models/qwen-http requests from anyone: no GCPBackendPolicy targeting it sets spec.default.securityPolicy (Cloud Armor) or iap.enabled.";
+    const ISTIO_OPEN =
+        "mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: no ALLOW AuthorizationPolicy applies to it, no DENY rule refuses an unknown source, and its Service sets no loadBalancerSourceRanges.";
+    const istioAllowsAny = (policy: string) =>
+        `mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: AuthorizationPolicy ${policy} allows requests from any source (Istio allows what any ALLOW policy matches), and its Service sets no loadBalancerSourceRanges.`;
+    const plainHttp = (backend: string) =>
+        `mandatory: Gateway gateway/inference-gateway serves ${backend} over plain HTTP on listener "http" (port 80): attach the route to an HTTPS listener (sectionName; for KServe's route, in router.gateway.refs) and let HTTP only redirect to https.`;
+
+    describe("lesson open-endpoint: every way a stack exposes an inference backend", () => {
+        describe.each(SPELLINGS)("%s", (spelling) => {
+            const gke = (listeners: unknown[], ...rest: Array<[string, string, string, Record<string, unknown>]>) =>
+                written(spelling, [gatewayObject("gke-l7-regional-external-managed", listeners), ...rest]);
+
+            test("GKE: a route to a pool or to vLLM's Service with no Cloud Armor or IAP is caught; with either it is clean", async () => {
+                expect(
+                    await messages(
+                        gke(
+                            [HTTPS],
+                            route("pool", toPool, { sectionName: "https" }),
+                            route("svc", toService, { sectionName: "https" }),
+                            vllmService,
+                        ),
+                    ),
+                ).toEqual([UNGUARDED_SERVICE, UNGUARDED_POOL]);
+                expect(
+                    await messages(
+                        gke(
+                            [HTTPS],
+                            route("pool", toPool, { sectionName: "https" }),
+                            route("svc", toService, { sectionName: "https" }),
+                            vllmService,
+                            backendPolicy(POOL, { timeoutSec: 600, securityPolicy: "gateway-access" }),
+                            backendPolicy(HTTP_SERVICE, {
+                                iap: { enabled: true, clientID: "1-x.apps.googleusercontent.com", oauth2ClientSecret: { name: "iap" } },
+                            }),
+                        ),
+                    ),
+                ).toEqual([]);
+                // A policy with only a timeout guards nothing.
+                expect(
+                    await messages(gke([HTTPS], route("pool", toPool, { sectionName: "https" }), backendPolicy(POOL, { timeoutSec: 600 }))),
+                ).toEqual([UNGUARDED_POOL]);
+            });
+
+            test("GKE: routes on the plain-HTTP listener are caught; a redirect-only rule there, or a listener that does not admit the route, is clean", async () => {
+                const guarded = backendPolicy(POOL, { securityPolicy: "gateway-access" });
+                expect(await messages(gke([HTTPS, HTTP_ALL], route("pool", toPool), guarded))).toEqual([
+                    plainHttp("InferencePool models/qwen-inference-pool"),
+                ]);
+                expect(await messages(gke([HTTPS, HTTP_ALL], route("pool", toPool, { sectionName: "http" }), guarded))).toEqual([
+                    plainHttp("InferencePool models/qwen-inference-pool"),
+                ]);
+                expect(
+                    await messages(
+                        gke(
+                            [HTTPS, HTTP_ALL],
+                            route("pool", toPool, { sectionName: "https" }),
+                            guarded,
+                            route("redirect", [], { namespace: "gateway", redirect: true }),
+                        ),
+                    ),
+                ).toEqual([]);
+                // The stack's shape: HTTP admits only the Gateway's namespace, where the redirect lives.
+                expect(await messages(gke([HTTPS, HTTP_SAME], route("pool", toPool), guarded))).toEqual([]);
+                // A route to something that is not an inference backend is not this lesson's.
+                expect(await messages(gke([HTTP_ALL], route("web", [{ name: "website", port: 80 }])))).toEqual([]);
+            });
+
+            test("GKE: an internal class is left alone", async () => {
+                expect(await messages(written(spelling, [gatewayObject("gke-l7-rilb", [HTTP_ALL]), route("pool", toPool)]))).toEqual([]);
+            });
+
+            test("another implementation's class: never mandatory, and the advisory says what could not be judged; a class naming istiod's controller is Istio's", async () => {
+                for (const className of ["kserve-gateway", "eg", "nginx", "cilium"]) {
+                    for (const listeners of [[HTTPS], [HTTP_ALL]]) {
+                        const stack = written(spelling, [
+                            gatewayObject(className, listeners),
+                            route("pool", toPool),
+                            route("svc", toService),
+                            vllmService,
+                        ]);
+                        expect(await messages(stack)).toEqual([]);
+                        expect(await messages(stack, advisory)).toEqual([
+                            `advisory: Gateway gateway/inference-gateway routes to InferencePool models/qwen-inference-pool, Service models/qwen-http, but its class "${className}" is neither GKE's nor Istio's: whether it is reachable from outside, who may call it and whether it serves only HTTPS could not be judged; restrict it to its callers and serve it over HTTPS only.`,
+                        ]);
+                    }
+                }
+                const istioClass: [string, string, string, Record<string, unknown>] = [
+                    "gateway.networking.k8s.io/v1",
+                    "GatewayClass",
+                    "mesh",
+                    { metadata: { name: "mesh" }, spec: { controllerName: "istio.io/gateway-controller" } },
+                ];
+                expect(await messages(written(spelling, [istioClass, gatewayObject("mesh", [HTTPS]), route("pool", toPool)]))).toEqual([
+                    ISTIO_OPEN,
+                ]);
+            });
+
+            test("Istio: an ALLOW AuthorizationPolicy limited to sources or principals, or loadBalancerSourceRanges, protects it; an internal Service is left alone", async () => {
+                const istio = (extra: Record<string, unknown>, ...rest: Array<[string, string, string, Record<string, unknown>]>) =>
+                    written(spelling, [gatewayObject("istio", [HTTPS], extra), route("pool", toPool, { sectionName: "https" }), ...rest]);
+                const authz = (spec: Record<string, unknown>): [string, string, string, Record<string, unknown>] => [
+                    "security.istio.io/v1",
+                    "AuthorizationPolicy",
+                    "allow",
+                    {
+                        metadata: { name: "allow", namespace: "gateway" },
+                        spec: { targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: "inference-gateway" }], ...spec },
+                    },
+                ];
+                expect(await messages(istio({}))).toEqual([ISTIO_OPEN]);
+                expect(
+                    await messages(
+                        istio({}, authz({ action: "ALLOW", rules: [{ from: [{ source: { ipBlocks: ["203.0.113.0/24"] } }] }] })),
+                    ),
+                ).toEqual([]);
+                // Any token of an issuer anyone can get a token from lets anyone in, unless a claim condition names who.
+                const byToken = { from: [{ source: { requestPrincipals: ["https://accounts.google.com/*"] } }] };
+                expect(await messages(istio({}, authz({ rules: [byToken] })))).toEqual([istioAllowsAny("gateway/allow")]);
+                expect(
+                    await messages(
+                        istio(
+                            {},
+                            authz({
+                                rules: [
+                                    {
+                                        ...byToken,
+                                        when: [{ key: "request.auth.claims[email]", values: ["ci@acme.iam.gserviceaccount.com"] }],
+                                    },
+                                ],
+                            }),
+                        ),
+                    ),
+                ).toEqual([]);
+                // No rules: the policy allows nothing, so nobody gets in.
+                expect(await messages(istio({}, authz({ action: "ALLOW" })))).toEqual([]);
+                // A rule that matches any source, a DENY policy, or a RequestAuthentication alone is no access control.
+                expect(await messages(istio({}, authz({ rules: [{ to: [{ operation: { paths: ["/v1/*"] } }] }] })))).toEqual([
+                    istioAllowsAny("gateway/allow"),
+                ]);
+                expect(
+                    await messages(
+                        istio({}, authz({ action: "DENY", rules: [{ from: [{ source: { ipBlocks: ["198.51.100.0/24"] } }] }] })),
+                    ),
+                ).toEqual([ISTIO_OPEN]);
+                const overlay = (service: string): [string, string, string, Record<string, unknown>] => [
+                    "v1",
+                    "ConfigMap",
+                    "overlay",
+                    { metadata: { name: "inference-gateway-service", namespace: "gateway" }, data: { service } },
+                ];
+                const parametersRef = {
+                    infrastructure: { parametersRef: { group: "", kind: "ConfigMap", name: "inference-gateway-service" } },
+                };
+                expect(await messages(istio(parametersRef, overlay("spec:\n  loadBalancerSourceRanges:\n  - 203.0.113.0/24\n")))).toEqual(
+                    [],
+                );
+                expect(await messages(istio(parametersRef, overlay("spec:\n  externalTrafficPolicy: Local\n")))).toEqual([ISTIO_OPEN]);
+                expect(
+                    await messages(istio({ infrastructure: { annotations: { "networking.gke.io/load-balancer-type": "Internal" } } })),
+                ).toEqual([]);
+            });
+
+            test("opened to the whole internet: the mandatory policy is met, the advisory one says so", async () => {
+                const armor = resource("gcp:compute/regionSecurityPolicy:RegionSecurityPolicy", "gateway-access", {
+                    name: "gateway-access",
+                    type: "CLOUD_ARMOR",
+                    rules: [
+                        {
+                            priority: 1000,
+                            action: "throttle",
+                            match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["0.0.0.0/0"] } },
+                        },
+                        {
+                            priority: 2147483647,
+                            action: "deny(403)",
+                            match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["*"] } },
+                        },
+                    ],
+                });
+                const resources = [
+                    ...gke(
+                        [HTTPS],
+                        route("pool", toPool, { sectionName: "https" }),
+                        backendPolicy(POOL, { securityPolicy: "gateway-access" }),
+                    ),
+                    armor,
+                ];
+                expect(await messages(resources)).toEqual([]);
+                expect(await messages(resources, advisory)).toEqual([
+                    "advisory: Cloud Armor the rule at priority 1000 of gateway-access lets every address through: the Gateway gateway/inference-gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
+                ]);
+                // The same allowlist as a rule resource of its own, naming its policy.
+                const separate = [
+                    ...gke(
+                        [HTTPS],
+                        route("pool", toPool, { sectionName: "https" }),
+                        backendPolicy(POOL, { securityPolicy: "gateway-access" }),
+                    ),
+                    resource("gcp:compute/regionSecurityPolicy:RegionSecurityPolicy", "gateway-access", {
+                        name: "gateway-access",
+                        type: "CLOUD_ARMOR",
+                        rules: [
+                            {
+                                priority: 2147483647,
+                                action: "deny(403)",
+                                match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["*"] } },
+                            },
+                        ],
+                    }),
+                    resource("gcp:compute/regionSecurityPolicyRule:RegionSecurityPolicyRule", "allow-all", {
+                        securityPolicy: "gateway-access",
+                        priority: 1000,
+                        action: "allow",
+                        match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["*"] } },
+                    }),
+                ];
+                expect(await messages(separate)).toEqual([]);
+                expect(await messages(separate, advisory)).toEqual([
+                    "advisory: Cloud Armor the rule at priority 1000 of gateway-access lets every address through: the Gateway gateway/inference-gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
+                ]);
+                const istioOpen = written(spelling, [
+                    gatewayObject("istio", [HTTPS]),
+                    route("pool", toPool, { sectionName: "https" }),
+                    [
+                        "security.istio.io/v1",
+                        "AuthorizationPolicy",
+                        "allow",
+                        {
+                            metadata: { name: "allow", namespace: "gateway" },
+                            spec: {
+                                targetRefs: [{ kind: "Gateway", name: "inference-gateway" }],
+                                rules: [{ from: [{ source: { ipBlocks: ["0.0.0.0/0"] } }] }],
+                            },
+                        },
+                    ],
+                ]);
+                expect(await messages(istioOpen)).toEqual([]);
+                expect(await messages(istioOpen, advisory)).toEqual([
+                    "advisory: AuthorizationPolicy gateway/allow lets every address into Gateway gateway/inference-gateway (0.0.0.0/0): the Gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
+                ]);
+            });
+        });
+
+        describe("KServe's LLMInferenceService (its InferencePool made by the controller)", () => {
+            const gw = written("typed", [gatewayObject("gke-l7-regional-external-managed", [HTTPS, HTTP_ALL])]);
+            const guarded = written("typed", [backendPolicy(POOL, { securityPolicy: "gateway-access" })]);
+            const onHttp = plainHttp("InferencePool models/qwen-inference-pool");
+            /** The namespace's route template, attached to the HTTPS listener. */
+            const template = kube("serving.kserve.io/v1alpha2", "LLMInferenceServiceConfig", "route-template", {
+                metadata: { name: "kserve-config-llm-router-route", namespace: "models" },
+                spec: {
+                    router: {
+                        route: {
+                            http: { spec: { parentRefs: [{ name: "inference-gateway", namespace: "gateway", sectionName: "https" }] } },
+                        },
+                    },
+                },
+            });
+            const withRefs = (refs: Array<Record<string, unknown>>, ownRoute?: Record<string, unknown>): RecordedResource => {
+                const service = llmService();
+                const spec = service.inputs.spec as { router: Record<string, unknown> };
+                const inputs = {
+                    ...service.inputs,
+                    spec: { ...spec, router: { ...spec.router, gateway: { refs }, ...(ownRoute ? { route: ownRoute } : {}) } },
+                };
+                return { ...service, inputs, wire: { inputs, outputs: inputs } };
+            };
+
+            test("on an external GKE Gateway without a guarded pool it is caught; with Cloud Armor and the HTTPS listener in its gateway refs it is clean", async () => {
+                const https = withRefs([{ name: "inference-gateway", namespace: "gateway", sectionName: "https" }]);
+                expect(await messages([...gw, https])).toEqual([UNGUARDED_POOL]);
+                expect(await messages([...gw, ...guarded, https])).toEqual([]);
+            });
+
+            test("KServe writes the gateway refs over the route's parentRefs: a listener named only in the template or the service's own route spec does not keep it off plain HTTP", async () => {
+                // The refs name no listener: the route attaches to every listener that admits it, whatever the template says.
+                expect(await messages([...gw, ...guarded, template, llmService()])).toEqual([onHttp]);
+                expect(await messages([...gw, ...guarded, httpsService()])).toEqual([onHttp]);
+                // Without refs, the namespace's template gives the parents, its listener included.
+                const noRefs = withRefs([]);
+                const defaultGateway = kube("v1", "ConfigMap", "kserve-config", {
+                    metadata: { name: "inferenceservice-config", namespace: "kserve" },
+                    data: { ingress: JSON.stringify({ kserveIngressGateway: "gateway/inference-gateway" }) },
+                });
+                expect(await messages([...gw, ...guarded, defaultGateway, template, noRefs])).toEqual([]);
+                expect(await messages([...gw, ...guarded, defaultGateway, noRefs])).toEqual([onHttp]);
+            });
+        });
+
+        describe("what Cloud Armor and Istio let in, as they evaluate their rules", () => {
+            const gkeStack = (...rest: RecordedResource[]) => [
+                ...written("typed", [
+                    gatewayObject("gke-l7-regional-external-managed", [HTTPS]),
+                    route("pool", toPool, { sectionName: "https" }),
+                    backendPolicy(POOL, { securityPolicy: "gateway-access" }),
+                ]),
+                ...rest,
+            ];
+            const armor = (rules: unknown[] | undefined, name = "gateway-access") =>
+                resource("gcp:compute/regionSecurityPolicy:RegionSecurityPolicy", name, {
+                    name,
+                    type: "CLOUD_ARMOR",
+                    ...(rules ? { rules } : {}),
+                });
+            const byRanges = (priority: number, action: string, srcIpRanges: string[]) => ({
+                priority,
+                action,
+                match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges } },
+            });
+            const byExpression = (priority: number, action: string, expression: string) => ({
+                priority,
+                action,
+                match: { expr: { expression } },
+            });
+            const DENY_DEFAULT = byRanges(2147483647, "deny(403)", ["*"]);
+            const both = async (resources: RecordedResource[]) => [
+                ...(await messages(resources)),
+                ...(await messages(resources, advisory)),
+            ];
+
+            test("a policy that denies nobody is no access control: no rules (GCP adds an allow-all default), or an allowlist with nothing denying after it", async () => {
+                const unguarded = (rule: string) =>
+                    `mandatory: Gateway gateway/inference-gateway is external and sends InferencePool models/qwen-inference-pool requests from anyone: its Cloud Armor policy gateway-access denies no address (${rule} lets everyone through); add a rule that denies every source outside the allowlist, or make the default rule deny.`;
+                expect(await both(gkeStack(armor(undefined)))).toEqual([
+                    unguarded("GCP's default rule, which allows when the policy gives none"),
+                ]);
+                expect(
+                    await both(gkeStack(armor([byRanges(1000, "allow", ["203.0.113.0/24"]), byRanges(2147483647, "allow", ["*"])]))),
+                ).toEqual([unguarded("the rule at priority 2147483647")]);
+                expect(await both(gkeStack(armor([byRanges(1000, "allow", ["203.0.113.0/24"]), DENY_DEFAULT])))).toEqual([]);
+            });
+
+            test("an expression is evaluated as Cloud Armor does: an allow that holds for any address opens it, a deny-by-expression allowlist guards it", async () => {
+                for (const expression of ["true", "inIpRange(origin.ip, '0.0.0.0/0')", "!inIpRange(origin.ip, '10.0.0.0/8')"]) {
+                    expect(await both(gkeStack(armor([byExpression(1000, "allow", expression), DENY_DEFAULT])))).toEqual([
+                        "advisory: Cloud Armor the rule at priority 1000 of gateway-access lets every address through: the Gateway gateway/inference-gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
+                    ]);
+                }
+                // Deny everyone outside the range, allow by default: only the range gets in.
+                expect(await both(gkeStack(armor([byExpression(1000, "deny(403)", "!inIpRange(origin.ip, '10.0.0.0/8')")])))).toEqual([]);
+                expect(
+                    await both(
+                        gkeStack(
+                            armor([
+                                byExpression(1000, "allow", "inIpRange(origin.ip, '10.0.0.0/8') || inIpRange(origin.ip, '192.168.0.0/16')"),
+                                DENY_DEFAULT,
+                            ]),
+                        ),
+                    ),
+                ).toEqual([]);
+            });
+
+            test("what a preview cannot judge is said, never mandatory: a policy the program does not declare, an expression over headers", async () => {
+                expect(await both(gkeStack())).toEqual([
+                    "advisory: InferencePool models/qwen-inference-pool behind Gateway gateway/inference-gateway names Cloud Armor policy gateway-access, which the program does not declare: whether it refuses anyone could not be judged.",
+                ]);
+                expect(await both(gkeStack(armor([byExpression(1000, "deny(403)", "request.headers['x-team'] != 'ml'")])))).toEqual([
+                    "advisory: Cloud Armor policy gateway-access in front of InferencePool models/qwen-inference-pool could not be judged: the rule at priority 1000, whose expression reads more than the client's address.",
+                ]);
+            });
+
+            test("a policy no inference backend uses is no concern of this lesson", async () => {
+                const elsewhere = armor([byRanges(1000, "allow", ["0.0.0.0/0"]), DENY_DEFAULT], "website");
+                expect(await both(gkeStack(armor([byRanges(1000, "allow", ["203.0.113.0/24"]), DENY_DEFAULT]), elsewhere))).toEqual([]);
+            });
+
+            const istioStack = (...policies: Array<[string, Record<string, unknown>]>) => [
+                ...written("typed", [gatewayObject("istio", [HTTPS]), route("pool", toPool, { sectionName: "https" })]),
+                ...policies.map(([key, spec]) => {
+                    const [namespace, name] = key.split("/");
+                    return kube("security.istio.io/v1", "AuthorizationPolicy", key, { metadata: { name, namespace }, spec });
+                }),
+            ];
+            const ON_GATEWAY = { targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: "inference-gateway" }] };
+            const FROM_OFFICE = { from: [{ source: { ipBlocks: ["203.0.113.0/24"] } }] };
+
+            test("Istio allows what any ALLOW policy matches: an allow-all beside a guarding policy, or any token without a claim, opens the Gateway", async () => {
+                expect(
+                    await both(
+                        istioStack(
+                            ["gateway/office", { ...ON_GATEWAY, rules: [FROM_OFFICE] }],
+                            ["gateway/everyone", { ...ON_GATEWAY, rules: [{}] }],
+                        ),
+                    ),
+                ).toEqual([istioAllowsAny("gateway/everyone")]);
+                expect(
+                    await both(
+                        istioStack(["gateway/tokens", { ...ON_GATEWAY, rules: [{ from: [{ source: { requestPrincipals: ["*"] } }] }] }]),
+                    ),
+                ).toEqual([istioAllowsAny("gateway/tokens")]);
+                expect(await both(istioStack(["gateway/office", { ...ON_GATEWAY, rules: [FROM_OFFICE] }]))).toEqual([]);
+            });
+
+            test("a policy applies as Istio places it: by the Gateway's pods' label (before targetRefs), in the root namespace, or a DENY rule that refuses all but the allowlist", async () => {
+                const onPods = {
+                    selector: { matchLabels: { "gateway.networking.k8s.io/gateway-name": "inference-gateway" } },
+                    rules: [FROM_OFFICE],
+                };
+                expect(await both(istioStack(["gateway/by-label", onPods]))).toEqual([]);
+                expect(await both(istioStack(["istio-system/mesh-wide", onPods]))).toEqual([]);
+                // Another namespace's policy, or another Gateway's pods, is not the Gateway's.
+                expect(await both(istioStack(["models/elsewhere", onPods]))).toEqual([ISTIO_OPEN]);
+                expect(
+                    await both(
+                        istioStack([
+                            "gateway/other",
+                            { ...onPods, selector: { matchLabels: { "gateway.networking.k8s.io/gateway-name": "other" } } },
+                        ]),
+                    ),
+                ).toEqual([ISTIO_OPEN]);
+                expect(
+                    await both(
+                        istioStack([
+                            "gateway/deny-others",
+                            { ...ON_GATEWAY, action: "DENY", rules: [{ from: [{ source: { notIpBlocks: ["203.0.113.0/24"] } }] }] },
+                        ]),
+                    ),
+                ).toEqual([]);
+            });
+        });
+
+        describe("without a Gateway: a LoadBalancer Service or an Ingress in front of vLLM", () => {
+            const vllmPods = {
+                "app.kubernetes.io/part-of": "llminferenceservice",
+                "app.kubernetes.io/name": "qwen",
+                "kserve.io/component": "workload",
+            };
+            const svc = (spec: Record<string, unknown> = {}, annotations: Record<string, string> = {}) =>
+                kube("v1", "Service", "qwen-http", {
+                    metadata: { name: "qwen-http", namespace: "models", annotations },
+                    spec: { selector: vllmPods, ports: [{ name: "http", port: 8000, targetPort: 8000 }], ...spec },
+                });
+            const ingress = (annotations: Record<string, string>, extra: Record<string, unknown> = {}) =>
+                kube("networking.k8s.io/v1", "Ingress", "qwen", {
+                    metadata: { name: "qwen", namespace: "models", annotations },
+                    spec: {
+                        rules: [
+                            {
+                                http: {
+                                    paths: [
+                                        {
+                                            path: "/",
+                                            pathType: "Prefix",
+                                            backend: { service: { name: "qwen-http", port: { number: 8000 } } },
+                                        },
+                                    ],
+                                },
+                            },
+                        ],
+                        ...extra,
+                    },
+                });
+            const LB = { type: "LoadBalancer" };
+            const openService = `mandatory: ${openServiceMessage("LoadBalancer Service models/qwen-http", "models/qwen-http", [])}`;
+            const openIngress = (label: string, headers: string[] = []) =>
+                `mandatory: ${openServiceMessage(`Ingress models/qwen (${label})`, "models/qwen-http", headers)}`;
+
+            test("a LoadBalancer Service with an internet address and no allowlist is caught, on GKE, AWS and Azure alike", async () => {
+                const external: Array<Record<string, string>> = [
+                    {},
+                    { "cloud.google.com/l4-rbs": "enabled" },
+                    { "networking.gke.io/load-balancer-type": "INTERNAL" },
+                    // GKE reads the first key present: the new one says external, so the legacy Internal is ignored.
+                    { "networking.gke.io/load-balancer-type": "External", "cloud.google.com/load-balancer-type": "Internal" },
+                    { "service.beta.kubernetes.io/aws-load-balancer-scheme": "internet-facing" },
+                    { "service.beta.kubernetes.io/aws-load-balancer-internal": "false" },
+                    { "service.beta.kubernetes.io/azure-load-balancer-internal": "True" },
+                ];
+                for (const annotations of external) {
+                    expect(await messages([svc(LB, annotations)])).toEqual([openService]);
+                    expect(await messages([svc({ ...LB, loadBalancerSourceRanges: ["0.0.0.0/0"] }, annotations)])).toEqual([openService]);
+                }
+            });
+
+            test("clean: internal by any cloud's rule, restricted by ranges or service tags, or not a LoadBalancer", async () => {
+                for (const [spec, annotations] of [
+                    [LB, { "networking.gke.io/load-balancer-type": "Internal" }],
+                    [LB, { "cloud.google.com/load-balancer-type": "internal" }],
+                    [{ ...LB, loadBalancerClass: "networking.gke.io/l4-regional-internal" }, {}],
+                    [LB, { "service.beta.kubernetes.io/aws-load-balancer-scheme": "internal" }],
+                    [{ ...LB, loadBalancerClass: "service.k8s.aws/nlb" }, {}],
+                    [LB, { "service.beta.kubernetes.io/aws-load-balancer-internal": "true" }],
+                    [LB, { "service.beta.kubernetes.io/azure-load-balancer-internal": "true" }],
+                    [{ ...LB, loadBalancerSourceRanges: ["203.0.113.0/24"] }, {}],
+                    [LB, { "service.beta.kubernetes.io/load-balancer-source-ranges": "203.0.113.0/24, 198.51.100.7/32" }],
+                    [LB, { "service.beta.kubernetes.io/azure-allowed-service-tags": "AzureFrontDoor.Backend" }],
+                    [{ type: "ClusterIP" }, {}],
+                    [{ type: "NodePort" }, {}],
+                ] as Array<[Record<string, unknown>, Record<string, string>]>) {
+                    expect(await messages([svc(spec, annotations)])).toEqual([]);
+                }
+                // A LoadBalancer in front of something that is not a model server is not this lesson's.
+                const web = kube("v1", "Service", "web", {
+                    metadata: { name: "web", namespace: "models" },
+                    spec: { ...LB, selector: { app: "web" } },
+                });
+                expect(await messages([web])).toEqual([]);
+            });
+
+            test("GKE's Ingress (no class, or gce) is caught unless a BackendConfig's IAP or a guarding Cloud Armor policy stands before the Service", async () => {
+                for (const annotations of [{}, { "kubernetes.io/ingress.class": "gce" }] as Array<Record<string, string>>) {
+                    expect(await messages([svc(), ingress(annotations)])).toEqual([openIngress("GKE")]);
+                }
+                const backendConfig = (spec: Record<string, unknown>) =>
+                    kube("cloud.google.com/v1", "BackendConfig", "qwen", { metadata: { name: "qwen", namespace: "models" }, spec });
+                for (const key of ["cloud.google.com/backend-config", "beta.cloud.google.com/backend-config"]) {
+                    for (const value of ['{"default": "qwen"}', '{"ports": {"http": "qwen"}}', '{"ports": {"8000": "qwen"}}']) {
+                        const named = svc({}, { [key]: value });
+                        expect(await messages([named, ingress({}), backendConfig({ iap: { enabled: true } })])).toEqual([]);
+                        expect(await messages([named, ingress({}), backendConfig({ timeoutSec: 600 })])).toEqual([openIngress("GKE")]);
+                    }
+                }
+                const named = svc({}, { "cloud.google.com/backend-config": '{"default": "qwen"}' });
+                const armor = (rules: unknown[]) => resource("gcp:compute/securityPolicy:SecurityPolicy", "gate", { name: "gate", rules });
+                const DENY_DEFAULT = {
+                    action: "deny(403)",
+                    priority: 2147483647,
+                    match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["*"] } },
+                };
+                const ALLOW_OFFICE = {
+                    action: "allow",
+                    priority: 1000,
+                    match: { versionedExpr: "SRC_IPS_V1", config: { srcIpRanges: ["203.0.113.0/24"] } },
+                };
+                const withArmor = [named, ingress({}), backendConfig({ securityPolicy: { name: "gate" } })];
+                expect(await messages([...withArmor, armor([ALLOW_OFFICE, DENY_DEFAULT])])).toEqual([]);
+                expect(await messages([...withArmor, armor([])])).toEqual([openIngress("GKE")]);
+                // A policy or BackendConfig the program does not declare: advisory, never mandatory.
+                expect(await messages(withArmor)).toEqual([]);
+                expect(await messages(withArmor, advisory)).toEqual([
+                    "advisory: Ingress models/qwen (GKE) puts vLLM Service models/qwen-http on the internet, and what stands in front of it could not be judged: Cloud Armor policy gate (BackendConfig qwen) is not declared by the program, so whether it refuses anyone could not be judged.",
+                ]);
+                // Internal, or another class GKE leaves alone.
+                expect(await messages([svc(), ingress({ "kubernetes.io/ingress.class": "gce-internal" })])).toEqual([]);
+            });
+
+            test("the AWS Load Balancer Controller's Ingress: internet-facing without authentication or an allowlist is caught, and a literal header condition is named", async () => {
+                const facing = { "kubernetes.io/ingress.class": "alb", "alb.ingress.kubernetes.io/scheme": "internet-facing" };
+                expect(await messages([svc(), ingress(facing)])).toEqual([openIngress("AWS Load Balancer Controller")]);
+                expect(
+                    await messages([
+                        svc(),
+                        ingress({ "alb.ingress.kubernetes.io/scheme": "internet-facing" }, { ingressClassName: "alb" }),
+                    ]),
+                ).toEqual([openIngress("AWS Load Balancer Controller")]);
+                const header = {
+                    ...facing,
+                    "alb.ingress.kubernetes.io/conditions.qwen-http": JSON.stringify([
+                        { field: "http-header", httpHeaderConfig: { httpHeaderName: "X-Api-Key", values: ["s3cr3t-v4lue"] } },
+                    ]),
+                };
+                expect(await messages([svc(), ingress(header)])).toEqual([
+                    openIngress("AWS Load Balancer Controller", ["X-Api-Key: s3cr3t-v4lue"]),
+                ]);
+                // Clean: internal by default, authentication, an allowlist; the WAF or security groups it names are advisory.
+                expect(await messages([svc(), ingress({ "kubernetes.io/ingress.class": "alb" })])).toEqual([]);
+                expect(await messages([svc(), ingress({ ...facing, "alb.ingress.kubernetes.io/auth-type": "oidc" })])).toEqual([]);
+                expect(
+                    await messages([svc(), ingress({ ...facing, "alb.ingress.kubernetes.io/inbound-cidrs": "203.0.113.0/24" })]),
+                ).toEqual([]);
+                expect(await messages([svc(), ingress({ ...facing, "alb.ingress.kubernetes.io/inbound-cidrs": "0.0.0.0/0" })])).toEqual([
+                    openIngress("AWS Load Balancer Controller"),
+                ]);
+                const waf = ingress({
+                    ...facing,
+                    "alb.ingress.kubernetes.io/wafv2-acl-arn": "arn:aws:wafv2:us-east-1:123456789012:regional/webacl/gate/1",
+                });
+                expect(await messages([svc(), waf])).toEqual([]);
+                expect((await messages([svc(), waf], advisory))[0]).toMatch(
+                    /^advisory: Ingress models\/qwen \(AWS Load Balancer Controller\) .* could not be judged: its load balancer takes the WAF web ACL/,
+                );
+            });
+
+            test("ingress-nginx (by class or an IngressClass naming its controller): caught without an allowlist or authentication; a snippet's header check is named", async () => {
+                const nginxClass = kube("networking.k8s.io/v1", "IngressClass", "public", {
+                    metadata: { name: "public" },
+                    spec: { controller: "k8s.io/ingress-nginx" },
+                });
+                expect(await messages([svc(), ingress({ "kubernetes.io/ingress.class": "nginx" })])).toEqual([
+                    openIngress("ingress-nginx"),
+                ]);
+                expect(await messages([svc(), nginxClass, ingress({}, { ingressClassName: "public" })])).toEqual([
+                    openIngress("ingress-nginx"),
+                ]);
+                const snippet = {
+                    "kubernetes.io/ingress.class": "nginx",
+                    "nginx.ingress.kubernetes.io/configuration-snippet": 'if ($http_x_api_key != "team-key-123") { return 403; }',
+                };
+                expect(await messages([svc(), ingress(snippet)])).toEqual([openIngress("ingress-nginx", ["x-api-key: team-key-123"])]);
+                for (const guard of [
+                    { "nginx.ingress.kubernetes.io/allowlist-source-range": "203.0.113.0/24" },
+                    { "nginx.ingress.kubernetes.io/whitelist-source-range": "10.0.0.0/8" },
+                    { "nginx.ingress.kubernetes.io/auth-type": "basic", "nginx.ingress.kubernetes.io/auth-secret": "basic-auth" },
+                    { "nginx.ingress.kubernetes.io/auth-url": "https://auth.acme.internal/check" },
+                ] as Array<Record<string, string>>) {
+                    expect(await messages([svc(), ingress({ "kubernetes.io/ingress.class": "nginx", ...guard })])).toEqual([]);
+                }
+            });
+
+            test("another controller's class (Tailscale, Traefik): never mandatory, the advisory says what could not be judged", async () => {
+                for (const className of ["tailscale", "traefik"]) {
+                    const stack = [svc(), ingress({}, { ingressClassName: className })];
+                    expect(await messages(stack)).toEqual([]);
+                    expect(await messages(stack, advisory)).toEqual([
+                        `advisory: Ingress models/qwen (class ${className}) puts vLLM Service models/qwen-http on the internet, and what stands in front of it could not be judged: its class "${className}" is served by a controller the pack does not know.`,
+                    ]);
+                }
+            });
+        });
+    });
+});
