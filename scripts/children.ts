@@ -20,7 +20,15 @@ let watching = false;
 /** Keeps `child` on the list of what this process stops on its way out, until it exits by itself. */
 export function ownChild<T extends ChildProcess>(child: T): T {
     children.add(child);
-    child.once("exit", () => children.delete(child));
+    child.once("exit", () => {
+        children.delete(child);
+        // Nothing left to stop: the listener goes, so that a process loading this module many times (a jest worker,
+        // one module registry per test file) does not collect one per load.
+        if (children.size === 0 && watching) {
+            watching = false;
+            process.off("exit", stopChildren);
+        }
+    });
     if (!watching) {
         watching = true;
         process.once("exit", stopChildren);
