@@ -15,3 +15,4 @@ export * from "./catalog/observability";
 export * from "./catalog/capacity";
 export * from "./catalog/security";
 export * from "./catalog/exposure";
+export * from "./catalog/fleet";
