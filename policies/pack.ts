@@ -14,11 +14,15 @@ import { disallowGatewayOpenToInternet } from "./disallowGatewayOpenToInternet";
 import { disallowGpuOnlyVllmFlags } from "./disallowGpuOnlyVllmFlags";
 import { disallowHttpRouteTimeoutsOnGke } from "./disallowHttpRouteTimeoutsOnGke";
 import { disallowHttpsAppProtocolToVllm } from "./disallowHttpsAppProtocolToVllm";
+import { disallowModelArmorOnMultiClusterGateway } from "./disallowModelArmorOnMultiClusterGateway";
 import { disallowPlainTextSecretEnv } from "./disallowPlainTextSecretEnv";
 import { disallowUnpinnedImages } from "./disallowUnpinnedImages";
 import { enforceTpuStartupBudget } from "./enforceTpuStartupBudget";
 import { requireFlexStartPoolSettings } from "./requireFlexStartPoolSettings";
 import { requireAllTpuChips } from "./requireAllTpuChips";
+import { requireExportFromEveryMember } from "./requireExportFromEveryMember";
+import { requireExportedPoolForImport } from "./requireExportedPoolForImport";
+import { requireFleetGkeVersionFloor } from "./requireFleetGkeVersionFloor";
 import { requireDeletionProtection } from "./requireDeletionProtection";
 import { requireEppExtProcMode } from "./requireEppExtProcMode";
 import { requireFixedEndpointPickerImage } from "./requireFixedEndpointPickerImage";
@@ -26,6 +30,8 @@ import { requireGatewayAccessControl } from "./requireGatewayAccessControl";
 import { requireGatewayApiOnCluster } from "./requireGatewayApiOnCluster";
 import { requireHttpHealthCheckPolicy } from "./requireHttpHealthCheckPolicy";
 import { requireHttpProbesForVllm } from "./requireHttpProbesForVllm";
+import { requireImportHealthCheckPolicy } from "./requireImportHealthCheckPolicy";
+import { requireKnownFleetGkeVersion } from "./requireKnownFleetGkeVersion";
 import { requireLongInferenceBackendTimeout } from "./requireLongInferenceBackendTimeout";
 import { requireLwsAndKServeBeforeModelServices } from "./requireLwsAndKServeBeforeModelServices";
 import { requirePersistentXlaCache } from "./requirePersistentXlaCache";
@@ -117,10 +123,14 @@ export const policies: PackPolicy[] = [
     disallowGpuOnlyVllmFlags,
     disallowHttpRouteTimeoutsOnGke,
     disallowHttpsAppProtocolToVllm,
+    disallowModelArmorOnMultiClusterGateway,
     disallowPlainTextSecretEnv,
     disallowUnpinnedImages,
     enforceTpuStartupBudget,
     requireAllTpuChips,
+    requireExportFromEveryMember,
+    requireExportedPoolForImport,
+    requireFleetGkeVersionFloor,
     requireDeletionProtection,
     requireEppExtProcMode,
     requireFixedEndpointPickerImage,
@@ -129,6 +139,8 @@ export const policies: PackPolicy[] = [
     requireGatewayApiOnCluster,
     requireHttpHealthCheckPolicy,
     requireHttpProbesForVllm,
+    requireImportHealthCheckPolicy,
+    requireKnownFleetGkeVersion,
     requireLongInferenceBackendTimeout,
     requireLwsAndKServeBeforeModelServices,
     requirePersistentXlaCache,

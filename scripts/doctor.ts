@@ -7,8 +7,10 @@ import * as fs from "fs";
 import { CliContext, CliError, CliSpec, CliValues, EXIT, runCli, seconds, timeLimitOptions } from "./cli";
 import { checksJson, formatChecks } from "./cli/checks";
 import { GatewayClient, GatewayCredentials } from "./cluster/gatewayRequest";
-import { STACK_OUTPUT_OPTIONS, readStackOutputs } from "./cluster/stackOutputs";
+import { MEMBER_CONTEXT_OPTIONS, memberContexts } from "./cluster/fleet";
+import { STACK_OUTPUT_OPTIONS, fleetFromOutputs, readStackOutputs } from "./cluster/stackOutputs";
 import { DoctorTargets, runDoctor, targetsFromOutputs } from "./doctor/diagnose";
+import { runFleetDoctor } from "./doctor/fleet";
 import { MetricsSource, isScrapeUrl } from "./doctor/metrics";
 import { jsonCheck, reportedCheck } from "./doctor/report";
 
@@ -18,6 +20,7 @@ export const METRICS_TOKEN_ENV = "DOCTOR_METRICS_TOKEN";
 const OPTIONS = {
     ...STACK_OUTPUT_OPTIONS,
     context: { type: "string", value: "KUBECONTEXT", description: "the kubeconfig context to read (its current context by default)" },
+    ...MEMBER_CONTEXT_OPTIONS,
     namespace: { type: "string", multiple: true, value: "NS", description: "check the model services in NS only (repeatable)" },
     service: { type: "string", multiple: true, value: "NAME", description: "check the model service NAME only (repeatable)" },
     metrics: {
@@ -49,9 +52,15 @@ export const DOCTOR_CLI: CliSpec<typeof OPTIONS> = {
         "Diagnoses a deployed stack from the live cluster, read with the kubeconfig as kubectl resolves it (KUBECONFIG, else " +
         "~/.kube/config), and names the field-report lesson behind each failure and what to do. The stack's outputs say where " +
         "to look; without them every LLMInferenceService the context can list is checked. Failures come first, grouped by the " +
-        "part of the stack they concern, then a line of counts. Read-only: it never changes the cluster.",
+        "part of the stack they concern, then a line of counts. For a fleet stack, every member's cluster (each through its " +
+        "own context) and the config cluster's multi-cluster Gateway and imports, each line marked with its region. Read-only: " +
+        "it never changes the cluster.",
     options: OPTIONS,
-    examples: ["npm run doctor -- --stack dev", "npm run doctor -- --context my-gke-context --namespace llm-inference --verbose"],
+    examples: [
+        "npm run doctor -- --stack dev",
+        "npm run doctor -- --context my-gke-context --namespace llm-inference --verbose",
+        "npm run doctor -- --stack fleet --member-context us-south1=south",
+    ],
     exitCodes: [
         [EXIT.ok, "no check failed (warnings and skipped checks allowed)"],
         [EXIT.failed, "a check failed"],
@@ -134,15 +143,31 @@ async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise
     if (values.stack !== undefined) {
         cli.progress.step(`reading the outputs of stack ${values.stack} (pulumi stack output)`);
     }
-    const { targets, metrics, gatewayClient } = doctorPlan(values, await readStackOutputs(values));
+    const outputs = await readStackOutputs(values);
+    const fleet = fleetFromOutputs(outputs);
+    const { targets, metrics, gatewayClient } = doctorPlan(values, outputs);
+    if (fleet && values.context !== undefined) {
+        throw new CliError("--context names one cluster: give each member of the fleet with --member-context REGION=KUBECONTEXT");
+    }
+    if (!fleet && values["member-context"] !== undefined) {
+        throw new CliError("--member-context is for a fleet stack's outputs; give one cluster with --context");
+    }
     // Loaded here, where it runs: the Kubernetes client is an ES module (see cluster/kube.ts).
     const { ClusterReader } = await import("./cluster/kube");
-    const reader = ClusterReader.fromDefault(values.context, requestTimeout);
-    const diagnoses = await runDoctor(reader, targets, {
-        metrics,
-        gatewayClient,
-        onStep: (step) => cli.progress.step(`${step} (${reader.server})`),
-    });
+    const options = { metrics, gatewayClient };
+    let diagnoses;
+    if (fleet) {
+        const readers = Object.fromEntries(
+            Object.entries(memberContexts(fleet, values["member-context"])).map(([region, context]) => [
+                region,
+                ClusterReader.fromDefault(context, requestTimeout),
+            ]),
+        );
+        diagnoses = await runFleetDoctor(readers, fleet, targets, { ...options, onStep: (step) => cli.progress.step(step) });
+    } else {
+        const reader = ClusterReader.fromDefault(values.context, requestTimeout);
+        diagnoses = await runDoctor(reader, targets, { ...options, onStep: (step) => cli.progress.step(`${step} (${reader.server})`) });
+    }
     cli.print(
         values.json
             ? checksJson(diagnoses.map(jsonCheck))

@@ -6,11 +6,13 @@ import { gatewayProviderFromOutputs } from "./cluster/checks";
 import { GatewayClient, GatewayCredentials, readCaFile } from "./cluster/gatewayRequest";
 import type { ClusterReader } from "./cluster/kube";
 import { ModelRouting, modelRoutingFromOutputs } from "./cluster/modelRouting";
-import { OutputsSource, STACK_OUTPUT_OPTIONS, readStackOutputs } from "./cluster/stackOutputs";
+import { MEMBER_CONTEXT_OPTIONS, memberContexts } from "./cluster/fleet";
+import { FleetOutput, OutputsSource, STACK_OUTPUT_OPTIONS, fleetFromOutputs, readStackOutputs } from "./cluster/stackOutputs";
 import { CliContext, CliError, CliSpec, CliValues, EXIT, runCli, seconds, timeLimitOptions } from "./cli";
 import { CheckStatus, ReportedCheck, checksJson, formatChecks } from "./cli/checks";
 import { credentialsFrom, runAccessChecks, runOutsideChecks } from "./smoke/access";
 import { ClusterTargets, runClusterChecks } from "./smoke/cluster";
+import { runFleetClusterChecks, runRegionChecks } from "./smoke/fleet";
 import { CheckResult, ServiceEndpoint, SmokeOptions, runModelRouting, runSmoke } from "./smoke/requests";
 
 export { credentialsFrom, runAccessChecks, runOutsideChecks } from "./smoke/access";
@@ -30,6 +32,8 @@ export interface StackTargets {
     caCertificateCommand?: string;
     /** The `access.identity` output: what a caller presents besides its address and key. */
     identity?: string;
+    /** A fleet stack's members and config region: its clusters are each member's, its Gateway the config cluster's. */
+    fleet?: FleetOutput;
 }
 
 /** One check as `--json` prints it. */
@@ -93,8 +97,10 @@ export function targetsFromOutputs(outputs: unknown, env: NodeJS.ProcessEnv = {}
               }
             : undefined;
     const modelRouting = modelRoutingFromOutputs(outputs);
+    const fleet = fleetFromOutputs(outputs as Record<string, unknown> | undefined);
     return {
         services: servicesFromOutputs(outputs),
+        ...(fleet ? { fleet } : {}),
         ...(cluster ? { cluster } : {}),
         ...(modelRouting ? { modelRouting } : {}),
         ...((outputs as { access?: unknown } | undefined)?.access !== undefined ? { credentials: credentialsFrom(outputs, env) } : {}),
@@ -130,6 +136,7 @@ const TIME_LIMITS = timeLimitOptions({ requestTimeout: 120, deadline: 600 });
 const OPTIONS = {
     ...STACK_OUTPUT_OPTIONS,
     context: { type: "string", value: "KUBECONTEXT", description: "the kubeconfig context to read (its current context by default)" },
+    ...MEMBER_CONTEXT_OPTIONS,
     "http-only": { type: "boolean", description: "check through the Gateway only, not the cluster's routes and policies" },
     attempts: { type: "string", value: "N", default: "30", description: "tries per check: a fresh service may still be loading" },
     interval: { type: "string", value: "SECONDS", default: "10", description: "the pause between two tries" },
@@ -162,7 +169,10 @@ export const SMOKE_CLI: CliSpec<typeof OPTIONS> = {
         "answers, /v1/models lists the model and a one-token /v1/completions succeeds; with Pattern 2, that every model name " +
         "at the Gateway's root reaches its own service; then, reading the cluster (kubeconfig as kubectl resolves it), that " +
         "KServe's HTTPRoute moved to the v1 InferencePool group, the Gateway accepted it, and GKE attached its health checks " +
-        "and backend policy (Istio: TLS to the EPP). Each check is retried: a fresh service may still be loading.",
+        "and backend policy (Istio: TLS to the EPP). Each check is retried: a fresh service may still be loading. For a fleet " +
+        "stack: the same requests through the fleet's URL and /health through the Gateway's address in each member region, " +
+        "then each member's exported pool and, in the config cluster, the route to each import and its policies. The fleet's " +
+        "Gateway is internal (GKE's cross-regional internal class): run smoke from a machine inside the fleet's VPC.",
     options: OPTIONS,
     examples: [
         "npm run smoke -- --stack dev --cacert ca.crt",
@@ -239,8 +249,22 @@ async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise
         );
         return smokeExitCode(checks);
     }
+    const fleet = targets.fleet;
+    if (fleet && values.context !== undefined) {
+        throw new CliError("--context names one cluster: give each member of the fleet with --member-context REGION=KUBECONTEXT");
+    }
+    let readers: Record<string, ClusterReader> | undefined;
+    if (fleet && !values["http-only"] && targets.cluster) {
+        const { ClusterReader } = await import("./cluster/kube");
+        readers = Object.fromEntries(
+            Object.entries(memberContexts(fleet, values["member-context"])).map(([region, context]) => [
+                region,
+                ClusterReader.fromDefault(context, options.requestTimeoutMs / 1000),
+            ]),
+        );
+    }
     let reader: ClusterReader | undefined;
-    if (!values["http-only"] && targets.cluster) {
+    if (!fleet && !values["http-only"] && targets.cluster) {
         // Loaded here, where it runs: the Kubernetes client is an ES module (see cluster/kube.ts).
         reader = (await import("./cluster/kube")).ClusterReader.fromDefault(values.context, options.requestTimeoutMs / 1000);
     }
@@ -254,6 +278,18 @@ async function main(values: CliValues<typeof OPTIONS>, cli: CliContext): Promise
     if (targets.modelRouting) {
         cli.progress.step(`asking each model name at the Gateway's root: ${Object.keys(targets.modelRouting.models).join(", ")}`);
         results.push(...(await runModelRouting(targets.modelRouting, options)));
+    }
+    if (fleet) {
+        cli.progress.step(
+            `checking /health through the Gateway's address in ${Object.keys(fleet.gatewayAddresses ?? {}).join(", ") || "no region"}`,
+        );
+        results.push(...(await runRegionChecks(targets.services, fleet, options)));
+    }
+    if (readers && fleet && targets.cluster) {
+        cli.progress.step(
+            `reading the exported pools of ${Object.keys(fleet.members).join(", ")} and the imports in ${fleet.configRegion}`,
+        );
+        results.push(...(await runFleetClusterChecks(readers, fleet, services, targets.cluster, options)));
     }
     if (reader && targets.cluster) {
         cli.progress.step(`reading the routes and policies of ${services.join(", ")} (${reader.server})`);

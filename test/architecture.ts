@@ -21,6 +21,8 @@ import * as ts from "typescript";
  *   the serving namespace).
  * - components/gateway: the inference Gateway and what extends it.
  * - components/workloads: the model services, their weights and the copy Job's script.
+ * - components/fleet: a fleet's own parts: the clusters' registration, each member's exported pools, and the config
+ *   cluster's multi-cluster Gateway with its routes and policies to the imports.
  * - components/observability: the dashboard and alerts.
  */
 export const PROGRAM_LAYERS: readonly string[] = [
@@ -31,6 +33,7 @@ export const PROGRAM_LAYERS: readonly string[] = [
     "components/platform",
     "components/gateway",
     "components/workloads",
+    "components/fleet",
     "components/observability",
     "index.ts",
 ];

@@ -208,6 +208,38 @@ describe("a multi-host fallback plan for a 4x4 slice: a reservation shared from 
     });
 });
 
+describe("a plan across two zones: a reservation in the stack's zone, on-demand in both of us-east5's v6e zones", () => {
+    test("a pool per option and zone, each in its zone, ordered by the class; the pack passes every pool", async () => {
+        const graph = await runProgram({
+            zone: "us-east5-a",
+            models: MODELS,
+            tpuCapacity: JSON.stringify([
+                { type: "reservation", name: "r1" },
+                { type: "on-demand", zones: ["us-east5-a", "us-east5-b"] },
+            ]),
+        });
+        expect(
+            graph
+                .ofType(POOL)
+                .filter((pool) => pool.name !== "tpu-inference-system")
+                .map((pool) => [pool.name, pool.inputs.nodeLocations])
+                .sort(),
+        ).toEqual([
+            ["tpu-inference-ondemand-b-pool", ["us-east5-b"]],
+            ["tpu-inference-ondemand-pool", ["us-east5-a"]],
+            ["tpu-inference-tpu-pool", ["us-east5-a"]],
+        ]);
+        const plan = graph.recording.outputs.tpuCapacityPlan as { options: Array<{ option: string; zone: string }> };
+        expect(plan.options.map((option) => [option.option, option.zone])).toEqual([
+            ["reservation", "us-east5-a"],
+            ["on-demand", "us-east5-a"],
+            ["on-demand", "us-east5-b"],
+        ]);
+        const violations = await evaluatePolicies({ name: PACK_NAME, version: PACK_VERSION, policies }, graph.resources);
+        expect(violations.map((violation) => `${violation.policyName}: ${violation.message}`)).toEqual([]);
+    });
+});
+
 describe("shipped stacks", () => {
     test.each(["dev", "multimodel", "multihost", "istio"])("%s: a plan of one on-demand option, without a ComputeClass", async (stack) => {
         const run = await shippedRun(stack);

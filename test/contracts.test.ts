@@ -65,6 +65,22 @@ describe.each([
             nodes: ["tpu-inference-system nodes", "tpu-inference-tpu-pool nodes"],
         },
     ],
+    [
+        "fleet",
+        {
+            modelServer: ["qwen2-3b server (qwen2-3b-server)"],
+            weightsCopy: ["qwen2-3b-weights-copy Job"],
+            multiClusterGateway: ["the multi-cluster Gateway controller"],
+            // us-east5 buys in both of its v6e zones: a pool per zone.
+            nodes: [
+                "tpu-inference-us-east5-system nodes",
+                "tpu-inference-us-east5-tpu-b-pool nodes",
+                "tpu-inference-us-east5-tpu-pool nodes",
+                "tpu-inference-us-south1-system nodes",
+                "tpu-inference-us-south1-tpu-pool nodes",
+            ],
+        },
+    ],
 ])("the shipped %s stack's runtime contracts", (stack, expected) => {
     let needs: Need[];
     let bindings: Binding[];
@@ -90,7 +106,7 @@ describe.each([
     });
 
     test("the emitted objects build every hop of the request path, each health check included", () => {
-        expect(requestPathProblems(resources, stack === "istio" ? "istio" : "gke")).toEqual([]);
+        expect(requestPathProblems(resources, stack === "istio" || stack === "fleet" ? stack : "gke")).toEqual([]);
     });
 });
 
@@ -201,7 +217,7 @@ describe("the start path check", () => {
 
 describe("the request path check", () => {
     test("every hop of each provider's table has a check", () => {
-        const hops = new Set([...Object.keys(REQUEST_PATHS.gke), ...Object.keys(REQUEST_PATHS.istio)]);
+        const hops = new Set(Object.values(REQUEST_PATHS).flatMap((hops) => Object.keys(hops)));
         expect([...hops].filter((hop) => !CHECKED_HOPS.includes(hop))).toEqual([]);
     });
 
@@ -223,6 +239,84 @@ describe("the request path check", () => {
             "routeToPool: llm-inference/qwen2-3b-kserve-route reaches another service's InferencePool",
             "endpointPicker: qwen2-3b's EPP does not serve ext_proc on 9002, where KServe's pool calls it",
             "poolToVllm: qwen2-3b's probes are not HTTP on 8000",
+        ]);
+    });
+});
+
+describe("the fleet's contracts and request path checks", () => {
+    let resources: RecordedResource[];
+    let identity: Identity;
+    beforeAll(async () => {
+        const run = await shippedRun("fleet");
+        resources = run.resources;
+        identity = identityOf(run.project.config["gcp:project"]);
+    });
+    const agent = () => `serviceAccount:service-${identity.projectNumber}@gcp-sa-multiclusteringress.iam.gserviceaccount.com`;
+    const controllerGaps = (bindings: Binding[]) =>
+        unmetNeeds(
+            needsOf(resources, identity).filter((need) => need.workload === "multiClusterGateway"),
+            bindings,
+        ).map((line) => line.split(" on ")[0]);
+
+    test("the controller's cluster calls need the guide's container.admin, its load-balancer calls its own service agent role", () => {
+        const serviceAgentRole: Binding = {
+            name: "agent-service-role",
+            on: `projects/${identity.project}`,
+            role: "roles/multiclusteringress.serviceAgent",
+            member: agent(),
+        };
+        const bindings = bindingsOf(resources);
+        expect(controllerGaps([...bindings, serviceAgentRole])).toEqual([]);
+        expect(excessBindings(needsOf(resources, identity), [serviceAgentRole])).toEqual([]);
+        // The agent's own role reads clusters but not their credentials: that is what the guide's container.admin adds.
+        expect(controllerGaps([serviceAgentRole])).toEqual(["the multi-cluster Gateway controller: container.clusters.getCredentials"]);
+        expect(controllerGaps(bindings.filter((binding) => binding.role !== "roles/container.admin"))).toEqual([
+            "the multi-cluster Gateway controller: container.clusters.get",
+            "the multi-cluster Gateway controller: container.clusters.getCredentials",
+            "the multi-cluster Gateway controller: compute.backendServices.create",
+            "the multi-cluster Gateway controller: compute.healthChecks.create",
+            "the multi-cluster Gateway controller: compute.urlMaps.create",
+            "the multi-cluster Gateway controller: compute.targetHttpsProxies.create",
+            "the multi-cluster Gateway controller: compute.globalForwardingRules.create",
+            "the multi-cluster Gateway controller: compute.networkEndpointGroups.use",
+        ]);
+    });
+
+    test("a firewall rule from every proxy-only range on vLLM's and the EPP's ports closes the proxy hop", () => {
+        const ranges = resources
+            .filter((resource) => resource.type === "gcp:compute/subnetwork:Subnetwork")
+            .map((resource) => resource.inputs as { purpose?: string; ipCidrRange: string })
+            .filter((subnet) => subnet.purpose === "GLOBAL_MANAGED_PROXY")
+            .map((subnet) => subnet.ipCidrRange);
+        const rule = (ports: string[]) =>
+            ({
+                type: "gcp:compute/firewall:Firewall",
+                inputs: { direction: "INGRESS", sourceRanges: ranges, allows: [{ protocol: "tcp", ports }] },
+            }) as unknown as RecordedResource;
+        const proxyHop = (extra: RecordedResource[]) =>
+            requestPathProblems([...resources, ...extra], "fleet").filter((line) => line.startsWith("proxyFirewall"));
+        expect(proxyHop([rule(["8000", "9002"])])).toEqual([]);
+        expect(proxyHop([rule(["8000"])])).toEqual(
+            ranges.map((range) => `proxyFirewall: no firewall rule admits the proxy-only range ${range} on 9002`),
+        );
+    });
+
+    test("catches a route with a port, a member that does not export, a health check on the serving port and a Gateway missing a region", () => {
+        const broken = (JSON.parse(JSON.stringify(resources)) as RecordedResource[]).filter(
+            (resource) => resource.name !== "qwen2-3b-us-south1-pool",
+        );
+        const inputs = (type: string, name: string) =>
+            broken.find((resource) => resource.type === type && resource.name === name)!.inputs as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+        inputs("kubernetes:gateway.networking.k8s.io/v1:HTTPRoute", "tpu-inference-qwen2-3b-route").spec.rules[0].backendRefs[0].port =
+            8000;
+        delete inputs("kubernetes:networking.gke.io/v1:HealthCheckPolicy", "tpu-inference-qwen2-3b-health").spec.default.config
+            .httpHealthCheck.portSpecification;
+        inputs("kubernetes:gateway.networking.k8s.io/v1:Gateway", "tpu-inference-gateway").spec.addresses.pop();
+        expect(requestPathProblems(broken, "fleet").filter((line) => !line.startsWith("proxyFirewall"))).toEqual([
+            "clientToGateway: the Gateway has no address in us-south1",
+            "routeToImport: llm-inference/qwen2-3b-fleet does not send every rule to the import qwen2-3b-fleet from the HTTPS listener",
+            "memberPool: qwen2-3b-fleet is exported by 1 of the 2 members running it",
+            "importHealthCheck: qwen2-3b-fleet is not health-checked over HTTP on 8000 /health",
         ]);
     });
 });

@@ -5,8 +5,9 @@
  * the role's permissions, the binding's resource, and its condition evaluated with a CEL interpreter.
  */
 import { run } from "@bufbuild/cel";
-import { CHARTS, KEDA_OPERATOR_ACCOUNT, VLLM_TPU_LOADING } from "@gke-tpu-inference/facts";
+import { CHARTS, KEDA_OPERATOR_ACCOUNT, MULTI_CLUSTER_INFERENCE, VLLM_TPU_LOADING } from "@gke-tpu-inference/facts";
 import { GoogleApiCall, IAM_ROLE_PERMISSIONS, RUNTIME_CONTRACTS } from "./runtimeContracts";
+import { multiClusterIngressAgent } from "../components/fleet/fleetRegistration";
 import { parseGsUri } from "../components/lib/gcsUri";
 import { RecordedResource } from "../scripts/offline/recorder";
 
@@ -144,6 +145,15 @@ export function needsOf(resources: readonly RecordedResource[], identity: Identi
                 );
             }
         }
+        // The fleet's feature puts the multi-cluster Gateway controller to work, as the project's agent.
+        if (
+            resource.type === "gcp:gkehub/feature:Feature" &&
+            (resource.inputs as { name?: string }).name === MULTI_CLUSTER_INFERENCE.fleetFeature.name
+        ) {
+            add("multiClusterGateway", "the multi-cluster Gateway controller", multiClusterIngressAgent(identity.projectNumber), (call) =>
+                call.on === "project" ? project : undefined,
+            );
+        }
         if (resource.type === "kubernetes:keda.sh/v1alpha1:ScaledObject") {
             add("keda", "KEDA's operator", principal(CHARTS.keda.namespace, KEDA_OPERATOR_ACCOUNT), (call) =>
                 call.on === "project" ? project : undefined,
@@ -152,8 +162,14 @@ export function needsOf(resources: readonly RecordedResource[], identity: Identi
     }
 
     for (const pool of resources.filter((resource) => resource.type === "gcp:container/nodePool:NodePool")) {
-        const config = (pool.inputs as { nodeConfig: { serviceAccount: string; gcfsConfig?: { enabled?: boolean } } }).nodeConfig;
-        const repository = [...images].map(repositoryOf).find((found) => found !== undefined);
+        const { nodeConfig: config, location } = pool.inputs as {
+            nodeConfig: { serviceAccount: string; gcfsConfig?: { enabled?: boolean } };
+            location: string;
+        };
+        // A pool pulls through its own region's repository: a fleet has one per member region.
+        const repository = [...images]
+            .map(repositoryOf)
+            .find((found) => found !== undefined && (location === found.split("/")[3] || location.startsWith(`${found.split("/")[3]}-`)));
         add("nodes", `${pool.name} nodes`, `serviceAccount:${config.serviceAccount}`, (call) => {
             // The Container File System API is called only by a pool that streams images (the contract's `when`).
             if (call.permission === STREAMING_PERMISSION && !config.gcfsConfig?.enabled) {

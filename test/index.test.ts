@@ -255,6 +255,8 @@ describe("the program (index.ts)", () => {
                 nodes: 0,
                 chips: 0,
                 usdPerHour: { cheapest: 0, cheapestOption: "on-demand", dearest: 0, dearestOption: "on-demand" },
+                // The one pool full: 3 VMs of 4 chips at the on-demand rate.
+                atCeiling: { nodes: 3, chips: 12, usdPerHour: 32.4 },
                 rates: [
                     {
                         option: "on-demand",
@@ -369,6 +371,26 @@ describe("live facts read at preview", () => {
             'gke-tpu-inference:zone = "us-east5-a" does not offer gke-tpu-inference:tpuMachineType = "ct6e-standard-4t" today (GCP lists no such machine type there); ' +
                 "allowed: a zone that offers it, among those where GKE runs TPU v6e node pools: europe-west4-a, us-central1-b, us-east1-d, us-east5-a, us-east5-b, us-south1-a, us-south1-b",
         );
+    });
+
+    test("every zone of the TPU plan is checked: another zone that does not offer the TPU machine type stops the program, named as a zone of tpuCapacity", async () => {
+        const offeredInA = (args: Record<string, unknown>) =>
+            zoneOffering("ct6e-standard-4t", "e2-standard-4")(args.zone === "us-east5-a" ? args : { ...args, filter: "none" });
+        const tpuCapacity = JSON.stringify([{ type: "on-demand", zones: ["us-east5-a", "us-east5-b"] }]);
+        const message = await failure(() =>
+            runProgram({ zone: "us-east5-a", tpuCapacity }, { invokes: { [INVOKE_TOKENS.machineTypes]: offeredInA } }),
+        );
+        expect(message).toBe(
+            '"us-east5-b" of gke-tpu-inference:tpuCapacity does not offer gke-tpu-inference:tpuMachineType = "ct6e-standard-4t" today (GCP lists no such machine type there); ' +
+                "allowed: a zone that offers it, among those where GKE runs TPU v6e node pools: europe-west4-a, us-central1-b, us-east1-d, us-east5-a, us-east5-b, us-south1-a, us-south1-b",
+        );
+        // The same plan where both zones offer it runs.
+        await expect(
+            runProgram(
+                { zone: "us-east5-a", tpuCapacity },
+                { invokes: { [INVOKE_TOKENS.machineTypes]: zoneOffering("ct6e-standard-4t", "e2-standard-4") } },
+            ),
+        ).resolves.toBeDefined();
     });
 
     test("a system machine type GCP does not list there (a typo that looks like a type) stops the program", async () => {

@@ -6,19 +6,25 @@ import {
     BODY_BASED_ROUTER,
     EPP_MINIMUM_VERSIONS,
     GATEWAY_CLASSES,
+    GATEWAY_LISTENERS,
     INFERENCE_POOL_KIND,
     ISTIO,
     KSERVE,
     KSERVE_CHILDREN,
     MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS,
+    MULTI_CLUSTER_INFERENCE,
     endpointPickerAlpn,
 } from "@gke-tpu-inference/facts";
+import { fleetPoolName } from "../components/fleet/fleetExport";
 import { REQUEST_PATHS } from "./runtimeContracts";
 import { RecordedResource } from "../scripts/offline/recorder";
 import { istioEndpointPickers, renderedRoute } from "./kserveRoutes";
 
 type Provider = keyof typeof REQUEST_PATHS;
-type Hops = (typeof REQUEST_PATHS)[Provider];
+/** Every hop of every provider. */
+type Hop = { [P in Provider]: keyof (typeof REQUEST_PATHS)[P] }[Provider];
+/** The tables of the providers whose services KServe routes in their own cluster. */
+type RoutedHops = (typeof REQUEST_PATHS)["gke" | "istio"];
 type Inputs = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The emitted objects of one kind. */
@@ -43,7 +49,26 @@ interface Emitted {
     resources: readonly RecordedResource[];
 }
 
-const CHECKS: Record<keyof Hops | "vllmHealthCheck" | "routerHealthCheck", (emitted: Emitted, provider: Provider) => string[]> = {
+/** The backend a provider's Gateway sends a service to, as its policies target it. */
+function backendOf(service: Inputs, provider: Provider): { kind: string; name: string } {
+    return provider === "fleet"
+        ? { kind: MULTI_CLUSTER_INFERENCE.importKind.kind, name: fleetPoolName(service.metadata.name) }
+        : { kind: INFERENCE_POOL_KIND.kind, name: `${service.metadata.name}${KSERVE_CHILDREN.inferencePoolSuffix}` };
+}
+
+/** Each service once: a fleet runs every service in every member. */
+function distinct(services: readonly Inputs[]): Inputs[] {
+    return [...new Map(services.map((service) => [service.metadata.name as string, service])).values()];
+}
+
+/** The regions of the clusters the program builds: a fleet's members. */
+function clusterRegions(resources: readonly RecordedResource[]): string[] {
+    return resources
+        .filter((resource) => resource.type === "gcp:container/cluster:Cluster")
+        .map((resource) => (resource.inputs as Inputs).location as string);
+}
+
+const CHECKS: Record<Hop, (emitted: Emitted, provider: Provider) => string[]> = {
     clientToGateway: ({ gateway, services, resources }, provider) => {
         const hop = REQUEST_PATHS[provider].clientToGateway;
         const problems: string[] = [];
@@ -61,20 +86,33 @@ const CHECKS: Record<keyof Hops | "vllmHealthCheck" | "routerHealthCheck", (emit
                 );
             }
         }
-        const classes: readonly string[] = provider === "gke" ? GATEWAY_CLASSES.regional : [ISTIO.gatewayClass];
+        const classes: readonly string[] = {
+            gke: GATEWAY_CLASSES.regional,
+            istio: [ISTIO.gatewayClass],
+            fleet: [MULTI_CLUSTER_INFERENCE.gatewayClass],
+        }[provider];
         if (!classes.includes(gateway.spec.gatewayClassName)) {
             problems.push(`the Gateway's class ${gateway.spec.gatewayClassName} is not one of ${classes.join(", ")}`);
         }
-        if (provider === "gke") {
+        if (provider !== "istio") {
             const policies = ofKind(resources, "GCPBackendPolicy");
-            for (const service of services) {
-                const pool = `${service.metadata.name}${KSERVE_CHILDREN.inferencePoolSuffix}`;
+            for (const service of distinct(services)) {
+                const backend = backendOf(service, provider);
                 const policy = policies.find(
-                    (candidate) => candidate.spec.targetRef.kind === INFERENCE_POOL_KIND.kind && candidate.spec.targetRef.name === pool,
+                    (candidate) => candidate.spec.targetRef.kind === backend.kind && candidate.spec.targetRef.name === backend.name,
                 );
                 if (!(policy?.spec.default.timeoutSec >= MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS)) {
-                    problems.push(`${pool} has no backend timeout of at least ${MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS} s`);
+                    problems.push(`${backend.name} has no backend timeout of at least ${MINIMUM_INFERENCE_BACKEND_TIMEOUT_SECONDS} s`);
                 }
+            }
+        }
+        if (provider === "fleet") {
+            const addressed = ((gateway.spec.addresses ?? []) as Inputs[]).map((address) =>
+                address.type === `${MULTI_CLUSTER_INFERENCE.ephemeralAddressTypePrefix}${address.value}` ? address.value : undefined,
+            );
+            const missing = clusterRegions(resources).filter((region) => !addressed.includes(region));
+            if (missing.length > 0) {
+                problems.push(`the Gateway has no address in ${missing.join(", ")}`);
             }
         }
         return problems;
@@ -83,7 +121,7 @@ const CHECKS: Record<keyof Hops | "vllmHealthCheck" | "routerHealthCheck", (emit
         if (!routed) {
             return [];
         }
-        const hop = REQUEST_PATHS[provider].bodyBasedRouter;
+        const hop = (REQUEST_PATHS[provider] as RoutedHops).bodyBasedRouter;
         if (provider === "gke") {
             const [extension] = ofKind(resources, "GCPRoutingExtension");
             const chain = extension?.spec.extensionChains[0];
@@ -120,7 +158,7 @@ const CHECKS: Record<keyof Hops | "vllmHealthCheck" | "routerHealthCheck", (emit
         ];
     },
     routeToPool: ({ routeTemplate, services }, provider) => {
-        const hop = REQUEST_PATHS[provider].routeToPool;
+        const hop = (REQUEST_PATHS[provider] as RoutedHops).routeToPool;
         const rules = routeTemplate.spec.router.route.http.spec.rules as Inputs[];
         const problems = rules.flatMap((rule, index) => [
             ...(rule.name !== undefined ? [`rule ${index} is named ${rule.name}: istiod would key every service's EPP by it`] : []),
@@ -183,7 +221,7 @@ const CHECKS: Record<keyof Hops | "vllmHealthCheck" | "routerHealthCheck", (emit
         });
     },
     catchAll: ({ services, resources }, provider) => {
-        const hop = REQUEST_PATHS[provider].catchAll;
+        const hop = (REQUEST_PATHS[provider] as RoutedHops).catchAll;
         const plain = ofKind(resources, "Service");
         return services.flatMap((service) => {
             const name = `${service.metadata.name}-http`;
@@ -208,6 +246,96 @@ const CHECKS: Record<keyof Hops | "vllmHealthCheck" | "routerHealthCheck", (emit
                     ? []
                     : [`${backend} is not health-checked over HTTP on ${hop.port} /health`];
             }),
+        );
+    },
+    routeToImport: ({ resources, services, gateway }) => {
+        const routes = ofKind(resources, "HTTPRoute");
+        return distinct(services).flatMap((service) => {
+            const name = fleetPoolName(service.metadata.name);
+            const route = routes.find(
+                (candidate) => candidate.metadata.name === name && candidate.metadata.namespace === service.metadata.namespace,
+            );
+            const refs = ((route?.spec.rules ?? []) as Inputs[]).flatMap((rule) => rule.backendRefs as Inputs[]);
+            const toImport = (ref: Inputs) =>
+                ref.group === MULTI_CLUSTER_INFERENCE.importKind.group &&
+                ref.kind === MULTI_CLUSTER_INFERENCE.importKind.kind &&
+                ref.name === name &&
+                ref.port === undefined;
+            const listener = ((route?.spec.parentRefs ?? []) as Inputs[]).every(
+                (ref) => ref.name === gateway.metadata.name && ref.sectionName === GATEWAY_LISTENERS.https.name,
+            );
+            return refs.length > 0 && refs.every(toImport) && listener
+                ? []
+                : [`${service.metadata.namespace}/${name} does not send every rule to the import ${name} from the HTTPS listener`];
+        });
+    },
+    memberPool: ({ resources, services }) => {
+        const hop = REQUEST_PATHS.fleet;
+        const pools = ofKind(resources, INFERENCE_POOL_KIND.kind);
+        return distinct(services).flatMap((service) => {
+            const name = fleetPoolName(service.metadata.name);
+            const members = services.filter((candidate) => candidate.metadata.name === service.metadata.name).length;
+            const exported = pools.filter(
+                (pool) =>
+                    pool.metadata.name === name &&
+                    pool.metadata.namespace === service.metadata.namespace &&
+                    pool.metadata.annotations?.[MULTI_CLUSTER_INFERENCE.exportAnnotation.key] ===
+                        MULTI_CLUSTER_INFERENCE.exportAnnotation.value,
+            );
+            const wired = exported.filter(
+                (pool) =>
+                    JSON.stringify(pool.spec.targetPorts) === JSON.stringify([{ number: hop.memberPool.port }]) &&
+                    JSON.stringify(pool.spec.selector.matchLabels) ===
+                        JSON.stringify(KSERVE_CHILDREN.workloadLabels(service.metadata.name)) &&
+                    pool.spec.endpointPickerRef.name === `${service.metadata.name}${KSERVE_CHILDREN.eppServiceSuffix}` &&
+                    pool.spec.endpointPickerRef.port.number === hop.endpointPicker.port,
+            );
+            return [
+                ...(exported.length === members ? [] : [`${name} is exported by ${exported.length} of the ${members} members running it`]),
+                ...(wired.length === exported.length
+                    ? []
+                    : [`${name} does not select KServe's workload on ${hop.memberPool.port} with its EPP on ${hop.endpointPicker.port}`]),
+            ];
+        });
+    },
+    importHealthCheck: ({ services, resources }) => {
+        const hop = REQUEST_PATHS.fleet.importHealthCheck;
+        const policies = ofKind(resources, "HealthCheckPolicy");
+        return distinct(services).flatMap((service) => {
+            const backend = backendOf(service, "fleet");
+            const check = policies.find(
+                (policy) => policy.spec.targetRef.kind === backend.kind && policy.spec.targetRef.name === backend.name,
+            )?.spec.default.config;
+            return check?.type === "HTTP" &&
+                check.httpHealthCheck.port === hop.port &&
+                check.httpHealthCheck.portSpecification === "USE_FIXED_PORT" &&
+                check.httpHealthCheck.requestPath === "/health"
+                ? []
+                : [`${backend.name} is not health-checked over HTTP on ${hop.port} /health`];
+        });
+    },
+    proxyFirewall: ({ resources }) => {
+        const hop = REQUEST_PATHS.fleet;
+        const ports = [String(hop.poolToVllm.port), String(hop.endpointPicker.port)];
+        const ranges = resources
+            .filter(
+                (resource) =>
+                    resource.type === "gcp:compute/subnetwork:Subnetwork" &&
+                    (resource.inputs as Inputs).purpose === MULTI_CLUSTER_INFERENCE.proxyOnlySubnetPurpose,
+            )
+            .map((resource) => (resource.inputs as Inputs).ipCidrRange as string);
+        const rules = resources
+            .filter((resource) => resource.type === "gcp:compute/firewall:Firewall")
+            .map((resource) => resource.inputs as Inputs)
+            .filter((rule) => rule.direction === "INGRESS");
+        const opens = (range: string, port: string) =>
+            rules.some(
+                (rule) =>
+                    (rule.sourceRanges ?? []).includes(range) &&
+                    (rule.allows as Inputs[]).some((allow) => allow.protocol === "tcp" && (allow.ports ?? [port]).includes(port)),
+            );
+        return ranges.flatMap((range) =>
+            ports.filter((port) => !opens(range, port)).map((port) => `no firewall rule admits the proxy-only range ${range} on ${port}`),
         );
     },
     routerHealthCheck: ({ resources, routed }) => {

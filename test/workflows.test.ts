@@ -131,6 +131,6 @@ describe("affected stacks", () => {
         expect(affectedStacks(["Pulumi.prod.yaml", "README.md"], ["dev", "prod"])).toEqual(["prod"]);
         expect(affectedStacks(["Pulumi.staging.yaml"], ["dev", "prod"])).toEqual([]);
         expect(affectedStacks(["README.md", "test/index.test.ts", "scripts/smoke.ts"], ["dev", "prod"])).toEqual([]);
-        expect(shippedStacks(ROOT).sort()).toEqual(["dev", "istio", "multihost", "multimodel", "prod"]);
+        expect(shippedStacks(ROOT).sort()).toEqual(["dev", "fleet", "istio", "multihost", "multimodel", "prod"]);
     });
 });

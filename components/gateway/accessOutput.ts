@@ -3,6 +3,9 @@ import { GOOGLE_ID_TOKEN } from "@gke-tpu-inference/facts";
 import { opensToInternet } from "@gke-tpu-inference/facts";
 import { GatewaySettings } from "../settings/gateway";
 
+/** How a caller reads the key the stack generated into its shell. */
+export const API_KEY_COMMAND = "export API_KEY=$(pulumi stack output access --show-secrets --json | jq -r .apiKey)";
+
 /**
  * The `access` output: who is let in, and how a caller gets each credential; the key is a secret, shown only with
  * `--show-secrets`. A Gateway closed to everyone or open to the internet is also a warning of the preview.
@@ -28,7 +31,7 @@ export function accessOutput(gateway: Pick<GatewaySettings, "access">, apiKey: p
         rateLimitPerMinute: access.rateLimitPerMinute,
         identity: access.identity,
         apiKey,
-        apiKeyCommand: "export API_KEY=$(pulumi stack output access --show-secrets --json | jq -r .apiKey)",
+        apiKeyCommand: API_KEY_COMMAND,
         ...(access.identity !== "api-key"
             ? {
                   idTokenCommand: gatewayUrl.apply(

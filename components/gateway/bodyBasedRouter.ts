@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { BODY_BASED_ROUTER } from "@gke-tpu-inference/facts";
+import { BODY_BASED_ROUTER, NODE_ZONE_LABEL } from "@gke-tpu-inference/facts";
 import { pinnedChartArgs } from "../lib/charts";
 import { authorizedCurl } from "../lib/shell";
 import { InstalledGatewayProvider } from "./provider";
@@ -147,7 +147,7 @@ export class BodyBasedRouter extends pulumi.ComponentResource {
                                 },
                                 {
                                     maxSkew: 1,
-                                    topologyKey: "topology.kubernetes.io/zone",
+                                    topologyKey: NODE_ZONE_LABEL,
                                     whenUnsatisfiable: "ScheduleAnyway",
                                     nodeTaintsPolicy: "Honor",
                                     labelSelector: selector,

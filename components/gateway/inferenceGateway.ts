@@ -54,7 +54,7 @@ export function signedByStackCa(gateway: Pick<GatewaySettings, "tlsSecret" | "ce
  */
 export function certificateSourceOf(
     gateway: Pick<GatewaySettings, "tlsSecret" | "certificateIssuer" | "hostname">,
-    stackCa: { issuer: pulumi.Input<string>; ipAddress: pulumi.Input<string> },
+    stackCa: { issuer: pulumi.Input<string>; ipAddress?: pulumi.Input<string> },
 ): GatewayCertificateSource {
     if (gateway.tlsSecret !== undefined) {
         return { secretName: gateway.tlsSecret };
@@ -98,7 +98,8 @@ export interface GatewayObjectOptions {
     namespace: pulumi.Input<string>;
     /** The Secret its HTTPS listener serves. */
     certificateSecret: string;
-    address: InferenceGatewayArgs["address"];
+    /** The Gateway's addresses: the reserved one, or a multi-cluster Gateway's one per region. */
+    addresses: ReadonlyArray<{ type: string; value: pulumi.Input<string> }>;
     allowedRouteNamespaceLabels: Record<string, string>;
     /** What the provider makes the load balancer's Service from, where it reads it from the Gateway. */
     infrastructure?: InstalledGatewayProvider["gatewayInfrastructure"];
@@ -124,7 +125,7 @@ export function gatewayObject(gateway: Pick<GatewaySettings, "className" | "name
         },
         spec: {
             gatewayClassName: gateway.className,
-            addresses: [options.address],
+            addresses: [...options.addresses],
             listeners: [
                 {
                     name: GATEWAY_LISTENERS.https.name,
@@ -216,7 +217,7 @@ export class InferenceGateway extends pulumi.ComponentResource {
             gatewayObject(gateway, {
                 namespace: namespace.metadata.name,
                 certificateSecret: secretName,
-                address: args.address,
+                addresses: [args.address],
                 allowedRouteNamespaceLabels: args.allowedRouteNamespaceLabels,
                 infrastructure: args.gatewayProvider.gatewayInfrastructure,
                 programmedTimeoutSeconds: args.programmedTimeoutSeconds ?? 1800,

@@ -9,8 +9,18 @@
  */
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
-import { GKE_TPU_V6E_ZONES, GKE_VERSION, PROJECT_APIS, ProjectApi, RELEASE_CHANNELS } from "@gke-tpu-inference/facts";
+import {
+    GKE_TPU_V6E_ZONES,
+    GKE_VERSION,
+    PROJECT_APIS,
+    ProjectApi,
+    RELEASE_CHANNELS,
+    compareGkeVersions,
+    parseGkeVersion,
+    stackApis,
+} from "@gke-tpu-inference/facts";
 import { parseGsUri } from "../lib/gcsUri";
+import { planZones } from "../settings/capacity";
 import { Settings } from "../settings/stack";
 import { ProjectApis } from "./projectApis";
 
@@ -30,20 +40,9 @@ export function passOrThrow<T>(problems: readonly string[], pass: T): T {
     return pass;
 }
 
-/** A GKE version such as `1.34.0-gke.1626000`, as comparable numbers; undefined when it is not one. */
-export function parseGkeVersion(version: string): number[] | undefined {
-    const match = /^(\d+)\.(\d+)\.(\d+)-gke\.(\d+)$/.exec(version);
-    return match ? match.slice(1).map(Number) : undefined;
-}
-
-/** Negative when `a` is older than `b`, 0 when equal, positive when newer. */
-export function compareGkeVersions(a: string, b: string): number {
-    const [left, right] = [parseGkeVersion(a), parseGkeVersion(b)];
-    if (!left || !right) {
-        throw new Error(`not a GKE version: ${JSON.stringify(left ? b : a)}`);
-    }
-    const index = left.findIndex((part, i) => part !== right[i]);
-    return index < 0 ? 0 : left[index] - right[index];
+/** Whether `version` is an exact GKE version (`1.34.0-gke.1626000`), which {@link compareGkeVersions} compares. */
+export function isExactGkeVersion(version: string): boolean {
+    return parseGkeVersion(version)?.length === 4;
 }
 
 /** One fact read from GCP and judged against the settings: each run gives one line per problem, none when the fact fits. */
@@ -76,13 +75,13 @@ function releaseChannelCheck(settings: Settings, namespace: string): LiveCheck {
             const channelDefault = defaults[settings.releaseChannel];
             if (
                 channelDefault !== undefined &&
-                parseGkeVersion(channelDefault) &&
+                isExactGkeVersion(channelDefault) &&
                 compareGkeVersions(channelDefault, GKE_VERSION.floor) >= 0
             ) {
                 return [];
             }
             const fitting = RELEASE_CHANNELS.filter(
-                (channel) => parseGkeVersion(defaults[channel] ?? "") && compareGkeVersions(defaults[channel], GKE_VERSION.floor) >= 0,
+                (channel) => isExactGkeVersion(defaults[channel] ?? "") && compareGkeVersions(defaults[channel], GKE_VERSION.floor) >= 0,
             );
             const current = channelDefault === undefined ? "offers no default version" : `creates clusters at ${channelDefault}`;
             return [
@@ -96,9 +95,18 @@ function releaseChannelCheck(settings: Settings, namespace: string): LiveCheck {
     );
 }
 
-/** Whether the TPU zone offers `machineType` today: GCP lists the machine types each zone has. */
-function machineTypeCheck(settings: Settings, namespace: string, key: string, machineType: string, allowed: string): LiveCheck {
-    const args = { project: settings.project, zone: settings.zone, filter: `name = "${machineType}"` };
+/** Whether `zone` (the stack's, or another zone of the TPU plan) offers `machineType` today: GCP lists the machine types each zone has. */
+function machineTypeCheck(
+    settings: Settings,
+    namespace: string,
+    key: string,
+    machineType: string,
+    allowed: string,
+    zone = settings.zone,
+): LiveCheck {
+    const args = { project: settings.project, zone, filter: `name = "${machineType}"` };
+    const where =
+        zone === settings.zone ? `${namespace}:zone = ${JSON.stringify(zone)}` : `${JSON.stringify(zone)} of ${namespace}:tpuCapacity`;
     return liveCheck(
         "compute",
         () => gcp.compute.getMachineTypes(args),
@@ -107,7 +115,7 @@ function machineTypeCheck(settings: Settings, namespace: string, key: string, ma
             result.machineTypes.some((offered) => offered.name === machineType)
                 ? []
                 : [
-                      `${namespace}:zone = ${JSON.stringify(settings.zone)} does not offer ${namespace}:${key} = ${JSON.stringify(machineType)} today (GCP lists no such machine type there); ` +
+                      `${where} does not offer ${namespace}:${key} = ${JSON.stringify(machineType)} today (GCP lists no such machine type there); ` +
                           `allowed: ${allowed}`,
                   ],
     );
@@ -172,9 +180,15 @@ export interface Preflight {
  *
  * @param namespace the project's config namespace, for messages
  * @param manageApis whether the stack enables the APIs itself (else each must already be enabled)
+ * @param fleet whether the stack builds a fleet, which calls the fleet's APIs too
  */
-export async function readLiveFacts(settings: Settings, namespace: string, manageApis: boolean): Promise<(apis: ProjectApis) => Preflight> {
-    const apiEntries = Object.entries(PROJECT_APIS) as Array<[ProjectApi, string]>;
+export async function readLiveFacts(
+    settings: Settings,
+    namespace: string,
+    manageApis: boolean,
+    fleet = false,
+): Promise<(apis: ProjectApis) => Preflight> {
+    const apiEntries = stackApis(fleet).map((api): [ProjectApi, string] => [api, PROJECT_APIS[api]]);
     let states: boolean[];
     try {
         states = await Promise.all(apiEntries.map(([, service]) => isEnabled(settings.project, service)));
@@ -196,12 +210,16 @@ export async function readLiveFacts(settings: Settings, namespace: string, manag
 
     const checks = [
         releaseChannelCheck(settings, namespace),
-        machineTypeCheck(
-            settings,
-            namespace,
-            "tpuMachineType",
-            settings.tpu.machineType,
-            `a zone that offers it, among those where GKE runs TPU v6e node pools: ${GKE_TPU_V6E_ZONES.join(", ")}`,
+        // Every zone of the TPU plan: each holds a pool of the machine type.
+        ...planZones(settings.tpu.capacity).map((zone) =>
+            machineTypeCheck(
+                settings,
+                namespace,
+                "tpuMachineType",
+                settings.tpu.machineType,
+                `a zone that offers it, among those where GKE runs TPU v6e node pools: ${GKE_TPU_V6E_ZONES.join(", ")}`,
+                zone,
+            ),
         ),
         // The system pool spreads over the region's zones; the TPU zone is one of them, and a typo is missing from all.
         machineTypeCheck(

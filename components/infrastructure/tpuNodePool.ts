@@ -1,7 +1,7 @@
 import { createHash } from "crypto";
 import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
-import { CAPACITY_NODE_LABELS, COMPUTE_CLASS, FLEX_START_POOL } from "@gke-tpu-inference/facts";
+import { CAPACITY_NODE_LABELS, COMPUTE_CLASS, FLEX_START_POOL, regionOfZone } from "@gke-tpu-inference/facts";
 import { FROZEN_TYPE_TOKENS } from "../lib/typeTokens";
 import { TpuScheduling, poolScheduling } from "../serving/tpuScheduling";
 import { TpuCapacityRung, TpuSettings } from "../settings/capacity";
@@ -153,15 +153,20 @@ const POOL_WORDS: Readonly<Record<TpuCapacityRung["type"], string>> = {
 const RESERVATION_HASH_LENGTH = 6;
 
 /**
- * The Pulumi name of the pool of the plan's option at `index`. The first option keeps the name (and so the URN and the
- * GKE pool) of the stack's one TPU pool from before plans had several options; the others are named by their option,
- * so that reordering the plan keeps their pools (a reservation also by a hash of its name, as a plan may hold several:
- * never by its place, which an option added before it would change).
+ * The Pulumi name of the pool of the plan's option at `index` in `zone`. The first option keeps the name (and so the URN
+ * and the GKE pool) of the stack's one TPU pool from before plans had several options; the others are named by their
+ * option, so that reordering the plan keeps their pools (a reservation also by a hash of its name, as a plan may hold
+ * several: never by its place, which an option added before it would change). In the stack's own zone (`homeZone`) the
+ * name is that alone, as before plans had zones; in another it ends with the zone's letter (`-b` for us-east5-b), which
+ * is unique within the region and keeps the longest GKE name (a reservation's pool in another zone) within 40 characters.
  */
-export function tpuPoolName(base: string, capacity: TpuCapacityRung, index: number): string {
-    if (index === 0) {
-        return `${base}-tpu`;
-    }
+export function tpuPoolName(base: string, capacity: TpuCapacityRung, index: number, zone: string, homeZone: string): string {
+    const name = index === 0 ? `${base}-tpu` : optionPoolName(base, capacity);
+    return zone === homeZone ? name : `${name}-${zone.slice(regionOfZone(zone).length + 1)}`;
+}
+
+/** A fallback option's pool name in the stack's zone: by its option, a reservation also by a hash of its name. */
+function optionPoolName(base: string, capacity: TpuCapacityRung): string {
     const word = POOL_WORDS[capacity.type];
     if (capacity.type === "reservation") {
         const hash = createHash("sha256").update(capacity.name).digest("hex").slice(0, RESERVATION_HASH_LENGTH);

@@ -43,6 +43,13 @@ function formatIpv4(address: number): string {
     return [24, 16, 8, 0].map((shift) => Math.floor(address / 2 ** shift) % 256).join(".");
 }
 
+/** The `index`-th range of `prefixLength` counted from `range`'s first address: within it when it is larger, past it otherwise. */
+export function nthRange(range: Ipv4Range, prefixLength: number, index: number): Ipv4Range {
+    const size = 2 ** (32 - prefixLength);
+    const first = range.first + index * size;
+    return { cidr: `${formatIpv4(first)}/${prefixLength}`, prefixLength, first, last: first + size - 1 };
+}
+
 /** True when `inner` lies wholly within `outer`. */
 export function contains(outer: Ipv4Range, inner: Ipv4Range): boolean {
     return outer.first <= inner.first && inner.last <= outer.last;

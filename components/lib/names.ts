@@ -55,3 +55,22 @@ export function stackNames(base: string, stack: string): StackNames {
         },
     };
 }
+
+/** Compass words of GCP region names and the letter each is shortened to. */
+const COMPASS: Readonly<Record<string, string>> = { north: "n", south: "s", east: "e", west: "w", central: "c" };
+
+/**
+ * A region in four or five characters: its geography's first two letters, each compass word's initial and the number
+ * (us-east5 → use5, europe-west4 → euw4, asia-northeast1 → asne1), so that a fleet member's service account, whose ID
+ * GCP caps at 30 characters, can carry its region.
+ */
+export function regionTag(region: string): string {
+    const [geography, area] = region.split("-");
+    return `${geography.slice(0, 2)}${area.replace(/north|south|east|west|central/g, (word) => COMPASS[word])}`;
+}
+
+/** A fleet member's names: the stack's, each role led by the member's {@link regionTag}, so that members never share one. */
+export function memberNames(names: StackNames, region: string): StackNames {
+    const tag = regionTag(region);
+    return { stack: names.stack, name: (role, rule) => names.name(role === "" ? tag : `${tag}-${role}`, rule) };
+}

@@ -24,12 +24,17 @@ export interface ServingNamespaceArgs {
     multiHost: boolean;
     /** Labels beside the Gateway-access one that the gateway provider asks of the namespace (behind Istio: out of its mesh). */
     gatewayProviderLabels: Readonly<Record<string, string>>;
+    /** The key vLLM requires, a Pulumi secret, where the stack shares one among clusters (a fleet's members); generated here otherwise. */
+    apiKey?: pulumi.Output<string>;
 }
 
 /** Name of the token Secret. */
 const HF_TOKEN_SECRET = "hf-token";
 /** Name of the Secret of the key vLLM requires of callers. */
 const API_KEY_SECRET = "vllm-api-key";
+
+/** How the key vLLM requires of callers is generated, here or once for a fleet. */
+export const API_KEY_PASSWORD: random.RandomPasswordArgs = { length: 48, special: false };
 
 /**
  * The namespace LLMInferenceServices run in. It holds the key every model server requires of
@@ -102,17 +107,17 @@ export class ServingNamespace extends pulumi.ComponentResource {
         }
 
         // The key vLLM requires of every /v1 request: generated once, kept in the state as a secret, never printed.
-        const key = new random.RandomPassword(`${name}-api-key`, { length: 48, special: false }, { parent: this });
+        const key = args.apiKey ?? new random.RandomPassword(`${name}-api-key`, API_KEY_PASSWORD, { parent: this }).result;
         const keySecret = new k8s.core.v1.Secret(
             `${name}-api-key`,
             {
                 metadata: { name: API_KEY_SECRET, namespace: namespace.metadata.name },
                 type: "Opaque",
-                stringData: { [VLLM_API_KEY.env]: key.result },
+                stringData: { [VLLM_API_KEY.env]: key },
             },
             childOpts,
         );
-        this.apiKey = { value: pulumi.secret(key.result), secretName: keySecret.metadata.name };
+        this.apiKey = { value: pulumi.secret(key), secretName: keySecret.metadata.name };
 
         this.namespaceName = namespace.metadata.name;
         this.registerOutputs({ namespaceName: this.namespaceName });

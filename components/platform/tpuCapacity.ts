@@ -4,14 +4,16 @@ import { Preflight } from "../infrastructure/preflight";
 import { TpuNodePool, tpuPoolName } from "../infrastructure/tpuNodePool";
 import { CapacityPlan, capacityPlan } from "../serving/capacityPlan";
 import { TpuScheduling } from "../serving/tpuScheduling";
+import { plannedPools } from "../settings/capacity";
 import { Settings } from "../settings/stack";
 import { TpuComputeClass } from "./tpuComputeClass";
 
 /** Arguments of {@link TpuCapacity}. */
 export interface TpuCapacityArgs {
     /**
-     * The TPU capacity as the settings ask for it: the project, region and zone, the pools' shape, bounds and plan, pausing,
-     * image streaming, and the model services whose replicas the plan's hourly cost counts.
+     * The TPU capacity as the settings ask for it: the project, region and zone (whose pools keep their names from before
+     * plans had zones), the pools' shape, bounds, plan and order, pausing, image streaming, and the model services whose
+     * replicas the plan's hourly cost counts.
      */
     settings: Pick<Settings, "project" | "region" | "zone" | "tpu" | "paused" | "models" | "coldStart">;
     /** The cluster the pools join: its ID, its Kubernetes provider (for the ComputeClass), its node account and that account's grants. */
@@ -21,8 +23,11 @@ export interface TpuCapacityArgs {
 }
 
 /**
- * The stack's TPU capacity: one {@link TpuNodePool} per option of the plan, in its order, and with two options or more
- * the {@link TpuComputeClass} that orders them, made together so that neither needs the other's output from outside.
+ * The stack's TPU capacity: one {@link TpuNodePool} per option of the plan and zone of the option, in the plan's order
+ * ({@link plannedPools}), and with two pools or more the {@link TpuComputeClass} that orders them, made together so that
+ * neither needs the other's output from outside. GKE's autoscaler tries a class's pools in the order of its priorities,
+ * and a `nodepools` priority matches a pool by its name alone, whatever its zone (GoogleCloudPlatform/cluster-autoscaler
+ * 7d25050 pkg/computeclass/organizer.go:70-104, rules/rule.go:94-99).
  * It gives what the model services need (the scheduling, and what they wait for) and the plan as the stack shows it.
  *
  * The pools and the class were the stack's own children before this component held them. Each names that former parent
@@ -33,7 +38,7 @@ export interface TpuCapacityArgs {
  * `noParent` (node_modules/@pulumi/pulumi 3.270.0 runtime/resource.js:345-391 `mapAliasesForRequest`, :837-844).
  */
 export class TpuCapacity extends pulumi.ComponentResource {
-    /** One pool per option, in the plan's order; the first keeps the stack's TPU pool from before plans had several. */
+    /** One pool per option and zone, in the plan's order; the first option's in the stack's zone keeps the stack's TPU pool from before plans had several. */
     public readonly pools: TpuNodePool[];
     /** What a model service's pods need: the ComputeClass's selector and tolerations with several options, else the pool's. */
     public readonly scheduling: TpuScheduling;
@@ -57,29 +62,32 @@ export class TpuCapacity extends pulumi.ComponentResource {
             ...preflight.prerequisites("compute"),
             ...(imageStreaming ? [...preflight.prerequisites("containerFilesystem"), ...cluster.imageStreamingGrants] : []),
         ];
-        // `rootStackResource` when the component has no parent of its own: the stack was the former parent then.
+        // `rootStackResource` when the component has no parent of its own: the stack was the former parent then. Only what
+        // existed before this component (the class, and the pools in the stack's own zone) had that parent.
         const adopted = { parent: this, aliases: [{ parent: opts?.parent ?? pulumi.rootStackResource }] };
-        const className = tpu.capacity.length > 1 ? `${name}-tpu` : undefined;
-        const rungs = tpu.capacity.map((capacity, index) => ({
+        const planned = plannedPools(tpu);
+        const className = planned.length > 1 ? `${name}-tpu` : undefined;
+        const rungs = planned.map(({ capacity, index, zone }, place) => ({
             capacity,
+            zone,
             pool: new TpuNodePool(
-                tpuPoolName(name, capacity, index),
+                tpuPoolName(name, capacity, index, zone, settings.zone),
                 {
                     project: settings.project,
                     clusterId: cluster.clusterId,
                     region: settings.region,
-                    zone: settings.zone,
+                    zone,
                     tpu,
                     capacity,
-                    // The first option holds the floor; a fallback pool only grows when the options above it have no capacity.
-                    minNodes: index === 0 ? tpu.minNodes : 0,
+                    // The first pool holds the floor; a fallback pool only grows when the pools above it have no capacity.
+                    minNodes: place === 0 ? tpu.minNodes : 0,
                     computeClass: className,
                     serviceAccountEmail: cluster.nodeServiceAccountEmail,
                     paused: settings.paused,
                     imageStreaming,
                     dependsOn: poolPrerequisites,
                 },
-                adopted,
+                zone === settings.zone ? adopted : { parent: this },
             ),
         }));
         this.pools = rungs.map(({ pool }) => pool);
@@ -102,7 +110,7 @@ export class TpuCapacity extends pulumi.ComponentResource {
         this.ready = computeClass ? [computeClass.ready] : [];
         this.plan = capacityPlan(
             settings,
-            rungs.map(({ capacity, pool }) => ({ capacity, nodePoolName: pool.nodePoolName, ...pool.autoscaling })),
+            rungs.map(({ capacity, zone, pool }) => ({ capacity, zone, nodePoolName: pool.nodePoolName, ...pool.autoscaling })),
             className,
         );
         this.registerOutputs({ scheduling: this.scheduling, plan: this.plan });

@@ -5,7 +5,7 @@ import { TpuScheduling, computeClassScheduling } from "../serving/tpuScheduling"
 import type { TpuCapacityRung } from "../settings/capacity";
 import { WebhookGate } from "./webhookGate";
 
-/** One option of the plan as the class orders it: the node pool that buys it. */
+/** One pool of the plan as the class orders it: the node pool that buys one option in one zone. */
 export interface ComputeClassRung {
     /** GKE's name of the option's node pool. */
     nodePoolName: pulumi.Input<string>;
@@ -18,7 +18,7 @@ export interface TpuComputeClassArgs {
     provider: k8s.Provider;
     /** Kubernetes name of the class (cluster-scoped); the pools carry it as their label and taint. */
     className: string;
-    /** The plan's pools, in the order GKE should try them; at least two. */
+    /** The plan's pools (an option in a zone each), in the order GKE should try them; at least two. */
     rungs: readonly ComputeClassRung[];
     /** What a pod needs to land on any one of the pools (the first pool's selector and TPU toleration). */
     poolScheduling: TpuScheduling;
@@ -47,7 +47,7 @@ export class TpuComputeClass extends pulumi.ComponentResource {
         super("gke-tpu-inference:platform:TpuComputeClass", name, {}, opts);
         if (args.rungs.length < 2) {
             throw new Error(
-                `TpuComputeClass ${name} orders ${args.rungs.length} node pool; a ComputeClass is only for a plan of two options or more`,
+                `TpuComputeClass ${name} orders ${args.rungs.length} node pool; a ComputeClass is only for a plan of two pools or more`,
             );
         }
         this.className = args.className;

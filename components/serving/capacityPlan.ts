@@ -3,9 +3,10 @@ import { MULTI_HOST_SCALE_UP_WAIT_MINUTES, TPU_CAPACITY_OPTIONS } from "@gke-tpu
 import { TpuCapacityRung } from "../settings/capacity";
 import { TpuUsage, busyNodes, rateOf, usdPerHour } from "./cost";
 
-/** One option of the plan as the stack shows it: where and how it buys TPU VMs, and what that costs. */
+/** One pool of the plan as the stack shows it: where and how it buys TPU VMs, and what that costs. */
 export interface CapacityPlanEntry {
     option: TpuCapacityRung["type"];
+    /** The pool's zone: an option in several zones is a pool in each. */
     zone: string;
     /** GKE's name of the option's node pool. */
     nodePool: pulumi.Input<string>;
@@ -27,21 +28,22 @@ export interface CapacityPlanEntry {
     usdPerHour: number | "unknown";
 }
 
-/** The plan: the ComputeClass that orders the options (when there are several), and each option in order. */
+/** The plan: the ComputeClass that orders the pools (when there are several), and each pool (an option in a zone) in order. */
 export interface CapacityPlan {
     computeClass?: string;
     options: CapacityPlanEntry[];
     /**
-     * The most TPU VMs the plan's pools hold at once: every option's maximum. A rollout's surge pod (Kubernetes' default
-     * maxSurge, one pod for up to four replicas) lands on the next option when the first is full, so the plan, not one
-     * pool, bounds the bill.
+     * The most TPU VMs the plan's pools hold at once: every pool's maximum, each option in each of its zones. A rollout's
+     * surge pod (Kubernetes' default maxSurge, one pod for up to four replicas) lands on the next pool when the first is
+     * full, so the plan, not one pool, bounds the bill.
      */
     ceilingNodes: number;
 }
 
-/** What the plan is built from: each option's pool name and bounds, in order. */
+/** What the plan is built from: each pool's option, zone, name and bounds, in order. */
 export interface PlannedPool {
     capacity: TpuCapacityRung;
+    zone: string;
     nodePoolName: pulumi.Input<string>;
     minNodes: number;
     maxNodes: number;
@@ -49,9 +51,10 @@ export interface PlannedPool {
 
 /**
  * The capacity plan as a stack output: which option GKE tries first, second…, in which zone, from which pool, and the
- * hourly cost of the services' busy VMs at each option's catalogued rate.
+ * hourly cost of the services' busy VMs at each option's catalogued rate (the same in every zone: the catalog has one
+ * rate per option).
  */
-export function capacityPlan(usage: TpuUsage & { zone: string }, pools: readonly PlannedPool[], computeClass?: string): CapacityPlan {
+export function capacityPlan(usage: TpuUsage, pools: readonly PlannedPool[], computeClass?: string): CapacityPlan {
     const chips = busyNodes(usage, (model) => model.replicas) * usage.tpu.chipsPerVm;
     return {
         ...(computeClass !== undefined ? { computeClass } : {}),
@@ -59,7 +62,7 @@ export function capacityPlan(usage: TpuUsage & { zone: string }, pools: readonly
             const rate = rateOf(pool.capacity.type).usdPerChipHour;
             return {
                 option: pool.capacity.type,
-                zone: usage.zone,
+                zone: pool.zone,
                 nodePool: pool.nodePoolName,
                 minNodes: pool.minNodes,
                 maxNodes: pool.maxNodes,

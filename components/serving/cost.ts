@@ -2,9 +2,9 @@ import { TPU_CAPACITY_OPTIONS, TpuCapacityOption } from "@gke-tpu-inference/fact
 import { TpuSettings } from "../settings/capacity";
 import { ModelServiceSettings } from "../settings/models";
 
-/** What the bill depends on: the pool's shape and floor, the plan's options, the services' replicas, and whether the stack is paused. */
+/** What the bill depends on: the pools' shape and bounds, the plan's options and their zones, the services' replicas, and whether the stack is paused. */
 export interface TpuUsage {
-    tpu: Pick<TpuSettings, "chipsPerVm" | "hostsPerSlice" | "minNodes" | "capacity">;
+    tpu: Pick<TpuSettings, "chipsPerVm" | "hostsPerSlice" | "minNodes" | "maxNodes" | "capacity">;
     models: Array<Pick<ModelServiceSettings, "replicas" | "autoscaling">>;
     paused: boolean;
 }
@@ -35,10 +35,21 @@ export interface OptionRate {
     reviewed: string;
 }
 
+/** The most the plan's pools can bill at once: every pool at its maximum, each at its option's rate. */
+export interface CeilingBill {
+    /** Every pool's maximum: each option in each of its zones. */
+    nodes: number;
+    chips: number;
+    /** The pools whose option has a catalogued rate, summed (unknownRates names the others); absent when none has one. */
+    usdPerHour?: number;
+}
+
 /** The stack's TPU bill per hour, and how it was worked out. */
 export interface TpuCostEstimate extends TpuBill {
     /** With autoscaled services: the bill with every one of them at its maximum (the fields above have them at their minimum). */
     atMaximum?: TpuBill;
+    /** Every pool of the plan full: what the autoscaler may reach when replicas and rollouts spill over options and zones; none when paused. */
+    atCeiling: CeilingBill;
     /** Each option's rate, in the plan's order. */
     rates: OptionRate[];
     /** The options the range leaves out for want of a rate, when there are any. */
@@ -74,9 +85,31 @@ export function busyNodes(usage: TpuUsage, replicas: (model: TpuUsage["models"][
 }
 
 /**
+ * Every pool of the plan at its maximum (an option in several zones is a pool in each), priced at each option's rate:
+ * the catalog has one rate per option, the same in every zone.
+ */
+function ceilingBill(usage: TpuUsage): CeilingBill {
+    const pools = usage.paused ? [] : usage.tpu.capacity.flatMap((rung) => rung.zones.map(() => rung.type));
+    const nodes = pools.length * usage.tpu.maxNodes;
+    const chipsPerPool = usage.tpu.maxNodes * usage.tpu.chipsPerVm;
+    const priced = pools.flatMap((option) => {
+        const rate = TPU_CAPACITY_OPTIONS[option].rate.usdPerChipHour;
+        return rate === undefined ? [] : [usdPerHour(chipsPerPool, rate)];
+    });
+    return {
+        nodes,
+        chips: nodes * usage.tpu.chipsPerVm,
+        ...(priced.length > 0 || pools.length === 0
+            ? { usdPerHour: Math.round(priced.reduce((sum, usd) => sum + usd, 0) * 100) / 100 }
+            : {}),
+    };
+}
+
+/**
  * Estimates the TPU pools' hourly cost: one VM per replica (times the slice's hosts), at least the pool's floor, none
  * when paused; autoscaled services at their minimum, and, as `atMaximum`, at their maximum. The plan buys the VMs from
- * whichever option has capacity, so the bill is a range from its cheapest to its dearest option with a known rate.
+ * whichever option has capacity, in whichever of its zones, so the bill is a range from its cheapest to its dearest
+ * option with a known rate (a rate is per option, the same in every zone); `atCeiling` is every pool full.
  */
 export function estimateTpuHourlyCost(usage: TpuUsage): TpuCostEstimate {
     const rates = optionsOf(usage).map(rateOf);
@@ -105,6 +138,7 @@ export function estimateTpuHourlyCost(usage: TpuUsage): TpuCostEstimate {
     return {
         ...bill((model) => model.replicas),
         ...(autoscales ? { atMaximum: bill((model) => model.autoscaling?.maxReplicas ?? model.replicas) } : {}),
+        atCeiling: ceilingBill(usage),
         rates,
         ...(unknown.length > 0
             ? {

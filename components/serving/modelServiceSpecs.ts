@@ -30,6 +30,12 @@ import { VllmContainerOptions, endpointPickerContainer, prefixCacheEndpointPicke
  * pool gets no TPU capacity: an update during a scale-out would hang, then fail.
  */
 const SERVING = JSON.stringify([`condition=${KSERVE.routerReadyCondition}`, `jsonpath=${KSERVE.primaryServingPath}`]);
+/**
+ * What `pulumi up` waits for on a fleet member, whose service has no route: one replica (or group) ready. Its router is
+ * never ready there: KServe marks the pool WaitingForGateway while no Gateway of the cluster accepts it (kserve v0.20.0
+ * pkg/controller/v1alpha2/llmisvc/router.go:831-837), and the member has no Gateway.
+ */
+const SERVING_UNROUTED = JSON.stringify([`jsonpath=${KSERVE.primaryServingPath}`]);
 
 /** How one model service's LLMInferenceService is built, besides its settings. */
 export interface LlmInferenceServiceOptions {
@@ -37,8 +43,11 @@ export interface LlmInferenceServiceOptions {
     namespace: pulumi.Input<string>;
     /** Where the pods land: the TPU pools' selector and tolerations (through the ComputeClass with several options), and the replica's shape. */
     scheduling: TpuScheduling;
-    /** The Gateway the service's HTTPRoute attaches to, on its HTTPS listener. */
-    gateway: { name: string; namespace: string };
+    /**
+     * The Gateway the service's HTTPRoute attaches to, on its HTTPS listener; none on a fleet member, where KServe makes
+     * the pool and the EPP but no route (the config cluster routes to the pool the member exports).
+     */
+    gateway?: { name: string; namespace: string };
     /** The service's cold-start estimate: its annotations, the startup probe's budget and how long `pulumi up` waits. */
     coldStart: ColdStartEstimate;
     /** Stopped: KServe removes the pods and keeps the definition; nothing waits for Ready. */
@@ -87,7 +96,10 @@ export function llmInferenceService(model: ModelServiceSettings, options: LlmInf
                 ...(multiHost ? { [TPU_MULTI_HOST.exclusiveTopology.annotation]: TPU_MULTI_HOST.exclusiveTopology.key } : {}),
                 ...(options.paused
                     ? { [KSERVE_STOP_ANNOTATION]: "true" }
-                    : { "pulumi.com/waitFor": SERVING, "pulumi.com/timeoutSeconds": String(readyTimeoutSeconds(coldStart)) }),
+                    : {
+                          "pulumi.com/waitFor": options.gateway !== undefined ? SERVING : SERVING_UNROUTED,
+                          "pulumi.com/timeoutSeconds": String(readyTimeoutSeconds(coldStart)),
+                      }),
             },
         },
         spec: {
@@ -97,11 +109,21 @@ export function llmInferenceService(model: ModelServiceSettings, options: LlmInf
             // An autoscaled service leaves the count to its ScaledObject: KServe then keeps what the Deployment has.
             ...(model.autoscaling === undefined ? { replicas: model.replicas } : {}),
             router: {
-                route: {},
-                // KServe writes these refs over the route template's parentRefs: the listener is named here.
-                gateway: {
-                    refs: [{ name: options.gateway.name, namespace: options.gateway.namespace, sectionName: GATEWAY_LISTENERS.https.name }],
-                },
+                ...(options.gateway !== undefined
+                    ? {
+                          route: {},
+                          // KServe writes these refs over the route template's parentRefs: the listener is named here.
+                          gateway: {
+                              refs: [
+                                  {
+                                      name: options.gateway.name,
+                                      namespace: options.gateway.namespace,
+                                      sectionName: GATEWAY_LISTENERS.https.name,
+                                  },
+                              ],
+                          },
+                      }
+                    : {}),
                 scheduler: {
                     template: { containers: [endpointPickerContainer()] },
                     ...(model.pattern === "pattern3" ? { config: { inline: prefixCacheEndpointPickerConfig() } } : {}),

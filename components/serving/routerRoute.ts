@@ -79,8 +79,14 @@ const INFERENCE_ENDPOINTS: ReadonlyArray<[slug: string, path: string]> = [
 
 type Backend = typeof INFERENCE_POOL | typeof HTTP_SERVICE;
 
+/** The service's own path prefixes, as KServe's templates write them: `/<namespace>/<service>` and the publisher's. */
+export const SERVICE_PATH_PREFIXES: readonly string[] = [SERVICE_PREFIX, PUBLISHER_PREFIX];
+
+/** What reaches vLLM beside the scheduler's endpoints: its guarded API prefixes the stack routes, and its health check. */
+export const SERVER_PATHS: readonly string[] = [...ROUTED_VLLM_PREFIXES, VLLM_HEALTH_PATH];
+
 /** A rule that strips `prefix` from `prefix + target` and sends the request to `backend`. */
-function rewriteRule(backend: Backend, prefix: string, target: string) {
+export function rewriteRule<B>(backend: B, prefix: string, target: string) {
     return {
         backendRefs: [backend],
         matches: [{ path: { type: "PathPrefix", value: `${prefix}${target}` } }],
@@ -98,7 +104,7 @@ interface TemplateRule {
     upstreamName: string;
     /** True for the `/<namespace>/<service>/…` and `/publishers/…` rules, which never need the body-based router. */
     byServicePath: boolean;
-    rule: ReturnType<typeof rewriteRule> | { backendRefs: Backend[]; matches: unknown[] };
+    rule: ReturnType<typeof rewriteRule<Backend>> | { backendRefs: Backend[]; matches: unknown[] };
 }
 
 /**
@@ -107,13 +113,11 @@ interface TemplateRule {
  */
 export function templateRules(bodyBasedRouting: boolean): TemplateRule[] {
     const modelHeaders = bodyBasedRouting ? [MODEL_HEADER, BASE_MODEL_HEADER] : [MODEL_HEADER];
-    const byPath = (upstreamName: string, rule: ReturnType<typeof rewriteRule>): TemplateRule => ({
+    const byPath = (upstreamName: string, rule: ReturnType<typeof rewriteRule<Backend>>): TemplateRule => ({
         upstreamName,
         byServicePath: true,
         rule,
     });
-    // What reaches vLLM beside the scheduler's endpoints: its guarded API prefixes the stack routes, and its health check.
-    const serverPaths = [...ROUTED_VLLM_PREFIXES, VLLM_HEALTH_PATH];
     return [
         ...INFERENCE_ENDPOINTS.map(([slugOf, path]) => byPath(`v1-${slugOf}-path`, rewriteRule(INFERENCE_POOL, SERVICE_PREFIX, path))),
         {
@@ -131,15 +135,15 @@ export function templateRules(bodyBasedRouting: boolean): TemplateRule[] {
         ...INFERENCE_ENDPOINTS.map(([slugOf, path]) =>
             byPath(`v1-${slugOf}-publisher-path`, rewriteRule(INFERENCE_POOL, PUBLISHER_PREFIX, path)),
         ),
-        ...serverPaths.map((path) => byPath(`${slug(path)}-publisher-path`, rewriteRule(HTTP_SERVICE, PUBLISHER_PREFIX, path))),
-        ...serverPaths.map((path) => byPath(`${slug(path)}-path`, rewriteRule(HTTP_SERVICE, SERVICE_PREFIX, path))),
+        ...SERVER_PATHS.map((path) => byPath(`${slug(path)}-publisher-path`, rewriteRule(HTTP_SERVICE, PUBLISHER_PREFIX, path))),
+        ...SERVER_PATHS.map((path) => byPath(`${slug(path)}-path`, rewriteRule(HTTP_SERVICE, SERVICE_PREFIX, path))),
         {
             upstreamName: "server-model-routing",
             byServicePath: false,
             rule: {
                 backendRefs: [HTTP_SERVICE],
                 matches: modelHeaders.flatMap((header) =>
-                    serverPaths.map((value) => ({ path: { type: "PathPrefix", value }, headers: [header] })),
+                    SERVER_PATHS.map((value) => ({ path: { type: "PathPrefix", value }, headers: [header] })),
                 ),
             },
         },

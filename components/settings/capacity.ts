@@ -7,12 +7,15 @@ import { z } from "zod";
 import {
     FLEX_START_MAX_RUN_SECONDS,
     GKE_LIMITS,
+    GKE_TPU_V6E_ZONES,
     TPU_CAPACITY_OPTIONS,
     TPU_CAPACITY_OPTION_NAMES,
     TPU_V6E_MACHINE_TYPES,
     TpuCapacityOption,
     findTpuShape,
+    regionOfZone,
 } from "@gke-tpu-inference/facts";
+import { v6eZonesAllowedIn } from "./cluster";
 import { Rule, Setting, ValuesOf, oneOf, says, wholeNumber } from "./setting";
 
 /** How TPU capacity is bought, as the one-option settings name it. */
@@ -23,7 +26,7 @@ const TPU_PROVISIONING: readonly TpuProvisioning[] = ["on-demand", "spot", "rese
 export type TpuCapacityRung =
     | {
           type: "reservation";
-          /** The specific reservation in the stack's zone: its name, or `projects/<owner>/reservations/<name>` when shared, maybe with `/reservationBlocks/<block>`. */
+          /** The specific reservation in each of the option's zones: its name, or `projects/<owner>/reservations/<name>` when shared, maybe with `/reservationBlocks/<block>`. */
           name: string;
       }
     | { type: "any-reservation" }
@@ -34,6 +37,19 @@ export type TpuCapacityRung =
           maxRunDurationSeconds: number;
       }
     | { type: "spot" };
+
+/** One option of the plan and the zones it buys in: a node pool in each. */
+export type ZonedCapacityRung = TpuCapacityRung & {
+    /** GKE TPU v6e zones of the stack's region, each once; the first option's order is the plan's order of zones. */
+    zones: string[];
+};
+
+/**
+ * The order the ComputeClass tries the plan's pools in: every zone of the first option, then every zone of the second…
+ * (option-first), or every option in the first zone, then every option in the next… (zone-first).
+ */
+export type TpuCapacityOrder = "option-first" | "zone-first";
+const TPU_CAPACITY_ORDERS: readonly TpuCapacityOrder[] = ["option-first", "zone-first"];
 
 /** The TPU v6e node pool as the stack asks for it, already checked against the catalog. */
 export interface TpuSettings {
@@ -47,8 +63,10 @@ export interface TpuSettings {
     minNodes: number;
     /** Autoscaler ceiling of every option's pool. */
     maxNodes: number;
-    /** The options in the order GKE tries them; one option is a plain pool, more are a fallback through a ComputeClass. */
-    capacity: TpuCapacityRung[];
+    /** The options in the plan's order, each with its zones; one pool is a plain pool, more are a fallback through a ComputeClass. */
+    capacity: ZonedCapacityRung[];
+    /** How the ComputeClass orders the pools of options in several zones. */
+    order: TpuCapacityOrder;
 }
 
 /** A GCP resource name: lowercase letters, digits and hyphens, starting with a letter, at most 63 characters. */
@@ -62,7 +80,9 @@ const RESERVATION_NAME = new RegExp(`^(?:projects/[a-z][-a-z0-9]{4,28}[a-z0-9]/r
 const RESERVATION_NAME_ALLOWED =
     "a reservation's name (lowercase letters, digits and hyphens, starting with a letter, at most 63 characters), or projects/<owner>/reservations/<name> for one shared from another project, either with /reservationBlocks/<block> for one of its blocks";
 
-/** The fields each option takes besides `type`. */
+/** The fields every option takes. */
+const COMMON_FIELDS = ["type", "zones"];
+/** The fields each option takes besides the common ones. */
 const RUNG_FIELDS: Readonly<Record<TpuCapacityOption, readonly string[]>> = {
     reservation: ["name"],
     "any-reservation": [],
@@ -73,7 +93,20 @@ const RUNG_FIELDS: Readonly<Record<TpuCapacityOption, readonly string[]>> = {
 
 /** What an option of tpuCapacity may say, for messages. */
 function fieldsAllowed(type: TpuCapacityOption): string {
-    return ["type", ...RUNG_FIELDS[type]].join(", ");
+    return [...COMMON_FIELDS, ...RUNG_FIELDS[type]].join(", ");
+}
+
+const ZONES_ALLOWED = 'a non-empty list of the GKE TPU v6e zones of the stack\'s region, each once, such as ["us-east5-a", "us-east5-b"]';
+
+/** Problems of an option's `zones` that need no other setting: a non-empty list of strings, each zone once. */
+function zonesIssues(zones: unknown): Array<{ path: PropertyKey[]; message: string }> {
+    if (!Array.isArray(zones) || zones.length === 0 || !zones.every((zone) => typeof zone === "string")) {
+        return [{ path: [], message: says("is not a list of zones", ZONES_ALLOWED) }];
+    }
+    return zones.flatMap((zone, index) => {
+        const first = zones.indexOf(zone);
+        return first < index ? [{ path: [index], message: says(`repeats zones[${first}]`, "each zone once per option") }] : [];
+    });
 }
 
 /** A rung's identity for the duplicate check: reservations once per name, every other option once. */
@@ -99,7 +132,9 @@ const CAPACITY_SCHEMA = z
                 return;
             }
             const option = type as TpuCapacityOption;
-            for (const field of Object.keys(rung).filter((field) => field !== "type" && !RUNG_FIELDS[option].includes(field))) {
+            for (const field of Object.keys(rung).filter(
+                (field) => !COMMON_FIELDS.includes(field) && !RUNG_FIELDS[option].includes(field),
+            )) {
                 ctx.addIssue({
                     code: "custom",
                     path: [index, field],
@@ -139,6 +174,11 @@ const CAPACITY_SCHEMA = z
                             `a whole number of seconds from ${minimum} to ${maximum} (GKE runs a flex-start node for at most seven days)`,
                         ),
                     });
+                }
+            }
+            if (rung.zones !== undefined) {
+                for (const issue of zonesIssues(rung.zones)) {
+                    ctx.addIssue({ code: "custom", path: [index, "zones", ...issue.path], message: issue.message });
                 }
             }
             const identity = rungIdentity(rung);
@@ -223,11 +263,20 @@ export const TPU_POOL_SETTINGS = {
         type: "array<object>",
         default: [],
         description:
-            "TPU capacity options in the order GKE tries them, one node pool each, ordered by a ComputeClass; empty takes the deprecated tpuProvisioning and tpuReservation as a plan of one. See docs/explanation/tpu-capacity.md.",
+            "TPU capacity options in the order GKE tries them, one node pool per option and zone (`zones`, default the stack's zone), ordered by a ComputeClass; empty takes the deprecated tpuProvisioning and tpuReservation as a plan of one. See docs/explanation/tpu-capacity.md.",
         allowed:
             'a list of options, each once: {"type": "reservation", "name": <reservation>}, {"type": "any-reservation"}, {"type": "on-demand"}, ' +
-            `{"type": "flex-start", "maxRunDurationSeconds"?: ${FLEX_START_MAX_RUN_SECONDS.minimum} to ${FLEX_START_MAX_RUN_SECONDS.maximum}}, {"type": "spot"}`,
+            `{"type": "flex-start", "maxRunDurationSeconds"?: ${FLEX_START_MAX_RUN_SECONDS.minimum} to ${FLEX_START_MAX_RUN_SECONDS.maximum}}, {"type": "spot"}; ` +
+            'each may add "zones": GKE TPU v6e zones of the stack\'s region that offer the option, each once',
         schema: CAPACITY_SCHEMA,
+    },
+    tpuCapacityOrder: {
+        type: "string",
+        default: "option-first",
+        description:
+            "How the ComputeClass orders the pools of options in several zones: option-first tries every zone of the first option, then every zone of the next; zone-first tries every option in the first zone, then every option in the next. Zones come in the order the first option lists them, then those later options add, in the order they list them. See docs/explanation/tpu-capacity.md.",
+        allowed: TPU_CAPACITY_ORDERS.join(", "),
+        schema: oneOf(TPU_CAPACITY_ORDERS, "is not an order of the capacity plan's pools"),
     },
 } as const satisfies Record<string, Setting>;
 
@@ -348,20 +397,39 @@ export const capacityOrLegacySettings: Rule<Pick<TpuPoolValues, "tpuCapacity" | 
     },
 };
 
-export const capacityOfferedInZone: Rule<Pick<TpuPoolValues, "tpuCapacity" | "tpuMinNodes"> & { zone: string }> = {
+/** The zones an option of checked tpuCapacity buys in: its own, else the stack's zone. */
+function zonesOfRung(rung: Record<string, unknown>, zone: string): string[] {
+    return (rung.zones as string[] | undefined) ?? [zone];
+}
+
+export const capacityOfferedInZone: Rule<Pick<TpuPoolValues, "tpuCapacity" | "tpuMinNodes"> & { zone: string; region: string }> = {
     description:
-        "Every option of tpuCapacity is offered in the zone (flex-start: in its zones); a flex-start first option keeps tpuMinNodes at 0.",
-    reads: ["tpuCapacity", "tpuMinNodes", "zone"],
+        "Every zone of every option of tpuCapacity (default: zone) is a GKE TPU v6e zone of the stack's region that offers the option (flex-start: in its zones); a flex-start first option keeps tpuMinNodes at 0.",
+    reads: ["tpuCapacity", "tpuMinNodes", "zone", "region"],
     check: (values, key) => {
+        const region = values.region || regionOfZone(values.zone);
         const problems: string[] = [];
         values.tpuCapacity.forEach((rung, index) => {
-            const option = TPU_CAPACITY_OPTIONS[rung.type as TpuCapacityOption];
-            if (option.zones !== undefined && !option.zones.includes(values.zone)) {
-                problems.push(
-                    `${rungText(key, index, String(rung.type))} is not offered for TPU v6e in ${key("zone")} = ${JSON.stringify(values.zone)}; ` +
-                        `allowed: ${String(rung.type)} in ${option.zones.join(", ")}`,
-                );
-            }
+            const type = String(rung.type);
+            const option = TPU_CAPACITY_OPTIONS[type as TpuCapacityOption];
+            zonesOfRung(rung, values.zone).forEach((zone, place) => {
+                // The stack's zone is already checked on its own (a v6e zone, in the region); a zone the option lists is named by its place.
+                const where =
+                    rung.zones === undefined ? undefined : `${key("tpuCapacity")}[${index}].zones[${place}] = ${JSON.stringify(zone)}`;
+                if (where !== undefined && regionOfZone(zone) !== region) {
+                    problems.push(`${where} is not in the stack's region ${region}; allowed: ${v6eZonesAllowedIn(region)}`);
+                } else if (where !== undefined && !GKE_TPU_V6E_ZONES.includes(zone)) {
+                    problems.push(
+                        `${where} is not a zone where GKE offers TPU v6e node pools (TPU VM zones differ); allowed: ${v6eZonesAllowedIn(region)}`,
+                    );
+                } else if (option.zones !== undefined && !option.zones.includes(zone)) {
+                    const problem =
+                        where === undefined
+                            ? `${rungText(key, index, type)} is not offered for TPU v6e in ${key("zone")} = ${JSON.stringify(values.zone)}`
+                            : `${where} does not offer ${JSON.stringify(type)} for TPU v6e`;
+                    problems.push(`${problem}; allowed: ${type} in ${option.zones.join(", ")}`);
+                }
+            });
         });
         if (values.tpuCapacity[0]?.type === "flex-start" && values.tpuMinNodes !== 0) {
             problems.push(
@@ -402,8 +470,37 @@ export function legacyCapacityWarning(
     );
 }
 
+/**
+ * The plan's zones in order: the first option's, as it lists them, then each zone a later option adds, in the order the
+ * options (and each its zones) list them.
+ */
+export function planZones(capacity: readonly ZonedCapacityRung[]): string[] {
+    return [...new Set(capacity.flatMap((rung) => rung.zones))];
+}
+
+/** One pool of the plan: an option (by its place in tpuCapacity) in one of its zones. */
+export interface PlannedZonePool {
+    capacity: ZonedCapacityRung;
+    /** The option's place in tpuCapacity, which its pool's name keeps whatever the order. */
+    index: number;
+    zone: string;
+}
+
+/**
+ * Every pool of the plan in the order GKE tries them: option-first takes each option in its order, in each of its zones
+ * in {@link planZones}' order; zone-first takes each zone in that order, with each option listing it in the plan's order.
+ */
+export function plannedPools(tpu: Pick<TpuSettings, "capacity" | "order">): PlannedZonePool[] {
+    const pools = tpu.capacity.map((capacity, index) => ({ capacity, index }));
+    const zones = planZones(tpu.capacity);
+    const inZone = (zone: string) => pools.filter(({ capacity }) => capacity.zones.includes(zone)).map((pool) => ({ ...pool, zone }));
+    return tpu.order === "zone-first"
+        ? zones.flatMap(inZone)
+        : pools.flatMap((pool) => zones.filter((zone) => pool.capacity.zones.includes(zone)).map((zone) => ({ ...pool, zone })));
+}
+
 /** The TPU pools from checked values; the rules above have made sure the topology is one of the machine type's. */
-export function tpuSettingsOf(values: TpuPoolValues): TpuSettings {
+export function tpuSettingsOf(values: TpuPoolValues & { zone: string }): TpuSettings {
     const shape = tpuShape(values)!;
     return {
         machineType: values.tpuMachineType,
@@ -412,6 +509,7 @@ export function tpuSettingsOf(values: TpuPoolValues): TpuSettings {
         hostsPerSlice: shape.hosts,
         minNodes: values.tpuMinNodes,
         maxNodes: values.tpuMaxNodes,
-        capacity: capacityOf(values),
+        capacity: capacityOf(values).map((rung, index) => ({ ...rung, zones: zonesOfRung(values.tpuCapacity[index] ?? {}, values.zone) })),
+        order: values.tpuCapacityOrder as TpuCapacityOrder,
     };
 }

@@ -201,19 +201,21 @@ export const PROJECT_SETTINGS = {
 type LocationValues = ValuesOf<typeof LOCATION_SETTINGS>;
 type ClusterValues = ValuesOf<typeof CLUSTER_SETTINGS>;
 
+/** The GKE TPU v6e zones of `region`, as a message's allowed values. */
+export function v6eZonesAllowedIn(region: string): string {
+    const zonesInRegion = GKE_TPU_V6E_ZONES.filter((candidate) => regionOfZone(candidate) === region);
+    return zonesInRegion.length > 0 ? zonesInRegion.join(", ") : `none (no GKE TPU v6e zone is in ${region})`;
+}
+
 export const zoneInRegion: Rule<LocationValues> = {
     description: "region, when set, is the zone's region.",
     reads: ["zone", "region"],
-    check: ({ zone, region }, key) => {
-        if (region === "" || regionOfZone(zone) === region) {
-            return [];
-        }
-        const zonesInRegion = GKE_TPU_V6E_ZONES.filter((candidate) => regionOfZone(candidate) === region);
-        return [
-            `${key("zone")} = ${JSON.stringify(zone)} is not in ${key("region")} = ${JSON.stringify(region)}; ` +
-                `allowed: ${zonesInRegion.length > 0 ? zonesInRegion.join(", ") : `none (no GKE TPU v6e zone is in ${region})`}`,
-        ];
-    },
+    check: ({ zone, region }, key) =>
+        region === "" || regionOfZone(zone) === region
+            ? []
+            : [
+                  `${key("zone")} = ${JSON.stringify(zone)} is not in ${key("region")} = ${JSON.stringify(region)}; allowed: ${v6eZonesAllowedIn(region)}`,
+              ],
 };
 
 export const systemPoolBounds: Rule<Pick<ClusterValues, "systemMinNodes" | "systemMaxNodes">> = {

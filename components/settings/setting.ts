@@ -8,13 +8,13 @@ import { PROTECTED_NAMESPACES } from "@gke-tpu-inference/facts";
 import { Ipv4Range, networkRangeProblem, parseCidr } from "../lib/cidr";
 
 /** Pulumi's project config types, as Pulumi.yaml declares them. */
-export type ConfigType = "string" | "integer" | "boolean" | "array<string>" | "array<object>";
+export type ConfigType = "string" | "integer" | "boolean" | "object" | "array<string>" | "array<object>";
 
 /** One setting: how Pulumi types it, its default, what it means and allows, and how its value is checked. */
 export interface Setting {
     type: ConfigType;
     /** The value when the stack sets none, as Pulumi.yaml declares it (`""` where the value is derived, as the description says). */
-    default: string | number | boolean | unknown[];
+    default: string | number | boolean | unknown[] | Record<string, unknown>;
     description: string;
     /** What the setting allows, as the settings reference and error messages say it. */
     allowed: string;

@@ -43,6 +43,20 @@ import {
     routerSystemNodes,
     servingNamespaceApart,
 } from "./gateway";
+import {
+    FLEET_SETTINGS,
+    FleetMemberEntry,
+    FleetSettings,
+    fleetAccess,
+    fleetCertificate,
+    fleetGatewayProvider,
+    fleetNetwork,
+    fleetOf,
+    fleetWithoutModelArmor,
+    isFleet,
+    memberKey,
+    memberZone,
+} from "./fleet";
 import { modelEntries, modelEntriesFitPool, modelsAgreeWithCatalog, modelsFitMemory } from "./modelRules";
 import {
     ColdStartSettings,
@@ -79,6 +93,8 @@ export interface Settings {
     /** Model services to run; empty leaves the TPU pool idle. */
     models: ModelServiceSettings[];
     coldStart: ColdStartSettings;
+    /** A fleet of regional clusters behind one multi-cluster Gateway; `zone`, `region`, `tpu` and `network` then describe none of them. */
+    fleet?: FleetSettings;
 }
 
 /** Every setting of the project namespace, in the order the settings reference lists them and their problems are reported. */
@@ -89,6 +105,7 @@ export const SETTINGS = {
     ...GATEWAY_SETTINGS,
     ...PROJECT_SETTINGS,
     ...MODEL_SETTINGS,
+    ...FLEET_SETTINGS,
 } as const satisfies Record<string, Setting>;
 
 type SettingName = keyof typeof SETTINGS;
@@ -114,7 +131,26 @@ export const RULES: readonly Rule<Values>[] = [
     modelsFitMemory,
     routerSystemNodes,
     routerModelNames,
+    fleetGatewayProvider,
+    fleetWithoutModelArmor,
+    fleetCertificate,
+    fleetAccess,
+    fleetNetwork,
 ];
+
+/** The rules about where the TPU pools are: with a fleet, checked for each member at its location and plan instead of the stack's. */
+const MEMBER_RULES: readonly Rule<Values>[] = [zoneInRegion, reservationWithProvisioning, capacityOfferedInZone];
+
+/** The values a member's location rules read: the stack's, with the member's region, zone and (its own) capacity plan. */
+function memberValues(values: Values, member: FleetMemberEntry): Values {
+    return { ...values, region: member.region, zone: memberZone(member), tpuCapacity: member.tpuCapacity ?? values.tpuCapacity };
+}
+
+/** The keys a member's problems name: the member's fields for what it sets, the stack's for what it takes from the stack. */
+function memberKeys(key: (name: string) => string, member: FleetMemberEntry, index: number): (name: string) => string {
+    const own = ["region", "zone", ...(member.tpuCapacity !== undefined ? ["tpuCapacity"] : [])];
+    return (name) => (own.includes(name) ? memberKey(key, index, name) : key(name));
+}
 
 /** The settings read as secrets, which no stack may hold in plain text; not declared in Pulumi.yaml, because a declared key without a default is required of every stack. */
 export const SECRET_SETTINGS = {
@@ -156,6 +192,7 @@ function decode(type: ConfigType, raw: string): unknown {
             return /^-?\d+$/.test(raw) ? Number(raw) : raw;
         case "boolean":
             return raw === "true" ? true : raw === "false" ? false : raw;
+        case "object":
         case "array<string>":
         case "array<object>":
             try {
@@ -266,8 +303,19 @@ export function parseSettings(
             problems.push(`${key(name)}${pathText(issue.path)} = ${JSON.stringify(at === undefined ? null : at)} ${issue.message}`);
         }
     }
+    const fleet =
+        "fleet" in values && isFleet(values.fleet as Values["fleet"])
+            ? (values.fleet as Extract<Values["fleet"], { members: unknown }>)
+            : undefined;
     for (const rule of RULES) {
-        if (rule.reads.every((name) => name in values)) {
+        if (!rule.reads.every((name) => name in values)) {
+            continue;
+        }
+        if (fleet !== undefined && MEMBER_RULES.includes(rule)) {
+            fleet.members.forEach((member, index) =>
+                problems.push(...rule.check(memberValues(values as Values, member), memberKeys(key, member, index))),
+            );
+        } else {
             problems.push(...rule.check(values as Values, key));
         }
     }
@@ -303,7 +351,16 @@ function settingsOf(values: Values, project: string): Settings {
         bodyBasedRouting: values.bodyBasedRouting,
         coldStart: coldStartOf(values),
         models: modelServicesOf(values.models),
+        ...fleetSettingsOf(values),
     };
+}
+
+/** The fleet, when the stack asks for one: each member's TPU pools are the stack's with its zone and plan. */
+function fleetSettingsOf(values: Values): { fleet?: FleetSettings } {
+    const fleet = fleetOf(values.fleet, networkOf(values), (member) =>
+        tpuSettingsOf({ ...values, zone: member.zone, tpuCapacity: member.tpuCapacity ?? values.tpuCapacity }),
+    );
+    return fleet !== undefined ? { fleet } : {};
 }
 
 /** The IAP OAuth client's secret (`pulumi config set --secret iapClientSecret …`), kept a secret; undefined without IAP. */

@@ -20,11 +20,15 @@ export interface ModelServiceArgs {
     model: ModelServiceSettings;
     /** Selector, tolerations and chip count of the TPU pools (through the ComputeClass when the plan has several options). */
     scheduling: TpuScheduling;
-    /** The Gateway the service's HTTPRoute attaches to. */
-    gateway: { name: string; namespace: string };
-    /** What serves the Gateway: it adds the objects the service needs behind it, and what the service waits for. */
-    gatewayProvider: Pick<InstalledGatewayProvider, "addServiceObjects" | "servicePrerequisites">;
-    /** The Gateway's HTTPS URL, for the service's URL and curl examples. */
+    /**
+     * The Gateway the service's HTTPRoute attaches to, and what serves it (the objects the service needs behind it, what
+     * it waits for); none on a fleet member, whose pool the config cluster's Gateway reaches through the member's export.
+     */
+    front?: {
+        gateway: { name: string; namespace: string };
+        gatewayProvider: Pick<InstalledGatewayProvider, "addServiceObjects" | "servicePrerequisites">;
+    };
+    /** The HTTPS URL callers use (the stack's Gateway, or the fleet's), for the service's URL and curl examples. */
     gatewayUrl: pulumi.Input<string>;
     /** The Secret of the key vLLM requires of callers. */
     apiKeySecret?: pulumi.Input<string>;
@@ -93,16 +97,17 @@ export class ModelService extends pulumi.ComponentResource {
 
         const http = httpService(model, args.namespace);
         new k8s.core.v1.Service(`${name}-http`, http, childOpts);
-        const backendAccess = args.gatewayProvider.addServiceObjects(
-            name,
-            {
-                namespace: args.namespace,
-                inferencePool: { ...INFERENCE_POOL_KIND, name: `${model.name}${KSERVE_CHILDREN.inferencePoolSuffix}` },
-                httpServiceName: http.metadata.name,
-                eppServiceName: `${model.name}${KSERVE_CHILDREN.eppServiceSuffix}`,
-            },
-            childOpts,
-        );
+        const backendAccess =
+            args.front?.gatewayProvider.addServiceObjects(
+                name,
+                {
+                    namespace: args.namespace,
+                    inferencePool: { ...INFERENCE_POOL_KIND, name: `${model.name}${KSERVE_CHILDREN.inferencePoolSuffix}` },
+                    httpServiceName: http.metadata.name,
+                    eppServiceName: `${model.name}${KSERVE_CHILDREN.eppServiceSuffix}`,
+                },
+                childOpts,
+            ) ?? [];
         for (const { component, object } of podMonitorings(model, args.namespace)) {
             new k8s.apiextensions.CustomResource(`${name}-${component}-metrics`, object, childOpts);
         }
@@ -112,7 +117,7 @@ export class ModelService extends pulumi.ComponentResource {
             llmInferenceService(model, {
                 namespace: args.namespace,
                 scheduling,
-                gateway: args.gateway,
+                gateway: args.front?.gateway,
                 coldStart: this.coldStart,
                 paused: args.paused ?? false,
                 serviceAccountName: weights.serviceAccountName,
@@ -130,7 +135,7 @@ export class ModelService extends pulumi.ComponentResource {
                 // Its backends' access control in place before KServe creates the route that reaches them.
                 dependsOn: [
                     ...args.platform,
-                    ...args.gatewayProvider.servicePrerequisites,
+                    ...(args.front?.gatewayProvider.servicePrerequisites ?? []),
                     ...backendAccess,
                     ...weights.ready,
                     ...args.store.imagePullable,

@@ -13,17 +13,22 @@ export function clustersOf(resources: PolicyResource[]): PolicyResource[] {
 }
 
 /**
- * The cluster NodePool `pool` belongs to among `clusters`: the one its `cluster` input names (by name or id), else the
- * only cluster it waits for. Undefined when its cluster is not in the stack.
+ * The cluster among `clusters` that `reference` (a cluster's name, id or resource link) names, else the only one
+ * `dependent` waits for (a reference built from a cluster's outputs). Undefined when it is not in the stack.
  */
-export function clusterOfPool(pool: PolicyResource, clusters: PolicyResource[]): PolicyResource | undefined {
-    const named = typeof pool.props.cluster === "string" ? pool.props.cluster.split("/").pop() : undefined;
+export function clusterReferencedBy(reference: unknown, dependent: PolicyResource, clusters: PolicyResource[]): PolicyResource | undefined {
+    const named = typeof reference === "string" ? reference.split("/").pop() : undefined;
     const byName = clusters.find((candidate) => named !== undefined && candidate.props.name === named);
     if (byName) {
         return byName;
     }
-    const awaited = clusters.filter((candidate) => pool.dependencies.includes(candidate));
+    const awaited = clusters.filter((candidate) => dependent.dependencies.includes(candidate));
     return awaited.length === 1 ? awaited[0] : undefined;
+}
+
+/** The cluster NodePool `pool` belongs to among `clusters`: the one its `cluster` input names (by name or id), else the only cluster it waits for. */
+export function clusterOfPool(pool: PolicyResource, clusters: PolicyResource[]): PolicyResource | undefined {
+    return clusterReferencedBy(pool.props.cluster, pool, clusters);
 }
 
 /** The provider resource an object was registered with, looking up through its parents (a chart's objects take the chart's). */

@@ -108,3 +108,62 @@ export async function readStackOutputs(
     }
     return undefined;
 }
+
+/** One member of a fleet, as the fleet stack's `members.<region>` output gives it (index.ts). */
+export interface FleetMemberOutput {
+    /** The member's GKE cluster. */
+    clusterName: string;
+    /** `gcloud container clusters get-credentials <cluster> --region <region> --project <project>` (components/infrastructure/cluster.ts). */
+    kubeconfigCommand: string;
+    /** The member's TPU capacity plan, shaped as a single-cluster stack's `tpuCapacityPlan` output. */
+    tpuCapacityPlan?: unknown;
+    /** The member's estimated TPU bill, shaped as a single-cluster stack's `tpuHourlyCost` output. */
+    tpuHourlyCost?: unknown;
+}
+
+/**
+ * What a fleet stack's outputs add to a single-cluster stack's (index.ts): `members` by region, the `configRegion` whose
+ * cluster holds the multi-cluster Gateway, and that Gateway's `gatewayAddresses` (one per member region, as GKE reports
+ * them). The rest are a single-cluster stack's: `servingNamespace`, `gateway` (the multi-cluster Gateway), `models`.
+ */
+export interface FleetOutput {
+    configRegion: string;
+    members: Record<string, FleetMemberOutput>;
+    gatewayAddresses?: string[];
+}
+
+/** A fleet stack's members and config region, undefined for a single-cluster stack; a usage error naming the output when malformed. */
+export function fleetFromOutputs(outputs: Record<string, unknown> | undefined): FleetOutput | undefined {
+    const { configRegion, members, gatewayAddresses } = (outputs ?? {}) as {
+        configRegion?: unknown;
+        members?: unknown;
+        gatewayAddresses?: unknown;
+    };
+    if (configRegion === undefined && members === undefined) {
+        return undefined;
+    }
+    const malformed = (field: string, what: string) =>
+        new CliError(`the stack's ${field} output is not ${what}: not the outputs of a fleet stack of this program`);
+    if (typeof configRegion !== "string") {
+        throw malformed("configRegion", "a region");
+    }
+    if (members === null || typeof members !== "object" || Array.isArray(members)) {
+        throw malformed("members", "an object of members by region");
+    }
+    const byRegion = members as Record<string, Partial<FleetMemberOutput> | null>;
+    for (const [region, member] of Object.entries(byRegion)) {
+        if (typeof member?.clusterName !== "string" || typeof member.kubeconfigCommand !== "string") {
+            throw malformed(`members.${region}`, "a member with clusterName and kubeconfigCommand");
+        }
+    }
+    if (!(configRegion in byRegion)) {
+        throw malformed("configRegion", `one of the members (${Object.keys(byRegion).join(", ")})`);
+    }
+    return {
+        configRegion,
+        members: byRegion as Record<string, FleetMemberOutput>,
+        ...(Array.isArray(gatewayAddresses)
+            ? { gatewayAddresses: gatewayAddresses.filter((address): address is string => typeof address === "string") }
+            : {}),
+    };
+}

@@ -20,7 +20,20 @@ export const OUTPUTS_PAGE = path.join("docs", "reference", "outputs.md");
 const SECURITY_PAGE = path.join("docs", "explanation", "security.md");
 
 /** Object keys that are names the stack's settings choose, shown as one placeholder. */
-const NAMED_KEYS: Record<string, string> = { models: "<service>" };
+const NAMED_KEYS: Record<string, string> = { models: "<service>", members: "<region>" };
+
+/** A fleet member's outputs: those of a single cluster, described once, under its region. */
+const MEMBER_PREFIX = "members.<region>.";
+
+/** An output's description: its own, else, for a fleet member's output, the single cluster's of the same name. */
+export function outputDescription(at: string): string | undefined {
+    return OUTPUT_DESCRIPTIONS[at] ?? (at.startsWith(MEMBER_PREFIX) ? OUTPUT_DESCRIPTIONS[at.slice(MEMBER_PREFIX.length)] : undefined);
+}
+
+/** Whether a description's key names a found output, itself or as a fleet member's. */
+export function describesFound(key: string, found: ReadonlyMap<string, unknown>): boolean {
+    return found.has(key) || found.has(`${MEMBER_PREFIX}${key}`);
+}
 
 /** Objects described as a whole: their keys are labels or names, not fields. */
 const WHOLE = new Set([
@@ -41,21 +54,27 @@ export const OUTPUT_DESCRIPTIONS: Record<string, string> = {
     "access.publicToInternet": "Whether `allowedSourceRanges` holds 0.0.0.0/0: the whole internet reaches the Gateway.",
     "access.rateLimitPerMinute": "Requests per minute one client address may send before it gets HTTP 429 (`gatewayRateLimit`).",
     "access.reachableFrom":
-        "The client ranges let in (`allowedSourceRanges`); `nobody` while it is empty, when the Gateway refuses every request.",
+        "The client ranges let in (`allowedSourceRanges`); `nobody` while it is empty, when the Gateway refuses every request; a fleet's: the VPC network, its Gateway's load balancer being internal.",
     caCertificateCommand:
         "When the stack's own CA signs the Gateway's certificate: the command that writes that CA to `ca.crt` for `curl --cacert`.",
     caIssuerName: "The CA ClusterIssuer (RSA 2048, self-signed root) that signs the certificates KServe asks for.",
     clusterName: "Name of the regional GKE cluster.",
+    configRegion: "A fleet's: the member region whose cluster holds the multi-cluster Gateway (`fleet.configRegion`).",
     dashboardUrl:
         "The stack's Cloud Monitoring dashboard: per model service requests, time to first token, tokens, queue, KV cache, prefix-cache hits, the EPP's decisions, replicas.",
     gateway: "Where the inference Gateway is, for `npm run smoke` and `npm run doctor`.",
     "gateway.name": "Name of the Gateway (`gatewayName`).",
     "gateway.namespace": "Namespace of the Gateway (`gatewayNamespace`).",
     gatewayAddress: "The Gateway's address: the regional load balancer's reserved IP.",
+    gatewayAddresses:
+        "A fleet's: the multi-cluster Gateway's addresses, one per member region, as GKE reports them once it has programmed the Gateway (ephemeral, internal); point `gatewayHostname` at them.",
     gatewayClass: "GatewayClass of the inference Gateway.",
     gatewayProvider: "What serves the Gateway: `gke` or `istio`.",
     gatewayUrl: "`https://<gatewayHostname or gatewayAddress>`: HTTPS only; plain HTTP redirects here.",
     kubeconfigCommand: "The `gcloud container clusters get-credentials` command that points kubectl at the cluster.",
+    members:
+        "A fleet's: per member region, its cluster, TPU zone, capacity plan and bill, each as a single cluster's output of the same name.",
+    "members.<region>": "One member of the fleet.",
     modelBucket: "The bucket of staged weights and the XLA compilation cache; absent when nothing is staged or cached.",
     modelRouting: "With `bodyBasedRouting` only: one OpenAI-compatible endpoint for every model service, which the body's `model` picks.",
     "modelRouting.curl": "A chat completion through the router, ready to paste.",
@@ -82,11 +101,17 @@ export const OUTPUT_DESCRIPTIONS: Record<string, string> = {
     "tpuCapacityPlan.computeClass":
         "With two options or more: the ComputeClass whose priorities name the options' node pools in order; the services' pods select it.",
     "tpuCapacityPlan.ceilingNodes":
-        "The most TPU VMs the plan's pools hold at once, every option's maximum: a rollout's surge pod spills onto the next option when the first is full.",
+        "The most TPU VMs the plan's pools hold at once, every pool's maximum (each option in each of its zones): a rollout's surge pod spills onto the next pool when the first is full.",
     "tpuCapacityPlan.options":
-        "Each option in the order GKE tries it: `option`, `zone`, `nodePool`, `minNodes`, `maxNodes`, the `reservation` or flex-start `maxRunDurationSeconds` it takes, its `limits`, on a multi-host slice before a later option `scaleUpWaitMinutes` (the longest GKE waits on it before trying the next), and `usdPerHour` of the services' busy VMs if all came from it (`unknown` without a catalogued rate).",
+        "Each pool in the order GKE tries it (an option in several zones is a pool in each, ordered by `tpuCapacityOrder`): `option`, `zone`, `nodePool`, `minNodes`, `maxNodes`, the `reservation` or flex-start `maxRunDurationSeconds` it takes, its `limits`, on a multi-host slice before a later option `scaleUpWaitMinutes` (the longest GKE waits on it before trying the next), and `usdPerHour` of the services' busy VMs if all came from it (`unknown` without a catalogued rate).",
     tpuHourlyCost:
         "Estimated TPU bill per hour at the node count the configuration implies (none when paused), as a range over the plan's options.",
+    "tpuHourlyCost.atCeiling":
+        "Every pool of the plan full, each option in each of its zones at `tpuMaxNodes` (none when paused): the most the plan can bill at once.",
+    "tpuHourlyCost.atCeiling.chips": "TPU chips with every pool full.",
+    "tpuHourlyCost.atCeiling.nodes": "TPU VMs with every pool full.",
+    "tpuHourlyCost.atCeiling.usdPerHour":
+        "USD per hour with every pool full, each at its option's rate (one rate per option, the same in every zone), summed over the pools whose option has a known rate (`unknownRates` names the others); absent when none has one.",
     "tpuHourlyCost.atMaximum":
         "With autoscaled services only: the same bill with every one at its maximum (`nodes`, `chips`, `usdPerHour`).",
     "tpuHourlyCost.atMaximum.chips": "TPU chips at the maximum.",
@@ -165,7 +190,7 @@ export function outputsMarkdown(outputs: Record<string, Record<string, unknown>>
     const rows = [...found.keys()].sort().map((at) => {
         const where = found.get(at)!;
         const shown = where.length === stacks.length ? "all" : where.join(", ");
-        return `| \`${at}\` | ${shown} | ${(OUTPUT_DESCRIPTIONS[at] ?? "(no description)").replace(/\|/g, "\\|")} |`;
+        return `| \`${at}\` | ${shown} | ${(outputDescription(at) ?? "(no description)").replace(/\|/g, "\\|")} |`;
     });
     return [
         "# Stack outputs",

@@ -1,17 +1,17 @@
 /**
- * TPU capacity as the cluster shows it: which option of the stack's capacity plan each TPU node came from (its pool, and
- * GKE's provisioning, spot, flex-start and reservation labels), the ComputeClass's health and each priority's backoff, and
+ * TPU capacity as the cluster shows it: which option of the stack's capacity plan and which zone each TPU node came from
+ * (its pool, its zone, and GKE's provisioning, spot, flex-start and reservation labels), the ComputeClass's health and each priority's backoff, and
  * why a Pending TPU pod got no node (GKE's FailedScaleUp text: stockout, quota, reservation exhausted, flex-start queued)
  * with the next step. Pure: it reads objects already fetched, so that it is tested against recorded cluster states.
  */
-import { CAPACITY_NODE_LABELS, LessonId, SCALE_UP_FAILURES, ScaleUpFailure, TPU_NODE } from "@gke-tpu-inference/facts";
+import { CAPACITY_NODE_LABELS, LessonId, NODE_ZONE_LABEL, SCALE_UP_FAILURES, ScaleUpFailure, TPU_NODE } from "@gke-tpu-inference/facts";
 import type { KubeObject } from "../cluster/kube";
 import { Diagnosis, objectName } from "./report";
 
-/** The stack's `tpuCapacityPlan` output, as the doctor reads it from the stack. */
+/** The stack's `tpuCapacityPlan` output, as the doctor reads it from the stack: a pool per option and zone. */
 export interface CapacityPlanOutput {
     computeClass?: string;
-    options: Array<{ option: string; nodePool: string }>;
+    options: Array<{ option: string; nodePool: string; zone?: string }>;
 }
 
 type Condition = { type?: string; status?: string; reason?: string; message?: string };
@@ -24,15 +24,21 @@ export const FLEX_START_EXPIRY_WARNING_MINUTES = 60;
 /** The lesson that explains a scale-up failure. */
 const lessonOf = (failure: ScaleUpFailure) => failure.lesson as LessonId;
 
-/** The option a pool buys and its place in the plan, by GKE pool name. */
+/** A pool of the plan as the doctor names it: its option, and its zone when the plan says it. */
+function poolText({ option, zone }: CapacityPlanOutput["options"][number]): string {
+    return `${option}${zone !== undefined ? ` in ${zone}` : ""}`;
+}
+
+/** The option a pool buys, in which zone, and its place in the plan, by GKE pool name. */
 function rungOfPool(plan: CapacityPlanOutput | undefined, pool: string | undefined): string | undefined {
     const index = plan?.options.findIndex((option) => option.nodePool === pool) ?? -1;
-    return index < 0 ? undefined : `option ${index + 1} of ${plan!.options.length}: ${plan!.options[index].option}`;
+    return index < 0 ? undefined : `option ${index + 1} of ${plan!.options.length}: ${poolText(plan!.options[index])}`;
 }
 
 /**
- * One line per TPU node: the option it came from, from the plan and GKE's own labels; a warning for a node outside the
- * plan's pools and for a flex-start node within {@link FLEX_START_EXPIRY_WARNING_MINUTES} of its run limit.
+ * One line per TPU node: the option and zone it came from, from the plan and the node's own labels (its zone GKE's, the
+ * truth where a plan's pool is in several); a warning for a node outside the plan's pools and for a flex-start node
+ * within {@link FLEX_START_EXPIRY_WARNING_MINUTES} of its run limit.
  */
 export function capacityOfNodes(nodes: readonly KubeObject[], plan?: CapacityPlanOutput, now: Date = new Date()): Diagnosis[] {
     return nodes
@@ -44,6 +50,7 @@ export function capacityOfNodes(nodes: readonly KubeObject[], plan?: CapacityPla
             const facts = [
                 `pool ${pool ?? "(unlabelled)"}${rung ? ` (${rung})` : ""}`,
                 ...[
+                    NODE_ZONE_LABEL,
                     CAPACITY_NODE_LABELS.provisioning,
                     CAPACITY_NODE_LABELS.spot,
                     CAPACITY_NODE_LABELS.flexStart,
@@ -162,7 +169,8 @@ export function computeClassHealth(computeClass: KubeObject | undefined, classNa
                 condition.status === "True"
             ) {
                 const index = Number(priority.identifier);
-                const option = Number.isInteger(index) ? plan?.options[index]?.option : undefined;
+                const entry = Number.isInteger(index) ? plan?.options[index] : undefined;
+                const option = entry !== undefined ? poolText(entry) : undefined;
                 const failure = SCALE_UP_FAILURES.find((candidate) => candidate.match.test(condition.reason ?? ""));
                 diagnoses.push({
                     status: "WARN",

@@ -50,6 +50,15 @@ export const DOCTOR_CHECKS = {
     "security policy attached": ["open-endpoint"],
     "rate limit present": ["open-endpoint"],
     "Model Armor extension accepted": ["open-endpoint"],
+    "TPU capacity": ["tpu-capacity", "tpu-zones", "tpu-quota", "tpu-reservation", "tpu-flex-start"],
+    "pool exported": ["fleet-exports"],
+    "multi-cluster GatewayClass": ["gateway-api-disabled"],
+    "Gateway address per region": ["gateway-api-disabled"],
+    "import present": ["fleet-exports"],
+    "exported by every member": ["fleet-exports"],
+    "route to the import accepted": ["fleet-exports", "route-timeouts"],
+    "import health check attached": ["import-health-checks"],
+    "import backend policy attached": ["backend-timeout"],
 } as const satisfies Record<string, readonly LessonId[]>;
 
 /** One of the doctor's checks. */

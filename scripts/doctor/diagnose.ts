@@ -43,7 +43,7 @@ export interface DoctorTargets {
     modelRouting?: ModelRouting;
     /** Who programs the stack's Gateway, from its `gatewayProvider` output; the Gateway's class says when absent. */
     gatewayProvider?: GatewayProvider;
-    /** The stack's TPU capacity plan (its `tpuCapacityPlan` output): each option's pool, and the ComputeClass ordering them. */
+    /** The stack's TPU capacity plan (its `tpuCapacityPlan` output): each pool's option and zone, and the ComputeClass ordering them. */
     capacityPlan?: CapacityPlanOutput;
     /** What the stack's `access` output says guards the Gateway; the security checks run only with it. */
     security?: SecurityTargets;
@@ -52,16 +52,16 @@ export interface DoctorTargets {
 }
 
 /** The `tpuCapacityPlan` output as the doctor reads it, when it has the shape the stack writes. */
-function capacityPlanFromOutputs(plan: unknown): CapacityPlanOutput | undefined {
+export function capacityPlanFromOutputs(plan: unknown): CapacityPlanOutput | undefined {
     const { computeClass, options } = (plan ?? {}) as { computeClass?: unknown; options?: unknown };
     if (!Array.isArray(options)) {
         return undefined;
     }
     return {
         ...(typeof computeClass === "string" ? { computeClass } : {}),
-        options: options.flatMap((option: { option?: unknown; nodePool?: unknown }) =>
+        options: options.flatMap((option: { option?: unknown; nodePool?: unknown; zone?: unknown }) =>
             typeof option?.option === "string" && typeof option.nodePool === "string"
-                ? [{ option: option.option, nodePool: option.nodePool }]
+                ? [{ option: option.option, nodePool: option.nodePool, ...(typeof option.zone === "string" ? { zone: option.zone } : {}) }]
                 : [],
         ),
     };

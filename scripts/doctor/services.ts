@@ -37,6 +37,7 @@ import {
     gkePolicyAttached,
     inferencePoolMigration,
 } from "../cluster/checks";
+import { KSERVE_UNROUTED } from "../cluster/fleet";
 import { GatewayClient, TRUST_THE_STACK_CA, gatewayRequest, isTlsVerificationError } from "../cluster/gatewayRequest";
 import type { KubeObject, ObjectReader } from "../cluster/kube";
 import type { LessonId } from "@gke-tpu-inference/facts";
@@ -64,10 +65,24 @@ export function serviceReady(service: KubeObject, workload: readonly Diagnosis[]
         conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>;
         workloads?: { primary?: { readyReplicas?: number } };
     };
-    const conditions = status.conditions ?? [];
-    const ready = findCondition(conditions, "Ready");
+    const all = status.conditions ?? [];
+    const ready = findCondition(all, "Ready");
     if (ready?.status === "True") {
         return { status: "OK", check: "service ready", object, evidence: describeCondition(ready) };
+    }
+    // A service without a route (a fleet member's) is never accepted by a Gateway: KServe's WaitingForGateway is its steady state.
+    const unrouted = (service.spec as { router?: { route?: unknown } } | undefined)?.router?.route === undefined;
+    const waitsForGateway = (condition: { status: string; reason?: string }) =>
+        unrouted && condition.status === "False" && condition.reason === KSERVE_UNROUTED.reason;
+    const conditions = all.filter((condition) => !waitsForGateway(condition));
+    if (ready !== undefined && waitsForGateway(ready) && !conditions.some((condition) => condition.status === "False")) {
+        const waiting = findCondition(all, KSERVE_UNROUTED.condition) ?? ready;
+        return {
+            status: "OK",
+            check: "service ready",
+            object,
+            evidence: `${describeCondition(waiting)}: expected without a route (a fleet member's service is routed by the config cluster's Gateway)`,
+        };
     }
     const rollUps: readonly string[] = KSERVE.rollUpConditions;
     const notReady = conditions.filter((condition) => condition.type !== "Ready" && condition.status === "False");
@@ -78,9 +93,11 @@ export function serviceReady(service: KubeObject, workload: readonly Diagnosis[]
     const serving = status.workloads?.primary?.readyReplicas ?? 0;
     const workloadOnly = notReady.filter((condition) => !rollUps.includes(condition.type));
     const workloadConditions: readonly string[] = KSERVE.workloadConditions;
+    const router = findCondition(all, KSERVE.routerReadyCondition);
     if (
         serving > 0 &&
-        findCondition(conditions, KSERVE.routerReadyCondition)?.status === "True" &&
+        router !== undefined &&
+        (router.status === "True" || waitsForGateway(router)) &&
         workloadOnly.length > 0 &&
         workloadOnly.every((condition) => workloadConditions.includes(condition.type))
     ) {

@@ -7,7 +7,7 @@
  */
 import { createHash } from "crypto";
 import { GKE_TPU_V6E_ZONES, GKE_VERSION, RELEASE_CHANNELS, TPU_V6E_MACHINE_TYPES } from "@gke-tpu-inference/facts";
-import { compareGkeVersions, parseGkeVersion } from "../../components/infrastructure/preflight";
+import { compareGkeVersions, parseGkeVersion } from "@gke-tpu-inference/facts";
 import { MACHINE_TYPE } from "../../components/settings/cluster";
 import { parseObjects } from "./expand";
 

@@ -87,6 +87,10 @@ function gcpState(args: MockResourceArgs, project: string, stack: string): MockR
             const id = `projects/${project}/regions/${region}/addresses/${name}`;
             return { id, state: { ...withName, address: MOCK_GATEWAY_ADDRESS, selfLink: `${COMPUTE_API}/${id}` } };
         }
+        case "gcp:gkehub/membership:Membership": {
+            const id = `projects/${project}/locations/${location ?? "global"}/memberships/${inputs.membershipId}`;
+            return { id, state: { ...inputs, project, name: id } };
+        }
         case "gcp:container/nodePool:NodePool":
             return { id: `${inputs.cluster}/nodePools/${name}`, state: withName };
         default:

@@ -4,7 +4,7 @@
  * v1beta1) sends to an InferencePool (v1 or alpha group) is caught, however the objects are declared; a regional class,
  * another implementation's class, and a Gateway that serves no InferencePool are left alone.
  */
-import { GATEWAY_CLASSES } from "../../policies/facts";
+import { GATEWAY_CLASSES, MULTI_CLUSTER_INFERENCE } from "../../policies/facts";
 import {
     gatewayClassMessage,
     requireRegionalGatewayClassForInference as policy,
@@ -172,6 +172,16 @@ describe("every spelling", () => {
                 gatewayClassMessage("gateway/inference-gateway", "gke-l7-regional-external-managed", allowed),
             ]);
         });
+
+        test.each(MULTI_CLUSTER_INFERENCE.gatewayClasses.map((className) => [className]))(
+            "the multi-cluster class %s routing to a GCPInferencePoolImport is clean; routing to an InferencePool is caught",
+            async (className) => {
+                expect(await verdict([gateway(className), route({ ...MULTI_CLUSTER_INFERENCE.importKind, name: "qwen-fleet" })])).toEqual(
+                    [],
+                );
+                expect(await verdict([gateway(className), route(POOLS[0])])).toEqual(caught(className));
+            },
+        );
 
         test("not this lesson's: another implementation's class, a Service backend, a Gateway nothing uses", async () => {
             expect(await verdict([gateway("istio"), llmService()])).toEqual([]);

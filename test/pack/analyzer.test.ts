@@ -37,7 +37,7 @@ describe("the pack's config is validated as the CLI validates it", () => {
         const info = await pack().info();
         expect(info.name).toBe("gke-tpu-inference");
         expect(info.version).toBe(JSON.parse(fs.readFileSync(path.join(PACK_DIR, "package.json"), "utf8")).version);
-        expect(info.policies).toHaveLength(31);
+        expect(info.policies).toHaveLength(37);
         expect(info.policies.find((policy) => policy.name === "require-long-inference-backend-timeout")).toEqual({
             name: "require-long-inference-backend-timeout",
             // Its rule, then its lesson's cause, from the lesson registry.

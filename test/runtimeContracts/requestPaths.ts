@@ -1,5 +1,5 @@
 /** The request path, hop by hop, per gateway provider: ports, protocols, timeouts, what happens on failure. */
-import { GATEWAY_LISTENERS } from "@gke-tpu-inference/facts";
+import { GATEWAY_LISTENERS, MULTI_CLUSTER_INFERENCE, SOURCES } from "@gke-tpu-inference/facts";
 
 /** One hop of a request's way to vLLM, or of a health check, as the stack must build it. */
 export interface RequestHop {
@@ -133,5 +133,55 @@ export const REQUEST_PATHS = {
             bodyBasedRouting: true,
         },
         ...SHARED_HOPS,
+    },
+    fleet: {
+        clientToGateway: {
+            hop: "client inside the VPC → GKE's cross-regional internal Application Load Balancer (the Gateway's address in each member region, its HTTPS listener)",
+            port: GATEWAY_LISTENERS.https.port,
+            protocol:
+                "HTTPS (TLS ends at the load balancer's Envoy proxies with the Gateway's certificate; plain HTTP on 80 only redirects)",
+            timeout: `${MULTI_CLUSTER_INFERENCE.backendTimeoutSeconds} s per backend request (each import's GCPBackendPolicy)`,
+            failure: "no member with a healthy endpoint: 503",
+            selectedBy: `the config cluster's Gateway of class ${MULTI_CLUSTER_INFERENCE.gatewayClass} with an ephemeral address per member region`,
+            source: `${SOURCES.gkeMultiClusterInferenceSetup}; ${SOURCES.gkeMultiClusterInferenceAbout}`,
+        },
+        routeToImport: {
+            hop: "load balancer → the service's GCPInferencePoolImport in the config cluster (no port: the exported pools give it)",
+            port: 8000,
+            protocol: "HTTP/1.1, plain",
+            timeout: "the client hop's",
+            failure: "no import (no member exports the pool): the route's backend is unresolved",
+            selectedBy: "the config cluster's HTTPRoute <service>-fleet on the HTTPS listener, every rule to the import <service>-fleet",
+            source: SOURCES.gkeMultiClusterInferenceSetup,
+        },
+        memberPool: {
+            hop: "import → each member's exported InferencePool <service>-fleet (KServe's selector, target port 8000 and endpoint picker)",
+            port: 8000,
+            protocol: "HTTP/1.1, plain",
+            timeout: "the client hop's",
+            failure: "a member without ready endpoints gets no traffic; every member without: 503",
+            selectedBy: `the stack's twin pool annotated ${MULTI_CLUSTER_INFERENCE.exportAnnotation.key}=${MULTI_CLUSTER_INFERENCE.exportAnnotation.value} in every member`,
+            source: `${SOURCES.gkeMultiClusterInferenceSetup}; kserve/kserve v0.20.0 config/llmisvcconfig/config-llm-scheduler.yaml:8-24`,
+        },
+        endpointPicker: SHARED_HOPS.endpointPicker,
+        poolToVllm: SHARED_HOPS.poolToVllm,
+        importHealthCheck: {
+            hop: "load balancer health check → vLLM /health in every member, for the import",
+            port: 8000,
+            protocol: "HTTP, plain",
+            timeout: "GKE's default",
+            failure: "the endpoint is unhealthy; a member with none gets no traffic",
+            selectedBy: "a HealthCheckPolicy per import (type HTTP, USE_FIXED_PORT 8000, /health)",
+            source: `${SOURCES.gkeMultiClusterInferenceSetup}; shared/crds/gke-gateway-api/networking.gke.io_healthcheckpolicies.yaml:280-292`,
+        },
+        proxyFirewall: {
+            hop: "the load balancer's Envoy proxies (every member region's GLOBAL_MANAGED_PROXY subnet) → the members' pods, vLLM's and the EPP's ports",
+            port: 8000,
+            protocol: "TCP, ingress to the nodes",
+            timeout: "none",
+            failure: "dropped by the VPC firewall: every backend unhealthy",
+            selectedBy: "an ingress firewall rule on each member's nodes admitting every member region's proxy-only range",
+            source: `${SOURCES.crossRegionInternalLoadBalancer}; kubernetes/ingress-gce acbcf5d6 pkg/loadbalancers/features/l7ilb.go:37-54 (the open-source controller opens only INTERNAL_HTTPS_LOAD_BALANCER and REGIONAL_MANAGED_PROXY ranges)`,
+        },
     },
 } as const satisfies Record<string, Record<string, RequestHop>>;

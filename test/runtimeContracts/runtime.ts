@@ -132,6 +132,42 @@ export const RUNTIME_CONTRACTS = {
             },
         ],
     },
+    multiClusterGateway: {
+        workload: "GKE's multi-cluster Gateway controller (Google-hosted), programming the fleet's Gateway from the config cluster",
+        identity: "the multi-cluster Ingress service agent service-<project number>@gcp-sa-multiclusteringress.iam.gserviceaccount.com",
+        when: "with a fleet, once the multiclusteringress feature names the config cluster's membership",
+        calls: [
+            // Its code is not public: the cluster calls are what reaching each member's Kubernetes API takes, the role being the one GKE's guide grants.
+            {
+                request: "GKE projects.locations.clusters.get of each member: its Kubernetes API's endpoint and credentials",
+                source: `${SOURCES.multiClusterIngressAgent}; ${SOURCES.gkeApiPermissions}`,
+                permission: "container.clusters.get",
+                on: "project",
+            },
+            {
+                request: "the same, reading each member's credentials",
+                source: `${SOURCES.multiClusterIngressAgent}; ${SOURCES.gkeApiPermissions}`,
+                permission: "container.clusters.getCredentials",
+                on: "project",
+            },
+            // The cross-regional internal load balancer it builds from the Gateway, the routes and the import policies.
+            ...(
+                [
+                    ["a global backend service per import", "compute.backendServices.create"],
+                    ["a health check per import's HealthCheckPolicy", "compute.healthChecks.create"],
+                    ["the URL map of the routes", "compute.urlMaps.create"],
+                    ["the target HTTPS proxy of the listener", "compute.targetHttpsProxies.create"],
+                    ["a global forwarding rule per region's address", "compute.globalForwardingRules.create"],
+                    ["the members' NEGs attached to the backend service", "compute.networkEndpointGroups.use"],
+                ] as const
+            ).map(([request, permission]) => ({
+                request: `Compute Engine: ${request}`,
+                source: `${SOURCES.crossRegionInternalLoadBalancer}; ${SOURCES.multiClusterIngressAgentRole}`,
+                permission,
+                on: "project" as const,
+            })),
+        ],
+    },
 } as const satisfies Record<string, WorkloadContract>;
 
 /** A workload's calls to the Kubernetes API, and who grants them. */

@@ -423,6 +423,9 @@ describe("against an offline report of the prod stack", () => {
         expect(diff.outputs.map((output) => output.path)).toEqual([
             "tpuCapacityPlan.options[0].minNodes",
             "tpuCapacityPlan.options[0].usdPerHour",
+            "tpuHourlyCost.atCeiling.chips",
+            "tpuHourlyCost.atCeiling.nodes",
+            "tpuHourlyCost.atCeiling.usdPerHour",
             "tpuHourlyCost.atMaximum.chips",
             "tpuHourlyCost.atMaximum.nodes",
             "tpuHourlyCost.atMaximum.usdPerHour.cheapest",
@@ -451,7 +454,7 @@ describe("against an offline report of the prod stack", () => {
                 "    ~ update  gcp:container:NodePool  tpu-inference-spot-pool  inputs.autoscaling.maxNodeCount",
                 "    ~ update  gcp:container:NodePool  tpu-inference-tpu-pool  inputs.autoscaling.maxNodeCount",
                 "    ~ update  kubernetes:keda.sh/v1alpha1:ScaledObject  qwen2-3b-cache-autoscaler  inputs.spec.maxReplicaCount",
-                "    ~ outputs  tpuCapacityPlan.ceilingNodes, tpuCapacityPlan.options[0].maxNodes, tpuCapacityPlan.options[1].maxNodes (+5 more)",
+                "    ~ outputs  tpuCapacityPlan.ceilingNodes, tpuCapacityPlan.options[0].maxNodes, tpuCapacityPlan.options[1].maxNodes (+8 more)",
                 "",
                 "    ~ 4 to update, + 0 to create, - 0 to delete, 121 unchanged",
             ].join("\n"),

@@ -25,6 +25,15 @@ const PLAN: CapacityPlanOutput = {
         { option: "spot", nodePool: "tpu-inference-spot-pool-9c0d2e1" },
     ],
 };
+/** The plan of a stack in us-east5-a with a reservation there and on-demand in both of the region's zones (option-first). */
+const TWO_ZONES: CapacityPlanOutput = {
+    computeClass: "tpu-inference-tpu",
+    options: [
+        { option: "reservation", nodePool: "tpu-inference-tpu-pool-1a2b3c4", zone: "us-east5-a" },
+        { option: "on-demand", nodePool: "tpu-inference-ondemand-pool-5d6e7f8", zone: "us-east5-a" },
+        { option: "on-demand", nodePool: "tpu-inference-ondemand-b-pool-9a0b1c2", zone: "us-east5-b" },
+    ],
+};
 /** When the states were recorded: the on-demand priority's backoff ends now. */
 const NOW = new Date("2026-11-20T10:05:00Z");
 
@@ -70,6 +79,32 @@ describe("the doctor's capacity checks, against recorded cluster states", () => 
         ).toEqual([
             ["OK", "ComputeClass tpu-inference-tpu"],
             ["WARN", "ComputeClass tpu-inference-tpu priority 0 (on-demand)"],
+        ]);
+    });
+
+    test("a plan across two zones: each TPU node names its option and the zone it came from, and a backed-off priority its zone", () => {
+        const { nodes, computeClass } = state("two-zones");
+        expect(capacityOfNodes(nodes, TWO_ZONES, NOW)).toEqual([
+            {
+                status: "OK",
+                check: "TPU node in the capacity plan",
+                object: "Node gke-tpu-inference-zones-tpu-inference-tpu-pool-1a2b3c4-h1j2",
+                evidence:
+                    "pool tpu-inference-tpu-pool-1a2b3c4 (option 1 of 3: reservation in us-east5-a), topology.kubernetes.io/zone=us-east5-a, cloud.google.com/gke-provisioning=standard, cloud.google.com/reservation-name=r1",
+            },
+            {
+                status: "OK",
+                check: "TPU node in the capacity plan",
+                object: "Node gke-tpu-inference-zones-tpu-inference-ondemand-b-pool-9a0b1c2-k3l4",
+                evidence:
+                    "pool tpu-inference-ondemand-b-pool-9a0b1c2 (option 3 of 3: on-demand in us-east5-b), topology.kubernetes.io/zone=us-east5-b, cloud.google.com/gke-provisioning=standard",
+            },
+        ]);
+        expect(
+            computeClassHealth(computeClass, "tpu-inference-tpu", TWO_ZONES).map((diagnosis) => [diagnosis.status, diagnosis.object]),
+        ).toEqual([
+            ["OK", "ComputeClass tpu-inference-tpu"],
+            ["WARN", "ComputeClass tpu-inference-tpu priority 1 (on-demand in us-east5-a)"],
         ]);
     });
 
@@ -244,6 +279,39 @@ describe("npm run doctor runs the capacity checks", () => {
             ["WARN", "ComputeClass priority not backed off", "ComputeClass tpu-inference-tpu priority 0 (on-demand)"],
         ]);
         expect(capacity.every((diagnosis) => Object.keys(DOCTOR_CHECKS).includes(diagnosis.check))).toBe(true);
+    });
+
+    test("a plan across two zones: the zones from the stack's output, each node's zone from its label", async () => {
+        const targets = targetsFromOutputs({
+            tpuCapacityPlan: {
+                computeClass: TWO_ZONES.computeClass,
+                options: TWO_ZONES.options.map((option) => ({ ...option, minNodes: 0 })),
+            },
+        });
+        expect(targets.capacityPlan).toEqual(TWO_ZONES);
+        const capacity = (await runDoctor(memoryReader(objects("two-zones")), targets, { now: NOW })).filter(
+            (diagnosis) => diagnosis.area === "TPU capacity",
+        );
+        expect(
+            capacity.map((diagnosis) => [diagnosis.status, diagnosis.object, diagnosis.evidence.split(", ").slice(0, 2).join(", ")]),
+        ).toEqual([
+            [
+                "OK",
+                "Node gke-tpu-inference-zones-tpu-inference-tpu-pool-1a2b3c4-h1j2",
+                "pool tpu-inference-tpu-pool-1a2b3c4 (option 1 of 3: reservation in us-east5-a), topology.kubernetes.io/zone=us-east5-a",
+            ],
+            [
+                "OK",
+                "Node gke-tpu-inference-zones-tpu-inference-ondemand-b-pool-9a0b1c2-k3l4",
+                "pool tpu-inference-ondemand-b-pool-9a0b1c2 (option 3 of 3: on-demand in us-east5-b), topology.kubernetes.io/zone=us-east5-b",
+            ],
+            ["OK", "ComputeClass tpu-inference-tpu", "Crd is healthy."],
+            [
+                "WARN",
+                "ComputeClass tpu-inference-tpu priority 1 (on-demand in us-east5-a)",
+                "OutOfResources: NodeProvisioning associated with this priority failed due to the OutOfResources error. Backing off the priority until 2026-11-20T10:05:00Z.",
+            ],
+        ]);
     });
 
     test("a plan whose class the cluster does not serve yet: a warning that points at the CRD", async () => {

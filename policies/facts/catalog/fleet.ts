@@ -30,8 +30,16 @@ export const MULTI_CLUSTER_INFERENCE = {
     /** The fleet feature that lets one Gateway span the fleet, and where it and the memberships live. Source: {@link SOURCES.gkeHubResources}. */
     fleetFeature: { name: "multiclusteringress", location: "global" },
     membershipLocation: "global",
-    /** The multi-cluster Gateway controller's service agent, and the role it needs on the project. Source: {@link SOURCES.gkeMultiClusterGatewayPrep}. */
-    serviceAgent: { domain: "gcp-sa-multiclusteringress.iam.gserviceaccount.com", role: "roles/container.admin" },
+    /**
+     * The multi-cluster Gateway controller's service agent, and the roles it needs on the project: GKE's guide grants
+     * roles/container.admin (the member clusters' credentials; source: {@link SOURCES.gkeMultiClusterGatewayPrep}); its
+     * own agent role holds the load balancer's Compute Engine permissions, which an agent made on request
+     * (generateServiceIdentity) is not granted by itself (source: {@link SOURCES.multiClusterIngressAgentRole}).
+     */
+    serviceAgent: {
+        domain: "gcp-sa-multiclusteringress.iam.gserviceaccount.com",
+        roles: ["roles/container.admin", "roles/multiclusteringress.serviceAgent"],
+    },
     /** Network endpoint groups one backend service holds: each port of a pool in each zone of each cluster is one. */
     maxNegsPerBackendService: 50,
     /** What the multi-cluster Gateway does not support. Source: {@link SOURCES.gkeMultiClusterInferenceAbout}. */

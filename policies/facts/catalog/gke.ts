@@ -148,10 +148,25 @@ export const PROJECT_APIS = {
     artifactRegistry: "artifactregistry.googleapis.com",
     /** Image streaming on the TPU pool. Source: {@link SOURCES.imageStreaming}. */
     containerFilesystem: "containerfilesystem.googleapis.com",
+    /** A fleet's memberships and its multi-cluster Ingress feature. Source: {@link SOURCES.gkeMultiClusterInferenceSetup}. */
+    gkeHub: "gkehub.googleapis.com",
+    /** The multi-cluster Gateway controller, which programs the fleet's Gateway from the config cluster. Source: {@link SOURCES.gkeMultiClusterApis}. */
+    multiClusterIngress: "multiclusteringress.googleapis.com",
 } as const;
 
 /** A key of {@link PROJECT_APIS}. */
 export type ProjectApi = keyof typeof PROJECT_APIS;
 
+/** The APIs only a fleet calls: a single-cluster stack neither enables nor checks them. */
+export const FLEET_ONLY_APIS: readonly ProjectApi[] = ["gkeHub", "multiClusterIngress"];
+
+/** The APIs a stack calls: every one of {@link PROJECT_APIS}, the fleet's only when it builds a fleet. */
+export function stackApis(fleet: boolean): ProjectApi[] {
+    return (Object.keys(PROJECT_APIS) as ProjectApi[]).filter((api) => fleet || !FLEET_ONLY_APIS.includes(api));
+}
+
 /** Docker Hub as an Artifact Registry remote repository names it. Source: {@link SOURCES.artifactRegistryRemote}. */
 export const DOCKER_HUB = { remoteRepository: "DOCKER_HUB" } as const;
+
+/** The well-known label of a node's zone, which the kubelet sets from the cloud provider. Source: kubernetes/api@10b39a39b core/v1/well_known_labels.go:26. */
+export const NODE_ZONE_LABEL = "topology.kubernetes.io/zone";

@@ -42,6 +42,11 @@ export const KSERVE = {
     pipelineParallelConfigName: "kserve-config-llm-worker-pipeline-parallel",
     /** The ports KServe's well-known scheduler config gives a service's InferencePool, vLLM's. Source: {@link SOURCES.gkeHealthCheckPort}. */
     inferencePoolTargetPorts: [8000],
+    /**
+     * What the pool's gateway does when its endpoint picker does not answer, in KServe's well-known scheduler config:
+     * route anyway (kserve v0.20.0 config/llmisvcconfig/config-llm-scheduler.yaml:10-11).
+     */
+    inferencePoolFailureMode: "FailOpen",
     /** The namespace KServe's controller runs in, which holds its well-known configs and its ConfigMap. Source: {@link SOURCES.kserveConfigResolution}. */
     namespace: "kserve",
     /**

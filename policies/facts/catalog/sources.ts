@@ -30,8 +30,14 @@ export const SOURCES = {
         "https://docs.cloud.google.com/kubernetes-engine/docs/how-to/enabling-multi-cluster-gateways (the multi-cluster GatewayClasses; Workload Identity on every cluster, the Gateway API on the config cluster, VPC-native clusters with HTTP load balancing, a proxy-only subnet for regional and cross-regional classes; the multi-cluster Gateway controller's service agent service-PROJECT_NUMBER@gcp-sa-multiclusteringress.iam.gserviceaccount.com granted roles/container.admin)",
     gkeHubResources:
         "hashicorp/terraform-provider-google-beta v7.45.0 google-beta/services/gkehub/resource_gke_hub_membership.go:164-239 (membership_id; endpoint.gke_cluster.resource_link //container.googleapis.com/<cluster id>; authority.issuer https://container.googleapis.com/v1/<cluster id>; location defaults to global), google-beta/services/gkehub2/resource_gke_hub_feature.go:145-150, 713-727 (location required; spec.multiclusteringress.config_membership, a membership's full name), website/docs/r/gke_hub_feature.html.markdown:33-60 (name multiclusteringress, location global)",
+    gkeMultiClusterApis:
+        'https://docs.cloud.google.com/kubernetes-engine/docs/how-to/enabling-multi-cluster-gateways ("Multi-cluster Gateway requirements": the APIs multi-cluster Gateway requires); GoogleCloudPlatform/magic-modules d5778440 mmv1/third_party/terraform/services/gkehub2/resource_gke_hub_feature_test.go:1099-1102 (multiclusteringress.googleapis.com enabled before the multiclusteringress feature)',
+    multiClusterIngressAgent:
+        'https://docs.cloud.google.com/kubernetes-engine/docs/how-to/enabling-multi-cluster-gateways ("Grant Identity and Access Management (IAM) permissions required by the multi-cluster Gateway controller": roles/container.admin for service-PROJECT_NUMBER@gcp-sa-multiclusteringress.iam.gserviceaccount.com); https://docs.cloud.google.com/iam/docs/create-service-agents (a service agent not yet created cannot be granted roles; services.generateServiceIdentity creates an API\'s agents); hashicorp/terraform-provider-google-beta v7.45.0 google-beta/services/resourcemanager/resource_project_service_identity.go:50-54 (any service name, unvalidated), :82 (services/{service}:generateServiceIdentity), :127-143 (email only when returned)',
     gaieMultiClusterProposal:
         "kubernetes-sigs/gateway-api-inference-extension v1.6.0 docs/proposals/1374-multi-cluster-inference/README.md:106-151 (an InferencePool is exported by annotation; the import has the exported pool's namespace and name), apix/v1alpha1/inferencepoolimport_types.go:25-43 (InferencePoolImport, status only)",
+    gkeVersionAliases:
+        'https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/projects.locations.clusters#Cluster (initialClusterVersion: an explicit version 1.X.Y-gke.N, or an alias: "latest" the highest valid version, "1.X" the highest valid patch of 1.X, "1.X.Y" the highest valid gke.N patch of 1.X.Y, "" or "-" the default version); hashicorp/terraform-provider-google-beta v7.45.0 google-beta/services/container/resource_container_cluster.go:3200 (min_master_version is sent as initialClusterVersion)',
     gkeInferenceGateway: "https://cloud.google.com/kubernetes-engine/docs/concepts/about-gke-inference-gateway",
     nodeServiceAccount:
         "https://cloud.google.com/kubernetes-engine/docs/how-to/service-accounts#default-gke-service-agent (roles/container.defaultNodeServiceAccount); CIS GKE Benchmark v2.0.0 5.2.1",
@@ -186,6 +192,12 @@ export const SOURCES = {
         'https://cloud.google.com/iam/docs/resource-types-with-conditional-roles (Cloud Storage buckets: "Available for buckets that use uniform bucket-level access")',
     iamRoles:
         "https://cloud.google.com/iam/docs/roles-permissions (each predefined role's permissions), as snapshotted by iann0036/iam-dataset@2073fa52 gcp/roles/<role>.json (2026-08-22)",
+    gkeApiPermissions:
+        "https://docs.cloud.google.com/kubernetes-engine/docs/reference/api-permissions (projects.locations.clusters.get: container.clusters.get on the cluster, and container.clusters.getCredentials to see its credentials)",
+    multiClusterIngressAgentRole:
+        "https://docs.cloud.google.com/iam/docs/roles-permissions/multiclusteringress (roles/multiclusteringress.serviceAgent, the Multi Cluster Ingress service agent's role: the Compute Engine load-balancer resources); https://cloud.google.com/iam/docs/create-service-agents (\"service agents that are created at a user's request aren't automatically granted roles\": after generateServiceIdentity, grant the roles they are typically granted automatically)",
+    crossRegionInternalLoadBalancer:
+        "https://cloud.google.com/load-balancing/docs/l7-internal (the cross-region internal Application Load Balancer: a global forwarding rule per region's internal address, a global target HTTPS proxy, URL map, backend service and health check; NEG backends; Envoy proxies in each region's GLOBAL_MANAGED_PROXY proxy-only subnet)",
     gcsObjectInsert:
         "https://cloud.google.com/storage/docs/json_api/v1/objects/insert (storage.objects.create; writing over an existing name also needs storage.objects.delete)",
     imageStreamingNodeRole:

@@ -15,4 +15,7 @@ export * from "./capacity";
 export * from "./access";
 export * from "./routeMatching";
 export * from "./kserveRoutes";
+export * from "./kservePools";
 export * from "./exposure";
+export * from "./fleet";
+export * from "./gkeVersions";

@@ -7,6 +7,7 @@
 import { GKE_HARDENING_LESSONS, SERVING_SECURITY_LESSONS } from "./baseline";
 import { CAPACITY_LESSONS } from "./capacity";
 import { EPP_LESSONS } from "./epp";
+import { FLEET_LESSONS } from "./fleet";
 import { GATEWAY_LESSONS } from "./gateway";
 import { Lesson } from "./lesson";
 import { PLATFORM_LESSONS } from "./platform";
@@ -15,11 +16,12 @@ import { TPU_LESSONS } from "./tpu";
 export * from "./lesson";
 
 /**
- * Every lesson, by area: the Gateway, the TPU servers, TPU capacity, the platform, the endpoint picker, the serving
+ * Every lesson, by area: the Gateway, a fleet's multi-cluster Gateway, the TPU servers, TPU capacity, the platform, the endpoint picker, the serving
  * endpoint's security, GKE's generic hardening.
  */
 export const LESSONS = [
     ...GATEWAY_LESSONS,
+    ...FLEET_LESSONS,
     ...TPU_LESSONS,
     ...CAPACITY_LESSONS,
     ...PLATFORM_LESSONS,

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { PreflightError, compareGkeVersions, passOrThrow, readLiveFacts } from "../../../components/infrastructure/preflight";
+import { PreflightError, isExactGkeVersion, passOrThrow, readLiveFacts } from "../../../components/infrastructure/preflight";
 import { ProjectApis } from "../../../components/infrastructure/projectApis";
 import { parseSettings } from "../../../components/settings/stack";
 import { INVOKE_TOKENS, InvokeAnswer, disabledServiceAnswer } from "../../../scripts/offline/invokes";
@@ -52,12 +52,9 @@ describe("passOrThrow", () => {
     });
 });
 
-describe("compareGkeVersions", () => {
-    test("orders by minor, patch and GKE build, as numbers", () => {
-        expect(compareGkeVersions("1.34.0-gke.1626000", "1.34.0-gke.1626000")).toBe(0);
-        expect(compareGkeVersions("1.34.0-gke.999999", "1.34.0-gke.1626000")).toBeLessThan(0);
-        expect(compareGkeVersions("1.34.1-gke.100", "1.34.0-gke.1626000")).toBeGreaterThan(0);
-        expect(compareGkeVersions("1.35.0-gke.1", "1.34.9-gke.9999999")).toBeGreaterThan(0);
-        expect(() => compareGkeVersions("1.34", "1.34.0-gke.1")).toThrow('not a GKE version: "1.34"');
+describe("isExactGkeVersion", () => {
+    test("an exact version, not an alias GKE resolves (the facts' comparator orders exact versions only)", () => {
+        expect(isExactGkeVersion("1.34.0-gke.1626000")).toBe(true);
+        expect(["1.34", "1.34.0", "latest", "", "1.34.0-gke."].map(isExactGkeVersion)).toEqual([false, false, false, false, false]);
     });
 });

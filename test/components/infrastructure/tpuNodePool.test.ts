@@ -6,6 +6,8 @@ import { PROJECT, record } from "../../harness";
 
 const CLUSTER_ID = "projects/acme-inference/locations/europe-west4/clusters/gke";
 const SERVICE_ACCOUNT = "gke-nodes@acme-inference.iam.gserviceaccount.com";
+/** The stack's own zone, where pools keep the names they had before plans had zones. */
+const HOME = "us-east5-a";
 
 /** Records a TPU pool built from `config` the way the stack builds its first option's pool, or the option given. */
 async function poolFor(config: Record<string, string>, rung?: { capacity: TpuCapacityRung; minNodes: number; computeClass?: string }) {
@@ -241,7 +243,7 @@ describe("TpuNodePool", () => {
     });
 
     test("pool names: the first option keeps the stack's one TPU pool's name; the others by a short word for their option", () => {
-        expect(tpuPoolName("tpu-inference", { type: "spot" }, 0)).toBe("tpu-inference-tpu");
+        expect(tpuPoolName("tpu-inference", { type: "spot" }, 0, HOME, HOME)).toBe("tpu-inference-tpu");
         expect(
             [
                 { type: "reservation", name: "a-very-long-reservation-name-of-sixty-characters-or-so-xxxxx" } as const,
@@ -249,7 +251,7 @@ describe("TpuNodePool", () => {
                 { type: "on-demand" } as const,
                 { type: "flex-start", maxRunDurationSeconds: 3600 } as const,
                 { type: "spot" } as const,
-            ].map((capacity, index) => tpuPoolName("tpu-inference", capacity, index + 1)),
+            ].map((capacity, index) => tpuPoolName("tpu-inference", capacity, index + 1, HOME, HOME)),
         ).toEqual([
             "tpu-inference-res-99c27a",
             "tpu-inference-anyres",
@@ -262,16 +264,35 @@ describe("TpuNodePool", () => {
     test("a reservation's pool is named by its reservation, not its place: an option added before it keeps its pool", () => {
         const trillium = { type: "reservation", name: "trillium" } as const;
         const spare = { type: "reservation", name: "v6e-spare" } as const;
-        expect([tpuPoolName("tpu-inference", trillium, 1), tpuPoolName("tpu-inference", spare, 2)]).toEqual([
+        expect([tpuPoolName("tpu-inference", trillium, 1, HOME, HOME), tpuPoolName("tpu-inference", spare, 2, HOME, HOME)]).toEqual([
             "tpu-inference-res-882b3b",
             "tpu-inference-res-21e972",
         ]);
         // [on-demand, trillium, spare] -> [on-demand, flex-start, spare, trillium]: both reservations keep their pools.
-        expect([tpuPoolName("tpu-inference", spare, 2), tpuPoolName("tpu-inference", trillium, 3)]).toEqual([
+        expect([tpuPoolName("tpu-inference", spare, 2, HOME, HOME), tpuPoolName("tpu-inference", trillium, 3, HOME, HOME)]).toEqual([
             "tpu-inference-res-21e972",
             "tpu-inference-res-882b3b",
         ]);
         // GKE pool names are at most 40 characters: Pulumi adds "-pool" and a 7-character suffix.
-        expect(`${tpuPoolName("tpu-inference", trillium, 1)}-pool-1234567`.length).toBeLessThanOrEqual(40);
+        expect(`${tpuPoolName("tpu-inference", trillium, 1, HOME, HOME)}-pool-1234567`.length).toBeLessThanOrEqual(40);
+    });
+
+    test("a pool in another zone than the stack's ends with the zone's letter; in the stack's zone it keeps its name", () => {
+        const trillium = { type: "reservation", name: "trillium" } as const;
+        expect([
+            tpuPoolName("tpu-inference", { type: "on-demand" }, 0, HOME, HOME),
+            tpuPoolName("tpu-inference", { type: "on-demand" }, 0, "us-east5-b", HOME),
+            tpuPoolName("tpu-inference", { type: "spot" }, 1, "us-east5-b", HOME),
+            tpuPoolName("tpu-inference", trillium, 2, "us-east5-b", HOME),
+            tpuPoolName("tpu-inference", trillium, 2, "us-east5-a", "us-east5-b"),
+        ]).toEqual([
+            "tpu-inference-tpu",
+            "tpu-inference-tpu-b",
+            "tpu-inference-spot-b",
+            "tpu-inference-res-882b3b-b",
+            "tpu-inference-res-882b3b-a",
+        ]);
+        // The longest, a reservation's pool in another zone, is still a GKE pool name.
+        expect(`${tpuPoolName("tpu-inference", trillium, 2, "us-east5-b", HOME)}-pool-1234567`.length).toBeLessThanOrEqual(40);
     });
 });

@@ -2,6 +2,7 @@ import * as gcp from "@pulumi/gcp";
 import * as pulumi from "@pulumi/pulumi";
 import { TpuCapacity } from "../../../components/platform/tpuCapacity";
 import { Settings, parseSettings } from "../../../components/settings/stack";
+import { CrdValidator } from "../../crds";
 import { Graph, PROJECT, record, testProvider } from "../../harness";
 
 const CLUSTER_ID = "projects/acme-inference/locations/europe-west4/clusters/gke";
@@ -120,6 +121,75 @@ describe("TpuCapacity", () => {
         expect(capacity.plan.options.map((option) => option.option)).toEqual(["on-demand", "spot"]);
         expect(capacity.plan.options.map((option) => option.nodePool)).toEqual(capacity.pools.map((pool) => pool.nodePoolName));
         expect(capacity.plan.computeClass).toBe("tpu-inference-tpu");
+    });
+
+    describe("two options in two zones: a pool per option and zone", () => {
+        const TWO_BY_TWO = {
+            zone: "us-east5-a",
+            tpuMinNodes: "1",
+            tpuCapacity: JSON.stringify([
+                { type: "reservation", name: "r1", zones: ["us-east5-a", "us-east5-b"] },
+                { type: "on-demand", zones: ["us-east5-a", "us-east5-b"] },
+            ]),
+        };
+
+        test.each([
+            [
+                "option-first",
+                ["tpu-inference-tpu", "tpu-inference-tpu-b", "tpu-inference-ondemand", "tpu-inference-ondemand-b"],
+                ["us-east5-a", "us-east5-b", "us-east5-a", "us-east5-b"],
+            ],
+            [
+                "zone-first",
+                ["tpu-inference-tpu", "tpu-inference-ondemand", "tpu-inference-tpu-b", "tpu-inference-ondemand-b"],
+                ["us-east5-a", "us-east5-a", "us-east5-b", "us-east5-b"],
+            ],
+        ])(
+            "%s: the pools in that order, each in its zone; the stack's zone keeps the old names; the class's priorities follow",
+            async (order, names, zones) => {
+                const { graph, capacity } = await capacityFor({ ...TWO_BY_TWO, tpuCapacityOrder: order });
+                const pools = names.map((name) => graph.get(POOL, `${name}-pool`).inputs);
+                expect(pools.map((pool) => pool.nodeLocations)).toEqual(zones.map((zone) => [zone]));
+                expect(pools.map((pool) => pool.location)).toEqual(names.map(() => "us-east5"));
+                // The first pool holds the floor.
+                expect(pools.map((pool) => (pool.autoscaling as { minNodeCount: number }).minNodeCount)).toEqual([1, 0, 0, 0]);
+                const affinities = pools.map(
+                    (pool) => (pool.nodeConfig as { reservationAffinity?: { values?: string[] } }).reservationAffinity?.values,
+                );
+                expect(affinities).toEqual(names.map((name) => (name.startsWith("tpu-inference-tpu") ? ["r1"] : undefined)));
+                expect(graph.ofType(POOL)).toHaveLength(4);
+
+                const poolNames = await Promise.all(capacity.pools.map((pool) => resolved(pool.nodePoolName)));
+                expect(poolNames).toEqual(names.map((name) => expect.stringMatching(new RegExp(`^${name}-pool-[0-9a-f]{7}$`))));
+                const computeClass = graph.get(CLASS, "tpu-inference-tpu-class");
+                expect((computeClass.inputs.spec as { priorities: unknown }).priorities).toEqual(
+                    poolNames.map((pool) => ({ nodepools: [pool] })),
+                );
+                expect(new CrdValidator().errors(computeClass.inputs)).toEqual([]);
+                expect(capacity.plan.options.map((option) => [option.option, option.zone, option.minNodes])).toEqual(
+                    names.map((name, index) => [
+                        name.startsWith("tpu-inference-tpu") ? "reservation" : "on-demand",
+                        zones[index],
+                        index === 0 ? 1 : 0,
+                    ]),
+                );
+                expect(capacity.plan.options.map((option) => option.nodePool)).toEqual(capacity.pools.map((pool) => pool.nodePoolName));
+                expect(capacity.plan.ceilingNodes).toBe(12);
+            },
+        );
+
+        test("one option in two zones is two pools, ordered by a ComputeClass that the pods select", async () => {
+            const { graph, capacity } = await capacityFor({
+                zone: "us-east5-a",
+                tpuCapacity: JSON.stringify([{ type: "on-demand", zones: ["us-east5-b", "us-east5-a"] }]),
+            });
+            expect(graph.ofType(POOL).map((pool) => [pool.name, pool.inputs.nodeLocations])).toEqual([
+                ["tpu-inference-tpu-b-pool", ["us-east5-b"]],
+                ["tpu-inference-tpu-pool", ["us-east5-a"]],
+            ]);
+            expect(capacity.plan.computeClass).toBe("tpu-inference-tpu");
+            expect(capacity.scheduling.nodeSelector["cloud.google.com/compute-class"]).toBe("tpu-inference-tpu");
+        });
     });
 
     test.each([

@@ -94,9 +94,9 @@ describe("TpuComputeClass", () => {
         ]);
     });
 
-    test("a plan of one option takes no class", async () => {
+    test("a plan of one pool takes no class", async () => {
         await expect(classFor([{ nodePoolName: "a", capacity: { type: "on-demand" } }])).rejects.toThrow(
-            "TpuComputeClass tpu-inference-tpu orders 1 node pool; a ComputeClass is only for a plan of two options or more",
+            "TpuComputeClass tpu-inference-tpu orders 1 node pool; a ComputeClass is only for a plan of two pools or more",
         );
     });
 });

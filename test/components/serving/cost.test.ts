@@ -11,12 +11,19 @@ const ON_DEMAND_RATE = {
     reviewed: "2026-11-21",
 };
 
+/** Two options, each in both of us-east5's v6e zones: four pools. */
+const TWO_BY_TWO = JSON.stringify([
+    { type: "reservation", name: "trillium", zones: ["us-east5-a", "us-east5-b"] },
+    { type: "on-demand", zones: ["us-east5-a", "us-east5-b"] },
+]);
+
 describe("estimateTpuHourlyCost", () => {
     test("one VM per replica at the on-demand list price; the floor counts; paused costs nothing", () => {
         expect(estimateTpuHourlyCost(parse({ models: MODELS }))).toEqual({
             nodes: 3,
             chips: 12,
             usdPerHour: { cheapest: 32.4, cheapestOption: "on-demand", dearest: 32.4, dearestOption: "on-demand" },
+            atCeiling: { nodes: 3, chips: 12, usdPerHour: 32.4 },
             rates: [ON_DEMAND_RATE],
         });
         expect(estimateTpuHourlyCost(parse({ tpuMinNodes: "2" })).nodes).toBe(2);
@@ -64,6 +71,37 @@ describe("estimateTpuHourlyCost", () => {
         expect(estimate.unknownRates).toBe("spot: no catalogued TPU v6e rate; the range leaves it out");
     });
 
+    test("every pool full: each option in each of its zones at tpuMaxNodes, each at its option's rate (one rate per option, whatever the zone)", () => {
+        const estimate = estimateTpuHourlyCost(parse({ zone: "us-east5-a", models: MODELS, tpuCapacity: TWO_BY_TWO }));
+        // 2 reservation pools and 2 on-demand pools of 3 VMs of 4 chips: 24 chips at 1.89 and 24 at 2.7.
+        expect(estimate.atCeiling).toEqual({ nodes: 12, chips: 48, usdPerHour: 110.16 });
+        // The range is per option, not per pool: the busy VMs cost the same in either zone.
+        expect(estimate.usdPerHour).toEqual({ cheapest: 22.68, cheapestOption: "reservation", dearest: 32.4, dearestOption: "on-demand" });
+        expect(estimate.rates.map((rate) => rate.option)).toEqual(["reservation", "on-demand"]);
+        expect(estimateTpuHourlyCost(parse({ models: MODELS })).atCeiling).toEqual({ nodes: 3, chips: 12, usdPerHour: 32.4 });
+        expect(
+            estimateTpuHourlyCost(parse({ models: MODELS, tpuCapacity: TWO_BY_TWO, zone: "us-east5-a", paused: "true" })).atCeiling,
+        ).toEqual({
+            nodes: 0,
+            chips: 0,
+            usdPerHour: 0,
+        });
+    });
+
+    test("every pool full, where some options have no rate: the priced pools' sum; none priced, no sum", () => {
+        const mixed = JSON.stringify([
+            { type: "on-demand", zones: ["us-east5-a", "us-east5-b"] },
+            { type: "spot", zones: ["us-east5-b"] },
+        ]);
+        expect(estimateTpuHourlyCost(parse({ zone: "us-east5-a", tpuCapacity: mixed })).atCeiling).toEqual({
+            nodes: 9,
+            chips: 36,
+            usdPerHour: 64.8,
+        });
+        const unpriced = JSON.stringify([{ type: "spot", zones: ["us-east5-a", "us-east5-b"] }]);
+        expect(estimateTpuHourlyCost(parse({ zone: "us-east5-a", tpuCapacity: unpriced })).atCeiling).toEqual({ nodes: 6, chips: 24 });
+    });
+
     test("a plan with no known rate: no range, and it says which options lack one", () => {
         const tpuCapacity = JSON.stringify([{ type: "flex-start" }, { type: "spot" }]);
         const estimate = estimateTpuHourlyCost(parse({ zone: "us-east5-a", models: MODELS, tpuCapacity }));
@@ -86,6 +124,7 @@ describe("capacityPlan", () => {
         });
         const pools = settings.tpu.capacity.map((capacity, index) => ({
             capacity,
+            zone: "us-east5-a",
             nodePoolName: `pool-${index}`,
             minNodes: index === 0 ? 1 : 0,
             maxNodes: 3,
@@ -137,6 +176,7 @@ describe("capacityPlan", () => {
         });
         const pools = settings.tpu.capacity.map((capacity, index) => ({
             capacity,
+            zone: "us-east5-a",
             nodePoolName: `pool-${index}`,
             minNodes: 0,
             maxNodes: 4,
@@ -152,9 +192,37 @@ describe("capacityPlan", () => {
 
     test("a plan of one option names no ComputeClass", () => {
         const settings = parse({});
-        expect(capacityPlan(settings, [{ capacity: { type: "on-demand" }, nodePoolName: "p", minNodes: 0, maxNodes: 3 }])).toEqual({
-            options: [expect.objectContaining({ option: "on-demand", usdPerHour: 0 })],
+        expect(
+            capacityPlan(settings, [
+                { capacity: { type: "on-demand" }, zone: "europe-west4-a", nodePoolName: "p", minNodes: 0, maxNodes: 3 },
+            ]),
+        ).toEqual({
+            options: [expect.objectContaining({ option: "on-demand", zone: "europe-west4-a", usdPerHour: 0 })],
             ceilingNodes: 3,
         });
+    });
+
+    test("an option in two zones is a pool in each: each pool shows its zone, at its option's one rate; the ceiling counts every pool", () => {
+        const settings = parse({ zone: "us-east5-a", models: MODELS, tpuCapacity: TWO_BY_TWO });
+        const pools = [
+            ["reservation", "us-east5-a"],
+            ["reservation", "us-east5-b"],
+            ["on-demand", "us-east5-a"],
+            ["on-demand", "us-east5-b"],
+        ].map(([option, zone], index) => ({
+            capacity: settings.tpu.capacity.find((rung) => rung.type === option)!,
+            zone,
+            nodePoolName: `pool-${index}`,
+            minNodes: 0,
+            maxNodes: 3,
+        }));
+        const plan = capacityPlan(settings, pools, "tpu-inference-tpu");
+        expect(plan.options.map((option) => [option.option, option.zone, option.nodePool, option.usdPerHour])).toEqual([
+            ["reservation", "us-east5-a", "pool-0", 22.68],
+            ["reservation", "us-east5-b", "pool-1", 22.68],
+            ["on-demand", "us-east5-a", "pool-2", 32.4],
+            ["on-demand", "us-east5-b", "pool-3", 32.4],
+        ]);
+        expect(plan.ceilingNodes).toBe(12);
     });
 });

@@ -1,3 +1,4 @@
+import { plannedPools } from "../../../components/settings/capacity";
 import { SETTINGS, settingWarnings } from "../../../components/settings/stack";
 import { PROJECT } from "../../harness";
 import { errorOf, parse, problemsOf } from "./parse";
@@ -110,20 +111,23 @@ describe("tpuCapacity: the options in the order GKE tries them", () => {
                 { zone: "us-east5-a" },
             ),
         );
-        expect(settings.tpu.capacity).toEqual([
-            { type: "reservation", name: "trillium" },
-            { type: "any-reservation" },
-            { type: "flex-start", maxRunDurationSeconds: 604800 },
-            { type: "on-demand" },
-            { type: "spot" },
-        ]);
+        expect(settings.tpu.capacity).toEqual(
+            [
+                { type: "reservation", name: "trillium" },
+                { type: "any-reservation" },
+                { type: "flex-start", maxRunDurationSeconds: 604800 },
+                { type: "on-demand" },
+                { type: "spot" },
+            ].map((rung) => ({ ...rung, zones: ["us-east5-a"] })),
+        );
     });
 
     test("the old settings are a plan of one option", () => {
-        expect(parse({}).tpu.capacity).toEqual([{ type: "on-demand" }]);
-        expect(parse({ tpuProvisioning: "spot" }).tpu.capacity).toEqual([{ type: "spot" }]);
+        const zones = ["europe-west4-a"];
+        expect(parse({}).tpu.capacity).toEqual([{ type: "on-demand", zones }]);
+        expect(parse({ tpuProvisioning: "spot" }).tpu.capacity).toEqual([{ type: "spot", zones }]);
         expect(parse({ tpuProvisioning: "reservation", tpuReservation: "trillium" }).tpu.capacity).toEqual([
-            { type: "reservation", name: "trillium" },
+            { type: "reservation", name: "trillium", zones },
         ]);
     });
 
@@ -145,11 +149,12 @@ describe("tpuCapacity: the options in the order GKE tries them", () => {
             "projects/capacity-owner/reservations/trillium/reservationBlocks/block-1",
             "trillium/reservationBlocks/block-1",
         ];
+        const zones = ["europe-west4-a"];
         expect(parse(plan(names.map((name) => ({ type: "reservation", name })))).tpu.capacity).toEqual(
-            names.map((name) => ({ type: "reservation", name })),
+            names.map((name) => ({ type: "reservation", name, zones })),
         );
         expect(parse({ tpuProvisioning: "reservation", tpuReservation: names[0] }).tpu.capacity).toEqual([
-            { type: "reservation", name: names[0] },
+            { type: "reservation", name: names[0], zones },
         ]);
     });
 
@@ -195,7 +200,7 @@ describe("tpuCapacity: the options in the order GKE tries them", () => {
         [
             "a field the option does not take",
             plan([{ type: "on-demand", maxRunDurationSeconds: 3600 }]),
-            'gke-tpu-inference:tpuCapacity[0].maxRunDurationSeconds = 3600 is not a field of a "on-demand" option; allowed: type',
+            'gke-tpu-inference:tpuCapacity[0].maxRunDurationSeconds = 3600 is not a field of a "on-demand" option; allowed: type, zones',
         ],
         [
             "a run limit beyond seven days",
@@ -246,6 +251,124 @@ describe("tpuCapacity: the options in the order GKE tries them", () => {
             "not a list",
             { tpuCapacity: '{"type": "spot"}' },
             'gke-tpu-inference:tpuCapacity = {"type":"spot"} is not a list; allowed: a list of options such as [{"type": "on-demand"}, {"type": "spot"}]',
+        ],
+    ])("%s", (_case, values, message) => {
+        expect(problemsOf(values)).toEqual([message]);
+    });
+});
+
+describe("tpuCapacity zones and tpuCapacityOrder: a pool per option and zone, in the order asked for", () => {
+    const plan = (rungs: unknown[], values: Record<string, string> = {}) => ({
+        tpuCapacity: JSON.stringify(rungs),
+        zone: "us-east5-a",
+        ...values,
+    });
+    const BOTH = ["us-east5-a", "us-east5-b"];
+    /** Each pool of the plan as "<option>@<zone>", in the order GKE tries them. */
+    const poolsOf = (values: Record<string, string>) =>
+        plannedPools(parse(values).tpu).map(({ capacity, index, zone }) => `${index}:${capacity.type}@${zone}`);
+
+    test("an option without zones takes the stack's zone; with zones, those, in its order; the order defaults to option-first", () => {
+        const settings = parse(
+            plan([
+                { type: "reservation", name: "r1" },
+                { type: "on-demand", zones: ["us-east5-b", "us-east5-a"] },
+            ]),
+        );
+        expect(settings.tpu.capacity).toEqual([
+            { type: "reservation", name: "r1", zones: ["us-east5-a"] },
+            { type: "on-demand", zones: ["us-east5-b", "us-east5-a"] },
+        ]);
+        expect(settings.tpu.order).toBe("option-first");
+        expect(parse({}).tpu.capacity).toEqual([{ type: "on-demand", zones: ["europe-west4-a"] }]);
+        expect(parse({ tpuProvisioning: "spot", zone: "us-south1-b" }).tpu.capacity).toEqual([{ type: "spot", zones: ["us-south1-b"] }]);
+    });
+
+    test("two options in two zones: option-first tries every zone of option 1 first, zone-first every option in the first zone", () => {
+        const rungs = [
+            { type: "reservation", name: "r1", zones: BOTH },
+            { type: "on-demand", zones: BOTH },
+        ];
+        expect(poolsOf(plan(rungs))).toEqual([
+            "0:reservation@us-east5-a",
+            "0:reservation@us-east5-b",
+            "1:on-demand@us-east5-a",
+            "1:on-demand@us-east5-b",
+        ]);
+        expect(poolsOf(plan(rungs, { tpuCapacityOrder: "zone-first" }))).toEqual([
+            "0:reservation@us-east5-a",
+            "1:on-demand@us-east5-a",
+            "0:reservation@us-east5-b",
+            "1:on-demand@us-east5-b",
+        ]);
+    });
+
+    test("the zones' order is the first option's, then those later options add; an option skips the zones it does not list", () => {
+        const rungs = [
+            { type: "reservation", name: "r1", zones: ["us-east5-b"] },
+            { type: "on-demand", zones: BOTH },
+            { type: "spot", zones: ["us-east5-a", "us-east5-b"] },
+        ];
+        expect(poolsOf(plan(rungs))).toEqual([
+            "0:reservation@us-east5-b",
+            "1:on-demand@us-east5-b",
+            "1:on-demand@us-east5-a",
+            "2:spot@us-east5-b",
+            "2:spot@us-east5-a",
+        ]);
+        expect(poolsOf(plan(rungs, { tpuCapacityOrder: "zone-first" }))).toEqual([
+            "0:reservation@us-east5-b",
+            "1:on-demand@us-east5-b",
+            "2:spot@us-east5-b",
+            "1:on-demand@us-east5-a",
+            "2:spot@us-east5-a",
+        ]);
+    });
+
+    test("flex-start in the zones that offer it, and a region's zones while region is set, are accepted", () => {
+        expect(parse(plan([{ type: "flex-start", zones: BOTH }], { region: "us-east5" })).tpu.capacity[0].zones).toEqual(BOTH);
+    });
+
+    test.each<[string, Record<string, string>, string]>([
+        [
+            "zones that are not a list",
+            plan([{ type: "on-demand", zones: "us-east5-b" }]),
+            'gke-tpu-inference:tpuCapacity[0].zones = "us-east5-b" is not a list of zones; allowed: a non-empty list of the GKE TPU v6e zones of the stack\'s region, each once, such as ["us-east5-a", "us-east5-b"]',
+        ],
+        [
+            "an empty list of zones",
+            plan([{ type: "on-demand", zones: [] }]),
+            'gke-tpu-inference:tpuCapacity[0].zones = [] is not a list of zones; allowed: a non-empty list of the GKE TPU v6e zones of the stack\'s region, each once, such as ["us-east5-a", "us-east5-b"]',
+        ],
+        [
+            "a zone that is not a string",
+            plan([{ type: "on-demand", zones: ["us-east5-a", 5] }]),
+            'gke-tpu-inference:tpuCapacity[0].zones = ["us-east5-a",5] is not a list of zones; allowed: a non-empty list of the GKE TPU v6e zones of the stack\'s region, each once, such as ["us-east5-a", "us-east5-b"]',
+        ],
+        [
+            "a zone listed twice",
+            plan([{ type: "spot" }, { type: "on-demand", zones: ["us-east5-b", "us-east5-a", "us-east5-b"] }]),
+            'gke-tpu-inference:tpuCapacity[1].zones[2] = "us-east5-b" repeats zones[0]; allowed: each zone once per option',
+        ],
+        [
+            "a zone of another region",
+            plan([{ type: "on-demand", zones: ["us-east5-a", "us-south1-a"] }]),
+            'gke-tpu-inference:tpuCapacity[0].zones[1] = "us-south1-a" is not in the stack\'s region us-east5; allowed: us-east5-a, us-east5-b',
+        ],
+        [
+            "a zone of the region without GKE TPU v6e",
+            plan([{ type: "on-demand", zones: ["us-east5-c"] }]),
+            'gke-tpu-inference:tpuCapacity[0].zones[0] = "us-east5-c" is not a zone where GKE offers TPU v6e node pools (TPU VM zones differ); allowed: us-east5-a, us-east5-b',
+        ],
+        [
+            "a zone that does not offer the option",
+            plan([{ type: "on-demand" }, { type: "flex-start", zones: ["us-south1-b"] }], { zone: "us-south1-a" }),
+            'gke-tpu-inference:tpuCapacity[1].zones[0] = "us-south1-b" does not offer "flex-start" for TPU v6e; allowed: flex-start in us-east5-a, us-east5-b',
+        ],
+        [
+            "an unknown order",
+            { tpuCapacityOrder: "region-first" },
+            'gke-tpu-inference:tpuCapacityOrder = "region-first" is not an order of the capacity plan\'s pools; allowed: option-first, zone-first',
         ],
     ])("%s", (_case, values, message) => {
         expect(problemsOf(values)).toEqual([message]);

@@ -15,7 +15,8 @@ describe("settings defaults", () => {
                 hostsPerSlice: 1,
                 minNodes: 0,
                 maxNodes: 3,
-                capacity: [{ type: "on-demand" }],
+                capacity: [{ type: "on-demand", zones: ["europe-west4-a"] }],
+                order: "option-first",
             },
             systemPool: { machineType: "e2-standard-4", minNodes: 1, maxNodes: 4 },
             network: {
@@ -103,7 +104,8 @@ describe("settings defaults", () => {
             hostsPerSlice: 1,
             minNodes: 1,
             maxNodes: 2,
-            capacity: [{ type: "reservation", name: "trillium-8t" }],
+            capacity: [{ type: "reservation", name: "trillium-8t", zones: ["us-east5-b"] }],
+            order: "option-first",
         });
     });
 
@@ -116,7 +118,7 @@ describe("settings defaults", () => {
             { "gcp:project": "acme-prod", zone: "us-south1-b", tpuProvisioning: "spot" },
         );
         expect(settings).toEqual(expect.objectContaining({ project: "acme-prod", zone: "us-south1-b", region: "us-south1" }));
-        expect(settings!.tpu.capacity).toEqual([{ type: "spot" }]);
+        expect(settings!.tpu.capacity).toEqual([{ type: "spot", zones: ["us-south1-b"] }]);
     });
 });
 

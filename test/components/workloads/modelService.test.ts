@@ -72,6 +72,20 @@ describe("ModelService", () => {
         ]);
     });
 
+    test("a fleet member's service: KServe's scheduler and pool, no route and no Gateway refs, no Gateway backend objects; pulumi up waits for a replica alone", async () => {
+        const member = await serviceFor(PATTERN1, false, COLD_START_OFF, SCHEDULING, null);
+        const spec = member.llmisvc.inputs.spec as Record<string, unknown>;
+        expect(spec.router).toEqual({ scheduler: { template: { containers: [endpointPickerContainer()] } } });
+        expect((member.llmisvc.inputs.metadata as { annotations: Record<string, string> }).annotations["pulumi.com/waitFor"]).toBe(
+            '["jsonpath={.status[?@.primary.readyReplicas > 0]}"]',
+        );
+        expect(member.graph.resources.filter((resource) => resource.type.startsWith("kubernetes:networking.gke.io/"))).toEqual([]);
+        // The rest of the service is the single cluster's.
+        const withoutRouter = (candidate: Record<string, unknown>) =>
+            Object.fromEntries(Object.entries(candidate).filter(([key]) => key !== "router"));
+        expect(withoutRouter(spec)).toEqual(withoutRouter(pattern1.llmisvc.inputs.spec as Record<string, unknown>));
+    });
+
     test("pattern 3: replicas, prefix caching and the inline EndpointPickerConfig; the token reaches vLLM and, through the server's own account, the storage initializer", () => {
         const spec = pattern3.llmisvc.inputs.spec as Record<string, Record<string, unknown>>;
         expect(spec.replicas).toBe(2);
@@ -369,11 +383,10 @@ describe("ModelService day 2", () => {
                 namespace: "models",
                 model: PATTERN1,
                 scheduling: SCHEDULING,
-                gateway: { name: "g", namespace: "g" },
                 gatewayUrl: "https://198.51.100.20",
                 platform: [],
                 paused: true,
-                ...commonArgs(COLD_START_OFF, [PATTERN1]),
+                ...commonArgs(COLD_START_OFF, [PATTERN1], { name: "g", namespace: "g" }),
             });
         });
         const metadata = graph.get("kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService", "qwen-llmisvc").inputs.metadata;

@@ -31,20 +31,35 @@ export const SERVING_WAIT = '["condition=RouterReady","jsonpath={.status[?@.prim
 export const COLD_START_OFF: ColdStartSettings = { stageWeights: false, compilationCache: false, imageStreaming: false };
 export const COLD_START_ON: ColdStartSettings = { stageWeights: true, compilationCache: true, imageStreaming: true };
 
-/** What ModelService needs besides the model, as the stack passes it behind GKE's Gateway. */
-export function commonArgs(coldStart: ColdStartSettings, models: ModelServiceSettings[]) {
+/** The Gateway a single cluster's services attach to. */
+export const GATEWAY = { name: "inference-gateway", namespace: "inference-gateway" };
+
+/** What ModelService needs besides the model, as the stack passes it behind GKE's Gateway (`gateway` null: a fleet member's, without one). */
+export function commonArgs(
+    coldStart: ColdStartSettings,
+    models: ModelServiceSettings[],
+    gateway: { name: string; namespace: string } | null = GATEWAY,
+) {
     const store = new ModelStore("store", { ...STORE_ARGS, coldStart, models, protect: false });
     return {
         coldStart,
         store,
-        gatewayProvider: testGkeInstall(new k8s.Provider("k8s-gateway", { kubeconfig: "{}" })),
+        ...(gateway !== null
+            ? { front: { gateway, gatewayProvider: testGkeInstall(new k8s.Provider("k8s-gateway", { kubeconfig: "{}" })) } }
+            : {}),
         identity: { project: "acme-inference", projectNumber: "123456789012", workloadPool: "acme-inference.svc.id.goog" },
         topology: "2x2",
     };
 }
 
-/** Records one ModelService in namespace `models`; `hfToken` adds the token secret and service account. */
-export async function serviceFor(model: ModelServiceSettings, hfToken = false, coldStart = COLD_START_OFF, scheduling = SCHEDULING) {
+/** Records one ModelService in namespace `models`; `hfToken` adds the token secret and service account; `gateway` null: a fleet member's. */
+export async function serviceFor(
+    model: ModelServiceSettings,
+    hfToken = false,
+    coldStart = COLD_START_OFF,
+    scheduling = SCHEDULING,
+    gateway: { name: string; namespace: string } | null = GATEWAY,
+) {
     let outputs: { baseUrl?: string; curl?: { models: string; completions: string } } = {};
     const graph = await record(() => {
         const provider = new k8s.Provider("k8s", { kubeconfig: "{}" });
@@ -54,12 +69,11 @@ export async function serviceFor(model: ModelServiceSettings, hfToken = false, c
             namespace: "models",
             model,
             scheduling,
-            gateway: { name: "inference-gateway", namespace: "inference-gateway" },
             gatewayUrl: "https://198.51.100.20",
             apiKeySecret: "vllm-api-key",
             ...(hfToken ? { hfToken: { secretName: pulumi.output("hf-token") } } : {}),
             platform: [platform],
-            ...commonArgs(coldStart, [model]),
+            ...commonArgs(coldStart, [model], gateway),
         });
         pulumi.all([service.baseUrl, service.curl]).apply(([baseUrl, curl]) => (outputs = { baseUrl, curl }));
     });
