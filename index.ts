@@ -74,6 +74,8 @@ function infrastructure({ settings, where, preflight, names, label, network }: C
         networkId: network.networkId,
         subnetworkId: network.subnetsOf(where.region).subnetworkId,
         releaseChannel: settings.releaseChannel,
+        // A fleet's clusters name the version they are created at, so that the pack can judge it against the fleet's floor.
+        ...(settings.fleet !== undefined ? { minMasterVersion: preflight.channelDefaultVersion(where.region) } : {}),
         masterAuthorizedNetworks: settings.masterAuthorizedNetworks,
         masterCidr: settings.network.masterCidr,
         extraWebhookPorts: GATEWAY_PROVIDERS[settings.gateway.provider].webhookPorts,
@@ -398,7 +400,7 @@ function fleet(context: Context, observability: InferenceObservability) {
 export = async () => {
     const settings = loadSettings();
     const isFleet = settings.fleet !== undefined;
-    const withApis = await readLiveFacts(settings, new pulumi.Config().name, settings.manageProjectApis, isFleet);
+    const withApis = await readLiveFacts(settings, new pulumi.Config().name, settings.manageProjectApis);
     const preflight = withApis(new ProjectApis(name, { project: settings.project, manage: settings.manageProjectApis, fleet: isFleet }));
     const names = stackNames(name, pulumi.getStack());
     const context: Context = {

@@ -261,4 +261,33 @@ describe("shipped stacks", () => {
             "tpu-inference-tpu-class",
         ]);
     });
+
+    test("fleet: a plan per member, us-east5 on demand in both its zones ordered by a ComputeClass, us-south1 on demand alone", async () => {
+        const run = await shippedRun("fleet");
+        expect(run.outputs.tpuCapacityPlan).toBeUndefined();
+        const members = run.outputs.members as Record<
+            string,
+            { tpuCapacityPlan: { computeClass?: string; options: Array<{ option: string; zone: string }> } }
+        >;
+        expect(
+            Object.entries(members).map(([region, { tpuCapacityPlan: plan }]) => [
+                region,
+                plan.computeClass,
+                plan.options.map((option) => [option.option, option.zone]),
+            ]),
+        ).toEqual([
+            [
+                "us-east5",
+                "tpu-inference-us-east5-tpu",
+                [
+                    ["on-demand", "us-east5-a"],
+                    ["on-demand", "us-east5-b"],
+                ],
+            ],
+            ["us-south1", undefined, [["on-demand", "us-south1-a"]]],
+        ]);
+        expect(run.resources.filter((resource) => resource.type === CLASS).map((resource) => resource.name)).toEqual([
+            "tpu-inference-us-east5-tpu-class",
+        ]);
+    });
 });

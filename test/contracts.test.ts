@@ -258,27 +258,25 @@ describe("the fleet's contracts and request path checks", () => {
             bindings,
         ).map((line) => line.split(" on ")[0]);
 
-    test("the controller's cluster calls need the guide's container.admin, its load-balancer calls its own service agent role", () => {
-        const serviceAgentRole: Binding = {
-            name: "agent-service-role",
-            on: `projects/${identity.project}`,
-            role: "roles/multiclusteringress.serviceAgent",
-            member: agent(),
-        };
+    test("the controller's cluster calls need the guide's container.admin, its load-balancer calls its own service agent role: the stack grants both", () => {
         const bindings = bindingsOf(resources);
-        expect(controllerGaps([...bindings, serviceAgentRole])).toEqual([]);
-        expect(excessBindings(needsOf(resources, identity), [serviceAgentRole])).toEqual([]);
+        expect(controllerGaps(bindings)).toEqual([]);
         // The agent's own role reads clusters but not their credentials: that is what the guide's container.admin adds.
-        expect(controllerGaps([serviceAgentRole])).toEqual(["the multi-cluster Gateway controller: container.clusters.getCredentials"]);
         expect(controllerGaps(bindings.filter((binding) => binding.role !== "roles/container.admin"))).toEqual([
-            "the multi-cluster Gateway controller: container.clusters.get",
             "the multi-cluster Gateway controller: container.clusters.getCredentials",
+        ]);
+        // container.admin carries no Compute Engine permission: without the agent role, no load balancer.
+        expect(controllerGaps(bindings.filter((binding) => binding.role !== "roles/multiclusteringress.serviceAgent"))).toEqual([
             "the multi-cluster Gateway controller: compute.backendServices.create",
             "the multi-cluster Gateway controller: compute.healthChecks.create",
             "the multi-cluster Gateway controller: compute.urlMaps.create",
             "the multi-cluster Gateway controller: compute.targetHttpsProxies.create",
             "the multi-cluster Gateway controller: compute.globalForwardingRules.create",
             "the multi-cluster Gateway controller: compute.networkEndpointGroups.use",
+        ]);
+        expect(bindings.filter((binding) => binding.member === agent()).map((binding) => binding.role)).toEqual([
+            "roles/container.admin",
+            "roles/multiclusteringress.serviceAgent",
         ]);
     });
 
@@ -288,17 +286,28 @@ describe("the fleet's contracts and request path checks", () => {
             .map((resource) => resource.inputs as { purpose?: string; ipCidrRange: string })
             .filter((subnet) => subnet.purpose === "GLOBAL_MANAGED_PROXY")
             .map((subnet) => subnet.ipCidrRange);
+        const fromProxies = (resource: RecordedResource) =>
+            resource.type === "gcp:compute/firewall:Firewall" &&
+            ((resource.inputs as { sourceRanges?: string[] }).sourceRanges ?? []).some((range) => ranges.includes(range));
+        // The stack's own rule (components/infrastructure/network.ts), replaced below by rules of chosen ports.
+        expect(resources.filter(fromProxies).map((resource) => resource.name)).toEqual(["tpu-inference-proxy-ingress"]);
         const rule = (ports: string[]) =>
             ({
                 type: "gcp:compute/firewall:Firewall",
                 inputs: { direction: "INGRESS", sourceRanges: ranges, allows: [{ protocol: "tcp", ports }] },
             }) as unknown as RecordedResource;
-        const proxyHop = (extra: RecordedResource[]) =>
-            requestPathProblems([...resources, ...extra], "fleet").filter((line) => line.startsWith("proxyFirewall"));
+        const proxyHop = (rules: RecordedResource[]) =>
+            requestPathProblems([...resources.filter((resource) => !fromProxies(resource)), ...rules], "fleet").filter((line) =>
+                line.startsWith("proxyFirewall"),
+            );
+        const closed = (ports: string[]) =>
+            ranges.flatMap((range) =>
+                ports.map((port) => `proxyFirewall: no firewall rule admits the proxy-only range ${range} on ${port}`),
+            );
+        expect(requestPathProblems(resources, "fleet").filter((line) => line.startsWith("proxyFirewall"))).toEqual([]);
+        expect(proxyHop([])).toEqual(closed(["8000", "9002"]));
         expect(proxyHop([rule(["8000", "9002"])])).toEqual([]);
-        expect(proxyHop([rule(["8000"])])).toEqual(
-            ranges.map((range) => `proxyFirewall: no firewall rule admits the proxy-only range ${range} on 9002`),
-        );
+        expect(proxyHop([rule(["8000"])])).toEqual(closed(["9002"]));
     });
 
     test("catches a route with a port, a member that does not export, a health check on the serving port and a Gateway missing a region", () => {

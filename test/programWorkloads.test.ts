@@ -134,7 +134,7 @@ describe("the program's workloads", () => {
 describe("the shipped stacks in one project", () => {
     // Resources without a name of their own (dashboards, alert policies, node pools) get one from GCP or from Pulumi's random suffix.
     test("no two project-global resources of one type share a name", async () => {
-        const stacks = ["dev", "prod"];
+        const stacks = ["dev", "prod", "fleet"];
         const seen = new Map<string, string>();
         for (const stack of stacks) {
             // Neither stack file sets gcp:project, so both run in the offline preview's one placeholder project.
@@ -154,6 +154,9 @@ describe("the shipped stacks in one project", () => {
         }
         expect([...seen.keys()].filter((key) => key.includes("serviceaccount")).sort()).toEqual([
             "gcp:serviceaccount/account:Account accountId=tpu-inference-dev-nodes",
+            // A fleet's node account per member, named by the region's short tag.
+            "gcp:serviceaccount/account:Account accountId=tpu-inference-fleet-use5-nodes",
+            "gcp:serviceaccount/account:Account accountId=tpu-inference-fleet-uss1-nodes",
             "gcp:serviceaccount/account:Account accountId=tpu-inference-prod-nodes",
         ]);
     });

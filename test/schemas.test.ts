@@ -26,6 +26,20 @@ function isCustomResource(object: { apiVersion?: unknown }): boolean {
     return !BUILT_IN_GROUPS.has(apiVersion.includes("/") ? apiVersion.split("/")[0] : "");
 }
 
+/** KServe's well-known configs, which the pinned runtime-configs chart installs verbatim, registered as its children. */
+const KSERVE_CONFIG_FILES = [
+    "decode-template",
+    "decode-worker-data-parallel",
+    "prefill-template",
+    "prefill-worker-data-parallel",
+    "router-route",
+    "scheduler-latency-predictor",
+    "scheduler",
+    "template",
+    "tracing",
+    "worker-data-parallel",
+].map((config) => `llminferenceserviceconfig-kserve-kserve-config-llm-${config}.yaml`);
+
 /** The custom resources the offline preview of a shipped stack writes with --out (`kubernetesManifests`), by file. */
 async function previewedCustomResources(stack: string) {
     return kubernetesManifests(await shippedRun(stack))
@@ -126,19 +140,7 @@ describe("every custom resource the program emits validates against the upstream
                 `healthcheckpolicy-llm-inference-${service}-http.yaml`,
                 `healthcheckpolicy-llm-inference-${service}-inference-pool.yaml`,
                 `llminferenceservice-llm-inference-${service}.yaml`,
-                // The well-known configs the pinned runtime-configs chart installs verbatim, registered as its children.
-                ...[
-                    "decode-template",
-                    "decode-worker-data-parallel",
-                    "prefill-template",
-                    "prefill-worker-data-parallel",
-                    "router-route",
-                    "scheduler-latency-predictor",
-                    "scheduler",
-                    "template",
-                    "tracing",
-                    "worker-data-parallel",
-                ].map((config) => `llminferenceserviceconfig-kserve-kserve-config-llm-${config}.yaml`),
+                ...KSERVE_CONFIG_FILES,
                 "llminferenceserviceconfig-llm-inference-kserve-config-llm-router-route.yaml",
                 `podmonitoring-llm-inference-${service}-epp.yaml`,
                 `podmonitoring-llm-inference-${service}-vllm.yaml`,
@@ -150,6 +152,45 @@ describe("every custom resource the program emits validates against the upstream
                           "computeclass-tpu-inference-tpu.yaml",
                       ]
                     : []),
+            ].sort(),
+        );
+        for (const { file, object } of custom) {
+            expect({ file, errors: validator.errors(object) }).toEqual({ file, errors: [] });
+        }
+    });
+
+    test("the offline preview's --out YAML of the fleet stack: each member's platform and service, the config cluster's Gateway, route and policies on the import", async () => {
+        const custom = await previewedCustomResources("fleet");
+        // Each cluster's objects in files of its own: the members share namespaces and names.
+        const inCluster = (region: string, files: string[]) => files.map((file) => `tpu-inference-${region}-k8s-${file}`);
+        const perMember = (region: string) =>
+            inCluster(region, [
+                ...KSERVE_CONFIG_FILES,
+                "llminferenceserviceconfig-llm-inference-kserve-config-llm-router-route.yaml",
+                // The pool the member exports beside KServe's, and the service, without a route.
+                "inferencepool-llm-inference-qwen2-3b-fleet.yaml",
+                "llminferenceservice-llm-inference-qwen2-3b.yaml",
+                "podmonitoring-llm-inference-qwen2-3b-epp.yaml",
+                "podmonitoring-llm-inference-qwen2-3b-vllm.yaml",
+                `certificate-cert-manager-tpu-inference-${region}-ca.yaml`,
+                `clusterissuer-tpu-inference-${region}-ca-issuer.yaml`,
+                `clusterissuer-tpu-inference-${region}-selfsigned.yaml`,
+            ]);
+        expect(custom.map(({ file }) => file).sort()).toEqual(
+            [
+                ...perMember("us-east5"),
+                ...perMember("us-south1"),
+                ...inCluster("us-east5", [
+                    // us-east5 orders its two zones' pools; us-south1 has one.
+                    "computeclass-tpu-inference-us-east5-tpu.yaml",
+                    // The config cluster's: the Gateway, its certificate and redirect, the route to the import and the import's policies.
+                    "certificate-inference-gateway-inference-gateway-tls.yaml",
+                    "gateway-inference-gateway-inference-gateway.yaml",
+                    "httproute-inference-gateway-inference-gateway-https-redirect.yaml",
+                    "httproute-llm-inference-qwen2-3b-fleet.yaml",
+                    "gcpbackendpolicy-llm-inference-qwen2-3b-fleet.yaml",
+                    "healthcheckpolicy-llm-inference-qwen2-3b-fleet.yaml",
+                ]),
             ].sort(),
         );
         for (const { file, object } of custom) {

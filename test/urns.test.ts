@@ -10,7 +10,7 @@ import * as path from "path";
 import { FROZEN_TYPE_TOKENS } from "../components/lib/typeTokens";
 import { shippedRun } from "./shippedStacks";
 
-describe.each(["dev", "prod"])("the %s stack's URNs", (stack) => {
+describe.each(["dev", "prod", "fleet"])("the %s stack's URNs", (stack) => {
     test("are the ones its state holds", async () => {
         const run = await shippedRun(stack);
         expect(run.resources.map((resource) => resource.urn).sort()).toMatchSnapshot();

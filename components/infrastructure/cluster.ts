@@ -29,6 +29,12 @@ export interface GkeClusterArgs {
     subnetworkId: pulumi.Input<string>;
     /** GKE release channel; the cluster is created at its default version (checked against the GKE floor at preview) and follows it. */
     releaseChannel: string;
+    /**
+     * The exact version to create the cluster at: the channel's default as the preview read it, so that the pack can
+     * judge the version (a fleet's clusters must meet GKE's multi-cluster floor). Unset: GKE picks the channel's default
+     * at creation. Only creation reads it: later values are ignored, and GKE upgrades the cluster along its channel.
+     */
+    minMasterVersion?: pulumi.Input<string>;
     /** CIDRs allowed to reach the control plane endpoint; empty leaves it open to any address with credentials. */
     masterAuthorizedNetworks: string[];
     /** Private /28 of the control plane; the webhook firewall rule admits it. */
@@ -80,8 +86,10 @@ export function clusterArgs(args: GkeClusterArgs, nodeServiceAccountEmail: pulum
             clusterSecondaryRangeName: SECONDARY_RANGE_NAMES.pods,
             servicesSecondaryRangeName: SECONDARY_RANGE_NAMES.services,
         },
-        // No minMasterVersion: the provider sends it as the exact version to create at, and GKE refuses a
-        // patch its channel no longer offers. The channel's default is checked against the floor at preview.
+        // The provider sends minMasterVersion as the exact version to create at (TPGB v7.45.0
+        // google-beta/services/container/resource_container_cluster.go:3200), and GKE refuses a patch its channel no longer
+        // offers: only the channel's default as read in the same run, checked against the floors at preview, is given.
+        ...(args.minMasterVersion !== undefined ? { minMasterVersion: args.minMasterVersion } : {}),
         releaseChannel: { channel: args.releaseChannel },
         // The GKE Gateway controller is off unless asked for, and it needs the HTTP load balancing add-on.
         gatewayApiConfig: { channel: "CHANNEL_STANDARD" },
@@ -222,7 +230,9 @@ export class GkeCluster extends pulumi.ComponentResource {
         const cluster = new gcp.container.Cluster(`${name}-cluster`, clusterArgs(args, nodeServiceAccount.email), {
             parent: this,
             // Both describe only the default pool that is removed at creation; GKE reports them differently afterwards.
-            ignoreChanges: ["initialNodeCount", "nodeConfig"],
+            // minMasterVersion, when given, is what the cluster was created at: a later channel default moved on would
+            // otherwise make the next `pulumi up` upgrade the control plane at once (resource_container_cluster.go:4913-4950).
+            ignoreChanges: ["initialNodeCount", "nodeConfig", ...(args.minMasterVersion !== undefined ? ["minMasterVersion"] : [])],
             customTimeouts: { create: "45m", update: "45m", delete: "45m" },
             protect,
             // The name is fixed, so a replacement must delete first (and protection refuses one in protected stacks).

@@ -36,8 +36,11 @@ function cell(exposure: Exposure | undefined): string {
     return `vLLM${renamed}, ${guards.join(", ")}`;
 }
 
-/** The table of one stack: a row per set of vLLM routes that every column treats alike. */
-function stackTable(exposures: readonly Exposure[]): { guards: string; table: string[] } {
+/**
+ * The table of one stack: a row per set of vLLM routes that every column treats alike. A fleet's Gateway has no rate
+ * limit or identity check to opt into (docs/explanation/fleet.md).
+ */
+function stackTable(exposures: readonly Exposure[], multiCluster: boolean): { guards: string; table: string[] } {
     const https = exposures.filter((exposure) => exposure.probe.listener === "https");
     // One service stands for all: the test holds every service of every stack to the same.
     const service = https[0]?.probe.service ?? "/";
@@ -57,8 +60,8 @@ function stackTable(exposures: readonly Exposure[]): { guards: string; table: st
     const plain = exposures.filter((exposure) => exposure.probe.listener !== "https");
     const guards = [
         `allowlist: ${https.some((exposure) => exposure.guards.allowlist) ? "yes" : "no"}`,
-        `rate limit: ${https.some((exposure) => exposure.guards.rateLimit) ? "yes" : "none while the allowlist is empty"}`,
-        `identity check: ${https.some((exposure) => exposure.guards.identity) ? "yes" : "no (opt-in)"}`,
+        `rate limit: ${https.some((exposure) => exposure.guards.rateLimit) ? "yes" : multiCluster ? "no" : "none while the allowlist is empty"}`,
+        `identity check: ${https.some((exposure) => exposure.guards.identity) ? "yes" : multiCluster ? "no" : "no (opt-in)"}`,
         `plain HTTP: ${plain.every((exposure) => exposure.reach.kind !== "vllm") ? "reaches no model" : "reaches a model"}`,
     ].join("; ");
     return {
@@ -75,9 +78,10 @@ function stackTable(exposures: readonly Exposure[]): { guards: string; table: st
 export function exposureMarkdown(runs: Readonly<Record<string, readonly RecordedResource[]>>): string {
     const tables = new Map<string, string[]>();
     for (const stack of Object.keys(runs).sort()) {
-        const { provider, gateway, exposures } = stackExposure(runs[stack]);
-        const { guards, table } = stackTable(exposures);
-        const text = [`Gateway \`${gateway}\` (${provider === "gke" ? "GKE's Gateway" : "Istio"}). ${guards}.`, "", ...table].join("\n");
+        const { provider, multiCluster, gateway, exposures } = stackExposure(runs[stack]);
+        const { guards, table } = stackTable(exposures, multiCluster);
+        const implementation = provider === "istio" ? "Istio" : multiCluster ? "GKE's multi-cluster Gateway" : "GKE's Gateway";
+        const text = [`Gateway \`${gateway}\` (${implementation}). ${guards}.`, "", ...table].join("\n");
         tables.set(text, [...(tables.get(text) ?? []), stack]);
     }
     return [

@@ -5,7 +5,8 @@
  * (the HTTPRoutes KServe renders from the namespace's template, with the parents the services' gateway refs give, and
  * the stack's own routes; Gateway API's precedence; URL rewrites) to what answers it, and the guards it passes on the
  * way: the allowlist (Cloud Armor on GKE, Istio's AuthorizationPolicies and the load balancer's source ranges), the rate
- * limit, an identity check, vLLM's key and Model Armor.
+ * limit, an identity check, vLLM's key and Model Armor. In a fleet, the config cluster's routes send to imports, each of
+ * which stands for the pool of its namespace and name that every member exports, and so for the members' vLLM.
  */
 import { celEnv, parse, plan } from "@bufbuild/cel";
 import { PolicyResource } from "@pulumi/policy";
@@ -20,10 +21,14 @@ import {
     VllmRoute,
     AttachedRoute,
     containersOf,
+    importsPool,
     isGkeGatewayClass,
     isInferencePoolBackend,
+    isMultiClusterGatewayClass,
+    isPoolImportBackend,
     isVllmContainer,
     kindOf,
+    labelsOf,
     listenersOf,
     parentGateways,
     renderKServeRoute,
@@ -35,8 +40,8 @@ import {
 } from "@gke-tpu-inference/facts";
 import { admits, gkeBackendGuard, istioAccess } from "../../policies/support/access";
 import { effectiveServiceSpec, serviceParentRefs } from "../../policies/support/kserve";
-import { isKubernetesKind, isLlmInferenceService, namespaceOf } from "../../policies/support/resources";
-import { httpRoutes } from "../../policies/support/routes";
+import { isInferencePool, isKubernetesKind, isLlmInferenceService, namespaceOf } from "../../policies/support/resources";
+import { httpRoutes, routeBackends } from "../../policies/support/routes";
 import { gatewaysByKey, kserveConfigResolver } from "../../policies/support/stack";
 import { RecordedResource } from "./recorder";
 
@@ -115,7 +120,7 @@ export function vllmRouteAt(method: string, path: string): VllmRoute | undefined
     });
 }
 
-/** The model services of the stack. */
+/** The model services of the stack, one object per cluster that runs each. */
 function servicesOf(resources: PolicyResource[]): Array<Service & { resource: PolicyResource }> {
     return resources
         .filter((resource) => isLlmInferenceService(resource.type))
@@ -131,6 +136,19 @@ function servicesOf(resources: PolicyResource[]): Array<Service & { resource: Po
                 requiresKey: containers.length > 0 && containers.every((at) => vllmRequiresApiKey(at.container)),
             };
         });
+}
+
+/**
+ * One service per namespace and name: a fleet's members each run the same one, which requires the key only where every
+ * member's vLLM does.
+ */
+function distinctServices(services: readonly Service[]): Service[] {
+    const byKey = new Map<string, Service>();
+    for (const { namespace, name, modelName, requiresKey } of services) {
+        const seen = byKey.get(`${namespace}/${name}`);
+        byKey.set(`${namespace}/${name}`, { namespace, name, modelName, requiresKey: requiresKey && (seen?.requiresKey ?? true) });
+    }
+    return [...byKey.values()];
 }
 
 /** The HTTPRoutes on the Gateway `key`, KServe's for its services first (in the order the program creates them), then the program's own. */
@@ -163,8 +181,27 @@ function routesOfListener(routes: AttachedRoute[], listener: KubeProps, gateway:
     });
 }
 
-/** The model service a backend serves, if it is one's InferencePool or a Service that selects its vLLM pods. */
+/** The model service of `namespace` whose vLLM pods `selector` picks (KServe's workload labels), if any. */
+function serviceSelectedBy(selector: unknown, namespace: string, services: readonly Service[]): Service | undefined {
+    return selectsKServeWorkload(selector)
+        ? services.find((service) => service.namespace === namespace && service.name === labelsOf(selector)["app.kubernetes.io/name"])
+        : undefined;
+}
+
+/**
+ * The model service a backend serves, if it is one's InferencePool, a Service that selects its vLLM pods, or an import
+ * whose members' exported pools all select its vLLM pods.
+ */
 function serviceOfBackend(backend: BackendRef, services: readonly Service[], resources: PolicyResource[]): Service | undefined {
+    if (isPoolImportBackend(backend)) {
+        const selected = resources
+            .filter((resource) => isInferencePool(resource.type) && importsPool(backend, resource.props, namespaceOf(resource)))
+            // A v1 pool's `selector.matchLabels`, an alpha pool's `selector`.
+            .map((pool) =>
+                serviceSelectedBy(pool.props.spec?.selector?.matchLabels ?? pool.props.spec?.selector, backend.namespace, services),
+            );
+        return selected.length > 0 && selected.every((service) => service === selected[0]) ? selected[0] : undefined;
+    }
     if (isInferencePoolBackend(backend)) {
         return services.find(
             (service) =>
@@ -183,10 +220,7 @@ function serviceOfBackend(backend: BackendRef, services: readonly Service[], res
             resource.props.metadata?.name === backend.name &&
             namespaceOf(resource) === backend.namespace,
     );
-    const selector: KubeProps | undefined = target?.props.spec?.selector;
-    return selectsKServeWorkload(selector)
-        ? services.find((service) => service.namespace === backend.namespace && service.name === selector?.["app.kubernetes.io/name"])
-        : undefined;
+    return serviceSelectedBy(target?.props.spec?.selector, backend.namespace, services);
 }
 
 /** The request attributes a CEL matcher of the Gateway's extensions reads. */
@@ -212,21 +246,31 @@ function modelArmorScreen(extensions: PolicyResource[]): (request: MatchedReques
     return (request) => matchers.some((matches) => matches({ request: { ...request, headers: {} } }) === true);
 }
 
-/** The stack's Gateway (the one the services attach to) and every probe of it, resolved. */
+/**
+ * The stack's Gateway (the one the services attach to, or in a fleet, where they have no route, the one whose routes
+ * send to imports), whether it is a multi-cluster Gateway, and every probe of it, resolved.
+ */
 export function stackExposure(recorded: readonly RecordedResource[]): {
     gateway: string;
     provider: "gke" | "istio";
+    multiCluster: boolean;
     exposures: Exposure[];
 } {
     const resources = asPolicyResources(recorded);
-    const services = servicesOf(resources);
-    const [key] = services.flatMap((service) => parentGateways(serviceParentRefs(service.resource, resources), service.namespace));
+    const members = servicesOf(resources);
+    const services = distinctServices(members);
+    const [key] = [
+        ...members.flatMap((service) => parentGateways(serviceParentRefs(service.resource, resources), service.namespace)),
+        ...httpRoutes(resources)
+            .filter((route) => routeBackends(route).some(isPoolImportBackend))
+            .flatMap((route) => parentGateways(route.props.spec?.parentRefs, namespaceOf(route))),
+    ];
     const gateway = gatewaysByKey(resources).get(key)?.resource;
     if (gateway === undefined) {
-        return { gateway: key ?? "(none)", provider: "gke", exposures: [] };
+        return { gateway: key ?? "(none)", provider: "gke", multiCluster: false, exposures: [] };
     }
     const gke = isGkeGatewayClass(gateway.props.spec?.gatewayClassName);
-    const routes = routesOn(resources, key, services);
+    const routes = routesOn(resources, key, members);
     const istio = gke ? undefined : istioAccess(gateway, resources);
     const onGateway = (kind: string, group: string) =>
         resources.filter(
@@ -304,7 +348,12 @@ export function stackExposure(recorded: readonly RecordedResource[]): {
             }
         }
     }
-    return { gateway: key, provider: gke ? "gke" : "istio", exposures };
+    return {
+        gateway: key,
+        provider: gke ? "gke" : "istio",
+        multiCluster: isMultiClusterGatewayClass(gateway.props.spec?.gatewayClassName),
+        exposures,
+    };
 }
 
 /** Whether a vLLM route an exposure reaches runs something other than vLLM's health check. */

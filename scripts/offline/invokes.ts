@@ -1,12 +1,13 @@
 /**
  * What the offline preview answers when a program calls a provider function (an invoke), derived
  * from the catalog so that the answers look like GCP's on a project where the stack can run: every
- * API enabled, release channels whose defaults are above the GKE floor, the TPU v6e machine types
- * offered in exactly the zones the catalog lists, and model buckets with uniform bucket-level access.
+ * API enabled, release channels whose defaults in every location are above the GKE floors (a fleet's
+ * too), the TPU v6e machine types offered in exactly the zones the catalog lists, and model buckets
+ * with uniform bucket-level access.
  * A test or a caller can answer any token differently.
  */
 import { createHash } from "crypto";
-import { GKE_TPU_V6E_ZONES, GKE_VERSION, RELEASE_CHANNELS, TPU_V6E_MACHINE_TYPES } from "@gke-tpu-inference/facts";
+import { GKE_TPU_V6E_ZONES, GKE_VERSION, MULTI_CLUSTER_INFERENCE, RELEASE_CHANNELS, TPU_V6E_MACHINE_TYPES } from "@gke-tpu-inference/facts";
 import { compareGkeVersions, parseGkeVersion } from "@gke-tpu-inference/facts";
 import { MACHINE_TYPE } from "../../components/settings/cluster";
 import { parseObjects } from "./expand";
@@ -50,12 +51,13 @@ function above(floor: string, minor: number, patch: number): string {
     return minor > 0 ? `${major}.${floorMinor + minor}.${patch}-gke.${build}` : `${major}.${floorMinor}.${floorPatch + patch}-gke.${build}`;
 }
 
-/** Defaults per channel above the floor, the newest on RAPID. */
+/** Defaults per channel above every floor a cluster of the stack meets (a fleet's the newest), the newest on RAPID. */
 function channelDefaults(): Record<string, string> {
+    const [floor] = [GKE_VERSION.floor, MULTI_CLUSTER_INFERENCE.minimumGkeVersion].sort((a, b) => compareGkeVersions(b, a));
     const versions: Record<string, string> = {
-        STABLE: above(GKE_VERSION.floor, 0, 1),
-        REGULAR: above(GKE_VERSION.floor, 0, 2),
-        RAPID: above(GKE_VERSION.floor, 1, 1),
+        STABLE: above(floor, 0, 1),
+        REGULAR: above(floor, 0, 2),
+        RAPID: above(floor, 1, 1),
     };
     return Object.fromEntries(RELEASE_CHANNELS.map((channel) => [channel, versions[channel]]));
 }

@@ -236,21 +236,30 @@ export interface KubernetesManifest {
  * as YAML. Secrets' values stay `[secret]`.
  */
 export function kubernetesManifests(run: OfflineRun): KubernetesManifest[] {
-    return [...run.resources]
-        .filter((resource) => resource.custom && resource.type.startsWith("kubernetes:") && typeof resource.inputs.kind === "string")
-        .sort(byUrn)
-        .map((resource) => {
-            // kubectl's field order: apiVersion, kind and metadata first.
-            const { apiVersion, kind, metadata, ...body } = resource.inputs as {
-                metadata?: { name?: string; namespace?: string };
-            } & Record<string, unknown>;
-            const parts = [String(kind), metadata?.namespace, metadata?.name ?? resource.name].filter(Boolean);
-            return {
-                fileName: `${parts
-                    .join("-")
-                    .toLowerCase()
-                    .replace(/[^a-z0-9.-]/g, "_")}.yaml`,
-                yaml: stringify({ apiVersion, kind, metadata, ...body }),
-            };
-        });
+    const objects = run.resources.filter(
+        (resource) => resource.custom && resource.type.startsWith("kubernetes:") && typeof resource.inputs.kind === "string",
+    );
+    // Objects of several clusters (a fleet's members) can share a kind, namespace and name: each file then names its
+    // cluster's provider first.
+    const providerName = (resource: RecordedResource) => (resource.provider ?? "").split("::")[3] ?? "";
+    const clusters = new Set(objects.map(providerName));
+    return [...objects].sort(byUrn).map((resource) => {
+        // kubectl's field order: apiVersion, kind and metadata first.
+        const { apiVersion, kind, metadata, ...body } = resource.inputs as {
+            metadata?: { name?: string; namespace?: string };
+        } & Record<string, unknown>;
+        const parts = [
+            ...(clusters.size > 1 ? [providerName(resource)] : []),
+            String(kind),
+            metadata?.namespace,
+            metadata?.name ?? resource.name,
+        ].filter(Boolean);
+        return {
+            fileName: `${parts
+                .join("-")
+                .toLowerCase()
+                .replace(/[^a-z0-9.-]/g, "_")}.yaml`,
+            yaml: stringify({ apiVersion, kind, metadata, ...body }),
+        };
+    });
 }

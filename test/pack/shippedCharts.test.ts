@@ -185,7 +185,7 @@ function renderedChartObjects(run: OfflineRun, gateway: string): RecordedResourc
     });
 }
 
-describe.each(["dev", "prod", "multimodel", "multihost", "istio"])(
+describe.each(["dev", "prod", "multimodel", "multihost", "istio", "fleet"])(
     "the shipped %s stack, with its charts' objects registered as a real preview registers them",
     (stack) => {
         let run: OfflineRun;
@@ -197,16 +197,20 @@ describe.each(["dev", "prod", "multimodel", "multihost", "istio"])(
         });
 
         test("every chart this stack installs is accounted for: verbatim objects, or objects standing in for a real render", () => {
+            const platform = [
+                "oci://ghcr.io/kserve/charts/kserve-llmisvc-crd",
+                "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources",
+                "oci://quay.io/jetstack/charts/cert-manager",
+                "oci://registry.k8s.io/lws/charts/lws",
+            ];
             expect(run.unrendered.map((chart) => chart.chart).sort()).toEqual(
                 [
+                    // The platform's in each cluster: a fleet's two members each install it.
+                    ...(stack === "fleet" ? [...platform, ...platform] : platform),
                     // KEDA where a service autoscales (prod).
                     ...(stack === "prod" ? ["https://kedacore.github.io/charts/keda"] : []),
-                    "oci://ghcr.io/kserve/charts/kserve-llmisvc-crd",
-                    "oci://ghcr.io/kserve/charts/kserve-llmisvc-resources",
-                    "oci://quay.io/jetstack/charts/cert-manager",
                     // The body-based router where the stack routes by the body's model (multimodel).
                     ...(stack === "multimodel" ? ["oci://registry.k8s.io/gateway-api-inference-extension/charts/body-based-routing"] : []),
-                    "oci://registry.k8s.io/lws/charts/lws",
                     // Istio's charts where it is the gateway provider.
                     ...(stack === "istio"
                         ? [
@@ -216,9 +220,16 @@ describe.each(["dev", "prod", "multimodel", "multihost", "istio"])(
                         : []),
                 ].sort(),
             );
-            // KServe's well-known configs, timeouts included, are there as the runtime-configs chart's children.
-            const routeConfig = resources.find((resource) => resource.name === "kserve-configs:kserve/kserve-config-llm-router-route")!;
-            expect(JSON.stringify(routeConfig.inputs)).toContain('"timeouts"');
+            // KServe's well-known configs, timeouts included, are there as the runtime-configs chart's children (each member's).
+            const routeConfigs = resources.filter((resource) => resource.name.endsWith(":kserve/kserve-config-llm-router-route"));
+            expect(routeConfigs.map((resource) => resource.name)).toEqual(
+                stack === "fleet"
+                    ? ["us-east5", "us-south1"].map((region) => `kserve-${region}-configs:kserve/kserve-config-llm-router-route`)
+                    : ["kserve-configs:kserve/kserve-config-llm-router-route"],
+            );
+            for (const routeConfig of routeConfigs) {
+                expect(JSON.stringify(routeConfig.inputs)).toContain('"timeouts"');
+            }
         });
 
         test("passes with no mandatory violation", async () => {

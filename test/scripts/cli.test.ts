@@ -19,6 +19,7 @@ import { SET_VERSION_CLI } from "../../scripts/set-version";
 import { PREVIEW_OFFLINE_CLI } from "../../scripts/preview-offline";
 import { SMOKE_CLI } from "../../scripts/smoke";
 import { CORPUS_CLI } from "../../scripts/corpus";
+import { BENCH_FLEET_CLI } from "../../scripts/bench-fleet";
 import { ROOT, runCli } from "../cli";
 
 const emptyDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "cli-"));
@@ -29,6 +30,7 @@ describe("--help", () => {
         [SMOKE_CLI, "usage: npm run smoke -- --stack NAME | --outputs FILE [options]"],
         [PREVIEW_OFFLINE_CLI, "usage: npm run preview:offline -- [options]"],
         [BENCH_CLI, "usage: npm run bench:coldstart -- [--help]"],
+        [BENCH_FLEET_CLI, "usage: npm run bench:fleet -- [--regions LIST] [--models LIST]"],
         [AFFECTED_STACKS_CLI, "usage: npm run affected-stacks -- [--help] < CHANGED_FILES"],
         [FETCH_SHARED_CLI, "usage: npm run shared:fetch -- [--manifest FILE] [--if-missing]"],
         [SET_VERSION_CLI, "usage: npm run set-version -- --to VERSION [--date YYYY-MM-DD]"],
@@ -78,7 +80,7 @@ describe("--help", () => {
 
     test("a wide terminal gets the option descriptions on one line, with their defaults", () => {
         expect(renderHelp(DOCTOR_CLI, 160).split("\n")).toContain(
-            "      --request-timeout SECONDS  the longest wait for one answer before giving up with exit code 3 (default 10)",
+            "      --request-timeout SECONDS            the longest wait for one answer before giving up with exit code 3 (default 10)",
         );
     });
 });

@@ -49,7 +49,7 @@ export const FLEET_LESSONS = [
         cause: `GKE's multi-cluster Inference Gateway needs GKE ${minimumGkeVersion} or later on every cluster registered to the fleet, the config cluster included; a cluster asked for an older version, or left to a release channel whose default is older, is below it.`,
         fix: `Set each fleet cluster's minMasterVersion to ${minimumGkeVersion} or later, or leave it unset on a release channel whose default version in the cluster's location is at least ${minimumGkeVersion} (gcloud container get-server-config --location LOCATION).`,
         prevention:
-            "Every member follows the stack's release channel without a minMasterVersion; the pack says that it cannot judge the channel's default.",
+            "The preview checks each member's release-channel default against the floor in its region, and each member is created at that default (minMasterVersion, whose later changes are ignored so that GKE's channel schedules the upgrades).",
         inspect: "gcloud container clusters list --format='table(name,location,currentMasterVersion)'",
         sources: [SOURCES.gkeMultiClusterInferenceSetup, SOURCES.gkeVersionAliases],
     },

@@ -82,6 +82,17 @@ describe("GkeCluster", () => {
         ]);
     });
 
+    test("given the version to create at (a fleet's clusters), the cluster asks for it and ignores it afterwards; without one it asks for none", async () => {
+        const versioned = (await record(() => cluster({ minMasterVersion: "1.34.2-gke.1127000" }))).get(
+            "gcp:container/cluster:Cluster",
+            "gke-cluster",
+        );
+        expect(versioned.inputs.minMasterVersion).toBe("1.34.2-gke.1127000");
+        expect(versioned.inputs.releaseChannel).toEqual({ channel: "REGULAR" });
+        expect(versioned.options.ignoreChanges).toEqual(["initialNodeCount", "nodeConfig", "minMasterVersion"]);
+        expect(graph.get("gcp:container/cluster:Cluster", "gke-cluster").inputs).not.toHaveProperty("minMasterVersion");
+    });
+
     test("without deletion protection nothing is protected", async () => {
         const unprotected = await record(() => cluster({ deletionProtection: false }));
         expect(unprotected.resources.filter((resource) => resource.options.protect).map((resource) => resource.name)).toEqual([]);
