@@ -32,6 +32,10 @@ const ALLOWED_OVER_LIMIT: ReadonlyMap<string, string> = new Map<string, string>(
     ["test/lessons/tpu-selector.test.ts", "one lesson's whole category: every way a TPU pod selects nodes, pools and capacity"],
     ["test/scripts/replacements.test.ts", "a case per resource type the stacks emit, as the replacement catalog's sources require"],
     ["test/scripts/diff.test.ts", "the diff's cases between real previews, which share their recorded stacks"],
+    [
+        "test/runtimeContracts/iam.ts",
+        "one table: every permission of each role the stack grants, as iann0036/iam-dataset lists them at the commit its source names",
+    ],
 ]);
 
 const files = projectFiles(ROOT);

@@ -89,6 +89,16 @@ export function runProgram(config: Record<string, string> = {}, options: RecordO
     );
 }
 
+/** The message of the error the program run by `run` rejects with; a run that succeeds fails the test. */
+export async function programFailure(run: () => Promise<Graph>): Promise<string> {
+    try {
+        await run();
+    } catch (err) {
+        return (err as Error).message;
+    }
+    throw new Error("the program did not fail");
+}
+
 /** URNs `resource` waits for, directly or through its dependencies and its provider. */
 export function transitiveDependencies(graph: Graph, resource: RecordedResource): Set<string> {
     const byUrn = new Map(graph.resources.map((candidate) => [candidate.urn, candidate]));

@@ -22,7 +22,7 @@ import {
     stackApis,
 } from "@gke-tpu-inference/facts";
 import { parseGsUri } from "../lib/gcsUri";
-import { planZones } from "../settings/capacity";
+import { planZones } from "../settings/capacityOrder";
 import { memberKey } from "../settings/fleet";
 import { Settings } from "../settings/stack";
 import { ProjectApis } from "./projectApis";

@@ -4,7 +4,7 @@ import { Preflight } from "../infrastructure/preflight";
 import { TpuNodePool, tpuPoolName } from "../infrastructure/tpuNodePool";
 import { CapacityPlan, capacityPlan } from "../serving/capacityPlan";
 import { TpuScheduling } from "../serving/tpuScheduling";
-import { plannedPools } from "../settings/capacity";
+import { plannedPools } from "../settings/capacityOrder";
 import { Settings } from "../settings/stack";
 import { TpuComputeClass } from "./tpuComputeClass";
 

@@ -15,6 +15,7 @@ import {
     findTpuShape,
     regionOfZone,
 } from "@gke-tpu-inference/facts";
+import { TPU_CAPACITY_ORDERS, TpuCapacityOrder } from "./capacityOrder";
 import { v6eZonesAllowedIn } from "./cluster";
 import { Rule, Setting, ValuesOf, oneOf, says, wholeNumber } from "./setting";
 
@@ -43,13 +44,6 @@ export type ZonedCapacityRung = TpuCapacityRung & {
     /** GKE TPU v6e zones of the stack's region, each once; the first option's order is the plan's order of zones. */
     zones: string[];
 };
-
-/**
- * The order the ComputeClass tries the plan's pools in: every zone of the first option, then every zone of the second…
- * (option-first), or every option in the first zone, then every option in the next… (zone-first).
- */
-export type TpuCapacityOrder = "option-first" | "zone-first";
-const TPU_CAPACITY_ORDERS: readonly TpuCapacityOrder[] = ["option-first", "zone-first"];
 
 /** The TPU v6e node pool as the stack asks for it, already checked against the catalog. */
 export interface TpuSettings {
@@ -468,35 +462,6 @@ export function legacyCapacityWarning(
         `${set.map(key).join(" and ")} ${set.length > 1 ? "are" : "is"} deprecated: ${replacedBy} replaces ${them}, and release ${removedIn} removes ${them}; ` +
         `run ${commands.join(" && ")} (the same plan of one option: the TPU pool stays)`
     );
-}
-
-/**
- * The plan's zones in order: the first option's, as it lists them, then each zone a later option adds, in the order the
- * options (and each its zones) list them.
- */
-export function planZones(capacity: readonly ZonedCapacityRung[]): string[] {
-    return [...new Set(capacity.flatMap((rung) => rung.zones))];
-}
-
-/** One pool of the plan: an option (by its place in tpuCapacity) in one of its zones. */
-export interface PlannedZonePool {
-    capacity: ZonedCapacityRung;
-    /** The option's place in tpuCapacity, which its pool's name keeps whatever the order. */
-    index: number;
-    zone: string;
-}
-
-/**
- * Every pool of the plan in the order GKE tries them: option-first takes each option in its order, in each of its zones
- * in {@link planZones}' order; zone-first takes each zone in that order, with each option listing it in the plan's order.
- */
-export function plannedPools(tpu: Pick<TpuSettings, "capacity" | "order">): PlannedZonePool[] {
-    const pools = tpu.capacity.map((capacity, index) => ({ capacity, index }));
-    const zones = planZones(tpu.capacity);
-    const inZone = (zone: string) => pools.filter(({ capacity }) => capacity.zones.includes(zone)).map((pool) => ({ ...pool, zone }));
-    return tpu.order === "zone-first"
-        ? zones.flatMap(inZone)
-        : pools.flatMap((pool) => zones.filter((zone) => pool.capacity.zones.includes(zone)).map((zone) => ({ ...pool, zone })));
 }
 
 /** The TPU pools from checked values; the rules above have made sure the topology is one of the machine type's. */

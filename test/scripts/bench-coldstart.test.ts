@@ -15,6 +15,7 @@ describe("npm run bench:coldstart", () => {
         const rows = benchmarkRows(ROOT);
         expect(rows.map((row) => [row.stack, row.service, row.modelName, row.weightsGb])).toEqual([
             ["dev", "qwen2-3b", "Qwen/Qwen2.5-3B-Instruct", 6.2],
+            ["fleet", "qwen2-3b", "Qwen/Qwen2.5-3B-Instruct", 6.2],
             ["istio", "qwen2-3b-pc", "Qwen/Qwen2.5-3B-Instruct", 6.2],
             ["multihost", "qwen-72b", "Qwen/Qwen2.5-72B-Instruct", 145.4],
             ["multimodel", "qwen2-3b", "Qwen/Qwen2.5-3B-Instruct", 6.2],
@@ -30,7 +31,7 @@ describe("npm run bench:coldstart", () => {
         });
         // KServe's initializer (21 s) and the Hugging Face download (6.2 GB at 0.177 GB/s), the image pulled whole (30 s).
         expect(rows[0].allOff.first).toEqual(start(30, 56, 3, 91));
-        const example = rows[2];
+        const example = rows[3];
         // On its 4x4 slice: the workers pull the image alongside the leader, which waits for them at worst 600 s.
         expect(example.estimate).toEqual({
             first: start(10, 145, 3, 202, 10),

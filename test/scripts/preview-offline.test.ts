@@ -337,7 +337,7 @@ describe("npm run preview:offline with overrides and errors", () => {
         [
             "a stack without its file",
             ["--stack", "staging"],
-            `error: stack "staging" has no Pulumi.staging.yaml in ${ROOT} (stacks there: dev, istio, multihost, multimodel, prod); preview a stack it has: npm run preview:offline -- --dir . --stack dev, or this one on the project's defaults and --config alone: npm run preview:offline -- --dir . --stack staging --bare-stack\n`,
+            `error: stack "staging" has no Pulumi.staging.yaml in ${ROOT} (stacks there: dev, fleet, istio, multihost, multimodel, prod); preview a stack it has: npm run preview:offline -- --dir . --stack dev, or this one on the project's defaults and --config alone: npm run preview:offline -- --dir . --stack staging --bare-stack\n`,
         ],
     ])("%s: one line, exit 2", async (_, args, stderr) => {
         const run = await preview(...args);

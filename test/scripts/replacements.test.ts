@@ -91,7 +91,8 @@ let instances: Map<string, ReportStep>;
 beforeAll(async () => {
     // One at a time: a run holds the Pulumi runtime's global state.
     const runs = [];
-    for (const stack of STACKS) {
+    // The fleet last: its types are the fleet's own (GKE Hub, the exported pool); for the rest, a single cluster's names.
+    for (const stack of [...STACKS].sort((a, b) => Number(a === "fleet") - Number(b === "fleet"))) {
         runs.push(await shippedRun(stack));
     }
     const guarded = buildReport({ ...runs[0], resources: (await sharedProgram("gkeGuarded")).resources }, []);
@@ -214,12 +215,21 @@ const CASES: Array<[type: string, edit: (inputs: Inputs) => void, line: string]>
     [
         "gcp:projects/serviceIdentity:ServiceIdentity",
         set("service", "dns.googleapis.com"),
-        "+- replace  inference-model-armor-agent  inputs.service",
+        "+- replace  tpu-inference-agent  inputs.service",
     ],
+    ["gcp:projects/serviceIdentity:ServiceIdentity", set("project", "other-project"), "+- replace  tpu-inference-agent  inputs.project"],
+    ["gcp:gkehub/membership:Membership", set("membershipId", "other"), "+- replace  tpu-inference-us-east5  inputs.membershipId"],
     [
-        "gcp:projects/serviceIdentity:ServiceIdentity",
-        set("project", "other-project"),
-        "+- replace  inference-model-armor-agent  inputs.project",
+        "gcp:gkehub/membership:Membership",
+        set("endpoint.gkeCluster.resourceLink", "//container.googleapis.com/other"),
+        "+- replace  tpu-inference-us-east5  inputs.endpoint.gkeCluster.resourceLink",
+    ],
+    ["gcp:gkehub/membership:Membership", set("labels", { team: "ml" }), "~ update  tpu-inference-us-east5  inputs.labels"],
+    ["gcp:gkehub/feature:Feature", set("name", "other"), "+- replace  tpu-inference-ingress  inputs.name"],
+    [
+        "gcp:gkehub/feature:Feature",
+        set("spec.multiclusteringress.configMembership", "other"),
+        "~ update  tpu-inference-ingress  inputs.spec.multiclusteringress.configMembership",
     ],
     ["random:index/randomPassword:RandomPassword", set("length", 64), "+- replace  serving-api-key  inputs.length"],
     ["random:index/randomPassword:RandomPassword", set("special", true), "+- replace  serving-api-key  inputs.special"],
@@ -298,6 +308,7 @@ const CASES: Array<[type: string, edit: (inputs: Inputs) => void, line: string]>
             ["kubernetes:cloud.google.com/v1:ComputeClass", "tpu-inference-tpu-class"],
             ["kubernetes:gateway.networking.k8s.io/v1:Gateway", "inference-gateway"],
             ["kubernetes:gateway.networking.k8s.io/v1:HTTPRoute", "inference-https-redirect"],
+            ["kubernetes:inference.networking.k8s.io/v1:InferencePool", "qwen2-3b-us-east5-pool"],
             ["kubernetes:keda.sh/v1alpha1:ClusterTriggerAuthentication", "keda-gmp"],
             ["kubernetes:keda.sh/v1alpha1:ScaledObject", "qwen2-3b-cache-autoscaler"],
             ["kubernetes:monitoring.googleapis.com/v1:PodMonitoring", "qwen2-3b-epp-metrics"],
@@ -325,7 +336,7 @@ describe("each type the shipped stacks register", () => {
         const custom = [...instances.values()].filter((step) => step.newState.custom).map((step) => step.newState.type);
         expect(custom.filter((type) => !replacing.has(type))).toEqual([]);
         expect(CASES.map(([type]) => type).filter((type) => !instances.has(type))).toEqual([]);
-        expect(custom).toHaveLength(50);
+        expect(custom).toHaveLength(53);
     });
 
     test.each(CASES)("%s: %#", (type, edit, line) => {
@@ -361,7 +372,7 @@ describe("each type the shipped stacks register", () => {
     test("every GCP and random type has its own entry in the catalog, not the generic rule", () => {
         const packaged = [...instances.keys()].filter((type) => /^(gcp|random):/.test(type));
         expect(packaged.filter((type) => !CATALOGUED_TYPES.has(type))).toEqual([]);
-        expect(packaged).toHaveLength(22);
+        expect(packaged).toHaveLength(24);
     });
 });
 

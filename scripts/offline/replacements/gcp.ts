@@ -22,6 +22,8 @@ const NETWORK = lineOf(`${TPGB}/services/compute/resource_compute_network.go`);
 const PROJECT_IAM = lineOf(`${TPGB}/services/resourcemanager/iam_project.go`);
 const PROJECT_SERVICE = lineOf(`${TPGB}/services/resourcemanager/resource_google_project_service.go`);
 const PROJECT_SERVICE_IDENTITY = lineOf(`${TPGB}/services/resourcemanager/resource_project_service_identity.go`);
+const HUB_MEMBERSHIP = lineOf(`${TPGB}/services/gkehub/resource_gke_hub_membership.go`);
+const HUB_FEATURE = lineOf(`${TPGB}/services/gkehub2/resource_gke_hub_feature.go`);
 const REGION_SECURITY_POLICY = lineOf(`${TPGB}/services/compute/resource_compute_region_security_policy.go`);
 const ROUTER = lineOf(`${TPGB}/services/compute/resource_compute_router.go`);
 const ROUTER_NAT = lineOf(`${TPGB}/services/compute/resource_compute_router_nat.go`);
@@ -354,6 +356,20 @@ export const GCP: Record<string, ReplaceRule[]> = {
     "gcp:projects/serviceIdentity:ServiceIdentity": [
         field("service", PROJECT_SERVICE_IDENTITY(53)),
         field("project", PROJECT_SERVICE_IDENTITY(59), OPTIONAL_COMPUTED),
+    ],
+    "gcp:gkehub/membership:Membership": [
+        field("membershipId", HUB_MEMBERSHIP(167)),
+        field("authority.issuer", HUB_MEMBERSHIP(182)),
+        block("endpoint", HUB_MEMBERSHIP(192)),
+        block("endpoint.gkeCluster", HUB_MEMBERSHIP(200)),
+        field("endpoint.gkeCluster.resourceLink", HUB_MEMBERSHIP(208)),
+        field("location", HUB_MEMBERSHIP(235)),
+        field("project", HUB_MEMBERSHIP(262), OPTIONAL_COMPUTED),
+    ],
+    "gcp:gkehub/feature:Feature": [
+        field("location", HUB_FEATURE(148)),
+        field("name", HUB_FEATURE(572)),
+        field("project", HUB_FEATURE(848), OPTIONAL_COMPUTED),
     ],
     "gcp:serviceaccount/account:Account": [
         field("accountId", SERVICE_ACCOUNT(93)),

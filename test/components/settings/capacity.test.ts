@@ -1,4 +1,4 @@
-import { plannedPools } from "../../../components/settings/capacity";
+import { plannedPools } from "../../../components/settings/capacityOrder";
 import { SETTINGS, settingWarnings } from "../../../components/settings/stack";
 import { PROJECT } from "../../harness";
 import { errorOf, parse, problemsOf } from "./parse";
