@@ -50,6 +50,9 @@ export function fleetConfig({ regions, models }: FleetSize): string[] {
         `fleet=${JSON.stringify({ configRegion: members[0].region, members })}`,
         "--config",
         `models=${JSON.stringify(services)}`,
+        // A replica is a TPU VM: each member's pools hold one per service.
+        "--config",
+        `tpuMaxNodes=${Math.max(3, models)}`,
     ];
 }
 

@@ -4,7 +4,9 @@ import { V6E_REGIONS, fleetConfig, formatMeasurements } from "../../scripts/benc
 describe("npm run bench:fleet", () => {
     test("a fleet of n regions takes the catalog's first n v6e regions, the first holding the config cluster, and m copies of the model", () => {
         expect(V6E_REGIONS).toEqual(["europe-west4", "us-central1", "us-east1", "us-east5", "us-south1"]);
-        const [, fleet, , models] = fleetConfig({ regions: 3, models: 2 });
+        const [, fleet, , models, , maxNodes] = fleetConfig({ regions: 3, models: 2 });
+        expect(maxNodes).toBe("tpuMaxNodes=3");
+        expect(fleetConfig({ regions: 2, models: 4 })[5]).toBe("tpuMaxNodes=4");
         expect(JSON.parse(fleet.slice("fleet=".length))).toEqual({
             configRegion: "europe-west4",
             members: [{ region: "europe-west4" }, { region: "us-central1" }, { region: "us-east1" }],
