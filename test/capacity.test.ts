@@ -240,6 +240,44 @@ describe("a plan across two zones: a reservation in the stack's zone, on-demand 
     });
 });
 
+describe("a fleet of three regions, one of them buying in both of its zones", () => {
+    test("a cluster and plan per member, us-east5's on-demand pools in both zones and spot in its own, ordered by its class; the whole pack passes it", async () => {
+        const graph = await runProgram({
+            models: MODELS,
+            gatewayHostname: "inference.fleet.internal",
+            fleet: JSON.stringify({
+                configRegion: "us-east5",
+                members: [
+                    { region: "us-east5", tpuCapacity: [{ type: "on-demand", zones: ["us-east5-a", "us-east5-b"] }, { type: "spot" }] },
+                    { region: "us-south1" },
+                    { region: "us-central1" },
+                ],
+            }),
+        });
+        expect(graph.ofType("gcp:container/cluster:Cluster").map((cluster) => cluster.inputs.location)).toEqual([
+            "us-east5",
+            "us-south1",
+            "us-central1",
+        ]);
+        expect(
+            graph
+                .ofType(POOL)
+                .filter((pool) => !pool.name.endsWith("-system"))
+                .map((pool) => [pool.name, pool.inputs.nodeLocations])
+                .sort(),
+        ).toEqual([
+            ["tpu-inference-us-central1-tpu-pool", ["us-central1-b"]],
+            ["tpu-inference-us-east5-spot-pool", ["us-east5-a"]],
+            ["tpu-inference-us-east5-tpu-b-pool", ["us-east5-b"]],
+            ["tpu-inference-us-east5-tpu-pool", ["us-east5-a"]],
+            ["tpu-inference-us-south1-tpu-pool", ["us-south1-a"]],
+        ]);
+        expect(graph.ofType(CLASS).map((computeClass) => computeClass.name)).toEqual(["tpu-inference-us-east5-tpu-class"]);
+        const violations = await evaluatePolicies({ name: PACK_NAME, version: PACK_VERSION, policies }, graph.resources);
+        expect(violations.map((violation) => `${violation.enforcementLevel} ${violation.policyName}: ${violation.message}`)).toEqual([]);
+    });
+});
+
 describe("shipped stacks", () => {
     test.each(["dev", "multimodel", "multihost", "istio"])("%s: a plan of one on-demand option, without a ComputeClass", async (stack) => {
         const run = await shippedRun(stack);

@@ -1,5 +1,6 @@
 import Ajv, { ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone";
+import * as crypto from "crypto";
 import * as fs from "fs";
 import * as path from "path";
 import { parseAllDocuments } from "yaml";
@@ -21,6 +22,8 @@ type Schema = Record<string, unknown>;
 /** The versions of what reads and compiles the schemas: a cached schema or validator is kept for these alone. */
 const YAML_VERSION = `yaml ${(require("yaml/package.json") as { version: string }).version}`;
 const AJV_VERSION = `ajv ${(require("ajv/package.json") as { version: string }).version}`;
+/** How this file compiles a schema is part of what a compiled validator depends on. */
+const THIS_FILE = fs.readFileSync(__filename, "utf8");
 
 /**
  * Makes a structural schema reject unknown fields the way the API server's strict field
@@ -71,9 +74,9 @@ function withObjectMeta(schema: Schema): Schema {
 }
 
 /** Every schema of every version of the CRDs in `files` (each a path and its text), by `group/version:Kind`. */
-function readSchemas(files: ReadonlyArray<readonly [string, string]>): Record<string, Schema> {
+function readSchemas(files: readonly string[]): Record<string, Schema> {
     const schemas: Record<string, Schema> = {};
-    for (const [, text] of files) {
+    for (const text of files.map((file) => fs.readFileSync(file, "utf8"))) {
         for (const document of parseAllDocuments(text)) {
             // Conversion-webhook patches are CRD fragments without versions.
             const crd = document.toJSON() as Crd | null;
@@ -94,6 +97,8 @@ function readSchemas(files: ReadonlyArray<readonly [string, string]>): Record<st
 /** Validates Kubernetes objects against the upstream CRD schemas in shared/crds and test/fixtures/crds (see SOURCES.txt in each). Compiles each schema once, on first use. */
 export class CrdValidator {
     private readonly schemas: Map<string, Schema>;
+    /** Each schema's digest, which names its compiled validator in the cache. */
+    private readonly digests: Map<string, string>;
     private readonly compiled = new Map<string, ValidateFunction>();
     // The API server evaluates `pattern` with Go's RE2, which reads GKE's `[A-Za-z0-9-_:%...]` as written; JavaScript's
     // Unicode mode rejects `9-_` as a range, so the patterns compile in its legacy mode.
@@ -109,10 +114,21 @@ export class CrdValidator {
 
     /** @param dirs folders of CRD YAML: the shared ones, and the few upstream CRDs this repository carries (SOURCES.txt there) */
     constructor(private readonly dirs: string[] = [sharedPath("crds"), path.join(__dirname, "fixtures", "crds")]) {
-        // Parsing every CRD's YAML takes seconds: each test file that validates reads one parse, kept until a CRD changes.
-        const files = dirs.flatMap(walk).map((file) => [file, fs.readFileSync(file, "utf8")] as const);
+        // Parsing every CRD's YAML takes seconds: each test file that validates reads one parse, kept until a CRD file
+        // changes (its size or modification time: reading and hashing the 8 MB each time would cost a third of a second).
+        const files = dirs.flatMap(walk);
+        const signatures = files.map((file) => {
+            const stat = fs.statSync(file);
+            return `${file} ${stat.size} ${stat.mtimeMs}`;
+        });
         const key = `crd-schemas-${dirs.join("+").replace(/[^A-Za-z0-9]/g, "_")}`;
-        this.schemas = new Map(Object.entries(cachedAcrossRuns(key, [YAML_VERSION, ...files.flat()], () => readSchemas(files))));
+        const { schemas, digests } = cachedAcrossRuns(key, [YAML_VERSION, ...signatures], () => {
+            const read = readSchemas(files);
+            const digest = (schema: Schema) => crypto.createHash("sha256").update(JSON.stringify(schema)).digest("hex");
+            return { schemas: read, digests: Object.fromEntries(Object.entries(read).map(([kind, schema]) => [kind, digest(schema)])) };
+        });
+        this.schemas = new Map(Object.entries(schemas));
+        this.digests = new Map(Object.entries(digests));
     }
 
     /** `group/version:Kind` keys of every schema loaded. */
@@ -133,7 +149,7 @@ export class CrdValidator {
             // file evaluates, kept until the schema, ajv or how this file compiles it changes.
             const source = cachedAcrossRuns(
                 `crd-validator-${key.replace(/[^A-Za-z0-9]/g, "_")}`,
-                [AJV_VERSION, fs.readFileSync(__filename, "utf8"), JSON.stringify(schema)],
+                [AJV_VERSION, THIS_FILE, this.digests.get(key)!],
                 () => standaloneCode(this.ajv, this.ajv.compile(strict(withObjectMeta(schema)))),
             );
             const module = { exports: {} as { default?: ValidateFunction } };
