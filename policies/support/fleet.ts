@@ -100,9 +100,14 @@ export function servedModels(resources: PolicyResource[]): ServedModel[] {
 export function fleetClusterVersions(
     resources: PolicyResource[],
     floor: string,
-): Array<{ cluster: PolicyResource; version: unknown; standing: ReturnType<typeof gkeVersionStanding> }> {
+): Array<{ cluster: PolicyResource; version: unknown; standing: ReturnType<typeof gkeVersionStanding> | "unknownAtPreview" }> {
     return (servesMultiClusterInference(resources) ? fleetClusters(resources) : []).map((cluster) => {
-        const version: unknown = cluster.props.minMasterVersion;
+        // A version the program reads from GKE during the preview is unknown in a preview that cannot read it yet.
+        const read = readKnown(() => cluster.props.minMasterVersion as unknown);
+        if (read.unknown) {
+            return { cluster, version: undefined, standing: "unknownAtPreview" as const };
+        }
+        const version = read.value;
         return {
             cluster,
             version,

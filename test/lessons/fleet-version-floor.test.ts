@@ -111,14 +111,14 @@ describe("the rule", () => {
             expect(await both([east, MC_GATEWAY])).toEqual([]);
         });
 
-        test("preview: a version unknown is not reported as a violation", async () => {
+        test("preview: a version unknown is not reported as below the floor (the advisory policy says it could not judge it)", async () => {
             const east = cluster({ minMasterVersion: UNKNOWN });
-            expect(await check(requireFleetGkeVersionFloor, [east, membership(east), MC_GATEWAY])).toEqual([
+            expect(await check(requireFleetGkeVersionFloor, [east, membership(east), MC_GATEWAY])).toEqual([]);
+            expect(await check(requireKnownFleetGkeVersion, [east, membership(east), MC_GATEWAY])).toEqual([
                 {
                     level: "advisory",
-                    resource: "",
-                    message:
-                        "can't run policy 'require-fleet-gke-version-floor' from policy pack 'test-pack@v0.0.1' during preview: string value at .minMasterVersion can't be known during preview",
+                    resource: "east",
+                    message: `Cluster east is registered to a fleet that serves multi-cluster inference and asks for a GKE version (minMasterVersion) that this preview cannot know yet, a value the program reads during the update: the pack cannot tell whether it is at least ${FLOOR}, the first version GKE's multi-cluster Inference Gateway supports. Check it (gcloud container get-server-config --location LOCATION), or set minMasterVersion to ${FLOOR} or later.`,
                 },
             ]);
         });
