@@ -57,7 +57,10 @@ function clusterCells(outputs: Record<string, unknown>): { options: string; tpu:
     const tpu = cost.atMaximum ? `${vms(cost)}; ${vms(cost.atMaximum)} at most` : vms(cost);
     const price = cost.atMaximum ? `${priceOf(cost)}; ${priceOf(cost.atMaximum)} at most` : priceOf(cost);
     const unknown = cost.unknownRates ? ` (${cost.unknownRates})` : "";
-    return { options: plan.options.map((option) => option.option).join(" → "), tpu, price: `${price}${unknown}` };
+    // A plan across zones names each pool's zone; in one zone the zone says nothing the stack's zone does not.
+    const zones = new Set(plan.options.map((option) => option.zone));
+    const options = plan.options.map((option) => (zones.size > 1 ? `${option.option} (${option.zone})` : option.option)).join(" → ");
+    return { options, tpu, price: `${price}${unknown}` };
 }
 
 /** One row: the stack, its summary, its plan, its TPU VMs and chips, its resources and its bill; a fleet's per member region. */
