@@ -9,7 +9,7 @@ import { GKE_LIMITS, GKE_TPU_V6E_ZONES, MULTI_CLUSTER_INFERENCE, PROXY_ONLY_SUBN
 import { Ipv4Range, isRfc1918, nthRange, overlaps, parseCidr } from "../lib/cidr";
 import { TPU_POOL_SETTINGS, TpuSettings } from "./capacity";
 import { NetworkSettings } from "./cluster";
-import { proxyOnlyCidrOf } from "./gateway";
+import { GATEWAY_SETTINGS, proxyOnlyCidrOf } from "./gateway";
 import { Rule, Setting, ValuesOf, says } from "./setting";
 
 /** One member of the fleet: a regional cluster with its TPU capacity, as the settings resolve it. */
@@ -202,11 +202,11 @@ export const fleetCertificate: Rule<FleetValues & { gatewayHostname: string; gat
             : [],
 };
 
-export const fleetAccess: Rule<FleetValues & { allowedSourceRanges: string[]; gatewayIdentity: string }> = {
+export const fleetAccess: Rule<FleetValues & { allowedSourceRanges: string[]; gatewayIdentity: string; gatewayRateLimit: number }> = {
     description:
-        "fleet refuses allowedSourceRanges and a gatewayIdentity other than api-key: the fleet's Gateway is an internal load balancer, reachable from the VPC only, to which the stack attaches no Cloud Armor policy and no IAP (the key and TLS apply).",
-    reads: ["fleet", "allowedSourceRanges", "gatewayIdentity"],
-    check: ({ fleet, allowedSourceRanges, gatewayIdentity }, key) => {
+        "fleet refuses allowedSourceRanges, a gatewayIdentity other than api-key and a gatewayRateLimit of its own: the fleet's Gateway is an internal load balancer, reachable from the VPC only, to which the stack attaches no Cloud Armor policy (which holds a single cluster's allowlist and rate limit) and no IAP (the key and TLS apply).",
+    reads: ["fleet", "allowedSourceRanges", "gatewayIdentity", "gatewayRateLimit"],
+    check: ({ fleet, allowedSourceRanges, gatewayIdentity, gatewayRateLimit }, key) => {
         if (!isFleet(fleet)) {
             return [];
         }
@@ -220,6 +220,12 @@ export const fleetAccess: Rule<FleetValues & { allowedSourceRanges: string[]; ga
             ...(gatewayIdentity !== "api-key"
                 ? [
                       `${key("gatewayIdentity")} = ${JSON.stringify(gatewayIdentity)} with ${key("fleet")}: ${why}; allowed: api-key (or fleet {})`,
+                  ]
+                : []),
+            // The default stands for "not asked for": a single cluster applies it, a fleet has nothing that would.
+            ...(gatewayRateLimit !== GATEWAY_SETTINGS.gatewayRateLimit.default
+                ? [
+                      `${key("gatewayRateLimit")} = ${gatewayRateLimit} with ${key("fleet")}: ${why}, so no rate limit applies; allowed: unset (or fleet {})`,
                   ]
                 : []),
         ];

@@ -155,6 +155,23 @@ describe("the fleet setting", () => {
             'gke-tpu-inference:allowedSourceRanges = ["10.128.0.0/16"] with gke-tpu-inference:fleet: the fleet\'s multi-cluster Gateway (gke-l7-cross-regional-internal-managed-mc) is an internal load balancer, reachable from the VPC only, to which the stack attaches no Cloud Armor policy and no IAP; allowed: [] (or fleet {})',
         ],
         [
+            "a rate limit the fleet's Gateway does not apply",
+            TWO,
+            { gatewayRateLimit: "1200" },
+            "gke-tpu-inference:gatewayRateLimit = 1200 with gke-tpu-inference:fleet: the fleet's multi-cluster Gateway (gke-l7-cross-regional-internal-managed-mc) is an internal load balancer, reachable from the VPC only, to which the stack attaches no Cloud Armor policy and no IAP, so no rate limit applies; allowed: unset (or fleet {})",
+        ],
+        [
+            "an identity check the fleet's Gateway does not apply",
+            TWO,
+            {
+                gatewayIdentity: "iap",
+                iapClientId: "123-abc.apps.googleusercontent.com",
+                iapClientSecret: "client-secret",
+                allowedIdentities: JSON.stringify(["serviceAccount:caller@acme.iam.gserviceaccount.com"]),
+            },
+            'gke-tpu-inference:gatewayIdentity = "iap" with gke-tpu-inference:fleet: the fleet\'s multi-cluster Gateway (gke-l7-cross-regional-internal-managed-mc) is an internal load balancer, reachable from the VPC only, to which the stack attaches no Cloud Armor policy and no IAP; allowed: api-key (or fleet {})',
+        ],
+        [
             "a node range too small to split among the members",
             { configRegion: "us-east5", members: [{ region: "us-east5" }, { region: "us-south1" }, { region: "us-central1" }] },
             { nodeCidr: "10.0.0.0/28" },
