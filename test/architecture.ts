@@ -24,6 +24,8 @@ import * as ts from "typescript";
  * - components/fleet: a fleet's own parts: the clusters' registration, each member's exported pools, and the config
  *   cluster's multi-cluster Gateway with its routes and policies to the imports.
  * - components/observability: the dashboard and alerts.
+ * - components/stack: the stack's stages (one per layer, for one cluster), run for a single cluster or for each member
+ *   of a fleet, and each kind of stack's outputs; index.ts chooses which.
  */
 export const PROGRAM_LAYERS: readonly string[] = [
     "components/lib",
@@ -35,6 +37,7 @@ export const PROGRAM_LAYERS: readonly string[] = [
     "components/workloads",
     "components/fleet",
     "components/observability",
+    "components/stack",
     "index.ts",
 ];
 
