@@ -214,11 +214,10 @@ export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
     // The engine matches a resource to its old state by its URN, else by a URN it was known by (its aliases and its
     // parents'), and moves it rather than replacing it (pulumi/pulumi@v3.259.0 pkg/resource/deploy/step_generator.go:
     // 621-653, 703): the base's URNs are read as the head's, in the dependencies and provider references too.
+    const baseUrns = new Set(baseResources.map((resource) => resource.urn));
     const movedTo = new Map<string, string>();
     for (const step of headSteps) {
-        const formerUrn = baseResources.some((resource) => resource.urn === step.urn)
-            ? undefined
-            : step.aliases?.find((alias) => !headByUrn.has(alias) && baseResources.some((resource) => resource.urn === alias));
+        const formerUrn = baseUrns.has(step.urn) ? undefined : step.aliases?.find((alias) => !headByUrn.has(alias) && baseUrns.has(alias));
         if (formerUrn !== undefined) {
             movedTo.set(formerUrn, step.urn);
         }
