@@ -10,18 +10,34 @@
 import NodeEnvironment from "jest-environment-node";
 import { WORKER_PACK, serveWorkerPack } from "./workerPack";
 
-/** Where the SDK (@pulumi/pulumi 3.270.0) captures a stack: the function that makes the Error, its file, the frames kept. */
+/**
+ * Where the SDK (@pulumi/pulumi 3.270.0) captures a stack: the function that makes the Error, its file, the frames kept,
+ * and whether the SDK reads the stack at once or only ever puts it into a message.
+ */
 const SDK_CAPTURES = [
-    // A promise's stack, kept for a leak report (runtime/debuggable.js:253): the frames a process keeps unless told
-    // otherwise (V8's default Error.stackTraceLimit), where jest keeps 100 for a test's failure.
-    { name: "debuggablePromise", file: "/@pulumi/pulumi/runtime/debuggable.js", frames: 10 },
-    // A resource's, every frame of which the SDK asks for to find the program's own (resource.js:328-329).
-    { name: "callsites", file: "/@pulumi/pulumi/resource.js", frames: Infinity },
+    // A promise's stack, kept for a leak report (runtime/debuggable.js:253), which is its only reader (it interpolates
+    // it, :238): formatted when read. The frames a process keeps unless told otherwise (V8's default
+    // Error.stackTraceLimit), where jest keeps 100 for a test's failure.
+    { name: "debuggablePromise", file: "/@pulumi/pulumi/runtime/debuggable.js", frames: 10, whenRead: true },
+    // A resource's, every frame of which the SDK splits at once to find the program's own (resource.js:328-329).
+    { name: "callsites", file: "/@pulumi/pulumi/resource.js", frames: Infinity, whenRead: false },
 ];
 
 /** Node's own formatting of a stack (Node 22.23.3 lib/internal/errors.js:94-110, `defaultPrepareStackTrace`). */
 function nodeStack(error: Error, frames: readonly NodeJS.CallSite[]): string {
     return [Error.prototype.toString.call(error), ...frames].join("\n    at ");
+}
+
+/** A stack formatted as Node formats it when something turns it into text: most are never read. */
+class StackWhenRead {
+    constructor(
+        private readonly error: Error,
+        private readonly frames: readonly NodeJS.CallSite[],
+    ) {}
+
+    toString(): string {
+        return nodeStack(this.error, this.frames);
+    }
 }
 
 export default class TestEnvironment extends NodeEnvironment {
@@ -38,7 +54,8 @@ export default class TestEnvironment extends NodeEnvironment {
             if (capture === undefined && Error.prepareStackTrace) {
                 return Error.prepareStackTrace(error, frames);
             }
-            return nodeStack(error, frames.slice(0, capture?.frames));
+            const kept = frames.slice(0, capture?.frames);
+            return capture?.whenRead ? new StackWhenRead(error, kept) : nodeStack(error, kept);
         };
     }
 }

@@ -6,6 +6,8 @@ import { affectedStacks, shippedStacks } from "../scripts/affected-stacks";
 import { readManifest } from "../scripts/fetch-shared";
 import { sharedPath } from "./shared";
 
+const { nodeSatisfies } = require("../scripts/nodeVersion") as { nodeSatisfies: (version: string, range: string) => boolean };
+
 const ROOT = path.resolve(__dirname, "..");
 const WORKFLOWS = path.join(ROOT, ".github", "workflows");
 
@@ -106,10 +108,11 @@ describe("GitHub workflows", () => {
 describe("Node versions", () => {
     const engines = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
 
-    test("CI checks every supported LTS line; the other jobs and .ci/run's fallback use .nvmrc, a supported release", () => {
+    test("CI checks every supported LTS line; the other jobs and .ci/run's fallback use .nvmrc, a release of the active one", () => {
         expect(engines).toBe("^22.13.0 || >=24");
         const check = read("ci.yml").jobs.check as unknown as { strategy: { matrix: { node: number[] } } };
-        expect(check.strategy.matrix.node).toEqual([22, 24]);
+        // nodejs/Release schedule.json: 22 and 24 in maintenance, 26 Active LTS since 2026-10-28.
+        expect(check.strategy.matrix.node).toEqual([22, 24, 26]);
         const setupNode = fs
             .readdirSync(WORKFLOWS)
             .flatMap((file) => Object.values(read(file).jobs).flatMap((job) => job.steps))
@@ -119,8 +122,9 @@ describe("Node versions", () => {
         for (const options of setupNode) {
             expect([{ "node-version": "${{ matrix.node }}" }, { "node-version-file": ".nvmrc" }]).toContainEqual(options);
         }
-        const [major, minor] = fs.readFileSync(path.join(ROOT, ".nvmrc"), "utf8").trim().split(".").map(Number);
-        expect(major === 24 || (major === 22 && minor >= 13)).toBe(true);
+        const pinned = fs.readFileSync(path.join(ROOT, ".nvmrc"), "utf8").trim();
+        expect(nodeSatisfies(pinned, engines)).toBe(true);
+        expect(Number(pinned.split(".")[0])).toBe(26);
     });
 });
 

@@ -10,7 +10,7 @@ import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
 import { ownChild } from "../children";
 import * as path from "path";
-import Ajv from "ajv";
+import Ajv, { ValidateFunction } from "ajv";
 import { suggestion } from "../../components/lib/suggest";
 import { RecordedResource } from "./recorder";
 
@@ -58,6 +58,24 @@ export type ResolvedConfig = Record<string, { enforcementLevel: EnforcementLevel
 
 /** Raised for a pack config the CLI would refuse; its message lists every problem. */
 export class PackConfigError extends Error {}
+
+/**
+ * One validator per config schema, compiled once for the process: a pack describes the same schemas to every preview
+ * and judgement, and compiling them is most of the time validation takes.
+ */
+const configValidators = new Map<string, ValidateFunction>();
+const configAjv = new Ajv({ allErrors: true, strict: false });
+
+function configValidator(schema: PolicyInfo["configSchema"] & object): ValidateFunction {
+    const objectSchema = { type: "object", properties: schema.properties, required: schema.required };
+    const key = JSON.stringify(objectSchema);
+    let validate = configValidators.get(key);
+    if (validate === undefined) {
+        validate = configAjv.compile(objectSchema);
+        configValidators.set(key, validate);
+    }
+    return validate;
+}
 
 /**
  * Validates `config` against the pack, as the CLI does before it configures a pack: each key names a policy (or
@@ -109,7 +127,6 @@ export function resolvePackConfig(info: PackInfo, config: PackConfig): ResolvedC
             problems.push(`${key}: not a policy of ${info.name}${suggestion(key, names)}`);
         }
     }
-    const ajv = new Ajv({ allErrors: true, strict: false });
     const resolved: ResolvedConfig = {};
     for (const policy of info.policies) {
         const given = (entries.find(([key]) => key === policy.name)?.[1] ?? {}) as { enforcementLevel?: unknown } & Record<string, unknown>;
@@ -126,7 +143,7 @@ export function resolvePackConfig(info: PackInfo, config: PackConfig): ResolvedC
         );
         const merged = { ...defaults, ...properties };
         if (policy.configSchema) {
-            const validate = ajv.compile({ type: "object", properties: schemaProperties, required: policy.configSchema.required });
+            const validate = configValidator(policy.configSchema);
             if (!validate(merged)) {
                 for (const error of validate.errors ?? []) {
                     problems.push(

@@ -424,13 +424,8 @@ describe("the Node versions every command accepts", () => {
         const engines = (require("../../package.json") as { engines: { node: string } }).engines.node;
         expect(engines).toBe("^22.13.0 || >=24");
         const accepted = (version: string) => nodeSatisfies(version, engines);
-        expect(["22.13.0", "22.23.3", "24.0.0", "24.21.0", "25.1.0"].filter(accepted)).toEqual([
-            "22.13.0",
-            "22.23.3",
-            "24.0.0",
-            "24.21.0",
-            "25.1.0",
-        ]);
+        const later = ["22.13.0", "22.23.3", "24.0.0", "24.22.3", "25.1.0", "26.0.0", "26.12.1"];
+        expect(later.filter(accepted)).toEqual(later);
         expect(["20.20.2", "22.12.9", "23.11.0", "18.0.0"].filter(accepted)).toEqual([]);
     });
 });

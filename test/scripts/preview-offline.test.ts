@@ -354,6 +354,12 @@ describe("npm run preview:offline with overrides and errors", () => {
         expect(run.stderr).toBe(`error: ${option} ${missing}: ENOENT: no such file or directory, open '${missing}'\n`);
     });
 
+    test("an in-process run leaves the process's exit listeners as it found them: the SDK it loaded is let go", async () => {
+        const before = process.listeners("exit");
+        expect((await preview("--dir", FIXTURE, "--bare-stack")).status).toBe(0);
+        expect(process.listeners("exit")).toEqual(before);
+    });
+
     test("a directory that is not a Pulumi project exits 2", async () => {
         const run = await preview("--dir", tempDir());
         expect(run.status).toBe(2);

@@ -58,6 +58,7 @@ afterAll(async () => {
  */
 export async function preview(...args: string[]): Promise<CliRun> {
     let result: CliRun | undefined;
+    const exitListeners = new Set(process.listeners("exit"));
     // A fresh registry: the program, its SDK and the preview's mocks load as in a new process, so runs never share state.
     await jest.isolateModulesAsync(async () => {
         const { CliError, EXIT, errorLines, parseCli } = require("../../scripts/cli") as typeof Cli;
@@ -77,6 +78,14 @@ export async function preview(...args: string[]): Promise<CliRun> {
             result = { status: err instanceof CliError ? err.exitCode : EXIT.usage, stdout, stderr: errorLines(err, false, terminal) };
         }
     });
+    // The modules a run loads add their last words to the process's exit, as for the one program a real preview's
+    // process runs (the SDK's leak report, @pulumi/pulumi 3.270.0 runtime/debuggable.js:256); kept, they would hold
+    // every finished run's modules until the worker exits, and past ten make Node warn of a leak.
+    for (const listener of process.listeners("exit")) {
+        if (!exitListeners.has(listener)) {
+            process.removeListener("exit", listener);
+        }
+    }
     return result!;
 }
 
