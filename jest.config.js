@@ -23,5 +23,6 @@ module.exports = {
     maxWorkers: 2,
     // npm test starts jest with --max-semi-space-size=64 (package.json), which its workers inherit (jest-worker 30.5.2
     // build/index.js:767 forks them with the parent's execArgv): with V8's young generation at 64 MiB a semi-space
-    // rather than 16 (Node's doc/api/cli.md, --max-semi-space-size), the tests spent 30% less time collecting garbage (in band over test/lessons, test/pack and test/capacity.test.ts: 2.1 s, not 3.0).
+    // rather than 16 (Node's doc/api/cli.md, --max-semi-space-size), the tests spent 30% less time collecting garbage
+    // (in band over test/lessons, test/pack and test/capacity.test.ts: 2.1 s, not 3.0).
 };
