@@ -1,4 +1,4 @@
-// Type-checking happens once, in `tsc --noEmit`; jest only transpiles (swc), which keeps
+// Type-checking happens once, in tsc beside the tests (test/typecheck.ts); jest only transpiles (swc), which keeps
 // the suite fast on a 2-core machine.
 /** @type {import('jest').Config} */
 module.exports = {

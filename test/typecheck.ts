@@ -1,8 +1,9 @@
 /**
- * `npm test`'s type-check: `tsc --noEmit` over the whole project, run beside the test files rather than before them (on
+ * `npm test`'s type-check: tsc over the whole project, no output, run beside the test files rather than before them (on
  * two cores the tests and tsc share the machine instead of one waiting on the other); a type error fails the run.
  */
 import { ChildProcess, spawn } from "child_process";
+import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { ownChild } from "../scripts/children";
@@ -17,12 +18,24 @@ export function runAsTestCommand(env: NodeJS.ProcessEnv = process.env): boolean 
     return env.npm_lifecycle_event === "test";
 }
 
-/** Where tsc keeps what it learned, so that a run checks again only what changed (git-ignored with node_modules). */
-export const TSC_BUILD_INFO = path.join("node_modules", ".cache", "gke-tpu-inference", "tsc.tsbuildinfo");
+/**
+ * The type-check's configuration in a project: the whole project (tsconfig.json), no output, checked in tsc's build mode,
+ * which finds a project up to date from the times and hashes of its own files without reading the 4,900 files its
+ * program loads: a fifth of a second after no change, where `tsc --noEmit --incremental` takes six. Dependencies are not
+ * among those files, so after an install newer than tsc's record (npm's hidden lockfile, node_modules/.package-lock.json,
+ * is rewritten by every install) everything is checked again.
+ */
+export const CHECK_CONFIG = "tsconfig.check.json";
 
-/** Starts `tsc --noEmit` over `project` (this one by default) in the background, incrementally. */
+/** Starts the type-check of `project` (this repository by default) in the background. */
 export function startTypecheck(project = ROOT): void {
-    const args = ["--noEmit", "--incremental", "--tsBuildInfoFile", TSC_BUILD_INFO, "--pretty", "false", "-p", "."];
+    const { compilerOptions } = JSON.parse(fs.readFileSync(path.join(project, CHECK_CONFIG), "utf8")) as {
+        compilerOptions: { tsBuildInfoFile: string };
+    };
+    const record = path.join(project, compilerOptions.tsBuildInfoFile);
+    const install = path.join(project, "node_modules", ".package-lock.json");
+    const installedSince = fs.existsSync(record) && fs.existsSync(install) && fs.statSync(install).mtimeMs > fs.statSync(record).mtimeMs;
+    const args = ["--build", CHECK_CONFIG, "--pretty", "false", ...(installedSince ? ["--force"] : [])];
     const tsc: ChildProcess = ownChild(
         spawn(process.execPath, [require.resolve("typescript/bin/tsc"), ...args], {
             cwd: project,
@@ -49,7 +62,7 @@ export async function finishTypecheck(): Promise<void> {
     }
     const { code, output } = await running;
     if (code !== 0) {
-        const error = new Error(`tsc --noEmit found type errors (exit ${code}):\n${output.trim()}`);
+        const error = new Error(`the type-check (tsc --build ${CHECK_CONFIG}) found type errors (exit ${code}):\n${output.trim()}`);
         // jest prints a failed globalTeardown's stack: tsc's diagnostics are the whole story.
         error.stack = error.message;
         throw error;
