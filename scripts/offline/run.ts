@@ -202,7 +202,10 @@ export async function recordResources(
         };
     }
     const { fetch } = globalThis;
-    globalThis.fetch = async (input, init) => {
+    // The fetches still under way: a ConfigFile (v1) reads its URL as the program runs, and registers what it read
+    // after the program's own code has returned.
+    const fetching = new Set<Promise<Response>>();
+    const fetchObjects = async (input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<Response> => {
         try {
             return await fetch(input, init);
         } catch (err) {
@@ -224,6 +227,15 @@ export async function recordResources(
             // No objects: the program goes on, as it would have with an empty file.
             return new Response("");
         }
+    };
+    globalThis.fetch = (input, init) => {
+        const answer = fetchObjects(input, init);
+        fetching.add(answer);
+        answer.then(
+            () => fetching.delete(answer),
+            () => fetching.delete(answer),
+        );
+        return answer;
     };
 
     // A failed registration or a rejected apply surfaces as an unhandled rejection (the real language host exits on
@@ -302,8 +314,12 @@ export async function recordResources(
                     return undefined;
                 }
             });
-            await sdk.runtime.waitForRPCs();
-            await settle();
+            // Done once every fetch has answered or failed, and what came of it has registered.
+            do {
+                await Promise.allSettled([...fetching]);
+                await sdk.runtime.waitForRPCs();
+                await settle();
+            } while (fetching.size > 0);
         };
         try {
             await Promise.race([run(), firstFailure, stuck]);

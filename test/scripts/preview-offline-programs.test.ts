@@ -162,6 +162,25 @@ describe("the Kubernetes SDK's v1 components", () => {
         );
     });
 
+    test("a ConfigFile nothing waits for, whose URL fails only after the program's code has returned, is named as not read", async () => {
+        // Accepts, then hangs up a while later: the failure arrives after the program's last registration.
+        const server = http.createServer((request) => setTimeout(() => request.socket.destroy(), 300));
+        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/late.yaml`;
+        try {
+            const run = await foreign("config-file-alone", "-c", `url=${url}`);
+            expect(run.status).toBe(0);
+            expect(notChecked(run.stdout)).toBe(
+                [
+                    "the objects of 1 component, each with why (most a real preview renders, and the pack then judges):",
+                    `    kubernetes:yaml:ConfigFile remote: fetching ${url} failed (other side closed), so the offline preview could not read its objects`,
+                ].join("\n"),
+            );
+        } finally {
+            server.close();
+        }
+    });
+
     test("a ConfigFile whose URL answers registers its objects, as the program reads them", async () => {
         const server = await serve("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: greeting\ndata:\n  greeting: hi\n");
         try {
