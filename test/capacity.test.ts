@@ -2,9 +2,8 @@
  * A capacity plan of several options through the whole program: one node pool per option, the ComputeClass that orders
  * them, the model services' pods selecting the class, what waits for what, and the plan and its cost as outputs.
  */
-import { PACK_NAME, PACK_VERSION, policies } from "../policies/pack";
 import { Graph, runProgram, transitiveDependencies } from "./harness";
-import { evaluatePolicies } from "./support/evaluate";
+import { evaluatePack } from "./support/wholePack";
 import { shippedRun } from "./shippedStacks";
 
 const MODELS = JSON.stringify([{ name: "qwen", pattern: "pattern1" }]);
@@ -197,9 +196,7 @@ describe("a multi-host fallback plan for a 4x4 slice: a reservation shared from 
             values: [shared],
         });
         expect((graph.get(POOL, "tpu-inference-flex-pool").inputs.nodeConfig as Record<string, unknown>).flexStart).toBe(true);
-        const mandatory = (await evaluatePolicies({ name: PACK_NAME, version: PACK_VERSION, policies }, graph.resources)).filter(
-            (violation) => violation.enforcementLevel === "mandatory",
-        );
+        const mandatory = (await evaluatePack(graph.resources)).filter((violation) => violation.enforcementLevel === "mandatory");
         expect(mandatory.map((violation) => `${violation.policyName}: ${violation.message}`)).toEqual([]);
         // A group stays within one pool (one slice), whichever option it came from.
         expect((llmisvc.inputs.metadata as { annotations: Record<string, string> }).annotations).toEqual(
@@ -235,7 +232,7 @@ describe("a plan across two zones: a reservation in the stack's zone, on-demand 
             ["on-demand", "us-east5-a"],
             ["on-demand", "us-east5-b"],
         ]);
-        const violations = await evaluatePolicies({ name: PACK_NAME, version: PACK_VERSION, policies }, graph.resources);
+        const violations = await evaluatePack(graph.resources);
         expect(violations.map((violation) => `${violation.policyName}: ${violation.message}`)).toEqual([]);
     });
 });
@@ -273,7 +270,7 @@ describe("a fleet of three regions, one of them buying in both of its zones", ()
             ["tpu-inference-us-south1-tpu-pool", ["us-south1-a"]],
         ]);
         expect(graph.ofType(CLASS).map((computeClass) => computeClass.name)).toEqual(["tpu-inference-us-east5-tpu-class"]);
-        const violations = await evaluatePolicies({ name: PACK_NAME, version: PACK_VERSION, policies }, graph.resources);
+        const violations = await evaluatePack(graph.resources);
         expect(violations.map((violation) => `${violation.enforcementLevel} ${violation.policyName}: ${violation.message}`)).toEqual([]);
     });
 });

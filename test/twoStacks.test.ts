@@ -5,9 +5,8 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { PACK_NAME, PACK_VERSION, policies } from "../policies/pack";
 import { Graph, runProgram } from "./harness";
-import { evaluatePolicies } from "./support/evaluate";
+import { evaluatePack } from "./support/wholePack";
 import { SHARED_PROGRAMS, sharedProgram } from "./shippedStacks";
 
 /** An IAM binding as GCP keys it: the resource granted on, the role, the member. */
@@ -46,9 +45,7 @@ describe("two stacks in one project and region", () => {
 
     test("both pass the whole pack", async () => {
         for (const graph of [a, b]) {
-            const mandatory = (await evaluatePolicies({ name: PACK_NAME, version: PACK_VERSION, policies }, graph.resources)).filter(
-                (violation) => violation.enforcementLevel === "mandatory",
-            );
+            const mandatory = (await evaluatePack(graph.resources)).filter((violation) => violation.enforcementLevel === "mandatory");
             expect(mandatory.map((violation) => `${violation.policyName}: ${violation.message}`)).toEqual([]);
         }
     });

@@ -7,8 +7,8 @@ import { RecordedResource } from "../../scripts/offline/recorder";
 import { OfflineRun } from "../../scripts/offline/run";
 import { shippedRun } from "../shippedStacks";
 import { useWorkerPack } from "../workerPack";
-import { PACK_NAME, PACK_VERSION, policies } from "../../policies/pack";
-import { evaluatePolicies } from "../support/evaluate";
+import { asFindings } from "../support/pack";
+import { evaluatePack } from "../support/wholePack";
 import { judgeResources, summary } from "./harness";
 
 const pack = useWorkerPack();
@@ -241,13 +241,7 @@ describe.each(["dev", "prod", "multimodel", "multihost", "istio", "fleet"])(
         // The two mutations below judge the same objects whatever the stack: each on one stack per provider, the route
         // override also on the stack with two services. Their policies run in this process, as the pack's server runs
         // them (test/support/evaluate.ts): the process and its protocol are the test above's.
-        const inProcess = async (judged: RecordedResource[]) =>
-            (await evaluatePolicies({ name: PACK_NAME, version: PACK_VERSION, policies }, judged)).map((violation) => ({
-                level: violation.enforcementLevel,
-                policy: violation.policyName,
-                resource: violation.urn.split("::").pop()!,
-                message: violation.message,
-            }));
+        const inProcess = async (judged: RecordedResource[]) => asFindings(await evaluatePack(judged));
         const detachedOn = ["dev", "istio"];
         const withoutOverrideOn = ["multimodel", "istio"];
 

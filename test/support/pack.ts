@@ -4,7 +4,7 @@
  * process over the Analyzer protocol.
  */
 import * as path from "path";
-import { PackConfig, PolicyPackProcess } from "../../scripts/offline/analyzer";
+import { PackConfig, PolicyPackProcess, PolicyViolation } from "../../scripts/offline/analyzer";
 import { InvokeAnswer } from "../../scripts/offline/invokes";
 import { expandComponents } from "../../scripts/offline/expand";
 import { judge } from "../../scripts/offline/policies";
@@ -39,6 +39,11 @@ export async function judgeResources(
     stack = "test",
 ): Promise<Finding[]> {
     const { violations } = await judge(pack, resources, config, { project: PROJECT, stack });
+    return asFindings(violations);
+}
+
+/** Violations as tests compare them, stack-wide ones against "stack". */
+export function asFindings(violations: readonly PolicyViolation[]): Finding[] {
     return violations.map((violation) => ({
         level: violation.enforcementLevel,
         policy: violation.policyName,

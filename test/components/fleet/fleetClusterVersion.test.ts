@@ -2,12 +2,12 @@
  * The shipped fleet's clusters ask for the version their release channel creates them at, as the preview read it, so
  * that the pack can judge each against GKE's multi-cluster floor: the offline preview of the stack reports nothing.
  */
-import { PACK_NAME, PACK_VERSION, policies } from "../../../policies/pack";
 import { RecordedResource } from "../../../scripts/offline/recorder";
 import { OfflineRun } from "../../../scripts/offline/run";
 import { INVOKE_TOKENS, defaultInvokeAnswers } from "../../../scripts/offline/invokes";
 import { shippedRun } from "../../shippedStacks";
-import { evaluatePolicies } from "../../support/evaluate";
+import { asFindings, summary } from "../../support/pack";
+import { evaluatePack } from "../../support/wholePack";
 
 const CLUSTER = "gcp:container/cluster:Cluster";
 
@@ -44,11 +44,7 @@ describe("the shipped fleet stack's clusters", () => {
                 ? { ...resource, wire: { inputs: unversion(resource.wire.inputs), outputs: unversion(resource.wire.outputs) } }
                 : resource,
         );
-        expect(
-            (await evaluatePolicies({ name: PACK_NAME, version: PACK_VERSION, policies }, unversioned)).map(
-                ({ enforcementLevel, policyName, urn }) => `${enforcementLevel} ${policyName} @${urn.split("::").pop()}`,
-            ),
-        ).toEqual([
+        expect(summary(asFindings(await evaluatePack(unversioned)))).toEqual([
             "advisory require-known-fleet-gke-version @tpu-inference-us-east5-cluster",
             "advisory require-known-fleet-gke-version @tpu-inference-us-south1-cluster",
         ]);
