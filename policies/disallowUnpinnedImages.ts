@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { KubeProps, MOVING_TAGS, containersOf, imageTag, isPinnedImage, PolicyText, policyText } from "./facts";
+import { KubeProps, containersOf, imageTag, isMovingTag, isPinnedImage, PolicyText, policyText } from "./facts";
 import { isKubernetesKind, kindOfType } from "./support/resources";
 
 /** What the policy reports of `name`'s image at `path`. */
@@ -8,6 +8,8 @@ export const PINNED_IMAGE_MESSAGES = {
         `${name} ${path} runs image ${image}, which is not pinned to a version tag or digest.`,
     pulledAlways: (name: string, path: string, image: string) =>
         `${name} ${path} runs image ${image} with imagePullPolicy Always: every start takes whatever the moving tag points at then; pin a version tag or digest.`,
+    runtimeVersion: (name: string, path: string, version: string) =>
+        `${name} ${path} sets runtimeVersion ${JSON.stringify(version)}, which KServe makes the tag of its serving runtime's image: it is not pinned to a version.`,
     modelcar: (name: string, path: string, uri: string) =>
         `${name} ${path} pulls model ${uri} as an image (KServe's modelcar), which is not pinned to a version tag or digest.`,
     kserveConfig: (name: string, path: string, image: string) =>
@@ -89,10 +91,16 @@ export const disallowUnpinnedImages: ResourceValidationPolicy & PolicyText = {
         const kind = kindOfType(args.type);
         for (const { path, container } of containersOf(kind, args.props)) {
             if (floats(container.image)) {
-                const always = container.imagePullPolicy === "Always" && MOVING_TAGS.includes(imageTag(container.image) ?? "");
+                const tag = imageTag(container.image);
+                const always = container.imagePullPolicy === "Always" && tag !== undefined && isMovingTag(tag);
                 reportViolation(
                     (always ? PINNED_IMAGE_MESSAGES.pulledAlways : PINNED_IMAGE_MESSAGES.unpinned)(args.name, path, container.image),
                 );
+            }
+            // A predictor's model spec (facts/judgements/workloads.ts isPredictorExtension) without an image of its own.
+            const version: unknown = container.runtimeVersion;
+            if (container.image === undefined && typeof version === "string" && isMovingTag(version)) {
+                reportViolation(PINNED_IMAGE_MESSAGES.runtimeVersion(args.name, path, version));
             }
         }
         if (kind.group === KSERVE_GROUP) {

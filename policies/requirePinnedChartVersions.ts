@@ -5,7 +5,7 @@ import { isHelmChart } from "./support/resources";
 /** What the policy reports of chart `chart` of release `name`. */
 export const PINNED_CHART_MESSAGES = {
     unpinned: (name: string, chart: unknown, version: unknown) =>
-        `Helm chart ${name} (${chart}) has version ${JSON.stringify(version ?? null)}; pin an exact release.`,
+        `Helm chart ${name} (${chart}) ${version === undefined ? "sets no version, so it installs the newest release" : `has version ${JSON.stringify(version)}`}; pin an exact release.`,
 };
 
 /**

@@ -205,12 +205,12 @@ const modelSchema = z.strictObject({
             if (problem !== undefined) {
                 ctx.addIssue({
                     code: "custom",
-                    message: says(problem, "an image with a tag other than latest, or a digest (@sha256: and 64 hex digits)"),
+                    message: says(problem, "an image with a release tag (a version, a date or a commit; not latest, a branch or a variant alone), or a digest (@sha256: and 64 hex digits)"),
                 });
             }
         })
         .default(IMAGES.vllmTpu)
-        .register(FIELD_DOCS, { description: "vLLM TPU image.", allowed: "a tag other than latest, or a digest" }),
+        .register(FIELD_DOCS, { description: "vLLM TPU image.", allowed: "a release tag (a version, a date or a commit), or a digest" }),
     maxModelLen: wholeNumber(1, Number.MAX_SAFE_INTEGER, "tokens").default(2048).register(FIELD_DOCS, {
         description: "vLLM's --max-model-len; its KV cache must fit one replica's TPU memory beside the weights.",
         allowed: "a whole number of tokens, at least 1, within a known model's context",

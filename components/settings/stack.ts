@@ -260,6 +260,12 @@ function keyProblems(namespace: string, read: ConfigReader, context: ConfigConte
  * @param gcpProject the value of `gcp:project`
  * @param context every configured key and which are secret, for the checks that need them
  */
+/** What a rule says of a value the stack does not set: that it is not set, with what is allowed (never `= null`, which nobody wrote). */
+function unsetProblem(message: string): string {
+    const allowed = message.indexOf("; allowed:");
+    return message.startsWith("is not set") ? message : `is not set${allowed >= 0 ? message.slice(allowed) : ""}`;
+}
+
 export function parseSettings(
     namespace: string,
     read: ConfigReader,
@@ -300,7 +306,7 @@ export function parseSettings(
             // A scalar is shown as the stack wrote it; a list as JSON reads it.
             const at =
                 issue.path.length === 0 && raw !== undefined && !setting.type.startsWith("array") ? raw : valueAt(decoded, issue.path);
-            problems.push(`${key(name)}${pathText(issue.path)} = ${JSON.stringify(at === undefined ? null : at)} ${issue.message}`);
+            problems.push(`${key(name)}${pathText(issue.path)} ${at === undefined ? unsetProblem(issue.message) : `= ${JSON.stringify(at)} ${issue.message}`}`);
         }
     }
     const fleet =

@@ -246,7 +246,7 @@ export class ModelWeights extends pulumi.ComponentResource {
         }
 
         if (coldStart.compilationCache) {
-            // Settings admit only pinned images: a digest, or a tag other than latest.
+            // Settings admit only pinned images: a digest, or a release tag.
             const pin = imagePin(model.image)!;
             const prefix = `${COLD_START_STORAGE.cachePrefix}/${model.modelName}/${args.topology}/${pin}`;
             this.cacheUri = pulumi.interpolate`gs://${bucketName}/${prefix}`;

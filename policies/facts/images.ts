@@ -35,24 +35,22 @@ const IMAGE_REFERENCE = new RegExp(
 const DIGEST = /^(?:sha256:[0-9a-f]{64}|sha512:[0-9a-f]{128})$/;
 
 /**
- * Tags that name a branch or a channel rather than a release: registries move them with every push (`latest`, vLLM's
- * `nightly`, a project's `main`), as a tag is a mutable pointer to an image
- * (https://docs.docker.com/reference/cli/docker/image/tag/).
+ * A word of a tag (between `-`) that fixes a release: a version (`v0.10.1`, `3.11`, `16`, `1.2.3rc1`), a date or build
+ * number (`20250101`), or a commit (`sha-1a2b3c4`'s `1a2b3c4`).
  */
-export const MOVING_TAGS: readonly string[] = [
-    "latest",
-    "main",
-    "master",
-    "nightly",
-    "dev",
-    "develop",
-    "edge",
-    "head",
-    "trunk",
-    "canary",
-    "stable",
-    "rolling",
-];
+const RELEASE_WORD = /^(?:v?\d+(?:\.\d+)*(?:[a-z+][\w.+]*)?|\d{6,}|(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64})$/i;
+
+/**
+ * True when a tag moves: it names no release, only a branch or a channel (`latest`, `nightly`, `main`, `main-slim`,
+ * `latest-x86_64`) or a variant or architecture (`rocm`, `x86_64`, `alpine3.19`). Registries re-point such tags at every
+ * push, as a tag is a mutable pointer to an image (https://docs.docker.com/reference/cli/docker/image/tag/): vLLM
+ * re-tags `x86_64` and `latest-x86_64` at each release (vllm-project/vllm@0589f9e6
+ * .buildkite/scripts/annotate-release.sh), Ollama `rocm` (ollama/ollama@3060abb scripts/tag_latest.sh), Open WebUI
+ * builds `main-cuda` on every push to main (open-webui/open-webui@4fd67c4 .github/workflows/docker-build.yaml).
+ */
+export function isMovingTag(tag: string): boolean {
+    return !tag.split("-").some((word) => RELEASE_WORD.test(word));
+}
 
 /** Why `image` is not a pinned image reference (not a reference, a malformed digest, no tag, a moving tag), or undefined when it is. */
 export function imageReferenceProblem(image: string): string | undefined {
@@ -65,7 +63,7 @@ export function imageReferenceProblem(image: string): string | undefined {
         return DIGEST.test(digest) ? undefined : "has a malformed digest";
     }
     const tag = imageTag(image);
-    return tag !== undefined && !MOVING_TAGS.includes(tag) ? undefined : "is not pinned";
+    return tag !== undefined && !isMovingTag(tag) ? undefined : "is not pinned";
 }
 
 /** True when `image` names a well-formed digest, or a tag that is not a moving one. */

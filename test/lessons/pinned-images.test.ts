@@ -1,7 +1,8 @@
 /**
  * Lesson pinned-images, the whole category. Images: in every kind that carries a pod template (custom resources that
  * embed one included) and every form that declares it, a container, init container or ephemeral container whose image
- * has no tag, a moving tag (`latest`, a branch such as `main` or `nightly`), a registry port mistaken for a tag, or a
+ * has no tag, a moving tag (`latest`, a branch such as `main` or `nightly`, alone or beside a variant or architecture, or a
+ * variant alone such as `rocm`), a registry port mistaken for a tag, or a
  * malformed digest is caught; so are a custom resource's lone container, KServe's `oci://` model URIs (modelcars) and
  * the images its inferenceservice-config ConfigMap makes it inject; a version tag or a digest (with or without a tag,
  * behind a registry port) is left alone. Charts: a Helm v3 or v4 Chart or helm.v3.Release without a version, with a partial one,
@@ -72,7 +73,8 @@ describe("the rule", () => {
                 {
                     level: "mandatory",
                     resource: "cert-manager",
-                    message: "Helm chart cert-manager (oci://quay.io/jetstack/charts/cert-manager) has version null; pin an exact release.",
+                    message:
+                        "Helm chart cert-manager (oci://quay.io/jetstack/charts/cert-manager) sets no version, so it installs the newest release; pin an exact release.",
                 },
             ]);
             expect((await check(chartPolicy, [chart("^1.21")])).map((violation) => violation.message)).toEqual([
@@ -108,6 +110,13 @@ describe("every spelling", () => {
         "vllm/vllm-openai:nightly",
         "ghcr.io/llm-d/llm-d-inference-scheduler:main",
         "nginx:stable",
+        // A branch or channel beside a variant or an architecture, or a variant alone: re-pointed at every push.
+        "vllm/vllm-openai:latest-x86_64",
+        "vllm/vllm-openai:x86_64",
+        "ollama/ollama:rocm",
+        "ghcr.io/open-webui/open-webui:main-slim",
+        "ghcr.io/berriai/litellm:main-stable",
+        "redis:alpine3.19",
     ];
     const PINNED = [
         "docker.io/vllm/vllm-tpu:v0.27.0",
@@ -118,6 +127,13 @@ describe("every spelling", () => {
         `registry.acme.internal:5000/vllm-tpu@${DIGEST}`,
         "localhost:5000/team/vllm-tpu:2025-01-01",
         "europe-west4-docker.pkg.dev/acme/models/vllm-tpu:v0.27.0",
+        // A release beside a variant, an architecture or a channel; a build date; a commit.
+        "ollama/ollama:0.5.7-rocm",
+        "vllm/vllm-openai:v0.10.1-x86_64",
+        "python:3.11-slim",
+        "ghcr.io/huggingface/text-generation-inference:3.3.4",
+        "vllm/vllm-openai:nightly-0589f9e6a1b2",
+        "ghcr.io/acme/server:sha-1a2b3c4",
         // A Go template KServe fills in at reconcile time.
         "{{ .Image }}",
     ];
@@ -254,6 +270,28 @@ describe("every spelling", () => {
                 },
             );
         });
+
+        test.each(["model", "huggingface", "sklearn"])(
+            "an InferenceService's predictor.%s spec is a container: its image and its runtimeVersion (the runtime image's tag) are judged",
+            async (framework) => {
+                const isvc = (extension: Obj) =>
+                    resource("kubernetes:serving.kserve.io/v1beta1:InferenceService", "qwen", {
+                        apiVersion: "serving.kserve.io/v1beta1",
+                        kind: "InferenceService",
+                        spec: { predictor: { minReplicas: 1, [framework]: { modelFormat: { name: framework }, ...extension } } },
+                    });
+                const at = `spec.predictor.${framework}`;
+                expect((await check(imagePolicy, [isvc({ image: "kserve/huggingfaceserver:latest" })])).map((f) => f.message)).toEqual([
+                    image.unpinned("qwen", at, "kserve/huggingfaceserver:latest"),
+                ]);
+                expect((await check(imagePolicy, [isvc({ runtimeVersion: "latest" })])).map((f) => f.message)).toEqual([
+                    image.runtimeVersion("qwen", at, "latest"),
+                ]);
+                for (const pinned of [{ image: "kserve/huggingfaceserver:v0.15.2" }, { runtimeVersion: "v0.15.2" }, {}]) {
+                    expect(await check(imagePolicy, [isvc(pinned)])).toEqual([]);
+                }
+            },
+        );
 
         test.each(["ConfigMap", "ConfigMapPatch"])(
             "KServe's inferenceservice-config as a %s: the images it injects are judged; another ConfigMap is not",

@@ -118,10 +118,10 @@ function embeddedWorkloads(object: KubeProps): { pods: PodSpecAt[]; singles: Arr
             }
             const at = path === "" ? key : `${path}.${key}`;
             if (
-                key === "container" &&
                 child !== null &&
                 typeof child === "object" &&
-                typeof readKnown(() => (child as KubeProps).image).value === "string"
+                ((key === "container" && typeof readKnown(() => (child as KubeProps).image).value === "string") ||
+                    (path === "spec.predictor" && isPredictorExtension(child as KubeProps)))
             ) {
                 singles.push({ path: at, container: child as KubeProps });
             } else {
@@ -131,6 +131,19 @@ function embeddedWorkloads(object: KubeProps): { pods: PodSpecAt[]; singles: Arr
     };
     visit(object, "", undefined, 0);
     return { pods, singles };
+}
+
+/**
+ * True for a KServe InferenceService predictor's model or framework spec (`spec.predictor.model`, `.huggingface`,
+ * `.sklearn`, …): a PredictorExtensionSpec, which embeds a container inline (its image, env, args) that the controller
+ * merges over the serving runtime's, and whose `runtimeVersion` becomes the runtime image's tag (kserve v0.20.0
+ * pkg/apis/serving/v1beta1/predictor.go:132-135; pkg/controller/v1beta1/inferenceservice/components/predictor.go:432,
+ * utils.go:253-262, 339-354).
+ */
+function isPredictorExtension(spec: KubeProps): boolean {
+    return ["modelFormat", "storageUri", "runtimeVersion", "image", "env", "args"].some(
+        (field) => readKnown(() => spec[field]).value !== undefined,
+    );
 }
 
 /** A container with where it sits. */

@@ -162,7 +162,7 @@ describe("tpuCapacity: the options in the order GKE tries them", () => {
         [
             "a reservation option without a name",
             plan([{ type: "reservation" }, { type: "on-demand" }]),
-            `gke-tpu-inference:tpuCapacity[0].name = null is not set on a "reservation" option; allowed: a specific TPU reservation in the zone, by ${RESERVATION_ALLOWED}`,
+            `gke-tpu-inference:tpuCapacity[0].name is not set on a "reservation" option; allowed: a specific TPU reservation in the zone, by ${RESERVATION_ALLOWED}`,
         ],
         [
             "a reservation name GCP refuses",
@@ -177,7 +177,7 @@ describe("tpuCapacity: the options in the order GKE tries them", () => {
         [
             "an option without a type",
             plan([{ name: "trillium" }]),
-            "gke-tpu-inference:tpuCapacity[0].type = null is not a TPU capacity option; allowed: reservation, any-reservation, on-demand, flex-start, spot",
+            "gke-tpu-inference:tpuCapacity[0].type is not set; allowed: reservation, any-reservation, on-demand, flex-start, spot",
         ],
         [
             "the same option twice",

@@ -243,12 +243,12 @@ describe("settings validation names the key, the value and what is allowed", () 
         [
             "an image on latest",
             { models: '[{"name": "qwen", "pattern": "pattern1", "image": "vllm/vllm-tpu:latest"}]' },
-            'gke-tpu-inference:models[0].image = "vllm/vllm-tpu:latest" is not pinned; allowed: an image with a tag other than latest, or a digest (@sha256: and 64 hex digits)',
+            'gke-tpu-inference:models[0].image = "vllm/vllm-tpu:latest" is not pinned; allowed: an image with a release tag (a version, a date or a commit; not latest, a branch or a variant alone), or a digest (@sha256: and 64 hex digits)',
         ],
         [
             "an untagged image behind a registry port",
             { models: '[{"name": "qwen", "pattern": "pattern1", "image": "registry.local:5000/vllm-tpu"}]' },
-            'gke-tpu-inference:models[0].image = "registry.local:5000/vllm-tpu" is not pinned; allowed: an image with a tag other than latest, or a digest (@sha256: and 64 hex digits)',
+            'gke-tpu-inference:models[0].image = "registry.local:5000/vllm-tpu" is not pinned; allowed: an image with a release tag (a version, a date or a commit; not latest, a branch or a variant alone), or a digest (@sha256: and 64 hex digits)',
         ],
         [
             "a flag vLLM rejects (copied from GPU write-ups)",
@@ -337,7 +337,7 @@ describe("values the cloud or the cluster would refuse", () => {
         [
             "an image whose digest is malformed",
             { models: '[{"name": "qwen", "pattern": "pattern1", "image": "vllm/vllm-tpu@sha256:abc123"}]' },
-            'gke-tpu-inference:models[0].image = "vllm/vllm-tpu@sha256:abc123" has a malformed digest; allowed: an image with a tag other than latest, or a digest (@sha256: and 64 hex digits)',
+            'gke-tpu-inference:models[0].image = "vllm/vllm-tpu@sha256:abc123" has a malformed digest; allowed: an image with a release tag (a version, a date or a commit; not latest, a branch or a variant alone), or a digest (@sha256: and 64 hex digits)',
         ],
     ])("%s", (_, values, message) => {
         expect(problemsOf(values)).toEqual([message]);
