@@ -43,10 +43,19 @@ export const disallowGatewayOpenToInternet: StackValidationPolicy & PolicyText =
             }
             if (implementation === "istio") {
                 const access = istioAccess(gateway, args.resources);
+                if (access.verdict === "unknown") {
+                    reportViolation(
+                        access.deciding?.props.spec?.action === "CUSTOM"
+                            ? `AuthorizationPolicy ${objectKey(access.deciding)} hands Gateway ${key}'s requests to an external authorizer (CUSTOM, provider ${JSON.stringify(access.deciding.props.spec?.provider?.name)}), which the program does not show: whether it refuses anyone could not be judged.`
+                            : `Gateway ${key}'s AuthorizationPolicies could not be judged: ${access.deciding ? `${objectKey(access.deciding)} has a rule on what the pack cannot evaluate` : "a rule reads what the pack cannot evaluate"}; check that they refuse callers you do not know.`,
+                        access.deciding?.urn ?? gateway.urn,
+                    );
+                    continue;
+                }
                 if (access.verdict === "opens" && access.deciding !== undefined) {
                     const kind = isKubernetesKind(access.deciding.type, "", "ConfigMap") ? "ConfigMap" : "AuthorizationPolicy";
                     reportViolation(
-                        `${kind} ${objectKey(access.deciding)} lets every address into Gateway ${key} (0.0.0.0/0): the Gateway is open to the internet, and only its key and identity checks stand before the TPUs.`,
+                        `${kind} ${objectKey(access.deciding)} lets every address into Gateway ${key} (0.0.0.0/0): the Gateway is open to the internet, and only what its model servers check themselves stands before them.`,
                         access.deciding.urn,
                     );
                 }
@@ -69,7 +78,7 @@ export const disallowGatewayOpenToInternet: StackValidationPolicy & PolicyText =
                     );
                 } else if (armor.verdict.verdict === "opens") {
                     reportViolation(
-                        `Cloud Armor ${armor.verdict.rule} of ${armor.name} lets every address through: the Gateway ${key} is open to the internet, and only its key and identity checks stand before the TPUs.`,
+                        `Cloud Armor policy ${armor.name} lets every address through (${armor.verdict.rule}): the Gateway ${key} is open to the internet, and only what its model servers check themselves stands before them.`,
                         armor.resource!.urn,
                     );
                 } else if (armor.verdict.verdict === "unknown") {

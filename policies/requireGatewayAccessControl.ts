@@ -1,5 +1,5 @@
 import { StackValidationPolicy } from "@pulumi/policy";
-import { backendKey, describeBackend, listenersOf, parentGateways, PolicyText, policyText } from "./facts";
+import { backendKey, describeBackend, istioOpenReason, listenersOf, parentGateways, PolicyText, policyText } from "./facts";
 import { admits, exposedGateways, gatewayImplementation, gkeBackendGuard, istioAccess } from "./support/access";
 import { exposedModelServices } from "./support/serviceExposure";
 import { namespaceOf, objectKey } from "./support/resources";
@@ -66,9 +66,10 @@ export const requireGatewayAccessControl: StackValidationPolicy & PolicyText = {
                 const access = istioAccess(gateway, args.resources);
                 if (access.verdict === "guardsNothing") {
                     reportViolation(
-                        access.deciding === undefined
-                            ? `Gateway ${key} is external and routes to inference backends from anyone: no ALLOW AuthorizationPolicy applies to it, no DENY rule refuses an unknown source, and its Service sets no loadBalancerSourceRanges.`
-                            : `Gateway ${key} is external and routes to inference backends from anyone: AuthorizationPolicy ${objectKey(access.deciding)} allows requests from any source (Istio allows what any ALLOW policy matches), and its Service sets no loadBalancerSourceRanges.`,
+                        `Gateway ${key} is external and routes to inference backends from anyone: ${istioOpenReason(
+                            access.authorization,
+                            access.deciding && objectKey(access.deciding),
+                        )}, and its Service sets no loadBalancerSourceRanges.`,
                         access.deciding?.urn ?? gateway.urn,
                     );
                 }
@@ -78,8 +79,12 @@ export const requireGatewayAccessControl: StackValidationPolicy & PolicyText = {
                 const refs = attachment.parentRefs.filter((ref) => parentGateways([ref], attachment.namespace).includes(key));
                 const served = plain.filter(
                     (listener) =>
-                        refs.some((ref) => ref.sectionName === undefined || ref.sectionName === listener.name) &&
-                        admits(listener, namespaceOf(gateway), attachment.namespace, args.resources),
+                        refs.some(
+                            (ref) =>
+                                (ref.sectionName === undefined || ref.sectionName === listener.name) &&
+                                // A port in the reference attaches the route to that port's listeners only (Gateway API v1.4.0 httproutes.yaml:253-263).
+                                (ref.port === undefined || ref.port === listener.port),
+                        ) && admits(listener, namespaceOf(gateway), attachment.namespace, args.resources),
                 );
                 for (const listener of served) {
                     reportViolation(

@@ -10,6 +10,7 @@ import {
     KubeProps,
     backendKey,
     backendPolicyGuard,
+    IstioAuthorization,
     istioAuthorizationVerdict,
     isExternalGateway,
     isGkeGatewayClass,
@@ -142,9 +143,11 @@ export function gatewayImplementation(gateway: PolicyResource, resources: Policy
 /** What someone the program does not know meets at a Gateway that is not GKE's, and what decides it. */
 export interface IstioAccess {
     /** As {@link istioAuthorizationVerdict}, the Service's source ranges first (its load balancer drops everyone else). */
-    verdict: "restricts" | "opens" | "guardsNothing";
-    /** What opens the Gateway or leaves it open: an AuthorizationPolicy, or the Service overlay's ConfigMap. */
+    verdict: IstioAuthorization["verdict"];
+    /** What opens the Gateway or leaves it open (an AuthorizationPolicy, or the Service overlay's ConfigMap), or what could not be judged. */
     deciding?: PolicyResource;
+    /** The AuthorizationPolicies' judgement, for messages. */
+    authorization: IstioAuthorization;
     /** Every request must carry a token whose claims the policies check. */
     identity: boolean;
 }
@@ -153,17 +156,18 @@ export interface IstioAccess {
 export function istioAccess(gateway: PolicyResource, resources: PolicyResource[]): IstioAccess {
     const policies = resources.filter((resource) => isKubernetesKind(resource.type, "security.istio.io", "AuthorizationPolicy"));
     const placed = policies.map((policy) => ({ namespace: namespaceOf(policy), props: policy.props, resource: policy }));
-    const authorization = istioAuthorizationVerdict(placed, gateway.props.metadata?.name, namespaceOf(gateway));
+    const authorization = istioAuthorizationVerdict(placed, gateway.props, namespaceOf(gateway));
     const overlay = serviceOverlay(gateway, resources);
     const ranges = overlaySourceRanges(overlay?.props.data?.service);
+    const identity = authorization.identity;
     if (ranges !== undefined && ranges.length > 0 && !opensToInternet(ranges)) {
-        return { verdict: "restricts", deciding: overlay, identity: authorization.identity };
+        return { verdict: "restricts", deciding: overlay, authorization, identity };
     }
     const deciding = placed.find((candidate) => candidate === authorization.deciding)?.resource;
-    if (authorization.verdict !== "restricts" && overlay !== undefined && ranges !== undefined && opensToInternet(ranges)) {
-        return { verdict: "opens", deciding: overlay, identity: authorization.identity };
+    if (authorization.verdict === "guardsNothing" && overlay !== undefined && ranges !== undefined && opensToInternet(ranges)) {
+        return { verdict: "opens", deciding: overlay, authorization, identity };
     }
-    return { verdict: authorization.verdict, deciding, identity: authorization.identity };
+    return { verdict: authorization.verdict, deciding, authorization, identity };
 }
 
 /** What a GCPBackendPolicy puts in front of a backend on GKE's load balancer: IAP, and the Cloud Armor policy it names with what that does. */

@@ -84,7 +84,9 @@ function allows(action: unknown): boolean {
 
 /** What a policy's rules (`rules`, inline and separate) do to a client the program does not know. */
 export function cloudArmorVerdict(rules: readonly Props[]): CloudArmorVerdict {
-    const ordered = [...rules].sort((a, b) => Number(a.priority ?? 0) - Number(b.priority ?? 0));
+    // A rule in preview mode only logs what it would do: "the specified action is not enforced" (@pulumi/gcp 9.37.0
+    // types/input.d.ts RegionSecurityPolicyRule preview).
+    const ordered = rules.filter((rule) => rule.preview !== true).sort((a, b) => Number(a.priority ?? 0) - Number(b.priority ?? 0));
     const rateLimited = rules.some((rule) => rule.action === "throttle" || rule.action === "rate_based_ban");
     const named = namedRanges(rules);
     const outsider = OUTSIDERS.find((address) => !named.some((range) => range !== "0.0.0.0/0" && ipv4InRange(address, range)));
@@ -95,6 +97,11 @@ export function cloudArmorVerdict(rules: readonly Props[]): CloudArmorVerdict {
         const matches = ruleMatches(rule, outsider);
         const where = `the rule at priority ${rule.priority ?? "(none)"}`;
         if (matches === undefined) {
+            if (!allows(rule.action)) {
+                // A deny can only refuse: someone it does not match (a request without the attack it looks for, from
+                // another region) goes on to the next rule.
+                continue;
+            }
             return { verdict: "unknown", rule: `${where}, whose expression reads more than the client's address`, rateLimited };
         }
         if (!matches) {

@@ -8,6 +8,7 @@ import {
     KSERVE_CHILDREN,
     KubeProps,
     istioAuthorizationVerdict,
+    istioOpenReason,
     backendPolicyGuard,
     listenerCertificateSecrets,
     listenersOf,
@@ -192,21 +193,15 @@ async function istioChecks(reader: ObjectReader, ref: GatewayRef): Promise<Diagn
         reader.list("networking.istio.io/v1alpha3", "EnvoyFilter", ref.namespace),
     ]);
     const placed = authorizations.map((policy) => ({ namespace: policy.metadata?.namespace ?? ref.namespace, props: policy as KubeProps }));
-    const authorization = istioAuthorizationVerdict(placed, ref.name, ref.namespace);
+    // The Gateway as far as a selector policy reads it: its name (the reader lists policies, not the Gateway's labels).
+    const authorization = istioAuthorizationVerdict(placed, { metadata: { name: ref.name } }, ref.namespace);
     const deciding = authorization.deciding?.props.metadata?.name;
     const limit = filters.find(
         (filter) => targetsGateway(filter, ref.name) && JSON.stringify(filter.spec ?? {}).includes("envoy.filters.http.local_ratelimit"),
     );
     return [
         authorization.verdict === "guardsNothing"
-            ? fail(
-                  "security policy attached",
-                  gatewayName,
-                  deciding === undefined
-                      ? "no ALLOW AuthorizationPolicy applies to the Gateway and no DENY rule refuses an unknown source"
-                      : `AuthorizationPolicy ${deciding} allows requests from any source (Istio allows what any ALLOW policy matches)`,
-                  "run `pulumi up`",
-              )
+            ? fail("security policy attached", gatewayName, istioOpenReason(authorization, deciding), "run `pulumi up`")
             : {
                   status: authorization.verdict === "opens" ? "WARN" : "OK",
                   check: "security policy attached",

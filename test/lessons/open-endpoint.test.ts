@@ -139,6 +139,8 @@ describe("every spelling", () => {
         "mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: no ALLOW AuthorizationPolicy applies to it, no DENY rule refuses an unknown source, and its Service sets no loadBalancerSourceRanges.";
     const istioAllowsAny = (policy: string) =>
         `mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: AuthorizationPolicy ${policy} allows requests from any source (Istio allows what any ALLOW policy matches), and its Service sets no loadBalancerSourceRanges.`;
+    const istioAllowsToken = (policy: string) =>
+        `mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: AuthorizationPolicy ${policy} admits anyone holding a token its RequestAuthentication accepts, with no condition on the token's claims (an issuer such as accounts.google.com gives anyone one), and its Service sets no loadBalancerSourceRanges.`;
     const plainHttp = (backend: string) =>
         `mandatory: Gateway gateway/inference-gateway serves ${backend} over plain HTTP on listener "http" (port 80): attach the route to an HTTPS listener (sectionName; for KServe's route, in router.gateway.refs) and let HTTP only redirect to https.`;
 
@@ -252,7 +254,7 @@ describe("every spelling", () => {
                 ).toEqual([]);
                 // Any token of an issuer anyone can get a token from lets anyone in, unless a claim condition names who.
                 const byToken = { from: [{ source: { requestPrincipals: ["https://accounts.google.com/*"] } }] };
-                expect(await messages(istio({}, authz({ rules: [byToken] })))).toEqual([istioAllowsAny("gateway/allow")]);
+                expect(await messages(istio({}, authz({ rules: [byToken] })))).toEqual([istioAllowsToken("gateway/allow")]);
                 expect(
                     await messages(
                         istio(
@@ -324,7 +326,7 @@ describe("every spelling", () => {
                 ];
                 expect(await messages(resources)).toEqual([]);
                 expect(await messages(resources, advisory)).toEqual([
-                    "advisory: Cloud Armor the rule at priority 1000 of gateway-access lets every address through: the Gateway gateway/inference-gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
+                    "advisory: Cloud Armor policy gateway-access lets every address through (the rule at priority 1000): the Gateway gateway/inference-gateway is open to the internet, and only what its model servers check themselves stands before them.",
                 ]);
                 // The same allowlist as a rule resource of its own, naming its policy.
                 const separate = [
@@ -353,7 +355,7 @@ describe("every spelling", () => {
                 ];
                 expect(await messages(separate)).toEqual([]);
                 expect(await messages(separate, advisory)).toEqual([
-                    "advisory: Cloud Armor the rule at priority 1000 of gateway-access lets every address through: the Gateway gateway/inference-gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
+                    "advisory: Cloud Armor policy gateway-access lets every address through (the rule at priority 1000): the Gateway gateway/inference-gateway is open to the internet, and only what its model servers check themselves stands before them.",
                 ]);
                 const istioOpen = written(spelling, [
                     gatewayObject("istio", [HTTPS]),
@@ -373,7 +375,7 @@ describe("every spelling", () => {
                 ]);
                 expect(await messages(istioOpen)).toEqual([]);
                 expect(await messages(istioOpen, advisory)).toEqual([
-                    "advisory: AuthorizationPolicy gateway/allow lets every address into Gateway gateway/inference-gateway (0.0.0.0/0): the Gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
+                    "advisory: AuthorizationPolicy gateway/allow lets every address into Gateway gateway/inference-gateway (0.0.0.0/0): the Gateway is open to the internet, and only what its model servers check themselves stands before them.",
                 ]);
             });
         });
@@ -470,7 +472,7 @@ describe("every spelling", () => {
             test("an expression is evaluated as Cloud Armor does: an allow that holds for any address opens it, a deny-by-expression allowlist guards it", async () => {
                 for (const expression of ["true", "inIpRange(origin.ip, '0.0.0.0/0')", "!inIpRange(origin.ip, '10.0.0.0/8')"]) {
                     expect(await both(gkeStack(armor([byExpression(1000, "allow", expression), DENY_DEFAULT])))).toEqual([
-                        "advisory: Cloud Armor the rule at priority 1000 of gateway-access lets every address through: the Gateway gateway/inference-gateway is open to the internet, and only its key and identity checks stand before the TPUs.",
+                        "advisory: Cloud Armor policy gateway-access lets every address through (the rule at priority 1000): the Gateway gateway/inference-gateway is open to the internet, and only what its model servers check themselves stands before them.",
                     ]);
                 }
                 // Deny everyone outside the range, allow by default: only the range gets in.
@@ -491,9 +493,28 @@ describe("every spelling", () => {
                 expect(await both(gkeStack())).toEqual([
                     "advisory: InferencePool models/qwen-inference-pool behind Gateway gateway/inference-gateway names Cloud Armor policy gateway-access, which the program does not declare: whether it refuses anyone could not be judged.",
                 ]);
-                expect(await both(gkeStack(armor([byExpression(1000, "deny(403)", "request.headers['x-team'] != 'ml'")])))).toEqual([
+                expect(await both(gkeStack(armor([byExpression(1000, "allow", "origin.region_code == 'US'"), DENY_DEFAULT])))).toEqual([
                     "advisory: Cloud Armor policy gateway-access in front of InferencePool models/qwen-inference-pool could not be judged: the rule at priority 1000, whose expression reads more than the client's address.",
                 ]);
+            });
+
+            test("a rule in preview mode enforces nothing, and a deny that reads more than the address refuses only whom it matches: the rules after it decide", async () => {
+                const unguarded = (rule: string) =>
+                    `mandatory: Gateway gateway/inference-gateway is external and sends InferencePool models/qwen-inference-pool requests from anyone: its Cloud Armor policy gateway-access denies no address (${rule} lets everyone through); add a rule that denies every source outside the allowlist, or make the default rule deny.`;
+                const DEFAULT_ALLOWS = "GCP's default rule, which allows when the policy gives none";
+                const ALLOWLIST = byRanges(1000, "allow", ["203.0.113.0/24"]);
+                expect(await both(gkeStack(armor([ALLOWLIST, { ...DENY_DEFAULT, priority: 2000, preview: true }])))).toEqual([
+                    unguarded(DEFAULT_ALLOWS),
+                ]);
+                for (const expression of [
+                    "evaluatePreconfiguredWaf('sqli-v33-stable')",
+                    "origin.region_code == 'KP'",
+                    "request.headers['x-team'] != 'ml'",
+                ]) {
+                    expect(await both(gkeStack(armor([byExpression(900, "deny(403)", expression)])))).toEqual([unguarded(DEFAULT_ALLOWS)]);
+                    // Behind an allowlist that ends in a deny, the same rule leaves every outsider refused.
+                    expect(await both(gkeStack(armor([byExpression(900, "deny(403)", expression), ALLOWLIST, DENY_DEFAULT])))).toEqual([]);
+                }
             });
 
             test("a policy no inference backend uses is no concern of this lesson", async () => {
@@ -524,7 +545,7 @@ describe("every spelling", () => {
                     await both(
                         istioStack(["gateway/tokens", { ...ON_GATEWAY, rules: [{ from: [{ source: { requestPrincipals: ["*"] } }] }] }]),
                     ),
-                ).toEqual([istioAllowsAny("gateway/tokens")]);
+                ).toEqual([istioAllowsToken("gateway/tokens")]);
                 expect(await both(istioStack(["gateway/office", { ...ON_GATEWAY, rules: [FROM_OFFICE] }]))).toEqual([]);
             });
 
@@ -553,6 +574,194 @@ describe("every spelling", () => {
                         ]),
                     ),
                 ).toEqual([]);
+            });
+        });
+
+        describe("who is outside: each rule field and condition as Istio reads it, and where a Gateway's load balancer is", () => {
+            const istioGateway = (gateway: Record<string, unknown>, ...policies: Array<[string, Record<string, unknown>]>) => {
+                const [apiVersion, kind, name, body] = gatewayObject("istio", [HTTPS, HTTP_SAME]);
+                const metadata = { ...(body.metadata as object), ...((gateway.metadata as object) ?? {}) };
+                const spec = { ...(body.spec as object), ...((gateway.spec as object) ?? {}) };
+                return [
+                    ...written("typed", [[apiVersion, kind, name, { metadata, spec }], route("pool", toPool, { sectionName: "https" })]),
+                    ...policies.map(([key, policySpec]) => {
+                        const [namespace, policyName] = key.split("/");
+                        return kube("security.istio.io/v1", "AuthorizationPolicy", key, {
+                            metadata: { name: policyName, namespace },
+                            spec: policySpec,
+                        });
+                    }),
+                ];
+            };
+            const both = async (resources: RecordedResource[]) => [
+                ...(await messages(resources)),
+                ...(await messages(resources, advisory)),
+            ];
+            const ON_GATEWAY = { targetRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", name: "inference-gateway" }] };
+            const allow = (rule: Record<string, unknown>) => ({ ...ON_GATEWAY, rules: [rule] });
+
+            test("restricts: a mesh identity, a named principal, a claim besides the issuer, a DENY of anyone but a named principal or range", async () => {
+                for (const rule of [
+                    { from: [{ source: { serviceAccounts: ["apps/chat-frontend"] } }] },
+                    { from: [{ source: { principals: ["cluster.local/ns/apps/sa/chat"] } }] },
+                    { from: [{ source: { requestPrincipals: ["https://accounts.google.com/104857600000000000001"] } }] },
+                    {
+                        from: [{ source: { requestPrincipals: ["https://accounts.google.com/*"] } }],
+                        when: [{ key: "request.auth.claims[hd]", values: ["example.com"] }],
+                    },
+                    { when: [{ key: "remote.ip", values: ["203.0.113.0/24"] }] },
+                ]) {
+                    expect(await both(istioGateway({}, ["gateway/allow", allow(rule)]))).toEqual([]);
+                }
+                for (const source of [
+                    { notRequestPrincipals: ["https://accounts.google.com/104857600000000000001"] },
+                    { notPrincipals: ["cluster.local/ns/apps/sa/chat"] },
+                    { notRemoteIpBlocks: ["203.0.113.0/24"] },
+                ]) {
+                    const deny = { ...ON_GATEWAY, action: "DENY", rules: [{ from: [{ source }], to: [{ operation: { paths: ["/*"] } }] }] };
+                    expect(await both(istioGateway({}, ["gateway/deny", deny]))).toEqual([]);
+                }
+            });
+
+            test("open: an address condition on every address, a blocklist, the issuer alone, a header value the program writes, a DENY only of requests without a token", async () => {
+                expect(
+                    await both(istioGateway({}, ["gateway/allow", allow({ when: [{ key: "remote.ip", values: ["0.0.0.0/0"] }] })])),
+                ).toEqual([
+                    "advisory: AuthorizationPolicy gateway/allow lets every address into Gateway gateway/inference-gateway (0.0.0.0/0): the Gateway is open to the internet, and only what its model servers check themselves stands before them.",
+                ]);
+                expect(
+                    await both(istioGateway({}, ["gateway/allow", allow({ when: [{ key: "remote.ip", notValues: ["192.0.2.0/24"] }] })])),
+                ).toEqual([istioAllowsAny("gateway/allow")]);
+                expect(
+                    await both(
+                        istioGateway({}, [
+                            "gateway/allow",
+                            allow({ when: [{ key: "request.auth.claims[iss]", values: ["https://accounts.google.com"] }] }),
+                        ]),
+                    ),
+                ).toEqual([istioAllowsToken("gateway/allow")]);
+                expect(
+                    await both(
+                        istioGateway({}, [
+                            "gateway/deny",
+                            { ...ON_GATEWAY, action: "DENY", rules: [{ from: [{ source: { notRequestPrincipals: ["*"] } }] }] },
+                        ]),
+                    ),
+                ).toEqual([
+                    "mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: its AuthorizationPolicies refuse only requests without a token, so they admit anyone holding a token its RequestAuthentication accepts, with no condition on the token's claims (an issuer such as accounts.google.com gives anyone one), and its Service sets no loadBalancerSourceRanges.",
+                ]);
+                expect(
+                    await both(
+                        istioGateway({}, [
+                            "gateway/allow",
+                            allow({ when: [{ key: "request.headers[x-api-key]", values: ["sk-team-4f9a2c"] }] }),
+                        ]),
+                    ),
+                ).toEqual([
+                    "mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: AuthorizationPolicy gateway/allow lets in whoever sends x-api-key: sk-team-4f9a2c, a value written in the program, which anyone who reads the program or the stack's state can send, and its Service sets no loadBalancerSourceRanges.",
+                ]);
+            });
+
+            test("an external authorizer (CUSTOM) is said, never mandatory", async () => {
+                const custom = {
+                    ...ON_GATEWAY,
+                    action: "CUSTOM",
+                    provider: { name: "oauth2-proxy" },
+                    rules: [{ to: [{ operation: { paths: ["/*"] } }] }],
+                };
+                expect(await both(istioGateway({}, ["gateway/ext-authz", custom]))).toEqual([
+                    'advisory: AuthorizationPolicy gateway/ext-authz hands Gateway gateway/inference-gateway\'s requests to an external authorizer (CUSTOM, provider "oauth2-proxy"), which the program does not show: whether it refuses anyone could not be judged.',
+                ]);
+            });
+
+            test("a selector policy finds the Gateway's pods by any label istiod gives them: the Gateway's class, its own labels or spec.infrastructure's", async () => {
+                const fromOffice = { rules: [{ from: [{ source: { ipBlocks: ["203.0.113.0/24"] } }] }] };
+                const select = (labels: Record<string, string>) => ({ selector: { matchLabels: labels }, ...fromOffice });
+                expect(
+                    await both(
+                        istioGateway({}, ["istio-system/by-class", select({ "gateway.networking.k8s.io/gateway-class-name": "istio" })]),
+                    ),
+                ).toEqual([]);
+                expect(
+                    await both(istioGateway({ metadata: { labels: { tier: "public" } } }, ["gateway/own", select({ tier: "public" })])),
+                ).toEqual([]);
+                expect(
+                    await both(
+                        istioGateway({ spec: { infrastructure: { labels: { tier: "public" } } } }, [
+                            "gateway/infra",
+                            select({ tier: "public" }),
+                        ]),
+                    ),
+                ).toEqual([]);
+                // With spec.infrastructure, the Gateway's own labels are not copied.
+                expect(
+                    await both(
+                        istioGateway({ metadata: { labels: { tier: "public" } }, spec: { infrastructure: { annotations: {} } } }, [
+                            "gateway/own",
+                            select({ tier: "public" }),
+                        ]),
+                    ),
+                ).toEqual([ISTIO_OPEN]);
+            });
+
+            test("an Istio Gateway behind no internet load balancer is left alone: ClusterIP, or an internal load balancer by any cloud's annotation, on the Gateway or its infrastructure", async () => {
+                for (const gateway of [
+                    { metadata: { annotations: { "networking.istio.io/service-type": "ClusterIP" } } },
+                    { metadata: { annotations: { "networking.gke.io/load-balancer-type": "Internal" } } },
+                    { spec: { infrastructure: { annotations: { "cloud.google.com/load-balancer-type": "Internal" } } } },
+                    { spec: { infrastructure: { annotations: { "service.beta.kubernetes.io/aws-load-balancer-scheme": "internal" } } } },
+                    { spec: { infrastructure: { annotations: { "service.beta.kubernetes.io/aws-load-balancer-type": "nlb-ip" } } } },
+                ]) {
+                    expect(await both(istioGateway(gateway))).toEqual([]);
+                }
+                // The Gateway's own annotations do not reach its Service when spec.infrastructure is set.
+                expect(
+                    await both(
+                        istioGateway({
+                            metadata: { annotations: { "networking.gke.io/load-balancer-type": "Internal" } },
+                            spec: { infrastructure: { labels: {} } },
+                        }),
+                    ),
+                ).toEqual([ISTIO_OPEN]);
+            });
+
+            test("a route whose parentRef names the HTTPS port is not served on the HTTP listener", async () => {
+                const [apiVersion, kind, name, body] = route("pool", toPool);
+                const spec = body.spec as { parentRefs: Array<Record<string, unknown>> };
+                const onPort = (port: number) => [
+                    ...written("typed", [
+                        gatewayObject("istio", [HTTPS, HTTP_ALL]),
+                        [apiVersion, kind, name, { ...body, spec: { ...spec, parentRefs: [{ ...spec.parentRefs[0], port }] } }],
+                    ]),
+                    kube("security.istio.io/v1", "AuthorizationPolicy", "gateway/office", {
+                        metadata: { name: "office", namespace: "gateway" },
+                        spec: allow({ from: [{ source: { ipBlocks: ["203.0.113.0/24"] } }] }),
+                    }),
+                ];
+                expect(await both(onPort(443))).toEqual([]);
+                expect(await both(onPort(80))).toEqual([plainHttp("InferencePool models/qwen-inference-pool")]);
+            });
+
+            test("on GKE the class alone says internal or external; a GCPBackendPolicy guards only its own namespace's backends", async () => {
+                const gke = (extra: Record<string, unknown>, policyNamespace = "models") => [
+                    ...written("typed", [
+                        gatewayObject("gke-l7-regional-external-managed", [HTTPS], extra),
+                        route("pool", toPool, { sectionName: "https" }),
+                        [
+                            "networking.gke.io/v1",
+                            "GCPBackendPolicy",
+                            "guard",
+                            {
+                                metadata: { name: "guard", namespace: policyNamespace },
+                                spec: { default: { iap: { enabled: true } }, targetRef: { ...POOL, namespace: "models" } },
+                            },
+                        ],
+                    ]),
+                ];
+                expect(await both(gke({}))).toEqual([]);
+                expect(await both(gke({}, "platform"))).toEqual([UNGUARDED_POOL]);
+                const annotated = { infrastructure: { annotations: { "networking.gke.io/load-balancer-type": "Internal" } } };
+                expect(await both(gke(annotated, "platform"))).toEqual([UNGUARDED_POOL]);
             });
         });
 

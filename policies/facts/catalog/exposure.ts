@@ -17,6 +17,18 @@ export const LOAD_BALANCER_SERVICE = {
     awsScheme: { key: "service.beta.kubernetes.io/aws-load-balancer-scheme", internal: "internal" },
     /** The AWS Load Balancer Controller's class: without a scheme it makes an internal load balancer. */
     awsControllerClass: "service.k8s.aws/nlb",
+    /**
+     * The annotations that hand a Service to the AWS Load Balancer Controller without its class (type `nlb-ip`, or
+     * `external` with a target type `ip` or `instance`): without a scheme, internal too
+     * (aws-load-balancer-controller@225f4456 pkg/service/service_utils.go:64-77 checkAWSLoadBalancerTypeAnnotation).
+     */
+    awsControllerType: {
+        key: "service.beta.kubernetes.io/aws-load-balancer-type",
+        nlbIp: "nlb-ip",
+        external: "external",
+        targetTypeKey: "service.beta.kubernetes.io/aws-load-balancer-nlb-target-type",
+        targetTypes: ["ip", "instance"],
+    },
     /** The older AWS annotation: any value but "false" (the cloud provider) or a true boolean (the controller) is internal. */
     awsInternal: "service.beta.kubernetes.io/aws-load-balancer-internal",
     /** Azure's annotation; only lower-case "true" places the load balancer inside the VNet. */

@@ -52,6 +52,13 @@ export const ISTIO = {
     rootNamespace: "istio-system",
     /** The label istiod puts on a Gateway's Envoy pods, valued with the Gateway's name. Source: {@link SOURCES.istioAuthorization}. */
     gatewayPodLabel: "gateway.networking.k8s.io/gateway-name",
+    /** The label istiod puts on a Gateway's Envoy pods, valued with the Gateway's class. Source: {@link SOURCES.istioAuthorization}. */
+    gatewayClassPodLabel: "gateway.networking.k8s.io/gateway-class-name",
+    /**
+     * The Gateway annotation whose value istiod gives its Service as `type` (LoadBalancer by default): ClusterIP or NodePort
+     * put no load balancer before it. Source: {@link SOURCES.istioServiceOverlay}.
+     */
+    serviceTypeAnnotation: "networking.istio.io/service-type",
 } as const;
 
 /**

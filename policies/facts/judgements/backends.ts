@@ -61,9 +61,14 @@ export function policyTarget(policy: KubeProps, namespace: string): BackendRef {
     return { namespace: target.namespace ?? namespace, group: target.group ?? "", kind: target.kind, name: target.name };
 }
 
-/** True when a GKE policy in `namespace` targets `backend`. */
+/**
+ * True when a GKE policy in `namespace` targets `backend`. A policy applies only to its own namespace's traffic ("Even
+ * when policy targets a resource in a different namespace, it MUST only apply to traffic originating from the same
+ * namespace as the policy": gke-gateway-api networking.gke.io_gcpbackendpolicies.yaml:201-205), so one naming another
+ * namespace's backend does not guard it.
+ */
 export function targetsBackend(policy: KubeProps, namespace: string, backend: BackendRef): boolean {
-    return backendKey(policyTarget(policy, namespace)) === backendKey(backend);
+    return backendKey(policyTarget(policy, namespace)) === backendKey(backend) && backend.namespace === namespace;
 }
 
 /**

@@ -3,8 +3,9 @@
  * own load balancer, or an Ingress's, judged as the controller that serves it reads its annotations. Sources:
  * {@link SOURCES.serviceExposure}.
  */
-import { ALB_INGRESS, GKE_INGRESS, INGRESS_CLASS, LOAD_BALANCER_SERVICE, NGINX_INGRESS } from "../catalog";
-import { opensToInternet } from "./access";
+import { ALB_INGRESS, GKE_INGRESS, INGRESS_CLASS, INTERNAL_GATEWAY_CLASSES, ISTIO, LOAD_BALANCER_SERVICE, NGINX_INGRESS } from "../catalog";
+import { istioGatewayServiceAnnotations, opensToInternet } from "./access";
+import { isGkeGatewayClass } from "./gateway";
 import { KubeProps } from "./objects";
 
 /** What stands between the internet and a backend: nothing it can be reached by, a guard, nothing, or what the program does not show. */
@@ -33,6 +34,15 @@ function restricts(ranges: readonly string[]): boolean {
 /** Go's strconv.ParseBool truth values, which the AWS Load Balancer Controller reads its boolean annotations with. */
 const PARSE_BOOL_TRUE = ["1", "t", "T", "true", "TRUE", "True"];
 
+/** True when a Service's annotations hand it to the AWS Load Balancer Controller (type nlb-ip, or external with a target type). */
+function isAwsControllerType(annotations: KubeProps): boolean {
+    const { key, nlbIp, external, targetTypeKey, targetTypes } = LOAD_BALANCER_SERVICE.awsControllerType;
+    return (
+        annotations[key] === nlbIp ||
+        (annotations[key] === external && (targetTypes as readonly unknown[]).includes(annotations[targetTypeKey]))
+    );
+}
+
 /** True when a LoadBalancer Service's load balancer stays inside the network, by any cloud's rule. */
 function isInternalLoadBalancer(spec: KubeProps, annotations: KubeProps): boolean {
     const gkeKey = LOAD_BALANCER_SERVICE.gkeInternal.keys.find((key) => annotations[key] !== undefined);
@@ -42,12 +52,30 @@ function isInternalLoadBalancer(spec: KubeProps, annotations: KubeProps): boolea
         (LOAD_BALANCER_SERVICE.internalClasses as readonly unknown[]).includes(spec.loadBalancerClass) ||
         (gkeKey !== undefined && (LOAD_BALANCER_SERVICE.gkeInternal.values as readonly unknown[]).includes(annotations[gkeKey])) ||
         awsScheme === LOAD_BALANCER_SERVICE.awsScheme.internal ||
-        // The controller's class without a scheme: its default is internal.
-        (spec.loadBalancerClass === LOAD_BALANCER_SERVICE.awsControllerClass && awsScheme === undefined) ||
+        // The controller's, by its class or its annotations, without a scheme: its default is internal.
+        ((spec.loadBalancerClass === LOAD_BALANCER_SERVICE.awsControllerClass || isAwsControllerType(annotations)) &&
+            awsScheme === undefined) ||
         (typeof awsInternal === "string" && awsInternal !== "" && awsInternal !== "false" && awsScheme === undefined) ||
         PARSE_BOOL_TRUE.includes(String(awsInternal)) ||
         annotations[LOAD_BALANCER_SERVICE.azureInternal.key] === LOAD_BALANCER_SERVICE.azureInternal.value
     );
+}
+
+/**
+ * Whether a Gateway's load balancer has an internet address. On GKE's classes the class alone decides (an internal
+ * class, or not): "the GatewayClass configuration determines which load balancer GKE creates"
+ * (https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources). Another implementation puts the
+ * Gateway behind a Service that istiod makes: of type LoadBalancer unless the service-type annotation says ClusterIP or
+ * NodePort, internal when its annotations (spec.infrastructure's, or the Gateway's own) say so by any cloud's rule.
+ */
+export function isExternalGateway(gateway: KubeProps): boolean {
+    const className: unknown = gateway.spec?.gatewayClassName;
+    if (isGkeGatewayClass(className)) {
+        return !INTERNAL_GATEWAY_CLASSES.includes(className);
+    }
+    const annotations = istioGatewayServiceAnnotations(gateway);
+    const type: unknown = gateway.metadata?.annotations?.[ISTIO.serviceTypeAnnotation] ?? annotations[ISTIO.serviceTypeAnnotation];
+    return (type === undefined || type === "LoadBalancer") && !isInternalLoadBalancer({}, annotations);
 }
 
 /** A LoadBalancer Service's own exposure; undefined for any other Service type. */
