@@ -7,6 +7,7 @@ import { PolicyResource } from "@pulumi/policy";
 import {
     BackendRef,
     ISTIO,
+    KSERVE_CHILDREN,
     KubeProps,
     backendKey,
     backendPolicyGuard,
@@ -24,7 +25,7 @@ import {
     labelsOf,
 } from "../facts";
 import { CloudArmorVerdict, cloudArmorVerdict, securityPolicies } from "./cloudArmor";
-import { Backend, inferencePoolOf, serviceParentRefs } from "./kserve";
+import { Backend, kserveRouteBackends, serviceParentRefs } from "./kserve";
 import { isKubernetesKind, isLlmInferenceService, namespaceOf, objectKey } from "./resources";
 import { gkePoliciesByTarget, httpRoutes } from "./routes";
 import { gatewaysByKey } from "./stack";
@@ -39,12 +40,21 @@ export interface Attachment {
     forwarding: Backend[];
 }
 
-/** True when a Service sends traffic to vLLM: it selects KServe's workload, or pods the stack runs vLLM in. */
+/** True when a Service sends traffic to vLLM (over HTTP or TLS): it selects KServe's workload, or pods the stack runs vLLM in. */
 export function isVllmService(service: PolicyResource, resources: PolicyResource[]): boolean {
     const selector = service.props.spec?.selector;
     return (
         selectsKServeWorkload(selector) ||
-        stackVllmPods(resources).some((pod) => pod.namespace === namespaceOf(service) && selectorMatches(selector, pod.labels))
+        stackVllmPods(resources, true).some((pod) => pod.namespace === namespaceOf(service) && selectorMatches(selector, pod.labels))
+    );
+}
+
+/** The Services KServe creates for the stack's LLMInferenceServices' workloads (`<name>-kserve-workload-svc`), by key. */
+function kserveWorkloadServices(resources: PolicyResource[]): Set<string> {
+    return new Set(
+        resources
+            .filter((resource) => isLlmInferenceService(resource.type))
+            .map((service) => `${namespaceOf(service)}/${service.props.metadata?.name}${KSERVE_CHILDREN.workloadServiceSuffix}`),
     );
 }
 
@@ -53,11 +63,13 @@ function attachments(resources: PolicyResource[]): Attachment[] {
     const services = new Map(
         resources.filter((resource) => isKubernetesKind(resource.type, "", "Service")).map((service) => [objectKey(service), service]),
     );
+    const workloadServices = kserveWorkloadServices(resources);
     const inference = (backend: Backend) =>
         isInferencePoolBackend(backend) ||
         (backend.kind === "Service" &&
             backend.group === "" &&
-            isVllmService(services.get(`${backend.namespace}/${backend.name}`) ?? backend.source, resources));
+            (workloadServices.has(`${backend.namespace}/${backend.name}`) ||
+                isVllmService(services.get(`${backend.namespace}/${backend.name}`) ?? backend.source, resources)));
     const fromRoutes = httpRoutes(resources).map((route): Attachment => {
         const rules: KubeProps[] = Array.isArray(route.props.spec?.rules) ? route.props.spec.rules : [];
         const namespace = namespaceOf(route);
@@ -82,12 +94,18 @@ function attachments(resources: PolicyResource[]): Attachment[] {
     const fromServices = resources
         .filter((resource) => isLlmInferenceService(resource.type))
         .flatMap((service): Attachment[] => {
-            const pool = inferencePoolOf(service);
             const parentRefs = serviceParentRefs(service, resources);
-            if (!pool || parentRefs.length === 0) {
+            if (parentRefs.length === 0) {
                 return [];
             }
-            return [{ source: service, namespace: namespaceOf(service), parentRefs, forwarding: [pool] }];
+            const forwarding = [
+                ...new Map(
+                    kserveRouteBackends(service, resources)
+                        .filter(inference)
+                        .map((b) => [backendKey(b), b]),
+                ).values(),
+            ];
+            return [{ source: service, namespace: namespaceOf(service), parentRefs, forwarding }];
         });
     return [...fromRoutes, ...fromServices];
 }

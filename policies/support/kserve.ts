@@ -3,7 +3,16 @@
  * name, the Gateways its route attaches to, and the InferencePool it makes.
  */
 import { PolicyResource } from "@pulumi/policy";
-import { BackendRef, INFERENCE_POOL_KIND, KSERVE, KSERVE_CHILDREN, parentGateways } from "../facts";
+import {
+    BackendRef,
+    INFERENCE_POOL_KIND,
+    KSERVE,
+    KSERVE_CHILDREN,
+    KSERVE_GLOBALS,
+    parentGateways,
+    redirectsToHttpsOnly,
+    renderKServeRoute,
+} from "../facts";
 import { Props, isLlmInferenceService, namespaceOf } from "./resources";
 import { kserveConfigResolver, kserveDefaultGateway } from "./stack";
 
@@ -98,4 +107,59 @@ export function inferencePoolOf(resource: PolicyResource): Backend | undefined {
     const pool =
         resource.props.spec.router.scheduler.pool?.ref?.name ?? `${resource.props.metadata?.name}${KSERVE_CHILDREN.inferencePoolSuffix}`;
     return { namespace: namespaceOf(resource), ...INFERENCE_POOL_KIND, name: pool, source: resource };
+}
+
+/**
+ * The HTTPRoute KServe writes for an LLMInferenceService, as the program shows it: from the service's own route spec,
+ * else the route template config KServe looks up for it; undefined when the program declares neither (KServe then uses
+ * the template its chart installs).
+ */
+export function kserveRoute(service: PolicyResource, resources: PolicyResource[]): ReturnType<typeof renderKServeRoute> | undefined {
+    const { spec } = effectiveServiceSpec(service, resources);
+    const template: unknown =
+        spec.router?.route?.http?.spec ??
+        kserveConfigResolver(resources)(KSERVE.routerRouteConfigName, namespaceOf(service))?.props.spec?.router?.route?.http?.spec;
+    if (template === undefined) {
+        return undefined;
+    }
+    const name = String(service.props.metadata?.name);
+    return renderKServeRoute(
+        template,
+        { namespace: namespaceOf(service), name, modelName: spec.model?.name },
+        KSERVE_GLOBALS,
+        serviceParentRefs(service, resources),
+    );
+}
+
+/**
+ * Where KServe's route for an LLMInferenceService sends requests: the backends of its rendered route's forwarding rules,
+ * or, where the program shows no template or one without rules, those of the template KServe's chart installs: the InferencePool
+ * (with a scheduler) and, for every other path, the workload Service (kserve v0.20.0
+ * config/llmisvcconfig/config-llm-router-route.yaml:304-325; without a scheduler, config_merge.go:338-352).
+ */
+export function kserveRouteBackends(service: PolicyResource, resources: PolicyResource[]): Backend[] {
+    const namespace = namespaceOf(service);
+    const route = kserveRoute(service, resources);
+    const rules: Props[] = Array.isArray(route?.spec.rules) ? route.spec.rules : [];
+    if (rules.length === 0) {
+        const pool = inferencePoolOf(service);
+        const workload: Backend = {
+            namespace,
+            group: "",
+            kind: "Service",
+            name: `${service.props.metadata?.name}${KSERVE_CHILDREN.workloadServiceSuffix}`,
+            source: service,
+        };
+        return pool ? [pool, workload] : [workload];
+    }
+    return rules
+        .filter((rule) => !redirectsToHttpsOnly(rule))
+        .flatMap((rule) => (Array.isArray(rule.backendRefs) ? (rule.backendRefs as Props[]) : []))
+        .map((ref) => ({
+            group: ref.group ?? "",
+            kind: ref.kind ?? "Service",
+            namespace: ref.namespace ?? namespace,
+            name: ref.name,
+            source: service,
+        }));
 }

@@ -4,10 +4,20 @@
  * judged where the stack declares the policy.
  */
 import { PolicyResource } from "@pulumi/policy";
-import { Exposure, KubeProps, backendConfigName, ingressController, ingressExposure, loadBalancerServiceExposure } from "../facts";
+import {
+    ALB_INGRESS,
+    Exposure,
+    IngressSurroundings,
+    KubeProps,
+    NGINX_INGRESS,
+    backendConfigName,
+    ingressController,
+    ingressExposure,
+    loadBalancerServiceExposure,
+} from "../facts";
 import { isVllmService } from "./access";
 import { cloudArmorVerdict, securityPolicies } from "./cloudArmor";
-import { isKubernetesKind, namespaceOf, objectKey } from "./resources";
+import { chartName, isHelmChart, isKubernetesKind, namespaceOf, objectKey } from "./resources";
 
 /** A vLLM Service reachable through `through` (itself, or an Ingress), and what stands in front of it. */
 export interface ServiceExposure {
@@ -68,6 +78,57 @@ function withArmorRules(exposure: Exposure, resources: PolicyResource[]): Exposu
     return exposure;
 }
 
+/**
+ * What around `ingress` decides its load balancer: the ALB scheme of its class's IngressClassParams, else of another
+ * Ingress of its group; the ingress-nginx controller's Service as a chart of the stack configures it.
+ */
+function surroundings(ingress: PolicyResource, ingressClasses: ReadonlyMap<unknown, KubeProps>, resources: PolicyResource[]): IngressSurroundings {
+    const className: unknown = ingress.props.spec?.ingressClassName;
+    const parameters: KubeProps | undefined = typeof className === "string" ? ingressClasses.get(className)?.spec?.parameters : undefined;
+    const classParams =
+        parameters?.kind === ALB_INGRESS.classParams.kind
+            ? resources.find(
+                  (resource) =>
+                      isKubernetesKind(resource.type, ALB_INGRESS.classParams.group, ALB_INGRESS.classParams.kind) &&
+                      resource.props.metadata?.name === parameters.name,
+              )
+            : undefined;
+    const group: unknown = ingress.props.metadata?.annotations?.[ALB_INGRESS.groupName];
+    const groupScheme =
+        group === undefined
+            ? undefined
+            : resources
+                  .filter(
+                      (resource) =>
+                          (isKubernetesKind(resource.type, "networking.k8s.io", "Ingress") || isKubernetesKind(resource.type, "extensions", "Ingress")) &&
+                          resource.props.metadata?.annotations?.[ALB_INGRESS.groupName] === group,
+                  )
+                  .map((member) => member.props.metadata?.annotations?.[ALB_INGRESS.scheme.key] as unknown)
+                  .find((scheme) => typeof scheme === "string");
+    const albScheme: unknown = classParams?.props.spec?.scheme ?? groupScheme;
+    const nginx = resources.find((resource) => isHelmChart(resource.type) && chartName(resource.props.chart) === NGINX_INGRESS.chart);
+    const values: unknown = NGINX_INGRESS.controllerServiceValues.reduce(
+        (value: unknown, key) => (value as KubeProps | undefined)?.[key],
+        nginx?.props.values,
+    );
+    const service = values as KubeProps | undefined;
+    return {
+        ...(typeof albScheme === "string" ? { albScheme } : {}),
+        ...(service !== undefined && typeof service === "object"
+            ? {
+                  nginxControllerService: {
+                      metadata: { annotations: service.annotations ?? {} },
+                      spec: {
+                          type: service.type ?? "LoadBalancer",
+                          ...(service.loadBalancerSourceRanges !== undefined ? { loadBalancerSourceRanges: service.loadBalancerSourceRanges } : {}),
+                          ...(service.loadBalancerClass !== undefined ? { loadBalancerClass: service.loadBalancerClass } : {}),
+                      },
+                  },
+              }
+            : {}),
+    };
+}
+
 /** Every LoadBalancer Service and Ingress of the stack that reaches a vLLM Service, and what stands in front of each. */
 export function exposedModelServices(resources: PolicyResource[]): ServiceExposure[] {
     const services = new Map(
@@ -119,6 +180,7 @@ export function exposedModelServices(resources: PolicyResource[]): ServiceExposu
                         name: configName,
                         props: configName === undefined ? undefined : backendConfigs.get(`${namespaceOf(service)}/${configName}`),
                     },
+                    surroundings(ingress, ingressClasses, resources),
                 ),
                 resources,
             );

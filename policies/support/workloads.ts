@@ -13,9 +13,9 @@ import {
 } from "../facts";
 import { Props, kindOfType, namespaceOf } from "./resources";
 
-/** The stack's pods that serve vLLM over plain HTTP. */
-export function stackVllmPods(resources: PolicyResource[]): VllmPod[] {
-    return resources.flatMap((resource) => plainHttpVllmPods(kindOfType(resource.type), resource.props, namespaceOf(resource)));
+/** The stack's pods that serve vLLM over plain HTTP, or, `withTls`, over either (TLS restricts nobody: vLLM asks no client certificate by default). */
+export function stackVllmPods(resources: PolicyResource[], withTls = false): VllmPod[] {
+    return resources.flatMap((resource) => plainHttpVllmPods(kindOfType(resource.type), resource.props, namespaceOf(resource), withTls));
 }
 
 /** A positive number of seconds from an annotation's value, else undefined. */

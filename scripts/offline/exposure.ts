@@ -39,10 +39,10 @@ import {
     vllmRequiresApiKey,
 } from "@gke-tpu-inference/facts";
 import { admits, gkeBackendGuard, istioAccess } from "../../policies/support/access";
-import { effectiveServiceSpec, serviceParentRefs } from "../../policies/support/kserve";
+import { effectiveServiceSpec, kserveRoute, serviceParentRefs } from "../../policies/support/kserve";
 import { isInferencePool, isKubernetesKind, isLlmInferenceService, namespaceOf } from "../../policies/support/resources";
 import { httpRoutes, routeBackends } from "../../policies/support/routes";
-import { gatewaysByKey, kserveConfigResolver } from "../../policies/support/stack";
+import { gatewaysByKey } from "../../policies/support/stack";
 import { RecordedResource } from "./recorder";
 
 /** How a probe addresses a model: under the service's own prefix, its model's publisher prefix, or at the Gateway's root. */
@@ -153,11 +153,10 @@ function distinctServices(services: readonly Service[]): Service[] {
 
 /** The HTTPRoutes on the Gateway `key`, KServe's for its services first (in the order the program creates them), then the program's own. */
 function routesOn(resources: PolicyResource[], key: string, services: Array<Service & { resource: PolicyResource }>) {
-    const resolve = kserveConfigResolver(resources);
     const kserve = services.map((service) => {
-        const own: unknown = effectiveServiceSpec(service.resource, resources).spec.router?.route?.http?.spec;
-        const template = own ?? resolve(KSERVE.routerRouteConfigName, service.namespace)?.props.spec?.router?.route?.http?.spec;
-        const route = renderKServeRoute(template ?? {}, service, KSERVE_GLOBALS, serviceParentRefs(service.resource, resources));
+        const route =
+            kserveRoute(service.resource, resources) ??
+            renderKServeRoute({}, service, KSERVE_GLOBALS, serviceParentRefs(service.resource, resources));
         return { namespace: service.namespace, name: route.metadata.name, spec: route.spec };
     });
     const own = httpRoutes(resources).map((route) => ({

@@ -135,6 +135,7 @@ describe("every spelling", () => {
         "mandatory: Gateway gateway/inference-gateway is external and sends InferencePool models/qwen-inference-pool requests from anyone: no GCPBackendPolicy targeting it sets spec.default.securityPolicy (Cloud Armor) or iap.enabled.";
     const UNGUARDED_SERVICE =
         "mandatory: Gateway gateway/inference-gateway is external and sends Service models/qwen-http requests from anyone: no GCPBackendPolicy targeting it sets spec.default.securityPolicy (Cloud Armor) or iap.enabled.";
+    const UNGUARDED_WORKLOAD = UNGUARDED_SERVICE.replace("qwen-http", "qwen-kserve-workload-svc");
     const ISTIO_OPEN =
         "mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: no ALLOW AuthorizationPolicy applies to it, no DENY rule refuses an unknown source, and its Service sets no loadBalancerSourceRanges.";
     const istioAllowsAny = (policy: string) =>
@@ -390,7 +391,18 @@ describe("every spelling", () => {
                 spec: {
                     router: {
                         route: {
-                            http: { spec: { parentRefs: [{ name: "inference-gateway", namespace: "gateway", sectionName: "https" }] } },
+                            http: {
+                                spec: {
+                                    parentRefs: [{ name: "inference-gateway", namespace: "gateway", sectionName: "https" }],
+                                    rules: [
+                                        {
+                                            backendRefs: [
+                                                { ...POOL, name: "{{ ChildName .ObjectMeta.Name `-inference-pool` }}", port: 8000 },
+                                            ],
+                                        },
+                                    ],
+                                },
+                            },
                         },
                     },
                 },
@@ -407,14 +419,33 @@ describe("every spelling", () => {
 
             test("on an external GKE Gateway without a guarded pool it is caught; with Cloud Armor and the HTTPS listener in its gateway refs it is clean", async () => {
                 const https = withRefs([{ name: "inference-gateway", namespace: "gateway", sectionName: "https" }]);
-                expect(await messages([...gw, https])).toEqual([UNGUARDED_POOL]);
-                expect(await messages([...gw, ...guarded, https])).toEqual([]);
+                // Without a template in the program, KServe's own sends every other path to the workload Service.
+                expect(await messages([...gw, https])).toEqual([UNGUARDED_WORKLOAD, UNGUARDED_POOL]);
+                expect(await messages([...gw, ...guarded, https])).toEqual([UNGUARDED_WORKLOAD]);
+                expect(await messages([...gw, ...guarded, template, https])).toEqual([]);
+            });
+
+            test("KServe's workload Service is a model backend too: the route of a service without a scheduler, or a route the program writes to it", async () => {
+                const https = withRefs([{ name: "inference-gateway", namespace: "gateway", sectionName: "https" }]);
+                const spec = https.inputs.spec as { router: Record<string, unknown> };
+                const router = Object.fromEntries(Object.entries(spec.router).filter(([key]) => key !== "scheduler"));
+                const inputs = { ...https.inputs, spec: { ...spec, router } };
+                const withoutScheduler = { ...https, inputs, wire: { inputs, outputs: inputs } };
+                expect(await messages([...gw, ...guarded, withoutScheduler])).toEqual([UNGUARDED_WORKLOAD]);
+                const toWorkload = written("typed", [
+                    route("direct", [{ name: "qwen-kserve-workload-svc", port: 8000 }], { sectionName: "https" }),
+                ]);
+                expect(await messages([...gw, ...guarded, template, https, ...toWorkload])).toEqual([UNGUARDED_WORKLOAD]);
             });
 
             test("KServe writes the gateway refs over the route's parentRefs: a listener named only in the template or the service's own route spec does not keep it off plain HTTP", async () => {
                 // The refs name no listener: the route attaches to every listener that admits it, whatever the template says.
                 expect(await messages([...gw, ...guarded, template, llmService()])).toEqual([onHttp]);
-                expect(await messages([...gw, ...guarded, httpsService()])).toEqual([onHttp]);
+                // Its own route spec names no rules: KServe's template's apply, the workload Service's catch-all with them.
+                expect(await messages([...gw, ...guarded, httpsService()])).toEqual([
+                    UNGUARDED_WORKLOAD,
+                    plainHttp("InferencePool models/qwen-inference-pool, Service models/qwen-kserve-workload-svc"),
+                ]);
                 // Without refs, the namespace's template gives the parents, its listener included.
                 const noRefs = withRefs([]);
                 const defaultGateway = kube("v1", "ConfigMap", "kserve-config", {
@@ -422,7 +453,10 @@ describe("every spelling", () => {
                     data: { ingress: JSON.stringify({ kserveIngressGateway: "gateway/inference-gateway" }) },
                 });
                 expect(await messages([...gw, ...guarded, defaultGateway, template, noRefs])).toEqual([]);
-                expect(await messages([...gw, ...guarded, defaultGateway, noRefs])).toEqual([onHttp]);
+                expect(await messages([...gw, ...guarded, defaultGateway, noRefs])).toEqual([
+                    UNGUARDED_WORKLOAD,
+                    plainHttp("InferencePool models/qwen-inference-pool, Service models/qwen-kserve-workload-svc"),
+                ]);
             });
         });
 
@@ -801,6 +835,36 @@ describe("every spelling", () => {
             const openIngress = (label: string, headers: string[] = []) =>
                 `mandatory: ${openServiceMessage(`Ingress models/qwen (${label})`, "models/qwen-http", headers)}`;
 
+            test("whatever the pods say of how they serve: vLLM over TLS (no client certificate asked), the leaders of a LeaderWorkerSet by the label its controller adds", async () => {
+                const served = (kind: string, body: Record<string, unknown>, selector: Record<string, string>) => [
+                    kube(kind === "Deployment" ? "apps/v1" : "leaderworkerset.x-k8s.io/v1", kind, "vllm", {
+                        metadata: { name: "vllm", namespace: "models" },
+                        spec: body,
+                    }),
+                    kube("v1", "Service", "qwen-http", {
+                        metadata: { name: "qwen-http", namespace: "models" },
+                        spec: { ...LB, selector, ports: [{ port: 8000, targetPort: 8000 }] },
+                    }),
+                ];
+                const template = (args: string[], labels: Record<string, string>) => ({
+                    metadata: { labels },
+                    spec: {
+                        containers: [
+                            { name: "vllm", image: "vllm/vllm-openai:v0.10.1", args: ["--model", "Qwen/Qwen2.5-3B-Instruct", ...args] },
+                        ],
+                    },
+                });
+                const tls = ["--ssl-keyfile", "/tls/tls.key", "--ssl-certfile", "/tls/tls.crt"];
+                expect(await messages(served("Deployment", { template: template(tls, { app: "vllm" }) }, { app: "vllm" }))).toEqual([
+                    openService,
+                ]);
+                const lws = { leaderWorkerTemplate: { size: 2, leaderTemplate: template([], { role: "leader" }) } };
+                expect(
+                    await messages(served("LeaderWorkerSet", lws, { "leaderworkerset.sigs.k8s.io/name": "vllm", role: "leader" })),
+                ).toEqual([openService]);
+                expect(await messages(served("LeaderWorkerSet", lws, { "leaderworkerset.sigs.k8s.io/name": "other" }))).toEqual([]);
+            });
+
             test("a LoadBalancer Service with an internet address and no allowlist is caught, on GKE, AWS and Azure alike", async () => {
                 const external: Array<Record<string, string>> = [
                     {},
@@ -826,6 +890,15 @@ describe("every spelling", () => {
                     [LB, { "service.beta.kubernetes.io/aws-load-balancer-scheme": "internal" }],
                     [{ ...LB, loadBalancerClass: "service.k8s.aws/nlb" }, {}],
                     [LB, { "service.beta.kubernetes.io/aws-load-balancer-internal": "true" }],
+                    // The AWS Load Balancer Controller's by its annotations, without a scheme: internal by default.
+                    [LB, { "service.beta.kubernetes.io/aws-load-balancer-type": "nlb-ip" }],
+                    [
+                        LB,
+                        {
+                            "service.beta.kubernetes.io/aws-load-balancer-type": "external",
+                            "service.beta.kubernetes.io/aws-load-balancer-nlb-target-type": "ip",
+                        },
+                    ],
                     [LB, { "service.beta.kubernetes.io/azure-load-balancer-internal": "true" }],
                     [{ ...LB, loadBalancerSourceRanges: ["203.0.113.0/24"] }, {}],
                     [LB, { "service.beta.kubernetes.io/load-balancer-source-ranges": "203.0.113.0/24, 198.51.100.7/32" }],
@@ -941,6 +1014,55 @@ describe("every spelling", () => {
                 ] as Array<Record<string, string>>) {
                     expect(await messages([svc(), ingress({ "kubernetes.io/ingress.class": "nginx", ...guard })])).toEqual([]);
                 }
+            });
+
+            test("the controller's own settings decide: a default IngressClass for an Ingress without one, an ALB scheme set by IngressClassParams or another Ingress of the group, the ingress-nginx chart's controller Service", async () => {
+                const albClass = (annotations: Record<string, string>, parameters?: Record<string, unknown>) =>
+                    kube("networking.k8s.io/v1", "IngressClass", "alb", {
+                        metadata: { name: "alb", annotations },
+                        spec: { controller: "ingress.k8s.aws/alb", ...(parameters ? { parameters } : {}) },
+                    });
+                const DEFAULT_CLASS = { "ingressclass.kubernetes.io/is-default-class": "true" };
+                // An Ingress without a class is the default class's: the ALB's, internal by default, not GKE's.
+                expect(await messages([svc(), albClass(DEFAULT_CLASS), ingress({})])).toEqual([]);
+                expect(
+                    await messages([svc(), albClass(DEFAULT_CLASS), ingress({ "alb.ingress.kubernetes.io/scheme": "internet-facing" })]),
+                ).toEqual([openIngress("AWS Load Balancer Controller")]);
+                const params = kube("elbv2.k8s.aws/v1beta1", "IngressClassParams", "public", {
+                    metadata: { name: "public" },
+                    spec: { scheme: "internet-facing" },
+                });
+                const parameters = { apiGroup: "elbv2.k8s.aws", kind: "IngressClassParams", name: "public" };
+                expect(await messages([svc(), params, albClass({}, parameters), ingress({}, { ingressClassName: "alb" })])).toEqual([
+                    openIngress("AWS Load Balancer Controller"),
+                ]);
+                const grouped = { "kubernetes.io/ingress.class": "alb", "alb.ingress.kubernetes.io/group.name": "shared" };
+                const web = kube("networking.k8s.io/v1", "Ingress", "web", {
+                    metadata: {
+                        name: "web",
+                        namespace: "models",
+                        annotations: { ...grouped, "alb.ingress.kubernetes.io/scheme": "internet-facing" },
+                    },
+                    spec: { defaultBackend: { service: { name: "web", port: { number: 80 } } } },
+                });
+                expect(await messages([svc(), web, ingress(grouped)])).toEqual([openIngress("AWS Load Balancer Controller")]);
+                const nginx = (service: Record<string, unknown>) =>
+                    resource("kubernetes:helm.sh/v3:Release", "ingress-nginx", {
+                        chart: "ingress-nginx",
+                        version: "4.12.1",
+                        values: { controller: { service } },
+                    });
+                const NGINX = { "kubernetes.io/ingress.class": "nginx" };
+                for (const internal of [
+                    { annotations: { "networking.gke.io/load-balancer-type": "Internal" } },
+                    { type: "ClusterIP" },
+                    { loadBalancerSourceRanges: ["203.0.113.0/24"] },
+                ]) {
+                    expect(await messages([svc(), nginx(internal), ingress(NGINX)])).toEqual([]);
+                }
+                expect(await messages([svc(), nginx({ externalTrafficPolicy: "Local" }), ingress(NGINX)])).toEqual([
+                    openIngress("ingress-nginx"),
+                ]);
             });
 
             test("another controller's class (Tailscale, Traefik): never mandatory, the advisory says what could not be judged", async () => {

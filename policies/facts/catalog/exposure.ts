@@ -46,6 +46,11 @@ export const LOAD_BALANCER_SERVICE = {
 export const INGRESS_CLASS = {
     annotation: "kubernetes.io/ingress.class",
     controllers: { alb: "ingress.k8s.aws/alb", nginx: "k8s.io/ingress-nginx" },
+    /**
+     * The IngressClass annotation that makes a class the cluster's default: an Ingress with no class is given it
+     * (https://kubernetes.io/docs/concepts/services-networking/ingress/#default-ingress-class).
+     */
+    defaultAnnotation: { key: "ingressclass.kubernetes.io/is-default-class", value: "true" },
 } as const;
 
 /**
@@ -68,6 +73,13 @@ export const ALB_INGRESS = {
     securityGroups: "alb.ingress.kubernetes.io/security-groups",
     authType: { key: "alb.ingress.kubernetes.io/auth-type", authenticating: ["oidc", "cognito"] },
     waf: { key: "alb.ingress.kubernetes.io/wafv2-acl-arn", off: "none" },
+    /**
+     * IngressGroups: Ingresses of one group share one load balancer, whose scheme any of them may set; an IngressClass's
+     * IngressClassParams `spec.scheme` overrides every Ingress of the class (aws-load-balancer-controller@3b9bdb1e
+     * pkg/ingress/model_build_load_balancer.go:138-158; docs/guide/ingress/ingress_class.md:271-278).
+     */
+    groupName: "alb.ingress.kubernetes.io/group.name",
+    classParams: { group: "elbv2.k8s.aws", kind: "IngressClassParams" },
     /** `conditions.<service>`: a JSON list of rule conditions, an `http-header` one matching literal `values`. */
     conditionsPrefix: "alb.ingress.kubernetes.io/conditions.",
 } as const;
@@ -82,6 +94,12 @@ export const NGINX_INGRESS = {
         secret: "nginx.ingress.kubernetes.io/auth-secret",
     },
     authUrl: "nginx.ingress.kubernetes.io/auth-url",
+    /**
+     * The chart and where its values describe the controller's Service (type, annotations, source ranges), which the
+     * chart copies onto that Service (kubernetes/ingress-nginx@04b2c898 charts/ingress-nginx/templates/controller-service.yaml).
+     */
+    chart: "ingress-nginx",
+    controllerServiceValues: ["controller", "service"],
     /** Raw nginx configuration, off by default (allow-snippet-annotations false): a header check written there checks nothing. */
     snippets: ["nginx.ingress.kubernetes.io/configuration-snippet", "nginx.ingress.kubernetes.io/server-snippet"],
 } as const;

@@ -87,6 +87,12 @@ export const TPU_MULTI_HOST = {
      * the whole group starts again (kubernetes-sigs/lws v0.10.0 pkg/controllers/pod_controller.go:204-265).
      */
     recreateGroupEvent: "RecreateGroup",
+    /**
+     * The label LeaderWorkerSet's controller puts on every pod of a set, valued with the set's name, which a Service
+     * selects the leaders by (kubernetes-sigs/lws v0.10.0 pkg/controllers/leaderworkerset_controller.go:793;
+     * docs/examples/vllm/TPU/lws.yaml:89-91).
+     */
+    setNameLabel: "leaderworkerset.sigs.k8s.io/name",
     /** LeaderWorkerSet's 1:1 placement of a group on one node pool, which on GKE is one multi-host slice. */
     exclusiveTopology: { annotation: "leaderworkerset.sigs.k8s.io/exclusive-topology", key: "cloud.google.com/gke-nodepool" },
     /**

@@ -108,7 +108,10 @@ export function ingressController(
     ingressClasses: ReadonlyMap<string, KubeProps>,
 ): "gke" | "gke-internal" | "alb" | "nginx" | { other: string } {
     const annotation: unknown = ingress.metadata?.annotations?.[INGRESS_CLASS.annotation];
-    const className: unknown = annotation ?? ingress.spec?.ingressClassName;
+    const defaultClass = [...ingressClasses.entries()].find(
+        ([, props]) => props.metadata?.annotations?.[INGRESS_CLASS.defaultAnnotation.key] === INGRESS_CLASS.defaultAnnotation.value,
+    )?.[0];
+    const className: unknown = annotation ?? ingress.spec?.ingressClassName ?? defaultClass;
     if (className === undefined) {
         return "gke";
     }
@@ -171,6 +174,14 @@ export function backendConfigName(service: KubeProps, port: { name?: string; num
     return typeof named === "string" ? named : typeof parsed?.default === "string" ? parsed.default : undefined;
 }
 
+/** What around an Ingress decides its load balancer: the ALB scheme its class or group sets, the ingress-nginx controller's Service as the program configures it. */
+export interface IngressSurroundings {
+    /** The scheme of the ALB, where its IngressClassParams or another Ingress of its group sets one. */
+    albScheme?: string;
+    /** The ingress-nginx controller's Service, where a chart of the program describes it (type, annotations, source ranges). */
+    nginxControllerService?: KubeProps;
+}
+
 /**
  * What stands in front of backend Service `service` of an Ingress served by `controller`: GKE's BackendConfig (Cloud
  * Armor or IAP; `backendConfig` is the one the Service names, undefined when the stack does not declare it), the ALB's
@@ -182,8 +193,12 @@ export function ingressExposure(
     controller: ReturnType<typeof ingressController>,
     service: { name: string; props?: KubeProps },
     backendConfig: { name?: string; props?: KubeProps },
+    around: IngressSurroundings = {},
 ): Exposure {
-    const annotations: KubeProps = ingress.metadata?.annotations ?? {};
+    const annotations: KubeProps = {
+        ...(ingress.metadata?.annotations ?? {}),
+        ...(around.albScheme !== undefined ? { [ALB_INGRESS.scheme.key]: around.albScheme } : {}),
+    };
     if (controller === "gke-internal") {
         return { verdict: "internal" };
     }
@@ -232,6 +247,10 @@ export function ingressExposure(
         return { verdict: "open", literalHeaders: albHeaderLiterals(annotations, service.name) };
     }
     if (controller === "nginx") {
+        const controllerService = around.nginxControllerService && loadBalancerServiceExposure(around.nginxControllerService);
+        if (around.nginxControllerService !== undefined && (controllerService === undefined || controllerService.verdict !== "open")) {
+            return controllerService ?? { verdict: "internal" };
+        }
         const ranges = NGINX_INGRESS.allowlists.flatMap((key) => list(annotations[key]));
         if (restricts(ranges)) {
             return { verdict: "guarded", by: `source ranges ${ranges.join(", ")}` };

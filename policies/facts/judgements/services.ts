@@ -33,12 +33,12 @@ export interface VllmPod {
     otherPorts: Array<number | string>;
 }
 
-/** The pods of an object (in `namespace`) that serve vLLM over plain HTTP. */
-export function plainHttpVllmPods(kind: KindRef, object: KubeProps, namespace: string): VllmPod[] {
+/** The pods of an object (in `namespace`) that serve vLLM over plain HTTP, or, `withTls`, over either. */
+export function plainHttpVllmPods(kind: KindRef, object: KubeProps, namespace: string, withTls = false): VllmPod[] {
     const containers = containersOf(kind, object);
     return podSpecsOf(kind, object).flatMap((pod) => {
         const inPod = containers.filter((at) => at.pod.path === pod.path);
-        const serving = inPod.filter((at) => isVllmContainer(at, kind) && !vllmServesTls(at.container));
+        const serving = inPod.filter((at) => isVllmContainer(at, kind) && (withTls || !vllmServesTls(at.container)));
         const ports = (list: ContainerAt[]) =>
             list.flatMap((at) =>
                 ((at.container.ports ?? []) as KubeProps[]).flatMap((port) =>

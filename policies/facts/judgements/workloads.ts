@@ -4,10 +4,19 @@
  * server, whether that server speaks TLS or requires an API key (and which paths the key guards), and how long its
  * probes wait.
  */
-import { KSERVE_CHILDREN, TPU_NODE, VLLM_API_KEY, VLLM_IMAGE_ENTRYPOINTS } from "../catalog";
+import { KSERVE_CHILDREN, TPU_MULTI_HOST, TPU_NODE, VLLM_API_KEY, VLLM_IMAGE_ENTRYPOINTS } from "../catalog";
 import { imageRepository } from "../images";
 import { VLLM_SERVER_COMMAND, commandWords, shellWords, startsVllmServer, vllmFlags } from "../vllmFlags";
-import { KindRef, KubeProps, LLM_INFERENCE_SERVICE, LLM_INFERENCE_SERVICE_CONFIG, isKind, isKindOrPatch, readKnown } from "./objects";
+import {
+    KindRef,
+    KubeProps,
+    LLM_INFERENCE_SERVICE,
+    LLM_INFERENCE_SERVICE_CONFIG,
+    isKind,
+    isKindOrPatch,
+    labelsOf,
+    readKnown,
+} from "./objects";
 
 /** A pod spec inside an object, with where it sits (for messages) and the labels its pods get. */
 export interface PodSpecAt {
@@ -49,8 +58,14 @@ function knownPodSpecs(kind: KindRef, object: KubeProps): PodSpecAt[] | undefine
             template(`spec.replicatedJobs[${index}].template.spec.template`, job?.template?.spec?.template),
         );
     } else if (isKind(kind, { group: "leaderworkerset.x-k8s.io", kind: "LeaderWorkerSet" })) {
-        template("spec.leaderWorkerTemplate.leaderTemplate", object.spec?.leaderWorkerTemplate?.leaderTemplate);
-        template("spec.leaderWorkerTemplate.workerTemplate", object.spec?.leaderWorkerTemplate?.workerTemplate);
+        // The controller labels every pod of the set with its name.
+        const setName: Record<string, string> = object.metadata?.name
+            ? { [TPU_MULTI_HOST.setNameLabel]: String(object.metadata.name) }
+            : {};
+        for (const at of ["leaderTemplate", "workerTemplate"] as const) {
+            const value: KubeProps | undefined = object.spec?.leaderWorkerTemplate?.[at];
+            add(`spec.leaderWorkerTemplate.${at}.spec`, value?.spec, { ...labelsOf(value?.metadata?.labels), ...setName });
+        }
     } else if (isKind(kind, LLM_INFERENCE_SERVICE) || isKind(kind, LLM_INFERENCE_SERVICE_CONFIG)) {
         // KServe labels every workload pod of a service with its name; a config's templates have no name yet.
         const workload =
