@@ -1,5 +1,5 @@
 import { PolicyResource, StackValidationPolicy } from "@pulumi/policy";
-import { commandLine, containersOf, PolicyText, policyText } from "./facts";
+import { commandLine, containersOf, PolicyText, policyText, readKnown } from "./facts";
 import { Props, isKubernetesKind, kindOfType, namespaceOf } from "./support/resources";
 
 /** Names that hold credentials: environment variables, ConfigMap keys. */
@@ -64,11 +64,14 @@ export const disallowPlainTextSecretEnv: StackValidationPolicy & PolicyText = {
         const reported = new Set<PolicyResource>();
         for (const resource of args.resources) {
             for (const { path, container } of containersOf(kindOfType(resource.type), resource.props)) {
-                for (const variable of (Array.isArray(container.env) ? container.env : []) as Props[]) {
-                    if (!CREDENTIAL_NAME.test(String(variable?.name))) {
+                const env = readKnown(() => container.env).value;
+                for (const [index, variable] of (Array.isArray(env) ? env : []).entries() as IterableIterator<[number, Props]>) {
+                    // A value a preview does not know yet comes from another resource: not one the program writes.
+                    const value = readKnown(() => env[index]?.value);
+                    if (value.unknown || !CREDENTIAL_NAME.test(String(readKnown(() => variable?.name).value))) {
                         continue;
                     }
-                    if (typeof variable.value === "string" && !isReference(variable.value) && variable.valueFrom === undefined) {
+                    if (typeof value.value === "string" && !isReference(value.value) && variable.valueFrom === undefined) {
                         reportViolation(PLAIN_TEXT_SECRET_MESSAGES.literal(resource.name, path, variable.name), resource.urn);
                     } else if (variable.valueFrom?.configMapKeyRef !== undefined) {
                         reportViolation(

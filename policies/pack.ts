@@ -2,12 +2,41 @@
  * The policies of the pack, in one list that the pack (index.ts) and the tests share. Importing
  * this module starts no policy server.
  */
-import { ResourceValidation, ResourceValidationPolicy, StackValidation, StackValidationPolicy } from "@pulumi/policy";
+import { PolicyResource, ResourceValidation, ResourceValidationPolicy, StackValidation, StackValidationPolicy } from "@pulumi/policy";
 import { LESSONS, LESSON_SETS, Lesson, PolicyText } from "./facts";
 import { rememberInputs, withAnalyzedInputs } from "./support/analyzedInputs";
 
-// The SDK's error for a value unknown during preview; it is internal to @pulumi/policy, so its types omit it.
-const { UnknownValueError } = require("@pulumi/policy/proxy") as { UnknownValueError: new (...args: never[]) => Error };
+// The SDK's error for a value unknown during preview, its sentinels and its proxies' way to the plain object; internal
+// to @pulumi/policy, so its types omit them.
+const proxy = require("@pulumi/policy/proxy") as {
+    UnknownValueError: new (...args: never[]) => Error & { props: Array<string | symbol> };
+    getSpecialProxyTarget: string;
+} & Record<string, unknown>;
+const { UnknownValueError } = proxy;
+const UNKNOWN_SENTINELS = new Set(
+    [
+        "unknownBooleanValue",
+        "unknownNumberValue",
+        "unknownStringValue",
+        "unknownArrayValue",
+        "unknownAssetValue",
+        "unknownArchiveValue",
+        "unknownObjectValue",
+    ].map((name) => proxy[name]),
+);
+
+/** True when a resource's props hold a value unknown during preview at `path` (the SDK's error names the path it read). */
+function unknownAt(props: unknown, path: ReadonlyArray<string | symbol>): boolean {
+    let value: unknown = props;
+    for (const key of path) {
+        if (value === null || typeof value !== "object") {
+            return false;
+        }
+        const target = (value as Record<string, unknown>)[proxy.getSpecialProxyTarget] ?? value;
+        value = (target as Record<string | symbol, unknown>)[key];
+    }
+    return UNKNOWN_SENTINELS.has(value);
+}
 import { disallowExtProcClusterByIp } from "./disallowExtProcClusterByIp";
 import { disallowDefaultComputeServiceAccount } from "./disallowDefaultComputeServiceAccount";
 import { disallowGatewayOpenToInternet } from "./disallowGatewayOpenToInternet";
@@ -74,13 +103,43 @@ export function guarded<P extends ResourceValidationPolicy | StackValidationPoli
             // each resource's inputs, which the second judges (support/analyzedInputs.ts says why).
             validateResource: rememberInputs,
             validateStack: async (args, reportViolation) => {
-                try {
-                    await validate({ ...args, resources: withAnalyzedInputs(args.resources) }, reportViolation);
-                } catch (err) {
-                    if (isSdkSignal(err)) {
-                        throw err;
+                // A value unknown during preview stops a stack policy wherever it is read (the SDK then reports only that
+                // the policy could not run): the resources that hold it are set aside, and the rest judged without them.
+                let resources = withAnalyzedInputs(args.resources);
+                const setAside: Array<{ resource: PolicyResource; why: string }> = [];
+                for (;;) {
+                    const found: Array<[string, string | undefined]> = [];
+                    try {
+                        await validate({ ...args, resources }, (message, urn) => found.push([String(message), urn]));
+                    } catch (err) {
+                        const holders = err instanceof UnknownValueError ? resources.filter((r) => unknownAt(r.props, err.props)) : [];
+                        if (holders.length > 0) {
+                            setAside.push(...holders.map((resource) => ({ resource, why: (err as Error).message })));
+                            resources = resources.filter((resource) => !holders.includes(resource));
+                            continue;
+                        }
+                        if (isSdkSignal(err)) {
+                            throw err;
+                        }
+                        reportViolation(couldNotEvaluate(policy.name, "the stack", err));
+                        return;
                     }
-                    reportViolation(couldNotEvaluate(policy.name, "the stack", err));
+                    if (setAside.length === 0) {
+                        found.forEach(([message, urn]) => reportViolation(message, urn));
+                        return;
+                    }
+                    // One set aside might have changed a verdict (a guard whose name is not known yet): what the rest
+                    // shows is reported at advisory, with what was not judged.
+                    const without = setAside.map(({ resource }) => `${resource.type} ${resource.name}`).join(", ");
+                    const advisory = (message: string, urn: string | undefined) =>
+                        reportViolation({ message: `${policy.description}\n${message}`, urn, enforcementLevel: "advisory" } as never);
+                    for (const [message, urn] of found) {
+                        advisory(`${message} (judged without ${without}, whose values are not known until the update)`, urn);
+                    }
+                    for (const { resource, why } of setAside) {
+                        advisory(`${policy.name} could not judge ${resource.type} ${resource.name} during preview: ${why}`, resource.urn);
+                    }
+                    return;
                 }
             },
         };

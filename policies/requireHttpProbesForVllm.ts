@@ -1,5 +1,6 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
 import {
+    knownWords,
     LLM_INFERENCE_SERVICE,
     LLM_INFERENCE_SERVICE_CONFIG,
     VLLM_HEALTH_PATH,
@@ -57,7 +58,7 @@ export const requireHttpProbesForVllm: ResourceValidationPolicy & PolicyText = {
             }
             const templateCommand =
                 (isKind(kind, LLM_INFERENCE_SERVICE) || isKind(kind, LLM_INFERENCE_SERVICE_CONFIG)) &&
-                !(Array.isArray(at.container.command) && at.container.command.length > 0);
+                knownWords(() => at.container.command).length === 0;
             const plainHttp = !templateCommand && !vllmServesTls(at.container);
             let keyed: boolean | undefined;
             for (const probe of PROBES) {

@@ -82,7 +82,11 @@ function withArmorRules(exposure: Exposure, resources: PolicyResource[]): Exposu
  * What around `ingress` decides its load balancer: the ALB scheme of its class's IngressClassParams, else of another
  * Ingress of its group; the ingress-nginx controller's Service as a chart of the stack configures it.
  */
-function surroundings(ingress: PolicyResource, ingressClasses: ReadonlyMap<unknown, KubeProps>, resources: PolicyResource[]): IngressSurroundings {
+function surroundings(
+    ingress: PolicyResource,
+    ingressClasses: ReadonlyMap<unknown, KubeProps>,
+    resources: PolicyResource[],
+): IngressSurroundings {
     const className: unknown = ingress.props.spec?.ingressClassName;
     const parameters: KubeProps | undefined = typeof className === "string" ? ingressClasses.get(className)?.spec?.parameters : undefined;
     const classParams =
@@ -100,7 +104,8 @@ function surroundings(ingress: PolicyResource, ingressClasses: ReadonlyMap<unkno
             : resources
                   .filter(
                       (resource) =>
-                          (isKubernetesKind(resource.type, "networking.k8s.io", "Ingress") || isKubernetesKind(resource.type, "extensions", "Ingress")) &&
+                          (isKubernetesKind(resource.type, "networking.k8s.io", "Ingress") ||
+                              isKubernetesKind(resource.type, "extensions", "Ingress")) &&
                           resource.props.metadata?.annotations?.[ALB_INGRESS.groupName] === group,
                   )
                   .map((member) => member.props.metadata?.annotations?.[ALB_INGRESS.scheme.key] as unknown)
@@ -120,7 +125,9 @@ function surroundings(ingress: PolicyResource, ingressClasses: ReadonlyMap<unkno
                       metadata: { annotations: service.annotations ?? {} },
                       spec: {
                           type: service.type ?? "LoadBalancer",
-                          ...(service.loadBalancerSourceRanges !== undefined ? { loadBalancerSourceRanges: service.loadBalancerSourceRanges } : {}),
+                          ...(service.loadBalancerSourceRanges !== undefined
+                              ? { loadBalancerSourceRanges: service.loadBalancerSourceRanges }
+                              : {}),
                           ...(service.loadBalancerClass !== undefined ? { loadBalancerClass: service.loadBalancerClass } : {}),
                       },
                   },

@@ -266,18 +266,26 @@ describe.each(["dev", "prod", "multimodel", "multihost", "istio", "fleet"])(
                     expect(findings).toEqual([]);
                     return;
                 }
-                // One finding per model service in the namespace.
+                // Two findings per model service in the namespace: the template's timeouts, and its catch-all rules, which
+                // send every other path to the workload Service that no GCPBackendPolicy guards.
                 const services = resources.filter(
                     (resource) => resource.type === "kubernetes:serving.kserve.io/v1alpha2:LLMInferenceService",
                 );
-                expect(findings.map((finding) => [finding.policy, finding.message])).toEqual(
-                    services.map(() => [
+                expect(findings.map((finding) => [finding.policy, finding.message])).toEqual([
+                    ...services.map(() => [
                         "disallow-httproute-timeouts-on-gke",
                         expect.stringMatching(
                             /^LLMInferenceService llm-inference\/[\w-]+ gets its HTTPRoute from kserve\/kserve-config-llm-router-route, which writes timeouts on rules .+ that its GKE Gateway rejects; add a timeout-free kserve-config-llm-router-route to namespace llm-inference\.$/,
                         ),
                     ]),
-                );
+                    ...services
+                        .map((service) => service.inputs.metadata as { name: string })
+                        .sort((a, b) => a.name.localeCompare(b.name))
+                        .map(({ name }) => [
+                            "require-gateway-access-control",
+                            `Gateway inference-gateway/inference-gateway is external and sends Service llm-inference/${name}-kserve-workload-svc requests from anyone: no GCPBackendPolicy targeting it sets spec.default.securityPolicy (Cloud Armor) or iap.enabled.`,
+                        ]),
+                ]);
             });
         }
     },

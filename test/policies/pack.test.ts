@@ -5,7 +5,9 @@ import { PACK_NAME, PACK_VERSION, policies } from "../../policies/pack";
 import { RecordedResource } from "../../scripts/offline/recorder";
 import { evaluatePolicies } from "../support/evaluate";
 import { gateway, llmService, vllmContainer } from "../support/fixtures";
-import { kube } from "../support/harness";
+import { UNKNOWN, kube } from "../support/harness";
+import { evaluatePack } from "../support/wholePack";
+import { PolicyViolation } from "../../scripts/offline/analyzer";
 
 const POLICY_DIR = path.resolve(__dirname, "..", "..", "policies");
 const POLICY_FILES = fs.readdirSync(POLICY_DIR).filter((file) => /^(require|disallow|enforce)[A-Z]\w*\.ts$/.test(file));
@@ -125,5 +127,113 @@ describe("the pack's cost grows with the stack, not with its square", () => {
         const large = await stackPoliciesMs(stackOf(160));
         // Linear work is about 4x; a lookup that rescans every resource per service is about 16x.
         expect(large / small).toBeLessThan(8);
+    });
+});
+
+describe("a value unknown until the update (an image built in the same update, an argument from another resource's output)", () => {
+    /** A model server open to the internet, a credential written into its environment, and a GKE Gateway's unguarded pool. */
+    const faulty: RecordedResource[] = [
+        kube("apps/v1", "Deployment", "vllm", {
+            metadata: { name: "vllm", namespace: "models" },
+            spec: {
+                selector: { matchLabels: { app: "vllm" } },
+                template: {
+                    metadata: { labels: { app: "vllm" } },
+                    spec: {
+                        containers: [
+                            {
+                                name: "vllm",
+                                image: "vllm/vllm-openai:v0.10.1",
+                                args: ["--model", "Qwen/Qwen2.5-3B-Instruct"],
+                                env: [{ name: "HF_TOKEN", value: "hf_written_in_the_program" }],
+                                ports: [{ containerPort: 8000 }],
+                            },
+                        ],
+                    },
+                },
+            },
+        }),
+        kube("v1", "Service", "vllm", {
+            metadata: { name: "vllm", namespace: "models" },
+            spec: { type: "LoadBalancer", selector: { app: "vllm" }, ports: [{ port: 80, targetPort: 8000 }] },
+        }),
+    ];
+    /** The same in every field a workload has, each unknown: a workload none of the pack's verdicts is about. */
+    const unknownEverywhere = kube("apps/v1", "Deployment", "web", {
+        metadata: { name: "web", namespace: "models", labels: { app: "web", release: UNKNOWN } },
+        spec: {
+            selector: { matchLabels: { app: "web" } },
+            template: {
+                metadata: { labels: { app: "web", version: UNKNOWN } },
+                spec: {
+                    containers: [
+                        {
+                            name: "web",
+                            image: UNKNOWN,
+                            command: [UNKNOWN],
+                            args: ["--listen", UNKNOWN],
+                            env: [
+                                { name: "DB_PASSWORD", value: UNKNOWN },
+                                { name: UNKNOWN, value: "x" },
+                            ],
+                            ports: [{ containerPort: UNKNOWN, name: UNKNOWN }],
+                        },
+                    ],
+                },
+            },
+        },
+    });
+    const mandatory = (violations: PolicyViolation[]) =>
+        violations.filter((violation) => violation.enforcementLevel === "mandatory").map((v) => `${v.policyName}: ${v.message}`);
+
+    test("in a workload no verdict is about, sets no policy aside: every other resource is judged as without it", async () => {
+        const alone = await evaluatePack(faulty);
+        expect(mandatory(alone)).toHaveLength(2);
+        const beside = await evaluatePack([...faulty, unknownEverywhere]);
+        expect(mandatory(beside)).toEqual(mandatory(alone));
+        // Only the image policy, which judges that workload itself, cannot run on it.
+        expect(beside.filter((violation) => violation.enforcementLevel === "advisory").map((v) => v.policyName)).toEqual(
+            alone
+                .filter((violation) => violation.enforcementLevel === "advisory")
+                .map((v) => v.policyName)
+                .concat("disallow-unpinned-images"),
+        );
+    });
+
+    test("where a verdict may turn on it (a guard whose value is not known yet), the rest is judged and said at advisory, with what was set aside", async () => {
+        const gatewayStack = [
+            kube("gateway.networking.k8s.io/v1", "Gateway", "inference-gateway", {
+                metadata: { name: "inference-gateway", namespace: "gateway" },
+                spec: {
+                    gatewayClassName: "gke-l7-regional-external-managed",
+                    listeners: [{ name: "https", protocol: "HTTPS", port: 443, allowedRoutes: { namespaces: { from: "All" } } }],
+                },
+            }),
+            kube("gateway.networking.k8s.io/v1", "HTTPRoute", "qwen", {
+                metadata: { name: "qwen", namespace: "models" },
+                spec: {
+                    parentRefs: [{ name: "inference-gateway", namespace: "gateway", sectionName: "https" }],
+                    rules: [
+                        { backendRefs: [{ group: "inference.networking.k8s.io", kind: "InferencePool", name: "qwen-pool", port: 8000 }] },
+                    ],
+                },
+            }),
+            kube("networking.gke.io/v1", "GCPBackendPolicy", "qwen-pool", {
+                metadata: { name: "qwen-pool", namespace: "models" },
+                spec: {
+                    default: { securityPolicy: UNKNOWN, timeoutSec: 600 },
+                    targetRef: { group: "inference.networking.k8s.io", kind: "InferencePool", name: "qwen-pool" },
+                },
+            }),
+        ];
+        const found = await evaluatePack(gatewayStack);
+        const access = found.filter((violation) => violation.policyName === "require-gateway-access-control");
+        expect(access.map((violation) => violation.enforcementLevel)).toEqual(["advisory", "advisory"]);
+        expect(access[0].message).toMatch(
+            /sends InferencePool models\/qwen-pool requests from anyone: .* \(judged without kubernetes:networking\.gke\.io\/v1:GCPBackendPolicy qwen-pool, whose values are not known until the update\)$/,
+        );
+        expect(access[1].message).toMatch(
+            /^require-gateway-access-control could not judge kubernetes:networking\.gke\.io\/v1:GCPBackendPolicy qwen-pool during preview: \w+ value at \.spec\.default\.securityPolicy can't be known during preview$/,
+        );
     });
 });

@@ -89,7 +89,19 @@ export async function evaluatePolicies(
             urn: reportedUrn,
         });
         try {
-            await validate((message, reportedUrn) => violations.push(violation(enforcementLevel, message, reportedUrn ?? urn ?? "")));
+            await validate(
+                (message: string | { message: string; urn?: string; enforcementLevel?: EnforcementLevel }, reportedUrn?: string) =>
+                    violations.push(
+                        typeof message === "object"
+                            ? // As the SDK takes a violation object: its own level and URN, its message whole (which the pack writes with the description first).
+                              violation(
+                                  message.enforcementLevel ?? enforcementLevel,
+                                  message.message.replace(`${policy.description}\n`, ""),
+                                  message.urn ?? urn ?? "",
+                              )
+                            : violation(enforcementLevel, message, reportedUrn ?? urn ?? ""),
+                    ),
+            );
         } catch (err) {
             if (err instanceof UnknownValueError) {
                 // As the SDK does: an advisory note that the policy could not run, never a violation.

@@ -5,14 +5,17 @@
  */
 import { endpointPickerAlpn } from "../images";
 import { commandWords } from "../vllmFlags";
-import { KubeProps } from "./objects";
+import { KubeProps, knownWords, readKnown } from "./objects";
 
 /**
  * Whether an EPP container serves its gRPC over TLS: on unless its command line says `--secure-serving=false`. The EPP
  * parses flags with pflag, where a boolean takes its value only after `=` (llm-d-router v0.10.0 pkg/epp/server/options.go:226).
  */
 export function eppServesTls(container: KubeProps): boolean {
-    const setting = commandWords(container.command, container.args)
+    const setting = commandWords(
+        knownWords(() => container.command),
+        knownWords(() => container.args),
+    )
         .filter((word) => /^--?secure-serving(=|$)/.test(word))
         .pop();
     return setting === undefined || !/=(false|f|0|FALSE|False|F)$/.test(setting);
@@ -33,7 +36,9 @@ export interface EndpointPickerVerdict {
 
 /** The verdict on a container whose image is an EPP's (a repository `minimums` names), or undefined for any other container. */
 export function judgeEndpointPicker(container: KubeProps, minimums: Readonly<Record<string, string>>): EndpointPickerVerdict | undefined {
-    const alpn = typeof container.image === "string" ? endpointPickerAlpn(container.image, minimums) : undefined;
+    // An image a preview does not know yet (built in the same update) names no picker the pack knows.
+    const image = readKnown(() => container.image).value;
+    const alpn = typeof image === "string" ? endpointPickerAlpn(image, minimums) : undefined;
     if (alpn === undefined) {
         return undefined;
     }
@@ -46,7 +51,7 @@ export function judgeEndpointPicker(container: KubeProps, minimums: Readonly<Rec
             : alpn.version !== undefined
               ? "unfixed"
               : "unversioned";
-    return { status, image: container.image, repository: alpn.repository, minimum: alpn.minimum };
+    return { status, image: image as string, repository: alpn.repository, minimum: alpn.minimum };
 }
 
 /** Why an `unfixed` or `unversioned` EPP may break the Gateway's ext_proc; undefined for the others. */

@@ -37,10 +37,14 @@ export function isKind(ref: KindRef, kind: KindRef): boolean {
     return ref.group === kind.group && ref.kind === kind.kind;
 }
 
-/** A label map of an object (its selector, a pod's labels), keeping only string values. */
+/** A label map of an object (its selector, a pod's labels), keeping only string values (a value unknown during preview is none). */
 export function labelsOf(value: unknown): Record<string, string> {
     return value !== null && typeof value === "object"
-        ? Object.fromEntries(Object.entries(value as object).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
+        ? Object.fromEntries(
+              Object.keys(value)
+                  .map((key): [string, unknown] => [key, readKnown(() => (value as Record<string, unknown>)[key]).value])
+                  .filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+          )
         : {};
 }
 
@@ -54,4 +58,17 @@ export function readKnown<T>(read: () => T): { value?: T; unknown: boolean } {
         }
         throw err;
     }
+}
+
+/**
+ * A word of a command line that a preview does not know yet (an argument built from another resource's output): a
+ * reference the kubelet or a shell resolves at run time, never a literal the program wrote.
+ */
+export const UNKNOWN_WORD = "$(unknown until the update)";
+
+/** A list of words (a command, args), each read around values a preview does not know, which become {@link UNKNOWN_WORD}. */
+export function knownWords(read: () => unknown): unknown[] {
+    const list = readKnown(read).value;
+    // Index by index: Array.prototype.map would read every item first, an unknown one included.
+    return Array.isArray(list) ? Array.from({ length: list.length }, (_, index) => readKnown(() => list[index]).value ?? UNKNOWN_WORD) : [];
 }

@@ -5,7 +5,7 @@
  * speak TLS to vLLM).
  */
 import { KSERVE_CHILDREN } from "../catalog";
-import { KindRef, KubeProps } from "./objects";
+import { KindRef, KubeProps, readKnown } from "./objects";
 import { ContainerAt, containersOf, isVllmContainer, podSpecsOf, vllmServesTls } from "./workloads";
 
 /** True when a label selector picks pods with `labels`: every key matches; a Service without a selector picks none. */
@@ -41,8 +41,10 @@ export function plainHttpVllmPods(kind: KindRef, object: KubeProps, namespace: s
         const serving = inPod.filter((at) => isVllmContainer(at, kind) && (withTls || !vllmServesTls(at.container)));
         const ports = (list: ContainerAt[]) =>
             list.flatMap((at) =>
-                ((at.container.ports ?? []) as KubeProps[]).flatMap((port) =>
-                    [port.containerPort, port.name].filter((value) => value !== undefined),
+                ((readKnown(() => at.container.ports).value ?? []) as KubeProps[]).flatMap((port) =>
+                    [readKnown(() => port.containerPort).value, readKnown(() => port.name).value].filter(
+                        (value): value is number | string => value !== undefined,
+                    ),
                 ),
             );
         return serving.length === 0

@@ -14,6 +14,7 @@ import {
     LLM_INFERENCE_SERVICE_CONFIG,
     isKind,
     isKindOrPatch,
+    knownWords,
     labelsOf,
     readKnown,
 } from "./objects";
@@ -215,10 +216,15 @@ export function usesTpu(container: KubeProps): boolean {
  * flags, or, for vllm-tpu without args, with the flags of $VLLM_ARGS).
  */
 export function commandLine(container: KubeProps): string[] {
-    const words = commandWords(container.command, container.args);
-    const entrypoint =
-        typeof container.image === "string" ? VLLM_IMAGE_ENTRYPOINTS[imageRepository(container.image).split("/").pop()!] : undefined;
-    if ((Array.isArray(container.command) && container.command.length > 0) || entrypoint === undefined) {
+    // What a preview does not know yet (an image built in the same update, an argument from an output) is read around.
+    const command = knownWords(() => container.command);
+    const words = commandWords(
+        command,
+        knownWords(() => container.args),
+    );
+    const image = readKnown(() => container.image).value;
+    const entrypoint = typeof image === "string" ? VLLM_IMAGE_ENTRYPOINTS[imageRepository(image).split("/").pop()!] : undefined;
+    if (command.length > 0 || entrypoint === undefined) {
         return words;
     }
     if (entrypoint.args === "serverFlags") {
@@ -227,9 +233,10 @@ export function commandLine(container: KubeProps): string[] {
     if (words.length > 0) {
         return words;
     }
-    const flags = (Array.isArray(container.env) ? (container.env as KubeProps[]) : []).find(
-        (variable) => variable?.name === entrypoint.flagsEnv,
-    )?.value;
+    const env = readKnown(() => container.env).value;
+    const flags = readKnown(
+        () => (Array.isArray(env) ? (env as KubeProps[]) : []).find((variable) => variable?.name === entrypoint.flagsEnv)?.value,
+    ).value;
     return [...VLLM_SERVER_COMMAND, ...(typeof flags === "string" ? shellWords(flags) : [])];
 }
 
@@ -240,7 +247,10 @@ export function commandLine(container: KubeProps): string[] {
  */
 export function withEnvExpanded(container: KubeProps): KubeProps {
     const values = new Map<string, string>();
-    for (const variable of (Array.isArray(container.env) ? container.env : []) as KubeProps[]) {
+    const env = readKnown(() => container.env).value;
+    for (let index = 0; Array.isArray(env) && index < env.length; index++) {
+        // A variable a preview does not know yet stays a reference, as one set with valueFrom does.
+        const variable = readKnown(() => ({ name: env[index]?.name, value: env[index]?.value, valueFrom: env[index]?.valueFrom })).value;
         if (typeof variable?.name === "string" && typeof variable.value === "string" && variable.valueFrom === undefined) {
             values.set(variable.name, variable.value);
         }
@@ -255,7 +265,9 @@ export function withEnvExpanded(container: KubeProps): KubeProps {
                       : item,
               )
             : items;
-    return { ...container, command: expand(container.command), args: expand(container.args) };
+    const words = (read: () => unknown) =>
+        readKnown(read).value === undefined && !readKnown(read).unknown ? undefined : expand(knownWords(read));
+    return { ...container, command: words(() => container.command), args: words(() => container.args) };
 }
 
 /** True when a vLLM container serves TLS itself (`--ssl-certfile`), so HTTPS towards it is right. */
