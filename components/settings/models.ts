@@ -205,7 +205,10 @@ const modelSchema = z.strictObject({
             if (problem !== undefined) {
                 ctx.addIssue({
                     code: "custom",
-                    message: says(problem, "an image with a release tag (a version, a date or a commit; not latest, a branch or a variant alone), or a digest (@sha256: and 64 hex digits)"),
+                    message: says(
+                        problem,
+                        "an image with a release tag (a version, a date or a commit; not latest, a branch or a variant alone), or a digest (@sha256: and 64 hex digits)",
+                    ),
                 });
             }
         })

@@ -306,7 +306,9 @@ export function parseSettings(
             // A scalar is shown as the stack wrote it; a list as JSON reads it.
             const at =
                 issue.path.length === 0 && raw !== undefined && !setting.type.startsWith("array") ? raw : valueAt(decoded, issue.path);
-            problems.push(`${key(name)}${pathText(issue.path)} ${at === undefined ? unsetProblem(issue.message) : `= ${JSON.stringify(at)} ${issue.message}`}`);
+            problems.push(
+                `${key(name)}${pathText(issue.path)} ${at === undefined ? unsetProblem(issue.message) : `= ${JSON.stringify(at)} ${issue.message}`}`,
+            );
         }
     }
     const fleet =
