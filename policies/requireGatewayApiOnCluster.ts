@@ -11,9 +11,40 @@ const GKE_GATEWAY_POLICY_KINDS = ["GCPBackendPolicy", "HealthCheckPolicy", "GCPG
 /** How many of the objects that need the Gateway API a message names before it counts the rest. */
 const NAMED = 3;
 
-/** Objects as `Kind namespace/name`, sorted. */
+/** Kinds of the Gateway API that are cluster-scoped: named without a namespace. */
+const CLUSTER_SCOPED = ["GatewayClass"];
+
+/** Objects as `Kind namespace/name` (`Kind name` for a cluster-scoped one), sorted. */
 function describe(objects: PolicyResource[]): string[] {
-    return objects.map((object) => `${kindOfType(object.type).kind} ${objectKey(object)}`).sort();
+    return objects
+        .map((object) => {
+            const { kind } = kindOfType(object.type);
+            return `${kind} ${CLUSTER_SCOPED.includes(kind) ? object.props.metadata?.name : objectKey(object)}`;
+        })
+        .sort();
+}
+
+/** Components that install what the pack cannot see: a Helm release (no preview shows its objects), or a chart, manifest or kustomization whose objects the stack does not show. */
+const INSTALLERS = [
+    "kubernetes:helm.sh/v3:Release",
+    "kubernetes:helm.sh/v3:Chart",
+    "kubernetes:helm.sh/v4:Chart",
+    "kubernetes:yaml:ConfigFile",
+    "kubernetes:yaml:ConfigGroup",
+    "kubernetes:yaml/v2:ConfigFile",
+    "kubernetes:yaml/v2:ConfigGroup",
+    "kubernetes:kustomize:Directory",
+    "kubernetes:kustomize/v2:Directory",
+];
+
+/** The installers on `cluster` whose objects the stack does not show: any of them may install the Gateway API's CRDs. */
+function unseenInstallers(cluster: PolicyResource, resources: PolicyResource[], clusters: PolicyResource[]): PolicyResource[] {
+    return resources.filter(
+        (resource) =>
+            INSTALLERS.includes(resource.type) &&
+            !resources.some((child) => child.parent === resource) &&
+            clustersOfObject(resource, resources, clusters).includes(cluster),
+    );
 }
 
 /** The first few of `names`, then a count. */
@@ -108,7 +139,9 @@ export const requireGatewayApiOnCluster: StackValidationPolicy & PolicyText = {
             const autopilot = cluster.props.enableAutopilot === true;
             const channel = cluster.props.gatewayApiConfig?.channel;
             const enabled = channel === "CHANNEL_STANDARD" || channel === "CHANNEL_EXPERIMENTAL" || (autopilot && channel === undefined);
-            if (!enabled) {
+            // Another implementation's objects need only the CRDs, which an installer the stack does not show may bring.
+            const crdsMayComeWith = controller.length === 0 && unseenInstallers(cluster, args.resources, clusters).length > 0;
+            if (!enabled && !crdsMayComeWith) {
                 reportViolation(gatewayApiChannelMessage(cluster.name, channel, describe([...controller, ...api])), cluster.urn);
             }
             if (controller.length === 0) {

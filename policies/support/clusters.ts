@@ -7,6 +7,9 @@ import { PolicyResource } from "@pulumi/policy";
 import { CLUSTER_TYPE } from "./nodePools";
 import { transitiveDependencies } from "./installations";
 
+/** The Kubernetes provider's type token, as the engine registers an explicit provider. */
+const KUBERNETES_PROVIDER_TYPE = "pulumi:providers:kubernetes";
+
 /** The stack's GKE clusters. */
 export function clustersOf(resources: PolicyResource[]): PolicyResource[] {
     return resources.filter((resource) => resource.type === CLUSTER_TYPE);
@@ -44,8 +47,9 @@ function providerResource(resource: PolicyResource, resources: PolicyResource[])
 
 /**
  * The clusters Kubernetes object `resource` is applied to: those its explicit provider waits for (a kubeconfig built
- * from a cluster's outputs); on the default provider (the ambient kubeconfig), the stack's only cluster. Empty when the
- * program does not show it: a provider built from another stack's outputs or a file, or several clusters.
+ * from a cluster's outputs); on the default provider (the ambient kubeconfig), the stack's only cluster, unless the
+ * program reaches that cluster through an explicit provider (then the ambient kubeconfig is not shown to be it). Empty
+ * when the program does not show it: a provider built from another stack's outputs or a file, or several clusters.
  */
 export function clustersOfObject(
     resource: PolicyResource,
@@ -54,7 +58,14 @@ export function clustersOfObject(
 ): PolicyResource[] {
     const provider = providerResource(resource, resources);
     if (provider === undefined || /^default(_|$)/.test(provider.name)) {
-        return clusters.length === 1 ? clusters : [];
+        // The ambient kubeconfig is the only cluster's, unless the program reaches that cluster through a provider of its own.
+        const explicit = resources.some(
+            (candidate) =>
+                candidate.type === KUBERNETES_PROVIDER_TYPE &&
+                !/^default(_|$)/.test(candidate.name) &&
+                transitiveDependencies(candidate).has(clusters[0]),
+        );
+        return clusters.length === 1 && !explicit ? clusters : [];
     }
     const awaited = transitiveDependencies(provider);
     return clusters.filter((cluster) => awaited.has(cluster));

@@ -135,6 +135,45 @@ describe("every spelling", () => {
             ]);
         });
 
+        test("another implementation's objects with an installer the stack does not show (a Helm release, a manifest not rendered) are left alone: it may bring the CRDs; a GKE class is not", async () => {
+            const envoyClass = kube("gateway.networking.k8s.io/v1", "GatewayClass", "eg", {
+                metadata: { name: "eg" },
+                spec: { controllerName: "gateway.envoyproxy.io/gatewayclass-controller" },
+            });
+            const release = resource("kubernetes:helm.sh/v3:Release", "envoy-gateway", {
+                chart: "oci://docker.io/envoyproxy/gateway-helm",
+                version: "v1.2.6",
+            });
+            const manifest = resource("kubernetes:yaml/v2:ConfigFile", "gateway-api", {
+                file: "https://github.com/kubernetes-sigs/gateway-api/releases/download/v1.2.1/standard-install.yaml",
+            });
+            for (const installer of [release, manifest]) {
+                expect(await verdict(cluster(OFF), installer, envoyClass, gateway("eg"), route())).toEqual([]);
+                expect(await verdict(cluster(OFF), installer, gateway())).toEqual([
+                    `gke: ${gatewayApiChannelMessage("gke", undefined, GATEWAY)}`,
+                ]);
+            }
+            // A manifest whose objects the stack shows brings no CRD it does not show; a cluster-scoped class is named without a namespace.
+            const rendered: RecordedResource = {
+                ...kube("v1", "Namespace", "envoy", { metadata: { name: "envoy" } }),
+                parent: manifest.urn,
+            };
+            expect(await verdict(cluster(OFF), manifest, rendered, envoyClass, gateway("eg"))).toEqual([
+                `gke: ${gatewayApiChannelMessage("gke", undefined, ["Gateway gateway/inference-gateway", "GatewayClass eg"])}`,
+            ]);
+        });
+
+        test("the default provider is the only cluster's only when the program reaches it no other way", async () => {
+            const batch = cluster(OFF);
+            const k8s = providerFor(batch);
+            expect(await verdict(batch, k8s, on(kube("v1", "Namespace", "apps", { metadata: { name: "apps" } }), k8s), route())).toEqual(
+                [],
+            );
+            expect(await verdict(batch, route())).toEqual([
+                `gke: ${gatewayApiChannelMessage("gke", undefined, ["HTTPRoute models/qwen"])}`,
+            ]);
+        });
+
         test.each(["CHANNEL_STANDARD", "CHANNEL_EXPERIMENTAL"])("%s is clean, on Standard and Autopilot", async (channel) => {
             expect(await verdict(cluster({ gatewayApiConfig: { channel } }), gateway())).toEqual([]);
             expect(await verdict(cluster({ enableAutopilot: true, gatewayApiConfig: { channel } }), gateway())).toEqual([]);
