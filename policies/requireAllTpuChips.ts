@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_NODE, chipsPerVmForTopology, containersOf, PolicyText, policyText, tpuResources, usesTpu } from "./facts";
+import { TPU_NODE, containersOf, PolicyText, policyText, tpuResources, tpuShapesForTopology, usesTpu } from "./facts";
 import { kindOfType } from "./support/resources";
 import { placements } from "./support/tpuPools";
 
@@ -9,8 +9,8 @@ export const ALL_TPU_CHIPS_MESSAGES = {
         `${name} ${path} requests ${requests} and limits ${limits} ${TPU_NODE.resourceName}; they must be equal.`,
     noLimit: (name: string, path: string, requests: number | undefined) =>
         `${name} ${path} requests ${requests} ${TPU_NODE.resourceName} without a limit; Kubernetes requires an extended resource's limit, equal to its request.`,
-    notAll: (name: string, path: string, requests: number | undefined, topologies: string[], chips: number) =>
-        `${name} ${path} requests ${requests} ${TPU_NODE.resourceName} on a ${topologies.join("/")} VM, which has ${chips} chips; request all of them.`,
+    notAll: (name: string, path: string, requests: number | undefined, topologies: string[], chips: readonly number[]) =>
+        `${name} ${path} requests ${requests} ${TPU_NODE.resourceName} on a ${topologies.join("/")} VM, which has ${chips.join(" or ")} chips; request all of them.`,
 };
 
 /**
@@ -31,14 +31,17 @@ export const requireAllTpuChips: ResourceValidationPolicy & PolicyText = {
                 continue;
             }
             const topologies = [...new Set(placements(pod.spec).flatMap((placement) => placement.get(TPU_NODE.topologyLabel) ?? []))];
-            const expected = [...new Set(topologies.map(chipsPerVmForTopology).filter((chips): chips is number => chips !== undefined))];
+            // A topology two machine types offer (2x4: 8 chips on one VM, or 4 on each of two) takes either VM's chips.
+            const expected = [
+                ...new Set(topologies.flatMap((topology) => tpuShapesForTopology(topology).map((shape) => shape.chipsPerVm))),
+            ].sort((a, b) => a - b);
             const { requests, limits } = tpuResources(container);
             if (limits !== undefined && requests !== limits) {
                 reportViolation(ALL_TPU_CHIPS_MESSAGES.unequal(args.name, path, requests, limits));
             } else if (limits === undefined) {
                 reportViolation(ALL_TPU_CHIPS_MESSAGES.noLimit(args.name, path, requests));
-            } else if (expected.length === 1 && requests !== expected[0]) {
-                reportViolation(ALL_TPU_CHIPS_MESSAGES.notAll(args.name, path, requests, topologies, expected[0]));
+            } else if (topologies.length === 1 && expected.length > 0 && !expected.includes(requests!)) {
+                reportViolation(ALL_TPU_CHIPS_MESSAGES.notAll(args.name, path, requests, topologies, expected));
             }
         }
     },

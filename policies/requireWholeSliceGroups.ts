@@ -1,16 +1,20 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { TPU_MULTI_HOST, TPU_NODE, hostsForTopology, isKindOrPatch, podSpecsOf, PolicyText, policyText, usesTpu } from "./facts";
+import { TPU_MULTI_HOST, TPU_NODE, isKindOrPatch, podSpecsOf, PolicyText, policyText, tpuShapesForTopology, usesTpu } from "./facts";
 import { Props, isKubernetesKind, isLlmInferenceService, kindOfType } from "./support/resources";
 import { placements } from "./support/tpuPools";
 
-/** The multi-host topology (and its hosts) a pod template selects, if exactly one: only TPU nodes carry the label. */
+/**
+ * The multi-host topology (and its hosts) a pod template selects, if exactly one: only TPU nodes carry the label. A
+ * topology two machine types offer with different hosts (2x4: one VM, or two) is not judged: which pool the pod lands
+ * on is not the pod's to say.
+ */
 function multiHostSlice(pod: Props | undefined): { topology: string; hosts: number } | undefined {
     if (pod === undefined) {
         return undefined;
     }
     const topologies = [...new Set(placements(pod).flatMap((placement) => placement.get(TPU_NODE.topologyLabel) ?? []))];
-    const hosts = topologies.length === 1 ? hostsForTopology(topologies[0]) : undefined;
-    return hosts !== undefined && hosts > 1 ? { topology: topologies[0], hosts } : undefined;
+    const hosts = topologies.length === 1 ? [...new Set(tpuShapesForTopology(topologies[0]).map((shape) => shape.hosts))] : [];
+    return hosts.length === 1 && hosts[0] > 1 ? { topology: topologies[0], hosts: hosts[0] } : undefined;
 }
 
 /** True when a pod template has a container requesting TPU chips. */

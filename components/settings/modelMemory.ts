@@ -99,7 +99,8 @@ export function smallestFittingShape(model: ModelFootprint): { machineType: stri
                 span: { chipsPerVm: machine.chipsPerVm, hosts: shape.hosts },
             })),
         )
-        .sort((a, b) => a.chips - b.chips)
+        // The fewest chips, then the fewest VMs: of 2x4's two shapes, one 8-chip VM rather than a two-host slice.
+        .sort((a, b) => a.chips - b.chips || a.span.hosts - b.span.hosts)
         .filter(({ span }) => {
             const memory = replicaMemory(model, span);
             return memory.neededGb <= memory.availableGb;

@@ -37,20 +37,20 @@ describe("the rule", () => {
 
         test("a limit alone is a request of the same count (Kubernetes copies it), and a topology chosen by node affinity counts", async () => {
             expect(await check(policy, [llmService(vllmContainer({ resources: { limits: { "google.com/tpu": "4" } } }))])).toEqual([]);
-            const service = llmService(vllmContainer({ resources: tpu("4", "4") }));
+            const service = llmService(vllmContainer({ resources: tpu("2", "2") }));
             const template = (service.inputs.spec as { template: Record<string, unknown> }).template;
             delete template.nodeSelector;
             template.affinity = {
                 nodeAffinity: {
                     requiredDuringSchedulingIgnoredDuringExecution: {
                         nodeSelectorTerms: [
-                            { matchExpressions: [{ key: "cloud.google.com/gke-tpu-topology", operator: "In", values: ["2x4"] }] },
+                            { matchExpressions: [{ key: "cloud.google.com/gke-tpu-topology", operator: "In", values: ["2x2"] }] },
                         ],
                     },
                 },
             };
             expect((await check(policy, [service])).map((violation) => violation.message)).toEqual([
-                "qwen spec.template.containers[0] (main) requests 4 google.com/tpu on a 2x4 VM, which has 8 chips; request all of them.",
+                "qwen spec.template.containers[0] (main) requests 2 google.com/tpu on a 2x2 VM, which has 4 chips; request all of them.",
             ]);
         });
 
@@ -117,7 +117,7 @@ describe("every spelling", () => {
                     [undefined, "2"],
                     [undefined, 2],
                 ]) {
-                    const expected = say.notAll("vllm", main, Number(limits), ["2x2"], 4);
+                    const expected = say.notAll("vllm", main, Number(limits), ["2x2"], [4]);
                     expect(await verdict(pod(selectorFor("2x2"), chips(requests, limits)))).toEqual([expected]);
                     expect(await verdict(pod(affinityFor("2x2"), chips(requests, limits)))).toEqual([expected]);
                 }
@@ -126,7 +126,7 @@ describe("every spelling", () => {
                 expect(await verdict(pod(selectorFor("2x2"), chips("4", undefined)))).toEqual([say.noLimit("vllm", main, 4)]);
                 const init = { name: "warmup", image: "docker.io/vllm/vllm-tpu:v0.27.0", ...chips("1", "1") };
                 expect(await verdict(pod(selectorFor("2x2"), chips("4", "4"), [init]))).toEqual([
-                    say.notAll("vllm", `${podPath}.initContainers[0] (warmup)`, 1, ["2x2"], 4),
+                    say.notAll("vllm", `${podPath}.initContainers[0] (warmup)`, 1, ["2x2"], [4]),
                 ]);
             });
 
@@ -142,6 +142,10 @@ describe("every spelling", () => {
                 }
                 expect(await verdict(pod(selectorFor("1x1"), chips("1", "1")))).toEqual([]);
                 expect(await verdict(pod(selectorFor("4x4"), chips(undefined, 4)))).toEqual([]);
+                // 2x4 is one 8-chip VM or two 4-chip VMs: either VM's chips, and nothing else.
+                expect(await verdict(pod(selectorFor("2x4"), chips(undefined, 4)))).toEqual([]);
+                expect(await verdict(pod(selectorFor("2x4"), chips(undefined, 8)))).toEqual([]);
+                expect(await verdict(pod(selectorFor("2x4"), chips(undefined, 2)))).toEqual([say.notAll("vllm", main, 2, ["2x4"], [4, 8])]);
                 // Topologies of VMs of different sizes, or none: any count may be right.
                 expect(await verdict(pod(affinityFor("1x1", "2x2"), chips(undefined, 1)))).toEqual([]);
                 expect(await verdict(pod({}, chips(undefined, 1)))).toEqual([]);
@@ -154,7 +158,7 @@ describe("every spelling", () => {
             const findings = async (resources: Obj) =>
                 (await check(policy, declare(podObject(apiVersion, kind, body, resources)))).map((finding) => finding.message);
             expect(await findings(pod(selectorFor("2x2"), chips(undefined, 1)))).toEqual([
-                say.notAll("vllm", `${podPath}.containers[0] (main)`, 1, ["2x2"], 4),
+                say.notAll("vllm", `${podPath}.containers[0] (main)`, 1, ["2x2"], [4]),
             ]);
             expect(await findings(pod(selectorFor("2x2"), chips(undefined, 4)))).toEqual([]);
         });

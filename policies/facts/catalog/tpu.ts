@@ -26,6 +26,9 @@ export const TPU_V6E_MACHINE_TYPES: Readonly<Record<string, TpuMachineType>> = {
         chipsPerVm: 4,
         shapes: [
             { topology: "2x2", hosts: 1 },
+            // Eight chips on two VMs, offered through GKE only (https://cloud.google.com/tpu/docs/v6e: "The 8-chip (2x4)
+            // configuration attached to 2 VMs is only supported when using the GKE API").
+            { topology: "2x4", hosts: 2 },
             { topology: "4x4", hosts: 4 },
             { topology: "4x8", hosts: 8 },
             { topology: "8x8", hosts: 16 },
@@ -109,25 +112,16 @@ export const TPU_MULTI_HOST = {
     rayGroupTimeoutSeconds: 300,
 } as const;
 
-/** Chips on one VM for a TPU v6e topology (multi-host shapes use 4-chip VMs). Derived from {@link TPU_V6E_MACHINE_TYPES}. */
-export function chipsPerVmForTopology(topology: string): number | undefined {
-    return machineShapeForTopology(topology)?.machine.chipsPerVm;
-}
-
-/** The first machine type (in catalog order) offering `topology`, with that shape. */
-function machineShapeForTopology(topology: string): { machine: TpuMachineType; shape: TpuShape } | undefined {
-    for (const machine of Object.values(TPU_V6E_MACHINE_TYPES)) {
-        const shape = machine.shapes.find((candidate) => candidate.topology === topology);
-        if (shape !== undefined) {
-            return { machine, shape };
-        }
-    }
-    return undefined;
-}
-
-/** TPU VMs in a slice of a TPU v6e topology (more than one: a multi-host slice). Derived from {@link TPU_V6E_MACHINE_TYPES}. */
-export function hostsForTopology(topology: string): number | undefined {
-    return machineShapeForTopology(topology)?.shape.hosts;
+/**
+ * Every machine type offering `topology`, with its chips per VM and the slice's hosts: one for most topologies, two for
+ * 2x4 (one ct6e-standard-8t VM, or two ct6e-standard-4t VMs). Derived from {@link TPU_V6E_MACHINE_TYPES}.
+ */
+export function tpuShapesForTopology(topology: string): Array<{ machineType: string; chipsPerVm: number; hosts: number }> {
+    return Object.entries(TPU_V6E_MACHINE_TYPES).flatMap(([machineType, machine]) =>
+        machine.shapes
+            .filter((shape) => shape.topology === topology)
+            .map((shape) => ({ machineType, chipsPerVm: machine.chipsPerVm, hosts: shape.hosts })),
+    );
 }
 
 /** The shape of `machineType` with `topology`, or undefined when the pair does not exist. */

@@ -12,6 +12,15 @@ describe("settings defaults", () => {
         const settings = parse({ tpuTopology: "4x4", tpuMaxNodes: "4" });
         expect(settings.tpu).toEqual(expect.objectContaining({ topology: "4x4", hostsPerSlice: 4, minNodes: 0, maxNodes: 4 }));
     });
+
+    test("2x4 is one ct6e-standard-8t VM, or a slice of two ct6e-standard-4t VMs, which GKE alone offers", () => {
+        expect(parse({ tpuMachineType: "ct6e-standard-8t", tpuTopology: "2x4" }).tpu).toEqual(
+            expect.objectContaining({ topology: "2x4", hostsPerSlice: 1 }),
+        );
+        expect(parse({ tpuMachineType: "ct6e-standard-4t", tpuTopology: "2x4", tpuMaxNodes: "2" }).tpu).toEqual(
+            expect.objectContaining({ topology: "2x4", hostsPerSlice: 2, maxNodes: 2 }),
+        );
+    });
 });
 
 describe("settings validation names the key, the value and what is allowed", () => {
