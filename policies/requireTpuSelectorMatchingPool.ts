@@ -18,6 +18,9 @@ import {
 import {
     DeclaredComputeClass,
     computeClassesOf,
+    createsNoPools,
+    scalesUpAnyway,
+    tpuPriorityMatches,
     describeOffer,
     namedPools,
     offersOfClass,
@@ -26,7 +29,7 @@ import {
     poolNamesOf,
 } from "./support/computeClasses";
 import { effectiveServiceSpec } from "./support/kserve";
-import { Props, isLlmInferenceService, kindOfType } from "./support/resources";
+import { isLlmInferenceService, kindOfType } from "./support/resources";
 import { TpuPool, placements, tpuV6ePools } from "./support/tpuPools";
 
 /** Every topology a TPU v6e node can carry. */
@@ -35,17 +38,6 @@ const V6E_TOPOLOGIES = [
 ];
 
 const shown = (values: readonly string[] | undefined) => JSON.stringify(values?.join(", ") ?? null);
-
-/** Whether a ComputeClass's `tpu` priority matches an existing pool as GKE matches them: TPU type, topology, chips per VM. */
-function tpuPriorityMatches(priority: Props, pool: TpuPool): boolean {
-    const tpu: Props = priority?.tpu ?? {};
-    const chips = TPU_V6E_MACHINE_TYPES[pool.machineType]?.chipsPerVm;
-    return (
-        (tpu.type === undefined || tpu.type === TPU_NODE.acceleratorValue) &&
-        (tpu.topology === undefined || tpu.topology === pool.topology) &&
-        (tpu.count === undefined || Number(tpu.count) === chips)
-    );
-}
 
 /**
  * A ComputeClass's pools that cannot serve it: a name in its priorities no node pool of the stack has (only where the
@@ -100,29 +92,31 @@ function classPoolProblems(computeClass: DeclaredComputeClass, resources: Policy
     const v6ePools = tpuV6ePools(resources);
     const labelled = v6ePools.filter((pool) => pool.props.nodeConfig?.labels?.[COMPUTE_CLASS.label] === computeClass.name);
     // A labelled pool that no priority names (or, for a tpu priority, matches) is not given for the class.
-    const unmatched = namesKnown
-        ? labelled
-              .filter(
-                  (pool) =>
-                      !computeClass.priorities.some((priority) =>
-                          priority?.tpu !== undefined
-                              ? tpuPriorityMatches(priority, pool)
-                              : poolNamesOf(priority).includes(pool.props.name),
-                      ),
-              )
-              .map((pool): [string, string] => [
-                  `Node pool ${poolName(pool)} carries ComputeClass ${computeClass.name}'s label, but no priority of the class names or matches it: GKE does not scale it for the class (NodepoolMisconfigured); name it in a priority, or drop the label.`,
-                  pool.resource.urn,
-              ])
-        : [];
-    const createsNone = computeClass.resource.props.spec?.nodePoolAutoCreation?.enabled !== true;
+    const unmatched =
+        namesKnown && !scalesUpAnyway(computeClass)
+            ? labelled
+                  .filter(
+                      (pool) =>
+                          !computeClass.priorities.some((priority) =>
+                              priority?.tpu !== undefined
+                                  ? tpuPriorityMatches(priority, pool)
+                                  : poolNamesOf(priority).includes(pool.props.name),
+                          ),
+                  )
+                  .map((pool): [string, string] => [
+                      `Node pool ${poolName(pool)} carries ComputeClass ${computeClass.name}'s label, but no priority of the class names or matches it: GKE does not scale it for the class (NodepoolMisconfigured); name it in a priority, or drop the label.`,
+                      pool.resource.urn,
+                  ])
+            : [];
     const starved =
-        createsNone &&
+        createsNoPools(computeClass) &&
         declaresPools &&
         tpuPriorities.length > 0 &&
         tpuPriorities.length === computeClass.priorities.length &&
         !labelled.some(
-            (pool) => pool.props.autoscaling && tpuPriorities.some((index) => tpuPriorityMatches(computeClass.priorities[index], pool)),
+            (pool) =>
+                pool.props.autoscaling &&
+                (scalesUpAnyway(computeClass) || tpuPriorities.some((index) => tpuPriorityMatches(computeClass.priorities[index], pool))),
         )
             ? [
                   [

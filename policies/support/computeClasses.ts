@@ -3,7 +3,7 @@
  * may be given. A class's priorities name pools by their GKE name; a TPU priority describes the nodes GKE creates.
  */
 import { PolicyResource } from "@pulumi/policy";
-import { COMPUTE_CLASS, CapacityOffer, offerOfPool, offerOfPriority } from "../facts";
+import { COMPUTE_CLASS, CapacityOffer, TPU_NODE, TPU_V6E_MACHINE_TYPES, offerOfPool, offerOfPriority } from "../facts";
 import { Props } from "./resources";
 import { TpuPool } from "./tpuPools";
 
@@ -73,19 +73,96 @@ export function poolNamesOf(priority: Props): string[] {
     );
 }
 
+/** True when a class creates no pool of its own (nodePoolAutoCreation off, the CRD's default): only existing pools serve it. */
+export function createsNoPools(computeClass: DeclaredComputeClass): boolean {
+    return computeClass.resource.props.spec?.nodePoolAutoCreation?.enabled !== true;
+}
+
+/** True when a class lets labelled pools that no priority matches serve it last (whenUnsatisfiable ScaleUpAnyway). */
+export function scalesUpAnyway(computeClass: DeclaredComputeClass): boolean {
+    return computeClass.resource.props.spec?.whenUnsatisfiable === "ScaleUpAnyway";
+}
+
+/** The pools that carry a class's label. */
+function labelledPools(computeClass: DeclaredComputeClass, pools: TpuPool[]): TpuPool[] {
+    return pools.filter((pool) => pool.props.nodeConfig?.labels?.[COMPUTE_CLASS.label] === computeClass.name);
+}
+
 /**
- * What a class's priorities give a pod: the TPU v6e pools they name (found among `pools` by name, or, where names are
- * not known, the pools that carry the class's label) and their TPU priorities.
+ * Whether a `tpu` priority matches an existing pool as GKE's autoscaler matches them: TPU type, topology and chips per
+ * VM exactly (one the priority omits matches nothing), spot and flex-start alike, and a reservation rule only a pool
+ * whose affinity consumes that way. Source: {@link CAPACITY_SOURCES.classPools}.
+ */
+export function tpuPriorityMatches(priority: Props, pool: TpuPool): boolean {
+    const wanted = offerOfPriority(priority, "");
+    const offered = offerOfPool(pool.props, pool.topology, "");
+    const tpu: Props = priority?.tpu ?? {};
+    const affinity: Props | undefined = pool.props.nodeConfig?.reservationAffinity;
+    const rule: Props | undefined = priority?.reservations;
+    const reservations =
+        rule === undefined ||
+        (rule.affinity === "Specific"
+            ? offered.reservations.some((reference) =>
+                  wanted!.reservations.includes(
+                      reference
+                          .replace(/\/reservationBlocks\/.*$/, "")
+                          .split("/")
+                          .pop()!,
+                  ),
+              )
+            : rule.affinity === "AnyBestEffort"
+              ? affinity?.consumeReservationType === "ANY_RESERVATION"
+              : affinity?.consumeReservationType === "NO_RESERVATION");
+    return (
+        wanted !== undefined &&
+        wanted.accelerator === TPU_NODE.acceleratorValue &&
+        wanted.topology === pool.topology &&
+        Number(tpu.count) === TPU_V6E_MACHINE_TYPES[pool.machineType]?.chipsPerVm &&
+        wanted.spot === offered.spot &&
+        wanted.flexStart === offered.flexStart &&
+        reservations
+    );
+}
+
+/**
+ * The TPU v6e pools of the stack a class gives nodes from, each once, in its order, with the priority that gives each:
+ * those its priorities name (by name, or, where names are not known, the pools that carry its label), the labelled
+ * pools its `tpu` priorities match, and with ScaleUpAnyway every other labelled pool last.
+ */
+function givenPools(computeClass: DeclaredComputeClass, pools: TpuPool[], namesKnown: boolean): Array<{ pool: TpuPool; where: string }> {
+    const labelled = labelledPools(computeClass, pools);
+    const given = computeClass.priorities.flatMap((priority, index) =>
+        (offerOfPriority(priority, "") !== undefined
+            ? labelled.filter((pool) => tpuPriorityMatches(priority, pool))
+            : priorityPools(computeClass, priority, pools, namesKnown)
+        ).map((pool) => ({ pool, where: `priorities[${index}]` })),
+    );
+    const last = scalesUpAnyway(computeClass) ? labelled.map((pool) => ({ pool, where: "whenUnsatisfiable ScaleUpAnyway" })) : [];
+    return [...given, ...last].filter((entry, index, all) => all.findIndex((other) => other.pool === entry.pool) === index);
+}
+
+/**
+ * The TPU v6e pools of the stack a class gives nodes from ({@link givenPools}); undefined when it may create pools
+ * itself (a `tpu` priority with nodePoolAutoCreation on), which no declared pool bounds.
+ */
+export function poolsOfClass(computeClass: DeclaredComputeClass, pools: TpuPool[], namesKnown: boolean): TpuPool[] | undefined {
+    if (!createsNoPools(computeClass) && computeClass.priorities.some((priority) => offerOfPriority(priority, "") !== undefined)) {
+        return undefined;
+    }
+    return givenPools(computeClass, pools, namesKnown).map(({ pool }) => pool);
+}
+
+/**
+ * What a class's priorities give a pod: the pools it gives nodes from, and what its `tpu` priorities describe where it
+ * may create pools for them, or where no pool of the stack matches them (the class then gives no node, which is
+ * reported on the class once).
  */
 export function offersOfClass(computeClass: DeclaredComputeClass, pools: TpuPool[], namesKnown: boolean): CapacityOffer[] {
-    return computeClass.priorities.flatMap((priority, index) => {
-        const where = `priorities[${index}]`;
-        const named = priorityPools(computeClass, priority, pools, namesKnown).map((pool) =>
-            offerOfPool(pool.props, pool.topology, `node pool ${poolName(pool)} (${where})`),
-        );
-        const tpu = offerOfPriority(priority, `${where}.tpu`);
-        return [...named, ...(tpu ? [tpu] : [])];
-    });
+    const given = givenPools(computeClass, pools, namesKnown).map(({ pool, where }) =>
+        offerOfPool(pool.props, pool.topology, `node pool ${poolName(pool)} (${where})`),
+    );
+    const described = computeClass.priorities.flatMap((priority, index) => offerOfPriority(priority, `priorities[${index}].tpu`) ?? []);
+    return createsNoPools(computeClass) && given.length > 0 ? given : [...given, ...described];
 }
 
 /** A TPU pool's GKE name, else its resource's name, for messages. */
@@ -95,22 +172,11 @@ export function poolName(pool: TpuPool): string {
 
 /** The TPU v6e pools one priority of a class names: by name, or, where names are not known, the pools that carry the class's label. */
 function priorityPools(computeClass: DeclaredComputeClass, priority: Props, pools: TpuPool[], namesKnown: boolean): TpuPool[] {
-    const labelled = pools.filter((pool) => pool.props.nodeConfig?.labels?.[COMPUTE_CLASS.label] === computeClass.name);
+    const labelled = labelledPools(computeClass, pools);
     return poolNamesOf(priority).flatMap((name) => {
         const byName = pools.filter((pool) => pool.props.name === name);
         return byName.length > 0 || namesKnown ? byName : labelled;
     });
-}
-
-/**
- * The TPU v6e pools of the stack a class's priorities give nodes from, each once; undefined when a priority describes
- * TPU nodes itself (`tpu`: GKE creates pools for it, which no declared pool bounds).
- */
-export function poolsOfClass(computeClass: DeclaredComputeClass, pools: TpuPool[], namesKnown: boolean): TpuPool[] | undefined {
-    if (computeClass.priorities.some((priority) => offerOfPriority(priority, "") !== undefined)) {
-        return undefined;
-    }
-    return [...new Set(computeClass.priorities.flatMap((priority) => priorityPools(computeClass, priority, pools, namesKnown)))];
 }
 
 /** How an offer reads in a message: `node pool X (priorities[0]): tpu-v6e-slice 2x2, spot`. */

@@ -366,6 +366,17 @@ describe("every spelling", () => {
                 ]);
                 // Without the class, the groups may land on every 4x4 pool: 12 nodes.
                 expect(await findings([...pools, plan, sliceGroups(), scaler(3)])).toEqual([]);
+                // A class of tpu priorities that creates no pool gives only the labelled pools its priorities match.
+                const byShape = kube("cloud.google.com/v1", "ComputeClass", "plan", {
+                    metadata: { name: PLAN_CLASS },
+                    spec: {
+                        priorities: [{ tpu: { type: "tpu-v6e-slice", topology: "4x4", count: 4 } }],
+                        whenUnsatisfiable: "DoNotScaleUp",
+                    },
+                });
+                expect(await findings([...pools, byShape, onPlan, scaler(3)])).toEqual([
+                    "ScaledObject scaler: the autoscalers on TPU servers may ask for 3 replicas × 4 hosts = 12 nodes together (a replica takes every host of its slice), but the TPU node pools they can land on (slice-reserved, slice-spot) hold at most 8 nodes; the rest would stay Pending.",
+                ]);
             });
 
             test("an LLMInferenceService whose worker runs on a multi-host slice: its own scaling and an HPA on its LeaderWorkerSet", async () => {

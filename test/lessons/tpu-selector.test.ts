@@ -233,18 +233,25 @@ describe("every spelling", () => {
             test("a pool with the class's label and taint that no priority names or matches", async () => {
                 const extra = pool("flex", { flexStart: true }, { boundTo: CLASS });
                 expect(await verdict([...PLAN, extra, ORDERED])).toEqual([unmatched("flex")]);
-                // A tpu priority of its shape takes it.
-                expect(
-                    await verdict([
-                        ...PLAN,
-                        extra,
-                        computeClass([
-                            { nodepools: ["on-demand"] },
-                            { nodepools: ["spot"] },
-                            { tpu: { type: "tpu-v6e-slice", topology: "2x2", count: 4 } },
-                        ]),
-                    ]),
-                ).toEqual([]);
+                // A tpu priority of its shape and provisioning takes it; of its shape alone, not (GKE compares flex-start too).
+                const withTpu = (priority: Record<string, unknown>) =>
+                    verdict([...PLAN, extra, computeClass([{ nodepools: ["on-demand"] }, { nodepools: ["spot"] }, priority])]);
+                const SHAPE = { tpu: { type: "tpu-v6e-slice", topology: "2x2", count: 4 } };
+                expect(await withTpu({ ...SHAPE, flexStart: { enabled: true } })).toEqual([]);
+                expect(await withTpu(SHAPE)).toEqual([unmatched("flex")]);
+                // Nor does a priority that leaves the count out, or asks for spot or a reservation the pool does not give.
+                for (const priority of [
+                    { tpu: { type: "tpu-v6e-slice", topology: "2x2" }, flexStart: { enabled: true } },
+                    { ...SHAPE, spot: true },
+                    { ...SHAPE, flexStart: { enabled: true }, reservations: { affinity: "Specific", specific: [{ name: "v6e-held" }] } },
+                ]) {
+                    expect(await withTpu(priority)).toEqual([unmatched("flex")]);
+                }
+                // With whenUnsatisfiable ScaleUpAnyway, a labelled pool no priority matches serves the class last.
+                const anyway = computeClass([{ nodepools: ["on-demand"] }, { nodepools: ["spot"] }]);
+                const spec = anyway.inputs.spec as Record<string, unknown>;
+                const inputs = { ...anyway.inputs, spec: { ...spec, whenUnsatisfiable: "ScaleUpAnyway" } };
+                expect(await verdict([...PLAN, extra, { ...anyway, inputs, wire: { inputs, outputs: inputs } }])).toEqual([]);
             });
 
             test("a class of tpu priorities alone that creates no pool, where no pool of the stack carries its label and matches one", async () => {
@@ -405,6 +412,17 @@ describe("every spelling", () => {
                             consumeReservationType: "SPECIFIC_RESERVATION",
                             key: "compute.googleapis.com/reservation-name",
                             values: ["v6e-held"],
+                        },
+                    }),
+                ],
+                [
+                    "a reservation shared from another project, by its bare name and owner, as GKE labels its nodes",
+                    { "cloud.google.com/reservation-name": "v6e-res", "cloud.google.com/reservation-project": "shared-proj" },
+                    pool("shared", {
+                        reservationAffinity: {
+                            consumeReservationType: "SPECIFIC_RESERVATION",
+                            key: "compute.googleapis.com/reservation-name",
+                            values: ["projects/shared-proj/reservations/v6e-res/reservationBlocks/block-1"],
                         },
                     }),
                 ],

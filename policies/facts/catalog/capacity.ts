@@ -35,7 +35,7 @@ export const CAPACITY_SOURCES = {
     classTaint:
         "GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/computeclass/crd/utils.go:81-100 (a pool's class taints: those whose key is cloud.google.com/compute-class, whatever the effect), pkg/computeclass/status/validator/conditions/nodepool_misconfigured.go:73-113 (TaintMissing, taint value not the class's name: key and value only)",
     classPools:
-        'GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/computeclass/organizer.go:70-104 (a class\'s node groups ordered by its priorities; a labelled pool no priority matches is not given for it), pkg/computeclass/rules/tpu.go:38-76 (a tpu priority matches an existing pool by TPU type, topology and chip count), rules/rule.go:94-99 (a nodepools priority matches by name only), autoprovisioning_eligibility.go:94-101 (nodePoolAutoCreation off: only existing pools), status/validator/conditions/conditions_constants.go:78-79,87 ("Nodepool %v has an Crd label but doesn\'t match any priority rule"; "Crd with NAP disabled should have at least one matching nodepool with autoscaling enabled"); the ComputeClass CRD 1.34.0 (nodePoolAutoCreation.enabled defaults to false)',
+        'GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/computeclass/organizer.go:70-104 (a class\'s node groups ordered by its priorities; a labelled pool no priority matches is not given for it), pkg/computeclass/rules/tpu.go:38-76 (a tpu priority matches an existing pool by TPU type, topology and chip count), rules/rule.go:94-99 (a nodepools priority matches by name only), autoprovisioning_eligibility.go:94-101 (nodePoolAutoCreation off: only existing pools), status/validator/conditions/conditions_constants.go:78-79,87 ("Nodepool %v has an Crd label but doesn\'t match any priority rule"; "Crd with NAP disabled should have at least one matching nodepool with autoscaling enabled"); organizer.go:141-143 (with whenUnsatisfiable ScaleUpAnyway, labelled pools no priority matches come last), nodepool_misconfigured.go:34,125 and nap_disabled_no_matching_nodegroups.go:36 (neither condition with ScaleUpAnyway); rules/tpu.go:59-72 (type, topology and count compared exactly: an omitted one is "" or 0, crd/ccc/ccc.go:236), rules/machine_spec.go:67 (spot equal), rules/flex_start.go:63 (flex-start equal), rules/reservations.go:142 (a pool without a reservation affinity matches no reservation rule); pkg/autoprovisioning/injection.go:3010-3015 and labels/system_labels.go:203-212 (a node of a reservation carries its bare name in cloud.google.com/reservation-name and its owner in cloud.google.com/reservation-project); the ComputeClass CRD 1.34.0 (nodePoolAutoCreation.enabled defaults to false)',
     flexStartPreemptible:
         'GoogleCloudPlatform/cluster-autoscaler 7d25050 pkg/autoprovisioning/injection.go:1609-1618 (flex-start is incompatible with the spot and preemptible node labels); the ComputeClass CRD 1.34.0 ("Flex Start provisioning model is incompatible with Spot"); GoogleCloudPlatform/cluster-toolkit 1047080 modules/compute/gke-node-pool/main.tf:427-430',
     computeClassCrd:
@@ -195,7 +195,9 @@ export const CAPACITY_NODE_LABELS = {
     provisioning: "cloud.google.com/gke-provisioning",
     spot: "cloud.google.com/gke-spot",
     flexStart: "cloud.google.com/gke-flex-start",
+    /** A reservation's bare name; a reservation shared from another project names its owner in reservationProject. */
     reservationName: "cloud.google.com/reservation-name",
+    reservationProject: "cloud.google.com/reservation-project",
     maxRunDurationSeconds: "cloud.google.com/gke-max-run-duration-seconds",
     /** Annotation: when a flex-start node is reclaimed. */
     terminationTime: "node.gke.io/machine-termination-datetime",

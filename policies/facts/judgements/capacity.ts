@@ -68,8 +68,19 @@ export function capacityLabels(offer: CapacityOffer): Record<string, string> {
         [CAPACITY_NODE_LABELS.provisioning]: offer.spot ? "spot" : offer.flexStart ? "flex-start" : "standard",
         ...(offer.spot ? { [CAPACITY_NODE_LABELS.spot]: "true" } : {}),
         ...(offer.flexStart ? { [CAPACITY_NODE_LABELS.flexStart]: "true" } : {}),
-        ...(offer.reservations.length === 1 ? { [CAPACITY_NODE_LABELS.reservationName]: offer.reservations[0] } : {}),
+        ...(offer.reservations.length === 1 ? reservationLabels(offer.reservations[0]) : {}),
     };
+}
+
+/**
+ * The labels a node of reservation `reference` carries: its bare name, and for one shared from another project
+ * (`projects/<owner>/reservations/<name>[/reservationBlocks/<block>]`) the owner. Source: {@link CAPACITY_NODE_LABELS}.
+ */
+export function reservationLabels(reference: string): Record<string, string> {
+    const shared = /^projects\/([^/]+)\/reservations\/([^/]+)/.exec(reference);
+    return shared
+        ? { [CAPACITY_NODE_LABELS.reservationName]: shared[2], [CAPACITY_NODE_LABELS.reservationProject]: shared[1] }
+        : { [CAPACITY_NODE_LABELS.reservationName]: reference };
 }
 
 /** Whether a node of `offer` has the accelerator and topology a placement allows (a label it does not constrain is any). */
