@@ -11,6 +11,7 @@ import { PolicyViolation } from "./analyzer";
 import { BaseReport, comparable, offlineState } from "./baseReport";
 import { UNKNOWN_VALUE } from "./recorder";
 import { Inputs, ReplaceRule, replaceRules } from "./replacements/catalog";
+import { GCP_INPUT_READING, canonicalScope } from "./replacements/gcp";
 import { PreviewReport } from "./report";
 
 /**
@@ -204,6 +205,61 @@ export function violationKey(violation: PolicyViolation): string {
 
 export const nameOf = (urn: string) => urn.split("::").pop() || "stack";
 
+/** The value at a dotted path (`[]`-free) of inputs, and a copy of them with `value` there (parents made as needed). */
+function atPath(inputs: unknown, path: string): unknown {
+    return path.split(".").reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), inputs);
+}
+function withValueAt(inputs: Inputs, path: string, value: unknown): Record<string, unknown> {
+    const [key, ...rest] = path.split(".");
+    const base = isRecord(inputs) ? inputs : {};
+    if (rest.length === 0) {
+        const others = Object.fromEntries(Object.entries(base).filter(([name]) => name !== key));
+        return value === undefined ? others : { ...others, [key]: value };
+    }
+    return { ...base, [key]: withValueAt(isRecord(base[key]) ? (base[key] as Inputs) : undefined, rest.join("."), value) };
+}
+
+/**
+ * Inputs as the provider reads them before it diffs (GCP_INPUT_READING): its sets in one order, OAuth scopes canonical,
+ * a default left out filled in where its block is given.
+ */
+function asProviderReads(type: string, inputs: Inputs): Inputs {
+    const reading = GCP_INPUT_READING[type];
+    if (reading === undefined || inputs === undefined) {
+        return inputs;
+    }
+    let read: Inputs = inputs;
+    for (const [path] of reading.sets) {
+        const value = atPath(read, path);
+        if (Array.isArray(value)) {
+            const canonical = path.endsWith("oauthScopes") ? value.map(canonicalScope) : value;
+            read = withValueAt(
+                read,
+                path,
+                [...canonical].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+            );
+        }
+    }
+    for (const [path, value] of reading.defaults) {
+        const parent = path.includes(".") ? atPath(read, path.slice(0, path.lastIndexOf("."))) : read;
+        if (isRecord(parent) && atPath(read, path) === undefined) {
+            read = withValueAt(read, path, value);
+        }
+    }
+    return read;
+}
+
+/**
+ * The new inputs with the paths the resource's ignoreChanges names set back to the old values, as the engine does
+ * before it diffs (pulumi/pulumi@1b5949891b pkg/resource/deploy/step_generator.go:1264-1268, 3074-3095).
+ */
+function withIgnoredChanges(after: Inputs, before: Inputs, ignoreChanges: readonly string[] | undefined): Inputs {
+    return (ignoreChanges ?? []).reduce<Inputs>(
+        (inputs, path) => (path.includes("[") ? inputs : withValueAt(inputs, path, atPath(before, path))),
+        after,
+    );
+}
+
 /** Compares the `head` report of a stack with its `base`. */
 export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
     // Objects a provider renders are compared only where both previews have them.
@@ -254,13 +310,30 @@ export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
             created.push({ op: "create", ...resource(step.urn, step.newState.type) });
             continue;
         }
-        const state = offlineState(step.newState);
-        const properties = diffValues(comparable(previous, previous, base.options), comparable(state, previous, base.options), SET_PATHS);
+        const type = step.newState.type;
+        const before = asProviderReads(type, previous.inputs);
+        const after = asProviderReads(
+            type,
+            withIgnoredChanges(step.newState.inputs, previous.inputs, step.newState.options?.ignoreChanges),
+        );
+        // A component keeps no provider in the engine's state (it is never replaced): only a custom resource's is compared.
+        const state = offlineState({
+            ...step.newState,
+            inputs: after,
+            provider: step.newState.custom ? step.newState.provider : undefined,
+        });
+        const properties = diffValues(
+            comparable(
+                { ...previous, inputs: before, provider: step.newState.custom ? previous.provider : undefined },
+                previous,
+                base.options,
+            ),
+            comparable(state, previous, base.options),
+            SET_PATHS,
+        );
         const replaceReasons = [
-            ...(previous.inputs === undefined
-                ? []
-                : replacedOn(step.newState.type, step.newState.custom, previous.inputs, step.newState.inputs)),
-            ...(providerReplaced(previous.provider, state.provider) ? ["provider"] : []),
+            ...(previous.inputs === undefined ? [] : replacedOn(type, step.newState.custom, before, after)),
+            ...(step.newState.custom && providerReplaced(previous.provider, state.provider) ? ["provider"] : []),
         ];
         if (replaceReasons.length > 0) {
             replaced.push({ op: "replace", ...resource(step.urn, step.newState.type, properties), replaceReasons });

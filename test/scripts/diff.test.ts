@@ -1,7 +1,7 @@
 import * as path from "path";
 import { PolicyViolation } from "../../scripts/offline/analyzer";
 import { readBaseReport } from "../../scripts/offline/baseReport";
-import { diffReports, diffValues } from "../../scripts/offline/diff";
+import { diffReports, diffValues, nameOf } from "../../scripts/offline/diff";
 import { renderChanges, renderMarkdown } from "../../scripts/offline/renderDiff";
 import { UNKNOWN_VALUE } from "../../scripts/offline/recorder";
 import { PreviewReport, buildReport } from "../../scripts/offline/report";
@@ -94,6 +94,40 @@ describe("between two offline previews of the dev stack", () => {
                 ],
             ],
         ]);
+    });
+
+    test("inputs as the provider and the engine read them: ignoreChanges kept, Terraform sets in any order, scopes canonical, defaults written or left out; a component's provider is no replacement", () => {
+        const edited = (name: string, edit: (state: PreviewReport["steps"][number]["newState"]) => void) => {
+            const report = structuredClone(base);
+            edit(report.steps.find((step) => step.urn.endsWith(`::${name}`))!.newState);
+            return report;
+        };
+        const pool = (inputs: Record<string, unknown>) => inputs as { initialNodeCount: number; nodeConfig: Record<string, unknown> };
+        // The TPU pool ignores initialNodeCount: a new floor changes it in the program, not in the plan.
+        const floor = edited("tpu-inference-tpu-pool", (state) => {
+            pool(state.inputs).initialNodeCount += 1;
+        });
+        expect(diffReports(readBaseReport(base), floor).resources).toEqual([]);
+        const scopes = edited("tpu-inference-tpu-pool", (state) => {
+            const config = pool(state.inputs).nodeConfig;
+            config.oauthScopes = [...(config.oauthScopes as string[])]
+                .reverse()
+                .map((scope) => scope.replace("https://www.googleapis.com/auth/", ""));
+            config.spot = config.spot ?? false;
+        });
+        expect(diffReports(readBaseReport(base), scopes).resources).toEqual([]);
+        const spot = edited("tpu-inference-tpu-pool", (state) => {
+            pool(state.inputs).nodeConfig.spot = true;
+        });
+        expect(diffReports(readBaseReport(base), spot).resources.map((change) => [change.op, change.replaceReasons])).toEqual([
+            ["replace", ["inputs.nodeConfig.spot"]],
+        ]);
+        // A chart's provider changes with its cluster; the chart, a component, is never replaced for it.
+        const chart = base.steps.find((step) => step.newState.type === "kubernetes:helm.sh/v4:Chart")!;
+        const moved = edited(nameOf(chart.urn), (state) => {
+            state.provider = `${state.provider}-other`;
+        });
+        expect(diffReports(readBaseReport(base), moved).resources).toEqual([]);
     });
 
     test("switching the gateway provider: an unchanged service shows the dependencies it loses, the Gateway its class among its inputs first", async () => {

@@ -417,3 +417,40 @@ export const RANDOM: Record<string, ReplaceRule[]> = {
         ),
     ],
 };
+
+/**
+ * How the GCP provider reads inputs before it diffs them, for the types the stacks emit: Terraform sets, whose order is
+ * no change (the bridge diffs them as sets: pulumi/pulumi-terraform-bridge#2478); OAuth scopes by their canonical URL
+ * (the set hashes the canonical scope, `canonicalizeServiceScope`); and defaults a program may write or leave out,
+ * which the bridge's Check fills in (pulumi/pulumi-terraform-bridge@v3.136.0 pkg/tfbridge/provider.go:1065).
+ */
+export const GCP_INPUT_READING: Record<string, { sets: Array<[string, string]>; defaults: Array<[string, unknown, string]> }> = {
+    "gcp:container/cluster:Cluster": {
+        sets: [
+            ["nodeLocations", `${TPGB}/services/container/resource_container_cluster.go (node_locations, a TypeSet)`],
+            ["masterAuthorizedNetworksConfig.cidrBlocks", CLUSTER(67)],
+        ],
+        defaults: [],
+    },
+    "gcp:container/nodePool:NodePool": {
+        sets: [
+            ["nodeLocations", `${TPGB}/services/container/resource_container_node_pool.go (node_locations, a TypeSet)`],
+            ["nodeConfig.oauthScopes", NODE_CONFIG(579)],
+        ],
+        defaults: [
+            ["nodeConfig.spot", false, NODE_CONFIG(635)],
+            ["nodeConfig.preemptible", false, NODE_CONFIG(595)],
+        ],
+    },
+    "gcp:compute/firewall:Firewall": {
+        sets: ["sourceRanges", "targetTags", "sourceTags", "destinationRanges", "allows", "denies"].map((path) => [path, FIREWALL(372)]),
+        defaults: [],
+    },
+    "gcp:compute/address:Address": { sets: [], defaults: [["addressType", "EXTERNAL", ADDRESS(200)]] },
+    "gcp:compute/network:Network": { sets: [], defaults: [["autoCreateSubnetworks", true, NETWORK(163)]] },
+};
+
+/** An OAuth scope as the provider hashes it: a short name (`cloud-platform`) is the scope's URL. */
+export function canonicalScope(scope: unknown): unknown {
+    return typeof scope === "string" && !scope.includes("://") ? `https://www.googleapis.com/auth/${scope}` : scope;
+}
