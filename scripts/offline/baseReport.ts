@@ -140,7 +140,7 @@ function isDefaultProvider(urn: string): boolean {
 }
 
 /** The URN of the explicit provider a reference (`urn::id`) names; null for a default provider, which an offline report leaves out. */
-function explicitProvider(reference: string | undefined): string | null {
+export function explicitProvider(reference: string | undefined): string | null {
     const urn = reference?.slice(0, reference.lastIndexOf("::"));
     return urn === undefined || isDefaultProvider(urn) ? null : urn;
 }

@@ -8,7 +8,8 @@
  * Citations are to pulumi/pulumi at 1b5949891b3cefcb9974752b24a5ecef0acc86c8.
  */
 import { PolicyViolation } from "./analyzer";
-import { BaseReport, comparable, offlineState } from "./baseReport";
+import { BaseReport, comparable, explicitProvider, offlineState } from "./baseReport";
+import { autoName } from "./mocks";
 import { UNKNOWN_VALUE } from "./recorder";
 import { Inputs, ReplaceRule, replaceRules } from "./replacements/catalog";
 import { GCP_INPUT_READING, canonicalScope } from "./replacements/gcp";
@@ -260,6 +261,12 @@ function withIgnoredChanges(after: Inputs, before: Inputs, ignoreChanges: readon
     );
 }
 
+/** The stack of a URN (`urn:pulumi:<stack>::…`). */
+const stackOf = (urn: string) => urn.split("::")[0].replace(/^urn:pulumi:/, "");
+
+/** `text` matched literally in a regular expression. */
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** Compares the `head` report of a stack with its `base`. */
 export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
     // Objects a provider renders are compared only where both previews have them.
@@ -296,8 +303,59 @@ export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
     // (pulumi/pulumi@1b5949891b:pkg/resource/deploy/step_generator.go:2800-2873, 2918-2923).
     const providerReplaced = (before: string | null | undefined, after: string | null | undefined) => {
         const [old, next] = [before ? baseByUrn.get(before) : undefined, after ? headByUrn.get(after) : undefined];
-        return old?.inputs !== undefined && next !== undefined && replacedOn(next.type, next.custom, old.inputs, next.inputs).length > 0;
+        return (
+            (after != null && replacing.has(after)) ||
+            (old?.inputs !== undefined && next !== undefined && replacedOn(next.type, next.custom, old.inputs, next.inputs).length > 0)
+        );
     };
+    // A replaced resource's new outputs a preview does not know (its ID, its links): an input built from one is unknown in
+    // the plan, and replaces where the provider replaces on it (pulumi/pulumi@1b5949891b pkg/resource/deploy/step.go:372,
+    // 447-449: a create in preview returns no ID). Such an input is a string naming the resource in a path (an ID or
+    // link, `…/clusters/<name>`), not its name alone (an input, which the plan knows).
+    const replacing = new Map<string, string[]>();
+    const afterInputs = (step: (typeof headSteps)[number], previous: Inputs): Inputs => {
+        const named = step.newState.dependencies
+            .filter((urn) => replacing.has(urn) && headByUrn.get(urn)?.custom)
+            .map((urn) => {
+                const state = headByUrn.get(urn)!;
+                const name = state.inputs?.name;
+                return typeof name === "string" ? name : autoName(stackOf(urn), state.type, nameOf(urn));
+            });
+        const unknownWhereBuilt = (value: unknown): unknown =>
+            typeof value === "string"
+                ? named.some((name) => value !== name && new RegExp(`(^|/)${escapeRegExp(name)}(/|$)`).test(value))
+                    ? UNKNOWN_VALUE
+                    : value
+                : Array.isArray(value)
+                  ? value.map(unknownWhereBuilt)
+                  : isRecord(value)
+                    ? Object.fromEntries(Object.entries(value).map(([key, child]) => [key, unknownWhereBuilt(child)]))
+                    : value;
+        const inputs = withIgnoredChanges(step.newState.inputs, previous, step.newState.options?.ignoreChanges);
+        return asProviderReads(step.newState.type, named.length > 0 ? (unknownWhereBuilt(inputs) as Inputs) : inputs);
+    };
+    const reasonsOf = (step: (typeof headSteps)[number]): string[] => {
+        const previous = baseByUrn.get(step.urn);
+        if (previous === undefined) {
+            return [];
+        }
+        const type = step.newState.type;
+        const before = asProviderReads(type, previous.inputs);
+        return [
+            ...(previous.inputs === undefined ? [] : replacedOn(type, step.newState.custom, before, afterInputs(step, previous.inputs))),
+            ...(step.newState.custom && providerReplaced(previous.provider, explicitProvider(step.newState.provider)) ? ["provider"] : []),
+        ];
+    };
+    for (let grew = true; grew;) {
+        grew = false;
+        for (const step of headSteps) {
+            const reasons = replacing.has(step.urn) ? [] : reasonsOf(step);
+            if (reasons.length > 0) {
+                replacing.set(step.urn, reasons);
+                grew = true;
+            }
+        }
+    }
 
     const replaced: ResourceChange[] = [];
     const updated: ResourceChange[] = [];
@@ -312,10 +370,7 @@ export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
         }
         const type = step.newState.type;
         const before = asProviderReads(type, previous.inputs);
-        const after = asProviderReads(
-            type,
-            withIgnoredChanges(step.newState.inputs, previous.inputs, step.newState.options?.ignoreChanges),
-        );
+        const after = afterInputs(step, previous.inputs);
         // A component keeps no provider in the engine's state (it is never replaced): only a custom resource's is compared.
         const state = offlineState({
             ...step.newState,
@@ -331,10 +386,7 @@ export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
             comparable(state, previous, base.options),
             SET_PATHS,
         );
-        const replaceReasons = [
-            ...(previous.inputs === undefined ? [] : replacedOn(type, step.newState.custom, before, after)),
-            ...(step.newState.custom && providerReplaced(previous.provider, state.provider) ? ["provider"] : []),
-        ];
+        const replaceReasons = replacing.get(step.urn) ?? [];
         if (replaceReasons.length > 0) {
             replaced.push({ op: "replace", ...resource(step.urn, step.newState.type, properties), replaceReasons });
             continue;

@@ -130,6 +130,22 @@ describe("between two offline previews of the dev stack", () => {
         expect(diffReports(readBaseReport(base), moved).resources).toEqual([]);
     });
 
+    test("a replaced cluster's new ID is unknown in the plan: the pools built on it, its Kubernetes provider and every object of that provider are replaced too", async () => {
+        const diff = diffReports(readBaseReport(base), await offlineReport("dev", "masterCidr=172.16.0.16/28"));
+        const reasons = new Map(
+            diff.resources.filter((change) => change.op === "replace").map((change) => [change.name, change.replaceReasons]),
+        );
+        expect(reasons.get("tpu-inference-cluster")).toEqual(["inputs.privateClusterConfig.masterIpv4CidrBlock"]);
+        expect(reasons.get("tpu-inference-tpu-pool")).toEqual(["inputs.cluster"]);
+        expect(reasons.get("tpu-inference-system")).toEqual(["inputs.cluster"]);
+        expect(reasons.get("tpu-inference-k8s")).toEqual(["inputs.clusterIdentifier"]);
+        const onProvider = base.steps.filter((step) => step.newState.custom && step.newState.provider?.includes("::tpu-inference-k8s::"));
+        expect(onProvider.length).toBeGreaterThan(20);
+        expect(onProvider.filter((step) => reasons.get(nameOf(step.urn))?.[0] !== "provider").map((step) => step.urn)).toEqual([]);
+        // Its name is an input the plan knows: what is built from the name alone is not replaced for it.
+        expect(reasons.has("tpu-inference-webhooks")).toBe(false);
+    });
+
     test("switching the gateway provider: an unchanged service shows the dependencies it loses, the Gateway its class among its inputs first", async () => {
         const diff = diffReports(readBaseReport(base), await offlineReport("dev", "gatewayProvider=istio"));
         const urn = (path: string) => `urn:pulumi:dev::gke-tpu-inference::${path}`;
