@@ -249,6 +249,7 @@ export class ResourceRecorder {
         inner: Monitor,
         unsupportedFeatures: ReadonlySet<string>,
         onRecord: (resource: RecordedResource) => void = () => undefined,
+        private readonly autonamed: (type: string) => boolean = () => false,
     ) {
         this.monitor = new Proxy(inner, {
             get: (target, property, receiver) => {
@@ -302,7 +303,7 @@ export class ResourceRecorder {
                                 }
                                 const aliases = aliasUrns(req, urn, this.aliases.get(req.getParent()) ?? []);
                                 this.aliases.set(urn, aliases);
-                                const resource = record(req, urn, response.getObject()?.toJavaScript() ?? {}, aliases);
+                                const resource = record(req, urn, response.getObject()?.toJavaScript() ?? {}, aliases, this.autonamed);
                                 this.resources.push(resource);
                                 onRecord(resource);
                             }
@@ -347,7 +348,17 @@ export class ResourceRecorder {
  * (pulumi/pulumi-kubernetes@94977969d6 provider/pkg/provider/provider.go:1271, provider/pkg/metadata/naming.go:29-55).
  * A `*Patch` names the object it patches; a Helm release has no metadata.
  */
-function checkedInputs(type: string, inputs: Record<string, unknown>, outputs: Record<string, unknown>): Record<string, unknown> {
+function checkedInputs(
+    type: string,
+    inputs: Record<string, unknown>,
+    outputs: Record<string, unknown>,
+    autonamed: (type: string) => boolean,
+): Record<string, unknown> {
+    // A bridged provider's Check gives a resource that sets no `name` the one it auto-names (pulumi-gcp
+    // provider/resources.go SetAutonaming; pulumi-terraform-bridge pkg/tfbridge/info/autonaming.go:43-63): the mocks' name.
+    if (type.startsWith("gcp:") && inputs.name === undefined && typeof outputs.name === "string" && autonamed(type)) {
+        return { ...inputs, name: outputs.name };
+    }
     const kind = /^kubernetes:[^:]+\/[^:/]+:([^:]+)$/.exec(type)?.[1];
     const metadata = (inputs.metadata ?? {}) as Record<string, unknown>;
     const named = (outputs.metadata as Record<string, unknown> | undefined)?.name;
@@ -365,7 +376,13 @@ function checkedInputs(type: string, inputs: Record<string, unknown>, outputs: R
     return { ...inputs, metadata: { ...metadata, name: named, annotations } };
 }
 
-function record(req: RegisterResourceRequest, urn: string, outputs: Record<string, unknown>, aliases: string[]): RecordedResource {
+function record(
+    req: RegisterResourceRequest,
+    urn: string,
+    outputs: Record<string, unknown>,
+    aliases: string[],
+    autonamed: (type: string) => boolean,
+): RecordedResource {
     const timeouts = req.getCustomtimeouts();
     const customTimeouts = Object.fromEntries(
         Object.entries({ create: timeouts?.getCreate(), update: timeouts?.getUpdate(), delete: timeouts?.getDelete() }).filter(
@@ -374,7 +391,7 @@ function record(req: RegisterResourceRequest, urn: string, outputs: Record<strin
     );
     const ignoreChanges = req.getIgnorechangesList();
     const checked = req.getCustom()
-        ? checkedInputs(req.getType(), req.getObject()?.toJavaScript() ?? {}, outputs)
+        ? checkedInputs(req.getType(), req.getObject()?.toJavaScript() ?? {}, outputs, autonamed)
         : (req.getObject()?.toJavaScript() ?? {});
     return {
         type: req.getType(),

@@ -44,6 +44,32 @@ interface Sdk {
     };
 }
 
+/**
+ * Whether a GCP resource type takes a `name` input, which the provider then auto-names when the program leaves it out:
+ * read off the program's own @pulumi/gcp, whose generated constructor copies each input (`resourceInputs["name"] =
+ * args?.name`). Cached per type.
+ */
+function gcpNameInputs(programDir: string): (type: string) => boolean {
+    const known = new Map<string, boolean>();
+    return (type) => {
+        const [, module, member] = /^gcp:([^/:]+)\/[^:]+:(\w+)$/.exec(type) ?? [];
+        if (member === undefined) {
+            return false;
+        }
+        if (!known.has(type)) {
+            let takesName = false;
+            try {
+                const classes = require(require.resolve(`@pulumi/gcp/${module}`, { paths: [programDir] })) as Record<string, unknown>;
+                takesName = /resourceInputs\["name"\] = args(\?\.name| \? args\.name)/.test(String(classes[member]));
+            } catch {
+                // A program without @pulumi/gcp registers no GCP resource.
+            }
+            known.set(type, takesName);
+        }
+        return known.get(type)!;
+    };
+}
+
 /** The SDK copy the program will load itself, so the mocks are installed where it looks for them. */
 function programSdkDir(programDir: string): string {
     let sdkEntry: string;
@@ -153,7 +179,7 @@ export async function recordResources(
         invokes: options.invokes,
         onInvoke: (invoke) => invokes.push(invoke),
     });
-    const recorder = new ResourceRecorder(new MockMonitor(mocks), UNSUPPORTED_FEATURES, options.onResource);
+    const recorder = new ResourceRecorder(new MockMonitor(mocks), UNSUPPORTED_FEATURES, options.onResource, gcpNameInputs(programDir));
 
     // The SDK's own entry points, wrapped for the run: every resource the program constructs (to name the ones that
     // never register) and every error it logs (the language host fails a run that logged one).

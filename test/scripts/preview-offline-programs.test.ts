@@ -49,6 +49,17 @@ describe("a program's identity is a local backend's", () => {
     });
 });
 
+describe("inputs as a provider's Check returns them, which the engine hands the pack", () => {
+    test("a GCP resource that takes a name and sets none gets the provider's auto-name; one that takes none gets none", async () => {
+        const run = await foreign("autoname");
+        expect(run.status).toBe(0);
+        const inputs = (name: string) => run.report!.steps.find((step) => step.urn.endsWith(`::${name}`))!.newState.inputs;
+        expect(inputs("armor")).toEqual({ region: "europe-west4", type: "CLOUD_ARMOR", name: run.report!.outputs.armor });
+        expect(run.report!.outputs.armor).toMatch(/^armor-[0-9a-f]{7}$/);
+        expect(inputs("viewer")).not.toHaveProperty("name");
+    });
+});
+
 describe("what no offline preview sees, said beside a clean verdict", () => {
     test("a Helm release's objects (no preview registers them) and what the program builds from another stack's outputs", async () => {
         const run = await foreign("other-stacks");
