@@ -1,3 +1,4 @@
+import { inspect } from "util";
 /**
  * The one convention every command of this project follows: `--help`/`-h` and `--debug` on each, options parsed
  * strictly, an error as one line naming its cause and the next step (its stack trace only with `--debug`), documented
@@ -151,12 +152,23 @@ export function renderHelp<O extends CliOptions>(spec: CliSpec<O>, width: number
 }
 
 /**
+ * What a thrown value says in one line, as Node prints it (util.inspect, as the Pulumi language host does): an Error's
+ * message, or, without one, its name; anything else inspected (`undefined`, `{ code: 42 }`), never an empty line.
+ */
+export function describeError(err: unknown): string {
+    if (err instanceof Error) {
+        return err.message.trim() !== "" ? err.message : `${err.name} with no message`;
+    }
+    return typeof err === "string" && err.trim() !== "" ? err : `a thrown ${inspect(err, { breakLength: Infinity })}`;
+}
+
+/**
  * What an error prints: a {@link CliError}'s message (its first line the cause; any further lines the problems it lists,
  * as a configuration with several has), an unexpected error's first line pointing at `--debug`, and with `debug` the
  * stacks.
  */
 export function errorLines(err: unknown, debug: boolean, terminal: Terminal): string {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = describeError(err);
     const line =
         err instanceof CliError ? message : debug ? message.split("\n")[0] : `${message.split("\n")[0]}; --debug prints its stack trace`;
     const stacks: string[] = [];

@@ -195,7 +195,7 @@ export async function recordResources(
         return registerResource(res, parent, type, name, ...rest);
     };
     log.error = (message, ...rest) => {
-        loggedErrors.push(message);
+        loggedErrors.push(message.trim() !== "" ? message : "(an empty message)");
         return logError(message, ...rest);
     };
 
@@ -281,8 +281,10 @@ export async function recordResources(
             const pending = unregistered();
             reject(
                 new ProgramError(
-                    `the program did not finish within ${timeoutSeconds} s: ${pending.map((resource) => `${resource.type} ${resource.name}`).join(", ") || "no resource"} never registered, ` +
-                        "each waiting on an input or dependsOn that never resolves (an Output that never resolves, or resources that wait for each other)",
+                    pending.length > 0
+                        ? `the program did not finish within ${timeoutSeconds} s: ${pending.map((resource) => `${resource.type} ${resource.name}`).join(", ")} never registered, ` +
+                              "each waiting on an input or dependsOn that never resolves (an Output that never resolves, or resources that wait for each other)"
+                        : `the program did not finish within ${timeoutSeconds} s: every resource it created registered, but its own code was still running (a promise it awaits that does not settle in time); --program-timeout gives it longer`,
                 ),
             );
         }, timeoutSeconds * 1000);

@@ -122,6 +122,16 @@ describe("options and errors", () => {
         expect(debug.filter((line) => /^ {4}at /.test(line)).length).toBeGreaterThan(1);
     });
 
+    test("whatever a program throws says something: an empty message names the error, a thrown value is shown as Node shows it", () => {
+        const terminal = plainTerminal();
+        const said = (thrown: unknown) => errorLines(thrown, false, terminal);
+        expect(said(new Error(""))).toBe("error: Error with no message; --debug prints its stack trace\n");
+        expect(said(new RangeError())).toBe("error: RangeError with no message; --debug prints its stack trace\n");
+        expect(said(undefined)).toBe("error: a thrown undefined; --debug prints its stack trace\n");
+        expect(said({ code: 42 })).toBe("error: a thrown { code: 42 }; --debug prints its stack trace\n");
+        expect(said("")).toBe("error: a thrown ''; --debug prints its stack trace\n");
+    });
+
     test("a failure that is several problems, as a stack's configuration can be, lists every one", () => {
         const problems = new CliError('zone = "us-west1-a" is not a TPU v6e zone\ntpuMinNodes = "-3" is not a whole number from 0 to 1000');
         expect(errorLines(problems, false, plainTerminal())).toBe(

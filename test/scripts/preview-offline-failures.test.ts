@@ -37,6 +37,10 @@ describe("npm run preview:offline reports a failing program as a failure, as pul
             /^error: the program did not finish within 0.3 s: random:index\/randomString:RandomString waits never registered, each waiting on an input or dependsOn that never resolves \(an Output that never resolves, or resources that wait for each other\)\n$/,
         ],
         [
+            "busy",
+            /^error: the program did not finish within [\d.]+ s: every resource it created registered, but its own code was still running \(a promise it awaits that does not settle in time\); --program-timeout gives it longer\n$/,
+        ],
+        [
             "cycle",
             /^error: the program did not finish within 0.3 s: random:index\/randomString:RandomString a, random:index\/randomString:RandomString b never registered, each waiting/,
         ],
