@@ -144,6 +144,7 @@ interface RegisterResourceRequest {
     getDeletebeforereplace(): boolean;
     getCustomtimeouts(): { getCreate(): string; getUpdate(): string; getDelete(): string } | undefined;
     getAliasesList(): AliasRequest[];
+    getAdditionalsecretoutputsList(): string[];
 }
 
 /** An alias as the SDK sends it to a monitor that supports alias specs (proto/alias.proto): a URN, or a spec of one. */
@@ -156,7 +157,7 @@ interface AliasRequest {
 
 type Callback = (
     err: unknown,
-    response: { getUrn(): string; setUrn(urn: string): void; getObject(): Struct | undefined } | undefined,
+    response: { getUrn(): string; setUrn(urn: string): void; getObject(): Struct | undefined; setObject(value: Struct): void } | undefined,
 ) => void;
 
 /** The type of the stack resource, the root of every other. */
@@ -289,6 +290,7 @@ export class ResourceRecorder {
                     return (req: RegisterResourceRequest, callback: Callback) =>
                         target.registerResource(req, (err, response) => {
                             if (!err && response) {
+                                markSecretOutputs(req, response);
                                 // The engine's URN, which the program then uses for parents and dependencies.
                                 const mockUrn = response.getUrn();
                                 const urn = engineUrn(mockUrn, req);
@@ -374,6 +376,28 @@ function checkedInputs(
     }
     const annotations = { ...((metadata.annotations ?? {}) as Record<string, unknown>), "pulumi.com/autonamed": "true" };
     return { ...inputs, metadata: { ...metadata, name: named, annotations } };
+}
+
+/**
+ * The outputs a resource's provider or program names secret (`additionalSecretOutputs`: @pulumi/random's
+ * RandomPassword `result`) made secret in the response, as the engine does (pulumi/pulumi@1b5949891b
+ * pkg/resource/deploy/step_executor.go, "Ensure that any secrets properties in the output are marked"): the mocks'
+ * made-up value is then shown as a secret is.
+ */
+function markSecretOutputs(req: RegisterResourceRequest, response: { getObject(): Struct | undefined; setObject(value: Struct): void }) {
+    const keys = req.getAdditionalsecretoutputsList();
+    const object = response.getObject();
+    if (object === undefined || keys.length === 0) {
+        return;
+    }
+    const outputs = object.toJavaScript() as Record<string, unknown>;
+    for (const key of keys.filter((name) => name in outputs)) {
+        const value = outputs[key] as Record<string, unknown> | undefined;
+        if (value?.[SIG_KEY] !== SECRET_SIG) {
+            outputs[key] = { [SIG_KEY]: SECRET_SIG, value };
+        }
+    }
+    response.setObject((object.constructor as unknown as { fromJavaScript(value: unknown): Struct }).fromJavaScript(outputs));
 }
 
 function record(

@@ -60,6 +60,15 @@ describe("inputs as a provider's Check returns them, which the engine hands the 
     });
 });
 
+describe("secrets", () => {
+    test("an output the provider marks secret is shown as a secret, in the tree and the report", async () => {
+        const run = await foreign("secret-output");
+        expect(run.status).toBe(0);
+        expect(run.stdout).toMatch(/password\s*: \[secret\]/);
+        expect(run.report!.outputs).toEqual({ password: "[secret]" });
+    });
+});
+
 describe("what no offline preview sees, said beside a clean verdict", () => {
     test("a Helm release's objects (no preview registers them) and what the program builds from another stack's outputs", async () => {
         const run = await foreign("other-stacks");
