@@ -1,6 +1,6 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
 import { KubeProps, containersOf, imageTag, isMovingTag, isPinnedImage, PolicyText, policyText } from "./facts";
-import { isKubernetesKind, kindOfType } from "./support/resources";
+import { isHelmChart, isKubernetesKind, kindOfType } from "./support/resources";
 
 /** What the policy reports of `name`'s image at `path`. */
 export const PINNED_IMAGE_MESSAGES = {
@@ -12,6 +12,8 @@ export const PINNED_IMAGE_MESSAGES = {
         `${name} ${path} sets runtimeVersion ${JSON.stringify(version)}, which KServe makes the tag of its serving runtime's image: it is not pinned to a version.`,
     modelcar: (name: string, path: string, uri: string) =>
         `${name} ${path} pulls model ${uri} as an image (KServe's modelcar), which is not pinned to a version tag or digest.`,
+    chartValues: (name: string, path: string, image: string) =>
+        `${name} ${path} sets image ${image} in its chart's values, which is not pinned to a version tag or digest.`,
     kserveConfig: (name: string, path: string, image: string) =>
         `${name} ${path} makes KServe run image ${image} in every model pod it injects it into, which is not pinned to a version tag or digest.`,
 };
@@ -72,6 +74,38 @@ function kserveConfigImages(data: KubeProps | undefined): Array<{ path: string; 
     return found;
 }
 
+/**
+ * The images a chart's values name with a tag of their own: `{repository, tag}` (the charts' common shape, which their
+ * templates join as `repository:tag`) and strings that carry a tag (`ollama/ollama:rocm`). An image without a tag in the
+ * values takes the chart's default, which its pinned version fixes; that is left to the chart.
+ */
+function chartValueImages(values: unknown, path: string, depth = 0, underImage = false): Array<{ path: string; image: string }> {
+    if (depth > 12 || values === null || typeof values !== "object") {
+        return [];
+    }
+    if (Array.isArray(values)) {
+        return values.flatMap((item, index) => chartValueImages(item, `${path}[${index}]`, depth + 1, underImage));
+    }
+    const record = values as KubeProps;
+    const own =
+        typeof record.repository === "string" && (typeof record.tag === "string" || typeof record.tag === "number")
+            ? [{ path: `${path}.tag`, image: `${record.repository}:${record.tag}` }]
+            : [];
+    return [
+        ...own,
+        ...Object.entries(record).flatMap(([key, child]) => {
+            // A string under a key that says image (`image`, `sidecarImage`, `images.<name>`).
+            const image = underImage || /image/i.test(key);
+            return typeof child === "string" && image && IMAGE_WITH_TAG.test(child)
+                ? [{ path: `${path}.${key}`, image: child }]
+                : chartValueImages(child, `${path}.${key}`, depth + 1, image);
+        }),
+    ];
+}
+
+/** A string that names an image with a tag: `name:tag`, the tag after the last path segment. */
+const IMAGE_WITH_TAG = /^[\w.-]+(?::\d+)?(?:\/[\w.-]+)*:[\w][\w.-]*$/;
+
 /** True when `image` floats: no tag, a moving tag, no well-formed digest. Go templates (a chart's values) are left to the chart. */
 const floats = (image: unknown): image is string => typeof image === "string" && !image.includes("{{") && !isPinnedImage(image);
 
@@ -107,6 +141,13 @@ export const disallowUnpinnedImages: ResourceValidationPolicy & PolicyText = {
             for (const { path, uri } of ociModelUris(args.props.spec, "spec")) {
                 if (floats(uri.slice(OCI_PREFIX.length))) {
                     reportViolation(PINNED_IMAGE_MESSAGES.modelcar(args.name, path, uri));
+                }
+            }
+        }
+        if (isHelmChart(args.type)) {
+            for (const { path, image } of chartValueImages(args.props.values, "values")) {
+                if (floats(image)) {
+                    reportViolation(PINNED_IMAGE_MESSAGES.chartValues(args.name, path, image));
                 }
             }
         }

@@ -293,6 +293,33 @@ describe("every spelling", () => {
             },
         );
 
+        test.each(["kubernetes:helm.sh/v3:Release", "kubernetes:helm.sh/v3:Chart", "kubernetes:helm.sh/v4:Chart"])(
+            "a %s's values: an image with a moving tag of its own is caught, a pinned one or one the chart's version fixes is not",
+            async (type) => {
+                const chart = (values: Obj) => resource(type, "models", { chart: "local-ai", version: "3.2.0", values });
+                const found = async (values: Obj) => (await check(imagePolicy, [chart(values)])).map((finding) => finding.message);
+                expect(
+                    await found({
+                        deployment: { image: { repository: "quay.io/go-skynet/local-ai", tag: "latest" } },
+                        modelServers: { OLlama: { images: { "amd-gpu": "ollama/ollama:rocm", cpu: "ollama/ollama:0.5.7" } } },
+                        sidecarImage: "ghcr.io/open-webui/open-webui:main-slim",
+                    }),
+                ).toEqual([
+                    image.chartValues("models", "values.deployment.image.tag", "quay.io/go-skynet/local-ai:latest"),
+                    image.chartValues("models", "values.modelServers.OLlama.images.amd-gpu", "ollama/ollama:rocm"),
+                    image.chartValues("models", "values.sidecarImage", "ghcr.io/open-webui/open-webui:main-slim"),
+                ]);
+                expect(
+                    await found({
+                        image: { repository: "quay.io/go-skynet/local-ai", tag: "v2.26.0" },
+                        other: { repository: "nginx" },
+                        templated: { image: "{{ .Values.global.registry }}/app:latest" },
+                        replicas: 2,
+                    }),
+                ).toEqual([]);
+            },
+        );
+
         test.each(["ConfigMap", "ConfigMapPatch"])(
             "KServe's inferenceservice-config as a %s: the images it injects are judged; another ConfigMap is not",
             async (kind) => {
