@@ -1,5 +1,5 @@
 import { ResourceValidationPolicy } from "@pulumi/policy";
-import { KubeProps, containersOf, imageTag, isMovingTag, isPinnedImage, PolicyText, policyText } from "./facts";
+import { KubeProps, containersOf, imageTag, isMovingTag, isPinnedImage, PolicyText, policyText, readKnown } from "./facts";
 import { isHelmChart, isKubernetesKind, kindOfType } from "./support/resources";
 
 /** What the policy reports of `name`'s image at `path`. */
@@ -83,10 +83,19 @@ function chartValueImages(values: unknown, path: string, depth = 0, underImage =
     if (depth > 12 || values === null || typeof values !== "object") {
         return [];
     }
+    // Values a preview does not know yet (a cluster's endpoint, another resource's name) are read around.
+    const known = (read: () => unknown) => readKnown(read).value;
     if (Array.isArray(values)) {
-        return values.flatMap((item, index) => chartValueImages(item, `${path}[${index}]`, depth + 1, underImage));
+        return Array.from({ length: values.length }, (_, index) =>
+            chartValueImages(
+                known(() => values[index]),
+                `${path}[${index}]`,
+                depth + 1,
+                underImage,
+            ),
+        ).flat();
     }
-    const record = values as KubeProps;
+    const record = Object.fromEntries(Object.keys(values).map((key) => [key, known(() => (values as KubeProps)[key])])) as KubeProps;
     const own =
         typeof record.repository === "string" && (typeof record.tag === "string" || typeof record.tag === "number")
             ? [{ path: `${path}.tag`, image: `${record.repository}:${record.tag}` }]
@@ -145,7 +154,7 @@ export const disallowUnpinnedImages: ResourceValidationPolicy & PolicyText = {
             }
         }
         if (isHelmChart(args.type)) {
-            for (const { path, image } of chartValueImages(args.props.values, "values")) {
+            for (const { path, image } of chartValueImages(readKnown(() => args.props.values).value, "values")) {
                 if (floats(image)) {
                     reportViolation(PINNED_IMAGE_MESSAGES.chartValues(args.name, path, image));
                 }

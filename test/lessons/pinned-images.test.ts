@@ -315,6 +315,8 @@ describe("every spelling", () => {
                         other: { repository: "nginx" },
                         templated: { image: "{{ .Values.global.registry }}/app:latest" },
                         replicas: 2,
+                        // A value not known until the update (a cluster's endpoint) is read around.
+                        clusterEndpoint: UNKNOWN,
                     }),
                 ).toEqual([]);
             },
