@@ -331,7 +331,14 @@ export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
                   : isRecord(value)
                     ? Object.fromEntries(Object.entries(value).map(([key, child]) => [key, unknownWhereBuilt(child)]))
                     : value;
-        const inputs = withIgnoredChanges(step.newState.inputs, previous, step.newState.options?.ignoreChanges);
+        const ignoring = withIgnoredChanges(step.newState.inputs, previous, step.newState.options?.ignoreChanges);
+        // A provider that auto-names keeps the name it gave on every later Check (it reads it from the old state): a base
+        // recorded without it is no change.
+        const autoNamed = autoName(stackOf(step.urn), step.newState.type, nameOf(step.urn));
+        const inputs =
+            previous !== undefined && previous.name === undefined && ignoring?.name === autoNamed
+                ? Object.fromEntries(Object.entries(ignoring).filter(([key]) => key !== "name"))
+                : ignoring;
         return asProviderReads(step.newState.type, named.length > 0 ? (unknownWhereBuilt(inputs) as Inputs) : inputs);
     };
     const reasonsOf = (step: (typeof headSteps)[number]): string[] => {

@@ -170,7 +170,15 @@ describe("through the pack", () => {
     describe("GKE Gateway backends: the backend timeout", () => {
         test("a short backend timeout on any InferencePool behind a GKE Gateway, KServe-made or not", async () => {
             expect(
-                summary(await verdict(pack(), servedPool({ type: "HTTP", httpHealthCheck: { port: 8000, requestPath: "/health" } }, 30))),
+                summary(
+                    await verdict(
+                        pack(),
+                        servedPool(
+                            { type: "HTTP", httpHealthCheck: { portSpecification: "USE_FIXED_PORT", port: 8000, requestPath: "/health" } },
+                            30,
+                        ),
+                    ),
+                ),
             ).toEqual(["advisory require-long-inference-backend-timeout @backend"]);
             const kserveMade = await verdict(pack(), () => {
                 gkeGateway();
@@ -183,7 +191,7 @@ describe("through the pack", () => {
                     },
                 });
                 healthCheck(
-                    { type: "HTTP", httpHealthCheck: { port: 8000, requestPath: "/health" } },
+                    { type: "HTTP", httpHealthCheck: { portSpecification: "USE_FIXED_PORT", port: 8000, requestPath: "/health" } },
                     { ...poolBackend, name: "qwen-inference-pool" },
                 );
             });

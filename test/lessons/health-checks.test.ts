@@ -94,7 +94,10 @@ describe("the rule", () => {
             // KServe's pool serves on 8000; without a port GKE probes the serving port.
             expect(await messages({})).toEqual([]);
             expect(await messages({ portSpecification: "USE_SERVING_PORT" })).toEqual([]);
-            expect(await messages({ port: 8000 })).toEqual([]);
+            expect(await messages({ portSpecification: "USE_FIXED_PORT", port: 8000 })).toEqual([]);
+            expect(await messages({ port: 8000 })).toEqual([
+                "HealthCheckPolicy qwen-inference-pool checks InferencePool models/qwen-inference-pool on port 8000 without a portSpecification, which the API server rejects: unset, it is USE_SERVING_PORT, which takes no port; set portSpecification USE_FIXED_PORT with the port, or drop the port.",
+            ]);
             expect(await messages({ portSpecification: "USE_FIXED_PORT", port: 8080 })).toEqual([
                 "HealthCheckPolicy qwen-inference-pool checks port 8080 on InferencePool models/qwen-inference-pool, which serves on 8000; GKE would probe a port vLLM does not answer on, so use port 8000 or USE_SERVING_PORT.",
             ]);
@@ -189,7 +192,6 @@ describe("every spelling", () => {
     /** Checks that probe vLLM where it answers. */
     const SAFE = [
         checkSpec({ portSpecification: "USE_FIXED_PORT", port: 8000, requestPath: "/health" }),
-        checkSpec({ port: 8000, requestPath: "/health" }),
         checkSpec({ portSpecification: "USE_SERVING_PORT", requestPath: "/health" }),
         checkSpec({ requestPath: "/health" }),
     ];
@@ -204,6 +206,8 @@ describe("every spelling", () => {
         checkSpec({ portSpecification: "USE_NAMED_PORT", portName: "http", requestPath: "/health" }),
         checkSpec({ portName: "http", requestPath: "/health" }),
         checkSpec({ portSpecification: "USE_FIXED_PORT", port: 8080, requestPath: "/health" }),
+        // A port without a portSpecification: the CRD admits it only with USE_FIXED_PORT, so the API server rejects it.
+        checkSpec({ port: 8000, requestPath: "/health" }),
         {},
     ];
 
@@ -337,7 +341,7 @@ describe("through the pack", () => {
             ],
             [
                 "an HTTP check of /health, however the type is cased",
-                { type: "http", httpHealthCheck: { port: 8000, requestPath: "/health" } },
+                { type: "http", httpHealthCheck: { portSpecification: "USE_FIXED_PORT", port: 8000, requestPath: "/health" } },
                 [],
             ],
         ])("%s", async (_, health, expected) => {

@@ -106,7 +106,7 @@ describe("every spelling", () => {
     const ROUTES = ["gateway.networking.k8s.io/v1", "gateway.networking.k8s.io/v1beta1"];
     const SAFE = [
         HTTP_HEALTH,
-        { type: "http", httpHealthCheck: { port: 8000, requestPath: "/health" } },
+        { type: "http", httpHealthCheck: { portSpecification: "USE_FIXED_PORT", port: 8000, requestPath: "/health" } },
         { type: "HTTP", httpHealthCheck: { portSpecification: "USE_SERVING_PORT", requestPath: "/health" } },
     ];
     const BROKEN = [
@@ -114,6 +114,8 @@ describe("every spelling", () => {
         { type: "GRPC", grpcHealthCheck: { port: 8000 } },
         { httpHealthCheck: { port: 8000, requestPath: "/health" } },
         { type: "HTTP", httpHealthCheck: { port: 8000, requestPath: "/v1/models" } },
+        // A port without a portSpecification, which the API server rejects.
+        { type: "HTTP", httpHealthCheck: { port: 8000, requestPath: "/health" } },
         { type: "HTTP", httpHealthCheck: { portSpecification: "USE_NAMED_PORT", portName: "http", requestPath: "/health" } },
     ];
 

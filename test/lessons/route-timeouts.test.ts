@@ -261,7 +261,7 @@ describe("through the pack", () => {
                 pool();
                 route(poolBackend, { timeouts: { request: "300s" } });
                 backendPolicy(600);
-                healthCheck({ type: "HTTP", httpHealthCheck: { port: 8000, requestPath: "/health" } });
+                healthCheck({ type: "HTTP", httpHealthCheck: { portSpecification: "USE_FIXED_PORT", port: 8000, requestPath: "/health" } });
             };
             expect(summary(await verdict(pack(), withTimeouts("gke-l7-regional-external-managed")))).toEqual([
                 "mandatory disallow-httproute-timeouts-on-gke @route",

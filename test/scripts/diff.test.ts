@@ -108,6 +108,11 @@ describe("between two offline previews of the dev stack", () => {
             pool(state.inputs).initialNodeCount += 1;
         });
         expect(diffReports(readBaseReport(base), floor).resources).toEqual([]);
+        // A base recorded without the name the provider gave the pool: it keeps that name, so no change.
+        const unnamed = edited("tpu-inference-tpu-pool", (state) => {
+            delete (state.inputs as Record<string, unknown>).name;
+        });
+        expect(diffReports(readBaseReport(unnamed), base).resources).toEqual([]);
         const scopes = edited("tpu-inference-tpu-pool", (state) => {
             const config = pool(state.inputs).nodeConfig;
             config.oauthScopes = [...(config.oauthScopes as string[])]

@@ -61,6 +61,7 @@ describe("ResourceRecorder", () => {
         getDeletebeforereplace: () => false,
         getCustomtimeouts: () => undefined,
         getAliasesList: () => [],
+        getAdditionalsecretoutputsList: () => [],
     };
     const invoke = (recorder: ResourceRecorder, tok: string) =>
         new Promise<unknown>((resolve) => recorder.monitor.invoke({ getTok: () => tok }, (err) => resolve(err)));

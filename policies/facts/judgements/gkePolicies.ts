@@ -15,6 +15,8 @@ export interface HealthCheck {
     type: unknown;
     requestPath: string;
     portSpecification: PortSpecification;
+    /** Whether the policy names its portSpecification (without one, its CRD admits no port: see healthCheckProblem). */
+    portSpecificationSet: boolean;
     port?: number;
     portName?: string;
 }
@@ -35,6 +37,7 @@ export function healthCheckOf(policy: KubeProps): HealthCheck {
         type: config.type,
         requestPath: http.requestPath ?? "/",
         portSpecification,
+        portSpecificationSet: http.portSpecification !== undefined,
         ...(port !== undefined ? { port } : {}),
         ...(portName !== undefined ? { portName } : {}),
     };
@@ -68,6 +71,10 @@ export function healthCheckProblem(
     }
     if (check.requestPath !== VLLM_HEALTH_PATH) {
         return `${prefix} ${JSON.stringify(check.requestPath)} on ${describeBackend(backend)}; vLLM answers health checks on ${VLLM_HEALTH_PATH}.`;
+    }
+    if (!check.portSpecificationSet && (check.port !== undefined || check.portName !== undefined)) {
+        // gke-gateway-api fc40d606 networking.gke.io_healthcheckpolicies.yaml:124-128 (x-kubernetes-validations).
+        return `${prefix} ${describeBackend(backend)} on ${check.port !== undefined ? `port ${check.port}` : `port ${JSON.stringify(check.portName)}`} without a portSpecification, which the API server rejects: unset, it is USE_SERVING_PORT, which takes no port; set portSpecification USE_FIXED_PORT with the port, or drop the port.`;
     }
     if (check.portSpecification === "USE_NAMED_PORT") {
         return `${prefix} ${describeBackend(backend)} on the named port ${JSON.stringify(check.portName ?? null)}; GKE's network endpoint groups have no named ports, so use USE_SERVING_PORT or a fixed port.`;

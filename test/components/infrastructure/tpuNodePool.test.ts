@@ -47,6 +47,8 @@ describe("TpuNodePool", () => {
     test("the default single-host v6e-4 pool: zone, machine type, autoscaling from zero, no placement policy", async () => {
         const { resource } = await poolFor({});
         expect(resource.inputs).toEqual({
+            // The name the provider gives a pool that sets none (the offline preview's, as the engine hands the pack).
+            name: "tpu-pool-a5c362f",
             project: "acme-inference",
             location: "europe-west4",
             cluster: CLUSTER_ID,
@@ -156,6 +158,7 @@ describe("TpuNodePool", () => {
                 { capacity: { type: "flex-start", maxRunDurationSeconds: 86400 }, minNodes: 0, computeClass: "tpu-inference-tpu" },
             );
             expect(resource.inputs).toEqual({
+                name: "tpu-pool-a5c362f",
                 project: "acme-inference",
                 location: "us-east5",
                 cluster: CLUSTER_ID,
