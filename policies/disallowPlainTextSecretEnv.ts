@@ -4,7 +4,18 @@ import { Props, isKubernetesKind, kindOfType, namespaceOf } from "./support/reso
 
 /** Names that hold credentials: environment variables, ConfigMap keys. */
 const CREDENTIAL_NAME =
-    /(TOKEN|SECRET|PASSWORD|PASSWD|(?:^|_)PASS|(?:API|ACCESS|PRIVATE|SECRET|SIGNING|ENCRYPTION|ACCOUNT|CLIENT|AUTH|HMAC)_?KEY|CREDENTIALS?)$/i;
+    /(TOKEN|SECRET|PASSWORD|PASSWD|(?:^|_)PASS|(?:API|ACCESS|PRIVATE|SECRET|SIGNING|ENCRYPTION|ACCOUNT|CLIENT|AUTH|HMAC|MASTER|SALT|LICENSE|OPENAI|ANTHROPIC|COHERE|GEMINI|MISTRAL|GROQ)_?KEY|CREDENTIALS?)$/i;
+/** A connection URL with a password in it (`postgresql://user:password@host/db`), whatever the variable is called. */
+const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/:@\s]+:([^@\s]+)@/i;
+
+/** True when a literal value holds a credential: under a credential's name, or a URL that carries a password. */
+function holdsCredential(name: string, value: string): boolean {
+    if (isReference(value)) {
+        return false;
+    }
+    const password = URL_WITH_PASSWORD.exec(value)?.[1];
+    return CREDENTIAL_NAME.test(name) || (password !== undefined && !isReference(password) && !password.includes("$("));
+}
 /** Command-line flags that take a credential (`--hf-token`, `--api-key`, `--password`). */
 const CREDENTIAL_FLAG = /^--?[a-z0-9-_]*(token|secret|password|passwd|api[-_]?key|access[-_]?key|private[-_]?key|credentials?)$/i;
 
@@ -68,12 +79,13 @@ export const disallowPlainTextSecretEnv: StackValidationPolicy & PolicyText = {
                 for (const [index, variable] of (Array.isArray(env) ? env : []).entries() as IterableIterator<[number, Props]>) {
                     // A value a preview does not know yet comes from another resource: not one the program writes.
                     const value = readKnown(() => env[index]?.value);
-                    if (value.unknown || !CREDENTIAL_NAME.test(String(readKnown(() => variable?.name).value))) {
+                    const name = String(readKnown(() => variable?.name).value);
+                    if (value.unknown) {
                         continue;
                     }
-                    if (typeof value.value === "string" && !isReference(value.value) && variable.valueFrom === undefined) {
+                    if (typeof value.value === "string" && variable.valueFrom === undefined && holdsCredential(name, value.value)) {
                         reportViolation(PLAIN_TEXT_SECRET_MESSAGES.literal(resource.name, path, variable.name), resource.urn);
-                    } else if (variable.valueFrom?.configMapKeyRef !== undefined) {
+                    } else if (CREDENTIAL_NAME.test(name) && variable.valueFrom?.configMapKeyRef !== undefined) {
                         reportViolation(
                             PLAIN_TEXT_SECRET_MESSAGES.fromConfigMap(
                                 resource.name,

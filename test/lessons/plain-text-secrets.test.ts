@@ -129,6 +129,11 @@ describe("every spelling", () => {
         "SIGNING_KEY",
         "SERVICE_ACCOUNT_KEY",
         "GOOGLE_CREDENTIALS",
+        // Model gateways' and providers' keys (LiteLLM's deploy docs set the first two).
+        "LITELLM_MASTER_KEY",
+        "LITELLM_SALT_KEY",
+        "AZURE_OPENAI_KEY",
+        "ANTHROPIC_KEY",
     ];
     const NOT_CREDENTIALS = ["MAX_TOKENS", "VLLM_MAX_NUM_BATCHED_TOKENS", "TOKENIZER", "CACHE_KEY", "PASSTHROUGH", "SECRET_NAME", "BYPASS"];
     const SECRET_REF = { valueFrom: { secretKeyRef: { name: "hf", key: "token" } } };
@@ -205,6 +210,26 @@ describe("every spelling", () => {
                     (finding) => finding.message,
                 ),
             ).toEqual([say.commandLine("vllm", `${podPath}.containers[0] (main)`, flag)]);
+        });
+
+        test("a connection URL with a password in it, whatever the variable is called; one whose password is a reference is clean", async () => {
+            const [apiVersion, kind, body, podPath] = POD_KINDS[3];
+            const found = async (value: string) =>
+                (
+                    await check(policy, [
+                        podObject(apiVersion, kind, body, { containers: [vllmContainer({ env: [{ name: "DATABASE_URL", value }] })] }),
+                    ])
+                ).map((finding) => finding.message);
+            expect(await found("postgresql://litellm:Sup3rS3cret@db.internal:5432/litellm")).toEqual([
+                say.literal("vllm", `${podPath}.containers[0] (main)`, "DATABASE_URL"),
+            ]);
+            for (const clean of [
+                "postgresql://litellm:$(DB_PASSWORD)@db.internal/litellm",
+                "postgresql://db.internal/litellm",
+                "https://example.com/a:b@c",
+            ]) {
+                expect(await found(clean)).toEqual([]);
+            }
         });
 
         test("an init container is read as well", async () => {
