@@ -92,7 +92,7 @@ export const disallowGatewayOpenToInternet: StackValidationPolicy & PolicyText =
         for (const { through, description, service, exposure } of exposedModelServices(args.resources)) {
             if (exposure.verdict === "unknown") {
                 reportViolation(
-                    `${description} puts vLLM Service ${service} on the internet, and what stands in front of it could not be judged: ${exposure.why}.`,
+                    `${description} puts model server Service ${service} on the internet, and what stands in front of it could not be judged: ${exposure.why}.`,
                     through.urn,
                 );
             }

@@ -10,7 +10,7 @@ export function openServiceMessage(description: string, service: string, literal
         literalHeaders.length > 0
             ? `; its header check (${literalHeaders.join(", ")}) compares a value written in the program, which anyone who reads the program or the stack's state can send`
             : "";
-    return `${description} puts vLLM Service ${service} on the internet and nothing restricts who reaches it${headers}: make its load balancer internal, allow only your callers' ranges (loadBalancerSourceRanges, or the Ingress controller's allowlist), or require authentication (IAP, the load balancer's OIDC), or serve it through a Gateway with access control.`;
+    return `${description} puts model server Service ${service} on the internet and nothing restricts who reaches it${headers}: make its load balancer internal, allow only your callers' ranges (loadBalancerSourceRanges, or the Ingress controller's allowlist), or require authentication (IAP, the load balancer's OIDC), or serve it through a Gateway with access control.`;
 }
 
 /**
@@ -31,7 +31,7 @@ export const requireGatewayAccessControl: StackValidationPolicy & PolicyText = {
     ...policyText(
         "open-endpoint",
         "require-gateway-access-control",
-        "An inference backend (an InferencePool or a vLLM Service) reachable from the internet, through an external Gateway, an Ingress or a LoadBalancer Service, must restrict who reaches it; a Gateway must serve it over HTTPS only.",
+        "An inference backend (an InferencePool, or a Service in front of vLLM or another model server) reachable from the internet, through an external Gateway, an Ingress or a LoadBalancer Service, must restrict who reaches it; a Gateway must serve it over HTTPS only.",
     ),
     enforcementLevel: "mandatory",
     severity: "critical",

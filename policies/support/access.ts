@@ -29,7 +29,7 @@ import { Backend, kserveRouteBackends, serviceParentRefs } from "./kserve";
 import { isKubernetesKind, isLlmInferenceService, namespaceOf, objectKey } from "./resources";
 import { gkePoliciesByTarget, httpRoutes } from "./routes";
 import { gatewaysByKey } from "./stack";
-import { stackVllmPods } from "./workloads";
+import { stackOtherModelServerPods, stackVllmPods } from "./workloads";
 
 /** Where traffic enters a Gateway: a route's (or KServe service's) parent references, its namespace, and the backends it reaches. */
 export interface Attachment {
@@ -40,12 +40,18 @@ export interface Attachment {
     forwarding: Backend[];
 }
 
-/** True when a Service sends traffic to vLLM (over HTTP or TLS): it selects KServe's workload, or pods the stack runs vLLM in. */
-export function isVllmService(service: PolicyResource, resources: PolicyResource[]): boolean {
+/**
+ * True when a Service sends traffic to a model server: it selects KServe's workload, or pods the stack runs vLLM in
+ * (over HTTP or TLS) or another model server (TGI, Ollama, NIM, ...: facts MODEL_SERVER_IMAGES).
+ */
+export function isModelService(service: PolicyResource, resources: PolicyResource[]): boolean {
     const selector = service.props.spec?.selector;
+    const selected = (pod: { namespace: string; labels: Record<string, string> }) =>
+        pod.namespace === namespaceOf(service) && selectorMatches(selector, pod.labels);
     return (
         selectsKServeWorkload(selector) ||
-        stackVllmPods(resources, true).some((pod) => pod.namespace === namespaceOf(service) && selectorMatches(selector, pod.labels))
+        stackVllmPods(resources, true).some(selected) ||
+        stackOtherModelServerPods(resources).some(selected)
     );
 }
 
@@ -69,7 +75,7 @@ function attachments(resources: PolicyResource[]): Attachment[] {
         (backend.kind === "Service" &&
             backend.group === "" &&
             (workloadServices.has(`${backend.namespace}/${backend.name}`) ||
-                isVllmService(services.get(`${backend.namespace}/${backend.name}`) ?? backend.source, resources)));
+                isModelService(services.get(`${backend.namespace}/${backend.name}`) ?? backend.source, resources)));
     const fromRoutes = httpRoutes(resources).map((route): Attachment => {
         const rules: KubeProps[] = Array.isArray(route.props.spec?.rules) ? route.props.spec.rules : [];
         const namespace = namespaceOf(route);

@@ -15,7 +15,7 @@ import {
     ingressExposure,
     loadBalancerServiceExposure,
 } from "../facts";
-import { isVllmService } from "./access";
+import { isModelService } from "./access";
 import { cloudArmorVerdict, securityPolicies } from "./cloudArmor";
 import { chartName, isHelmChart, isKubernetesKind, namespaceOf, objectKey } from "./resources";
 
@@ -140,7 +140,7 @@ function surroundings(
 export function exposedModelServices(resources: PolicyResource[]): ServiceExposure[] {
     const services = new Map(
         resources
-            .filter((resource) => isKubernetesKind(resource.type, "", "Service") && isVllmService(resource, resources))
+            .filter((resource) => isKubernetesKind(resource.type, "", "Service") && isModelService(resource, resources))
             .map((service) => [objectKey(service), service]),
     );
     const byKind = (group: string, kind: string) => resources.filter((resource) => isKubernetesKind(resource.type, group, kind));

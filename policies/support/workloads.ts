@@ -8,6 +8,7 @@ import {
     COLD_START_PESSIMISTIC_ANNOTATION,
     MINIMUM_TPU_STARTUP_SECONDS,
     VllmPod,
+    otherModelServerPods,
     plainHttpVllmPods,
     tpuStartupBudgetSeconds,
 } from "../facts";
@@ -16,6 +17,11 @@ import { Props, kindOfType, namespaceOf } from "./resources";
 /** The stack's pods that serve vLLM over plain HTTP, or, `withTls`, over either (TLS restricts nobody: vLLM asks no client certificate by default). */
 export function stackVllmPods(resources: PolicyResource[], withTls = false): VllmPod[] {
     return resources.flatMap((resource) => plainHttpVllmPods(kindOfType(resource.type), resource.props, namespaceOf(resource), withTls));
+}
+
+/** The stack's pods that run a model server other than vLLM (TGI, Ollama, NIM, ...). */
+export function stackOtherModelServerPods(resources: PolicyResource[]): Array<{ namespace: string; labels: Record<string, string> }> {
+    return resources.flatMap((resource) => otherModelServerPods(kindOfType(resource.type), resource.props, namespaceOf(resource)));
 }
 
 /** A positive number of seconds from an annotation's value, else undefined. */

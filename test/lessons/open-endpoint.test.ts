@@ -865,6 +865,31 @@ describe("every spelling", () => {
                 expect(await messages(served("LeaderWorkerSet", lws, { "leaderworkerset.sigs.k8s.io/name": "other" }))).toEqual([]);
             });
 
+            test("another model server is a model server too: TGI, Ollama, NIM and the rest by their images; an ordinary web server is not", async () => {
+                const behindLoadBalancer = (image: string) => [
+                    kube("apps/v1", "Deployment", "server", {
+                        metadata: { name: "server", namespace: "models" },
+                        spec: { template: { metadata: { labels: { app: "server" } }, spec: { containers: [{ name: "server", image }] } } },
+                    }),
+                    kube("v1", "Service", "qwen-http", {
+                        metadata: { name: "qwen-http", namespace: "models" },
+                        spec: { ...LB, selector: { app: "server" }, ports: [{ port: 80, targetPort: 8080 }] },
+                    }),
+                ];
+                for (const image of [
+                    "ghcr.io/huggingface/text-generation-inference:3.3.4",
+                    "ollama/ollama:0.5.7",
+                    "nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3",
+                    "nvcr.io/nvidia/tritonserver:25.01-py3",
+                    "lmsysorg/sglang:v0.4.6",
+                    "ghcr.io/ggml-org/llama.cpp:server-b4500",
+                    "quay.io/go-skynet/local-ai:v2.26.0",
+                ]) {
+                    expect(await messages(behindLoadBalancer(image))).toEqual([openService]);
+                }
+                expect(await messages(behindLoadBalancer("nginx:1.27"))).toEqual([]);
+            });
+
             test("a LoadBalancer Service with an internet address and no allowlist is caught, on GKE, AWS and Azure alike", async () => {
                 const external: Array<Record<string, string>> = [
                     {},
@@ -947,7 +972,7 @@ describe("every spelling", () => {
                 // A policy or BackendConfig the program does not declare: advisory, never mandatory.
                 expect(await messages(withArmor)).toEqual([]);
                 expect(await messages(withArmor, advisory)).toEqual([
-                    "advisory: Ingress models/qwen (GKE) puts vLLM Service models/qwen-http on the internet, and what stands in front of it could not be judged: Cloud Armor policy gate (BackendConfig qwen) is not declared by the program, so whether it refuses anyone could not be judged.",
+                    "advisory: Ingress models/qwen (GKE) puts model server Service models/qwen-http on the internet, and what stands in front of it could not be judged: Cloud Armor policy gate (BackendConfig qwen) is not declared by the program, so whether it refuses anyone could not be judged.",
                 ]);
                 // Internal, or another class GKE leaves alone.
                 expect(await messages([svc(), ingress({ "kubernetes.io/ingress.class": "gce-internal" })])).toEqual([]);
@@ -1070,7 +1095,7 @@ describe("every spelling", () => {
                     const stack = [svc(), ingress({}, { ingressClassName: className })];
                     expect(await messages(stack)).toEqual([]);
                     expect(await messages(stack, advisory)).toEqual([
-                        `advisory: Ingress models/qwen (class ${className}) puts vLLM Service models/qwen-http on the internet, and what stands in front of it could not be judged: its class "${className}" is served by a controller the pack does not know.`,
+                        `advisory: Ingress models/qwen (class ${className}) puts model server Service models/qwen-http on the internet, and what stands in front of it could not be judged: its class "${className}" is served by a controller the pack does not know.`,
                     ]);
                 }
             });

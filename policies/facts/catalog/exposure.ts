@@ -103,3 +103,24 @@ export const NGINX_INGRESS = {
     /** Raw nginx configuration, off by default (allow-snippet-annotations false): a header check written there checks nothing. */
     snippets: ["nginx.ingress.kubernetes.io/configuration-snippet", "nginx.ingress.kubernetes.io/server-snippet"],
 } as const;
+
+/**
+ * Model servers besides vLLM, by the image repositories they ship as: each answers inference requests on its own port,
+ * and none refuses a caller by default. Sources: Hugging Face TGI (https://huggingface.co/docs/text-generation-inference,
+ * ghcr.io/huggingface/text-generation-inference; `--api-key` optional), Ollama (https://docs.ollama.com/docker,
+ * ollama/ollama; no authentication), NVIDIA NIM (https://docs.nvidia.com/nim/large-language-models/latest/getting-started.html,
+ * nvcr.io/nim/...), Triton (https://docs.nvidia.com/deeplearning/triton-inference-server, nvcr.io/nvidia/tritonserver),
+ * SGLang (https://docs.sglang.ai, lmsysorg/sglang), llama.cpp's server (https://github.com/ggml-org/llama.cpp,
+ * ghcr.io/ggml-org/llama.cpp), LocalAI (https://localai.io, localai/localai and quay.io/go-skynet/local-ai) and KServe's
+ * Hugging Face runtime (kserve/huggingfaceserver).
+ */
+export const MODEL_SERVER_IMAGES: ReadonlyArray<{ server: string; repositories: readonly string[] }> = [
+    { server: "TGI", repositories: ["ghcr.io/huggingface/text-generation-inference"] },
+    { server: "Ollama", repositories: ["ollama/ollama", "docker.io/ollama/ollama"] },
+    { server: "NVIDIA NIM", repositories: ["nvcr.io/nim/"] },
+    { server: "Triton", repositories: ["nvcr.io/nvidia/tritonserver"] },
+    { server: "SGLang", repositories: ["lmsysorg/sglang", "docker.io/lmsysorg/sglang"] },
+    { server: "llama.cpp", repositories: ["ghcr.io/ggml-org/llama.cpp", "ghcr.io/ggerganov/llama.cpp"] },
+    { server: "LocalAI", repositories: ["localai/localai", "docker.io/localai/localai", "quay.io/go-skynet/local-ai"] },
+    { server: "KServe's Hugging Face runtime", repositories: ["kserve/huggingfaceserver", "docker.io/kserve/huggingfaceserver"] },
+];

@@ -4,7 +4,8 @@
  * `appProtocol`, or from its name when `appProtocol` is unset (field report: KServe's `appProtocol: https` made GKE
  * speak TLS to vLLM).
  */
-import { KSERVE_CHILDREN } from "../catalog";
+import { KSERVE_CHILDREN, MODEL_SERVER_IMAGES } from "../catalog";
+import { imageRepository } from "../images";
 import { KindRef, KubeProps, readKnown } from "./objects";
 import { ContainerAt, containersOf, isVllmContainer, podSpecsOf, vllmServesTls } from "./workloads";
 
@@ -90,4 +91,31 @@ export function httpsDeclaration(port: KubeProps): string | undefined {
         return TLS_APP_PROTOCOLS.has(String(port.appProtocol).toLowerCase()) ? `appProtocol ${port.appProtocol}` : undefined;
     }
     return String(port.name ?? "").toLowerCase() === "https" ? `name "${port.name}"` : undefined;
+}
+
+/** The model server (besides vLLM) an image ships, by its repository (a repository ending `/` names a prefix), or undefined. */
+export function modelServerOfImage(image: unknown): string | undefined {
+    if (typeof image !== "string") {
+        return undefined;
+    }
+    const repository = imageRepository(image);
+    return MODEL_SERVER_IMAGES.find(({ repositories }) =>
+        repositories.some((candidate) => (candidate.endsWith("/") ? repository.startsWith(candidate) : repository === candidate)),
+    )?.server;
+}
+
+/** The pods of an object (in `namespace`) that run a model server other than vLLM: their namespace and labels. */
+export function otherModelServerPods(
+    kind: KindRef,
+    object: KubeProps,
+    namespace: string,
+): Array<{ namespace: string; labels: Record<string, string> }> {
+    const containers = containersOf(kind, object);
+    return podSpecsOf(kind, object)
+        .filter((pod) =>
+            containers.some(
+                (at) => at.pod.path === pod.path && modelServerOfImage(readKnown(() => at.container.image).value) !== undefined,
+            ),
+        )
+        .map((pod) => ({ namespace, labels: pod.labels }));
 }
