@@ -348,9 +348,19 @@ export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
         }
         const type = step.newState.type;
         const before = asProviderReads(type, previous.inputs);
+        const after = afterInputs(step, previous.inputs);
+        // The program's own replacement options: replaceOnChanges on a changed input path (`*`, any), replaceWith on a
+        // resource being replaced (pulumi/pulumi@1b5949891b pkg/resource/deploy/step_generator.go:1946, 2895-2915).
+        const changed = previous.inputs === undefined ? [] : changesOf(diffValues(before, after)).map((change) => change.path);
+        const onChanges = (step.newState.options?.replaceOnChanges ?? []).filter((path) =>
+            changed.some((at) => path === "*" || at === path || at.startsWith(`${path}.`) || at.startsWith(`${path}[`)),
+        );
+        const withOthers = (step.newState.options?.replaceWith ?? []).filter((urn) => replacing.has(urn));
         return [
-            ...(previous.inputs === undefined ? [] : replacedOn(type, step.newState.custom, before, afterInputs(step, previous.inputs))),
+            ...(previous.inputs === undefined ? [] : replacedOn(type, step.newState.custom, before, after)),
             ...(step.newState.custom && providerReplaced(previous.provider, explicitProvider(step.newState.provider)) ? ["provider"] : []),
+            ...onChanges.map((path) => `replaceOnChanges ${path === "*" ? "*" : `inputs.${path}`}`),
+            ...withOthers.map((urn) => `replaceWith ${nameOf(urn)}`),
         ];
     };
     for (let grew = true; grew;) {

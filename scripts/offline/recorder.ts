@@ -60,6 +60,10 @@ export interface RecordedResource {
         customTimeouts?: { create?: string; update?: string; delete?: string };
         protect?: boolean;
         deleteBeforeReplace?: boolean;
+        /** Input paths whose change replaces the resource, whatever its provider says (`*`: any). */
+        replaceOnChanges?: string[];
+        /** Resources whose replacement replaces this one, by URN. */
+        replaceWith?: string[];
     };
 }
 
@@ -145,6 +149,8 @@ interface RegisterResourceRequest {
     getCustomtimeouts(): { getCreate(): string; getUpdate(): string; getDelete(): string } | undefined;
     getAliasesList(): AliasRequest[];
     getAdditionalsecretoutputsList(): string[];
+    getReplaceonchangesList(): string[];
+    getReplaceWithList?(): string[];
 }
 
 /** An alias as the SDK sends it to a monitor that supports alias specs (proto/alias.proto): a URN, or a spec of one. */
@@ -437,6 +443,8 @@ function record(
             ...(Object.keys(customTimeouts).length > 0 ? { customTimeouts } : {}),
             ...(req.getProtect() ? { protect: true } : {}),
             ...(req.getDeletebeforereplace() ? { deleteBeforeReplace: true } : {}),
+            ...(req.getReplaceonchangesList().length > 0 ? { replaceOnChanges: req.getReplaceonchangesList() } : {}),
+            ...((req.getReplaceWithList?.() ?? []).length > 0 ? { replaceWith: req.getReplaceWithList!() } : {}),
         },
     };
 }

@@ -151,6 +151,33 @@ describe("between two offline previews of the dev stack", () => {
         expect(reasons.has("tpu-inference-webhooks")).toBe(false);
     });
 
+    test("the program's own replacement options: replaceOnChanges on a changed path, replaceWith on a resource being replaced", async () => {
+        const withOptions = (
+            report: PreviewReport,
+            name: string,
+            options: Record<string, unknown>,
+            edit: (inputs: { metadata: { annotations?: Record<string, string> } }) => void = () => undefined,
+        ) => {
+            const copy = structuredClone(report);
+            const state = copy.steps.find((step) => step.urn.endsWith(`::${name}`))!.newState;
+            state.options = { ...state.options, ...options };
+            edit(state.inputs as { metadata: { annotations?: Record<string, string> } });
+            return copy;
+        };
+        const annotated = withOptions(base, "qwen2-3b-llmisvc", { replaceOnChanges: ["metadata.annotations"] }, (inputs) => {
+            inputs.metadata.annotations = { ...inputs.metadata.annotations, team: "ml" };
+        });
+        expect(
+            diffReports(readBaseReport(base), annotated).resources.map((change) => [change.name, change.op, change.replaceReasons]),
+        ).toEqual([["qwen2-3b-llmisvc", "replace", ["replaceOnChanges inputs.metadata.annotations"]]]);
+        const cluster = base.steps.find((step) => step.urn.endsWith("::tpu-inference-cluster"))!.urn;
+        const head = withOptions(await offlineReport("dev", "masterCidr=172.16.0.16/28"), "tpu-inference-ca-issuer", {
+            replaceWith: [cluster],
+        });
+        const change = diffReports(readBaseReport(base), head).resources.find((candidate) => candidate.name === "tpu-inference-ca-issuer");
+        expect(change?.replaceReasons).toEqual(["provider", "replaceWith tpu-inference-cluster"]);
+    });
+
     test("switching the gateway provider: an unchanged service shows the dependencies it loses, the Gateway its class among its inputs first", async () => {
         const diff = diffReports(readBaseReport(base), await offlineReport("dev", "gatewayProvider=istio"));
         const urn = (path: string) => `urn:pulumi:dev::gke-tpu-inference::${path}`;

@@ -62,6 +62,7 @@ describe("ResourceRecorder", () => {
         getCustomtimeouts: () => undefined,
         getAliasesList: () => [],
         getAdditionalsecretoutputsList: () => [],
+        getReplaceonchangesList: () => [],
     };
     const invoke = (recorder: ResourceRecorder, tok: string) =>
         new Promise<unknown>((resolve) => recorder.monitor.invoke({ getTok: () => tok }, (err) => resolve(err)));
