@@ -122,6 +122,11 @@ interface ProgramResource {
     __pulumiType: string;
 }
 
+/** What the offline preview replaces of the program's StackReference: how it reads an output as a plain value. */
+interface StackReferenceMethods {
+    readOutputValue?: (caller: string, output: string, required: boolean) => Promise<unknown>;
+}
+
 /** What the Kubernetes SDK's v1 components (helm.v3.Chart, yaml.ConfigFile, kustomize.Directory) share. */
 interface CollectionComponentResource {
     getResourceImpl(this: ProgramResource, ...args: unknown[]): OutputLike;
@@ -198,6 +203,22 @@ export async function recordResources(
         loggedErrors.push(message.trim() !== "" ? message : "(an empty message)");
         return logError(message, ...rest);
     };
+
+    // A StackReference's outputs are unknown offline: read as an Output they stay unknown, as a preview keeps them; read
+    // as a plain value (requireOutputValue, getOutputValue, getOutputDetails) the program would get undefined, so that
+    // read stops the run in one line naming the reference and the output.
+    const stackReference = programModule<{ StackReference: { prototype: StackReferenceMethods } }>(
+        programDir,
+        "@pulumi/pulumi/stackReference",
+    )?.StackReference.prototype;
+    const readOutputValue = stackReference?.readOutputValue;
+    if (stackReference && readOutputValue) {
+        stackReference.readOutputValue = async function (this: { __name?: string }, caller: string, output: string) {
+            throw new ProgramError(
+                `StackReference ${this.__name ?? "(unnamed)"} reads output ${JSON.stringify(output)} with ${caller.replace(/Sync$/, "Value")}: another stack's outputs have no offline answer; read it with getOutput (an Output the preview keeps unknown), or pass the value as configuration`,
+            );
+        };
+    }
 
     // The Kubernetes SDK's v1 components render their objects as the program runs. Where the preview cannot see them
     // (a chart or kustomization the provider renders, a ConfigFile whose URL does not answer), a look-up of one of their
@@ -363,6 +384,9 @@ export async function recordResources(
         runtimeResource.registerResource = registerResource;
         log.error = logError;
         globalThis.fetch = fetch;
+        if (stackReference && readOutputValue) {
+            stackReference.readOutputValue = readOutputValue;
+        }
         if (collection && getResourceImpl) {
             collection.getResourceImpl = getResourceImpl;
         }

@@ -60,6 +60,16 @@ describe("inputs as a provider's Check returns them, which the engine hands the 
     });
 });
 
+describe("another stack's outputs, which have no offline answer", () => {
+    test("read as a plain value, they stop the run in one line naming the reference and the output", async () => {
+        const run = await foreign("stack-value");
+        expect(run.status).toBe(2);
+        expect(run.stderr).toBe(
+            'error: StackReference network reads output "networkName" with requireOutputValue: another stack\'s outputs have no offline answer; read it with getOutput (an Output the preview keeps unknown), or pass the value as configuration\n',
+        );
+    });
+});
+
 describe("secrets", () => {
     test("an output the provider marks secret is shown as a secret, in the tree and the report", async () => {
         const run = await foreign("secret-output");
