@@ -11,7 +11,7 @@ import { PolicyViolation } from "./analyzer";
 import { BaseReport, comparable, explicitProvider, offlineState } from "./baseReport";
 import { autoName } from "./mocks";
 import { UNKNOWN_VALUE } from "./recorder";
-import { Inputs, ReplaceRule, replaceRules } from "./replacements/catalog";
+import { Inputs, ReplaceContext, ReplaceRule, replaceRules } from "./replacements/catalog";
 import { GCP_INPUT_READING, canonicalScope } from "./replacements/gcp";
 import { PreviewReport } from "./report";
 
@@ -158,7 +158,7 @@ function fieldPairs(
 }
 
 /** Whether a change from `pair.before` to `pair.after` makes the provider replace, by `rule` (see ReplaceOn). */
-function replaces(rule: ReplaceRule, { before, after, parentAfter }: FieldPair, inputs: { before: Inputs; after: Inputs }): boolean {
+function replaces(rule: ReplaceRule, { before, after, parentAfter }: FieldPair, inputs: ReplaceContext): boolean {
     // A value the base did not know is no change.
     if (before === UNKNOWN_VALUE) {
         return false;
@@ -181,8 +181,8 @@ function replaces(rule: ReplaceRule, { before, after, parentAfter }: FieldPair, 
  * The inputs whose change from `before` to `after` makes the provider replace a resource of `type`, as `inputs.<path>`,
  * sorted; a field inside a block that forces it too is left to the block.
  */
-function replacedOn(type: string, custom: boolean, before: Inputs, after: Inputs): string[] {
-    const inputs = { before, after };
+function replacedOn(type: string, custom: boolean, before: Inputs, after: Inputs, provider?: Inputs): string[] {
+    const inputs = { before, after, provider };
     const rules = replaceRules(type, custom);
     const kept = new Set(rules.filter((rule) => rule.computed).map((rule) => rule.path));
     const paths = rules
@@ -357,7 +357,15 @@ export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
         );
         const withOthers = (step.newState.options?.replaceWith ?? []).filter((urn) => replacing.has(urn));
         return [
-            ...(previous.inputs === undefined ? [] : replacedOn(type, step.newState.custom, before, after)),
+            ...(previous.inputs === undefined
+                ? []
+                : replacedOn(
+                      type,
+                      step.newState.custom,
+                      before,
+                      after,
+                      headByUrn.get(explicitProvider(step.newState.provider) ?? "")?.inputs,
+                  )),
             ...(step.newState.custom && providerReplaced(previous.provider, explicitProvider(step.newState.provider)) ? ["provider"] : []),
             ...onChanges.map((path) => `replaceOnChanges ${path === "*" ? "*" : `inputs.${path}`}`),
             ...withOthers.map((urn) => `replaceWith ${nameOf(urn)}`),

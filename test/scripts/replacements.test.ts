@@ -376,6 +376,34 @@ describe("each type the shipped stacks register", () => {
     });
 });
 
+describe("a provider's own switches", () => {
+    test("enableConfigMapMutable and enableSecretMutable let their provider update data in place, unless the object is immutable", () => {
+        const providerUrn = "urn:pulumi:s::p::pulumi:providers:kubernetes::k8s";
+        const provider = (flags: Inputs): ReportStep => ({
+            op: "create",
+            urn: providerUrn,
+            newState: { type: "pulumi:providers:kubernetes", urn: providerUrn, custom: true, inputs: flags, dependencies: [] },
+        });
+        const object = (kind: string, inputs: Inputs): ReportStep => {
+            const step = stepOf(`kubernetes:core/v1:${kind}`, { apiVersion: "v1", kind, metadata: { name: "settings" }, ...inputs });
+            return { ...step, newState: { ...step.newState, provider: `${providerUrn}::k8s-id` } };
+        };
+        const opOf = (flags: Inputs, kind: string, inputs: Inputs) => {
+            const target = object(kind, inputs);
+            const diff = diffOf([provider(flags), target], target.urn, (edited) => {
+                (edited as { data: Record<string, string> }).data = { mode: "b" };
+            });
+            return diff.resources.map((change) => [change.op, change.replaceReasons ?? []]);
+        };
+        const data = { data: { mode: "a" } };
+        expect(opOf({}, "ConfigMap", data)).toEqual([["replace", ["inputs.data"]]]);
+        expect(opOf({ enableConfigMapMutable: true }, "ConfigMap", data)).toEqual([["update", []]]);
+        expect(opOf({ enableConfigMapMutable: true }, "ConfigMap", { ...data, immutable: true })).toEqual([["replace", ["inputs.data"]]]);
+        expect(opOf({ enableSecretMutable: true }, "Secret", data)).toEqual([["update", []]]);
+        expect(opOf({ enableConfigMapMutable: true }, "Secret", data)).toEqual([["replace", ["inputs.data"]]]);
+    });
+});
+
 describe("how a rule reads a change", () => {
     const POOL = "gcp:container/nodePool:NodePool";
     const pool = () =>

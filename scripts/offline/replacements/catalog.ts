@@ -21,7 +21,7 @@ import { GCP, GCP_GENERIC, RANDOM } from "./gcp";
 import { KUBERNETES, KUBERNETES_IDENTITY, kubernetesProvider } from "./kubernetes";
 import { ReplaceRule } from "./rules";
 
-export type { Inputs, ReplaceOn, ReplaceRule } from "./rules";
+export type { Inputs, ReplaceContext, ReplaceOn, ReplaceRule } from "./rules";
 
 const CATALOG: Record<string, ReplaceRule[]> = { ...GCP, ...RANDOM, ...KUBERNETES, "pulumi:providers:kubernetes": kubernetesProvider() };
 

@@ -21,6 +21,18 @@ export const KUBERNETES_IDENTITY: ReplaceRule[] = [
 /** `.spec.selector`, under which lie the label selector's own paths the provider lists too (diff.go:243-251). */
 const selector = (source: string) => immutable("spec.selector", source);
 
+/**
+ * A Secret's or ConfigMap's data: replaced on a change unless its provider sets `flag` and the object is not marked
+ * `immutable` (provider.go:696-726: the flag lets the provider update it in place).
+ */
+const dataUnlessMutable = (path: string, flag: string, source: string): ReplaceRule =>
+    when(
+        path,
+        (before, after, { after: inputs, provider }) =>
+            JSON.stringify(before) !== JSON.stringify(after) && !(provider?.[flag] === true && inputs?.immutable !== true),
+        `${source}; ${K8S_PROVIDER(696)}`,
+    );
+
 /** The containers' fields a Pod replaces on (diff.go:214-241), `env.value` lying under `env`. */
 const CONTAINER_FIELDS = [
     "args",
@@ -148,10 +160,18 @@ const KUBERNETES_KINDS: Array<{ group: string; versions: string[]; kinds: string
         group: "core",
         versions: ["v1"],
         kinds: ["Secret"],
-        rules: ["type", "stringData", "data"].map((path) => immutable(path, K8S_DIFF(29))),
+        rules: [
+            immutable("type", K8S_DIFF(29)),
+            ...["stringData", "data"].map((path) => dataUnlessMutable(path, "enableSecretMutable", K8S_DIFF(29))),
+        ],
     },
     // With enableConfigMapMutable unset (provider.go:696-710), a ConfigMap replaces on its data (diff.go:32-33).
-    { group: "core", versions: ["v1"], kinds: ["ConfigMap"], rules: ["binaryData", "data"].map((path) => immutable(path, K8S_DIFF(33))) },
+    {
+        group: "core",
+        versions: ["v1"],
+        kinds: ["ConfigMap"],
+        rules: ["binaryData", "data"].map((path) => dataUnlessMutable(path, "enableConfigMapMutable", K8S_DIFF(33))),
+    },
     { group: "core", versions: ["v1"], kinds: ["Service"], rules: [immutable("spec.clusterIP", K8S_DIFF(159))] },
     // policy/v1's PodDisruptionBudget is not in the table: only its identity replaces.
     { group: "policy", versions: ["v1beta1"], kinds: ["PodDisruptionBudget"], rules: [immutable("spec", K8S_DIFF(189))] },

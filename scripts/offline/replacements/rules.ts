@@ -23,7 +23,14 @@ export type ReplaceOn =
      */
     | "patch"
     /** A provider's own condition on the values before and after, given both resources' inputs. */
-    | ((before: unknown, after: unknown, inputs: { before: Inputs; after: Inputs }) => boolean);
+    | ((before: unknown, after: unknown, inputs: ReplaceContext) => boolean);
+
+/** What a provider's condition may read: both resources' inputs, and the inputs of the provider the resource is on. */
+export interface ReplaceContext {
+    before: Inputs;
+    after: Inputs;
+    provider?: Inputs;
+}
 
 /** One field whose change replaces the resource. */
 export interface ReplaceRule {
