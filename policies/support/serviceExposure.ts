@@ -6,6 +6,10 @@
 import { PolicyResource } from "@pulumi/policy";
 import {
     ALB_INGRESS,
+    ISTIO,
+    istioAuthorizationVerdict,
+    labelsOf,
+    selectorMatches,
     Exposure,
     IngressSurroundings,
     KubeProps,
@@ -111,29 +115,115 @@ function surroundings(
                   .map((member) => member.props.metadata?.annotations?.[ALB_INGRESS.scheme.key] as unknown)
                   .find((scheme) => typeof scheme === "string");
     const albScheme: unknown = classParams?.props.spec?.scheme ?? groupScheme;
-    const nginx = resources.find((resource) => isHelmChart(resource.type) && chartName(resource.props.chart) === NGINX_INGRESS.chart);
-    const values: unknown = NGINX_INGRESS.controllerServiceValues.reduce(
-        (value: unknown, key) => (value as KubeProps | undefined)?.[key],
-        nginx?.props.values,
-    );
-    const service = values as KubeProps | undefined;
+    const nginxControllerService = serviceOfValues(chartValuesAt(resources, NGINX_INGRESS.chart, NGINX_INGRESS.controllerServiceValues));
     return {
         ...(typeof albScheme === "string" ? { albScheme } : {}),
-        ...(service !== undefined && typeof service === "object"
-            ? {
-                  nginxControllerService: {
-                      metadata: { annotations: service.annotations ?? {} },
-                      spec: {
-                          type: service.type ?? "LoadBalancer",
-                          ...(service.loadBalancerSourceRanges !== undefined
-                              ? { loadBalancerSourceRanges: service.loadBalancerSourceRanges }
-                              : {}),
-                          ...(service.loadBalancerClass !== undefined ? { loadBalancerClass: service.loadBalancerClass } : {}),
-                      },
-                  },
-              }
-            : {}),
+        ...(nginxControllerService !== undefined ? { nginxControllerService } : {}),
     };
+}
+
+/** A Service a chart's values describe (`type`, `annotations`, `loadBalancerSourceRanges`, `loadBalancerClass`), as a Service object. */
+function serviceOfValues(values: KubeProps | undefined): KubeProps | undefined {
+    return values !== undefined && typeof values === "object"
+        ? {
+              metadata: { annotations: values.annotations ?? {} },
+              spec: {
+                  type: values.type ?? "LoadBalancer",
+                  ...(values.loadBalancerSourceRanges !== undefined ? { loadBalancerSourceRanges: values.loadBalancerSourceRanges } : {}),
+                  ...(values.loadBalancerClass !== undefined ? { loadBalancerClass: values.loadBalancerClass } : {}),
+              },
+          }
+        : undefined;
+}
+
+/** The values at `path` of the stack's first chart named `chart`. */
+function chartValuesAt(resources: PolicyResource[], chart: string, path: readonly string[]): KubeProps | undefined {
+    const found = resources.find((resource) => isHelmChart(resource.type) && chartName(resource.props.chart) === chart);
+    return path.reduce((value: KubeProps | undefined, key) => value?.[key], found?.props.values);
+}
+
+/** The `namespace/name` of the Service a VirtualService destination host names (`name`, `name.ns`, `name.ns.svc.cluster.local`). */
+function serviceOfHost(host: unknown, namespace: string): string | undefined {
+    if (typeof host !== "string") {
+        return undefined;
+    }
+    const [name, hostNamespace] = host.split(".");
+    return `${hostNamespace ?? namespace}/${name}`;
+}
+
+/**
+ * Istio's classic ingress: each VirtualService bound to a networking.istio.io Gateway that routes to a model Service,
+ * with what stands in front: the Service of the Gateway's pods as the program shows it (one it declares, or the gateway
+ * chart's values; else not judged), and the AuthorizationPolicies on those pods as Istio evaluates them.
+ */
+function classicIstioExposures(resources: PolicyResource[], services: ReadonlyMap<string, PolicyResource>): ServiceExposure[] {
+    const gateways = resources.filter((resource) => isKubernetesKind(resource.type, ISTIO.classic.group, "Gateway"));
+    const policies = resources
+        .filter((resource) => isKubernetesKind(resource.type, "security.istio.io", "AuthorizationPolicy"))
+        .map((policy) => ({ namespace: namespaceOf(policy), props: policy.props }));
+    const found: ServiceExposure[] = [];
+    for (const route of resources.filter((resource) => isKubernetesKind(resource.type, ISTIO.classic.group, "VirtualService"))) {
+        const namespace = namespaceOf(route);
+        const destinations = ((route.props.spec?.http ?? []) as KubeProps[])
+            .flatMap((rule) => (Array.isArray(rule?.route) ? (rule.route as KubeProps[]) : []))
+            .map((target) => serviceOfHost(target?.destination?.host, namespace))
+            .filter((key): key is string => key !== undefined && services.has(key));
+        for (const name of (Array.isArray(route.props.spec?.gateways) ? route.props.spec.gateways : []) as unknown[]) {
+            const [gatewayNamespace, gatewayName] = String(name).includes("/") ? String(name).split("/") : [namespace, String(name)];
+            const gateway = gateways.find(
+                (candidate) => namespaceOf(candidate) === gatewayNamespace && candidate.props.metadata?.name === gatewayName,
+            );
+            if (gateway === undefined || destinations.length === 0) {
+                continue;
+            }
+            const labels = labelsOf(gateway.props.spec?.selector);
+            const podService = resources.find(
+                (resource) =>
+                    isKubernetesKind(resource.type, "", "Service") &&
+                    Object.keys(labelsOf(resource.props.spec?.selector)).length > 0 &&
+                    selectorMatches(resource.props.spec?.selector, labels),
+            );
+            const serviceProps =
+                podService?.props ?? serviceOfValues(chartValuesAt(resources, ISTIO.classic.gatewayChart, ISTIO.classic.serviceValues));
+            const balancer = serviceProps && loadBalancerServiceExposure(serviceProps);
+            const authorization = istioAuthorizationVerdict(policies, {}, "", {
+                labels,
+                ...(podService ? { namespace: namespaceOf(podService) } : {}),
+            });
+            const shown = Object.entries(labels)
+                .map(([key, value]) => `${key}=${value}`)
+                .join(",");
+            const exposure: Exposure =
+                serviceProps !== undefined && balancer === undefined
+                    ? { verdict: "internal" }
+                    : balancer !== undefined && balancer.verdict !== "open"
+                      ? balancer
+                      : authorization.verdict === "restricts"
+                        ? { verdict: "guarded", by: "AuthorizationPolicies on its pods" }
+                        : authorization.verdict === "unknown"
+                          ? {
+                                verdict: "unknown",
+                                why: "an AuthorizationPolicy on its pods hands requests to an external authorizer, or reads what the pack cannot evaluate",
+                            }
+                          : serviceProps === undefined
+                            ? {
+                                  verdict: "unknown",
+                                  why: `the Service of its pods (${shown}) is not in the program, so whether its load balancer faces the internet could not be judged, and no AuthorizationPolicy on them refuses anyone`,
+                              }
+                            : { verdict: "open", literalHeaders: authorization.literalHeaders };
+            for (const service of new Set(destinations)) {
+                if (exposure.verdict !== "internal") {
+                    found.push({
+                        through: gateway,
+                        description: `Istio Gateway ${objectKey(gateway)} (pods ${shown}), by VirtualService ${objectKey(route)},`,
+                        service,
+                        exposure,
+                    });
+                }
+            }
+        }
+    }
+    return found;
 }
 
 /** Every LoadBalancer Service and Ingress of the stack that reaches a vLLM Service, and what stands in front of each. */
@@ -196,5 +286,5 @@ export function exposedModelServices(resources: PolicyResource[]): ServiceExposu
             }
         }
     }
-    return found;
+    return [...found, ...classicIstioExposures(resources, services)];
 }

@@ -1090,6 +1090,66 @@ describe("every spelling", () => {
                 ]);
             });
 
+            test("Istio's classic ingress (a networking.istio.io Gateway and its VirtualServices): open unless its pods' Service is internal or restricted, or an AuthorizationPolicy on them refuses; its Service not shown is advisory", async () => {
+                const classic = [
+                    kube("networking.istio.io/v1", "Gateway", "ingress", {
+                        metadata: { name: "ingress", namespace: "models" },
+                        spec: {
+                            selector: { istio: "ingressgateway" },
+                            servers: [{ port: { number: 80, name: "http", protocol: "HTTP" }, hosts: ["*"] }],
+                        },
+                    }),
+                    kube("networking.istio.io/v1", "VirtualService", "qwen", {
+                        metadata: { name: "qwen", namespace: "models" },
+                        spec: {
+                            hosts: ["*"],
+                            gateways: ["ingress"],
+                            http: [{ route: [{ destination: { host: "qwen-http.models.svc.cluster.local", port: { number: 8000 } } }] }],
+                        },
+                    }),
+                ];
+                const podsService = (spec: Record<string, unknown>, annotations: Record<string, string> = {}) =>
+                    kube("v1", "Service", "istio-ingressgateway", {
+                        metadata: { name: "istio-ingressgateway", namespace: "istio-system", annotations },
+                        spec: { selector: { istio: "ingressgateway" }, ports: [{ port: 80 }], ...spec },
+                    });
+                const through = "Istio Gateway models/ingress (pods istio=ingressgateway), by VirtualService models/qwen,";
+                expect(await messages([svc(), ...classic, podsService(LB)])).toEqual([
+                    `mandatory: ${openServiceMessage(through, "models/qwen-http", [])}`,
+                ]);
+                const chart = (service: Record<string, unknown>) =>
+                    resource("kubernetes:helm.sh/v3:Release", "istio-ingress", {
+                        chart: "gateway",
+                        version: "1.29.6",
+                        values: { service },
+                    });
+                expect(await messages([svc(), ...classic, chart({})])).toEqual([
+                    `mandatory: ${openServiceMessage(through, "models/qwen-http", [])}`,
+                ]);
+                for (const guarded of [
+                    [podsService(LB, { "networking.gke.io/load-balancer-type": "Internal" })],
+                    [podsService({ type: "ClusterIP" })],
+                    [chart({ loadBalancerSourceRanges: ["203.0.113.0/24"] })],
+                    [
+                        podsService(LB),
+                        kube("security.istio.io/v1", "AuthorizationPolicy", "office", {
+                            metadata: { name: "office", namespace: "istio-system" },
+                            spec: {
+                                selector: { matchLabels: { istio: "ingressgateway" } },
+                                rules: [{ from: [{ source: { remoteIpBlocks: ["203.0.113.0/24"] } }] }],
+                            },
+                        }),
+                    ],
+                ]) {
+                    expect(await messages([svc(), ...classic, ...guarded])).toEqual([]);
+                }
+                const unseen = [svc(), ...classic];
+                expect(await messages(unseen)).toEqual([]);
+                expect(await messages(unseen, advisory)).toEqual([
+                    `advisory: ${through} puts model server Service models/qwen-http on the internet, and what stands in front of it could not be judged: the Service of its pods (istio=ingressgateway) is not in the program, so whether its load balancer faces the internet could not be judged, and no AuthorizationPolicy on them refuses anyone.`,
+                ]);
+            });
+
             test("another controller's class (Tailscale, Traefik): never mandatory, the advisory says what could not be judged", async () => {
                 for (const className of ["tailscale", "traefik"]) {
                     const stack = [svc(), ingress({}, { ingressClassName: className })];

@@ -59,6 +59,12 @@ export const ISTIO = {
      * put no load balancer before it. Source: {@link SOURCES.istioServiceOverlay}.
      */
     serviceTypeAnnotation: "networking.istio.io/service-type",
+    /**
+     * Istio's classic ingress: a networking.istio.io Gateway names its Envoy pods by `spec.selector`, and the VirtualServices
+     * that name the Gateway route through it. Its pods and Service come from the `gateway` chart, whose Service is a
+     * LoadBalancer unless its values say otherwise (istio/istio@0293e829 manifests/charts/gateway/values.yaml `service`).
+     */
+    classic: { group: "networking.istio.io", gatewayChart: "gateway", serviceValues: ["service"] },
 } as const;
 
 /**

@@ -100,7 +100,19 @@ export interface PlacedAuthorizationPolicy {
  * or Istio's root namespace, naming the Gateway in `targetRefs`, or selecting its pods by labels, or (with neither)
  * every workload.
  */
-export function appliesToGateway(policy: PlacedAuthorizationPolicy, gateway: KubeProps, namespace: string): boolean {
+export function appliesToGateway(policy: PlacedAuthorizationPolicy, gateway: KubeProps, namespace: string, pods?: GatewayPods): boolean {
+    if (pods !== undefined) {
+        // A classic Istio Gateway's pods, by the labels its selector names, in a namespace the program may not show.
+        const selector: unknown = policy.props.spec?.selector?.matchLabels;
+        return (
+            (pods.namespace === undefined || policy.namespace === pods.namespace || policy.namespace === ISTIO.rootNamespace) &&
+            policy.props.spec?.targetRefs === undefined &&
+            policy.props.spec?.targetRef === undefined &&
+            (selector === undefined
+                ? policy.namespace === pods.namespace || policy.namespace === ISTIO.rootNamespace
+                : selectorMatches(selector, pods.labels))
+        );
+    }
     if (policy.namespace !== namespace && policy.namespace !== ISTIO.rootNamespace) {
         return false;
     }
@@ -109,6 +121,12 @@ export function appliesToGateway(policy: PlacedAuthorizationPolicy, gateway: Kub
     }
     const selector: unknown = policy.props.spec?.selector?.matchLabels;
     return selector === undefined || selectorMatches(selector, istioGatewayPodLabels(gateway));
+}
+
+/** The Envoy pods of a classic Istio Gateway (networking.istio.io): the labels its selector names, and their namespace where known. */
+export interface GatewayPods {
+    labels: Record<string, string>;
+    namespace?: string;
 }
 
 /**
@@ -322,8 +340,9 @@ export function istioAuthorizationVerdict(
     policies: readonly PlacedAuthorizationPolicy[],
     gateway: KubeProps,
     namespace: string,
+    pods?: GatewayPods,
 ): IstioAuthorization {
-    const applying = policies.filter((policy) => appliesToGateway(policy, gateway, namespace));
+    const applying = policies.filter((policy) => appliesToGateway(policy, gateway, namespace, pods));
     const anonymous = decide(applying, "anonymous");
     const tokenHolder = decide(applying, "tokenHolder");
     const identity = anonymous.decision === "denied" && tokenHolder.decision === "denied" && applying.some(asksForToken);
