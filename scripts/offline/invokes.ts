@@ -11,6 +11,7 @@ import { GKE_TPU_V6E_ZONES, GKE_VERSION, MULTI_CLUSTER_INFERENCE, RELEASE_CHANNE
 import { compareGkeVersions, parseGkeVersion } from "@gke-tpu-inference/facts";
 import { MACHINE_TYPE } from "../../components/settings/cluster";
 import { parseObjects } from "./expand";
+import { NoOfflineAnswer } from "./recorder";
 
 /** An answer to one invoke: the function's result for its arguments. */
 export type InvokeAnswer = (args: Record<string, unknown>) => Record<string, unknown>;
@@ -103,7 +104,16 @@ export function defaultInvokeAnswers(project: string, awsRegion = "us-east-1"): 
         }),
         [INVOKE_TOKENS.engineVersions]: (args) => {
             const defaults = channelDefaults();
-            const versions = [...new Set(Object.values(defaults))].sort((a, b) => compareGkeVersions(b, a));
+            // versionPrefix keeps only the versions it starts (TPGB data_source_google_container_engine_versions.go:113-135).
+            const prefix = typeof args.versionPrefix === "string" ? args.versionPrefix : "";
+            const versions = [...new Set(Object.values(defaults))]
+                .filter((version) => version.startsWith(prefix))
+                .sort((a, b) => compareGkeVersions(b, a));
+            if (versions.length === 0) {
+                throw new NoOfflineAnswer(
+                    `the offline preview knows GKE's versions only as its release channels' defaults (${[...new Set(Object.values(defaults))].join(", ")}), and none starts with versionPrefix ${JSON.stringify(prefix)}`,
+                );
+            }
             return {
                 id: `projects/${args.project ?? project}/locations/${args.location}`,
                 project: args.project ?? project,

@@ -28,7 +28,9 @@ type State = Record<string, unknown>;
 
 function gcpState(args: MockResourceArgs, project: string, stack: string): MockResourceResult {
     const inputs = args.inputs as State;
-    const name = (inputs.name as string | undefined) ?? autoName(stack, args.type, args.name);
+    // A resource read by its ID (`Network.get`) is the one that ID names: its name is the ID's last segment.
+    const read = typeof args.id === "string" && args.id !== "" ? args.id.split("/").pop() : undefined;
+    const name = (inputs.name as string | undefined) ?? read ?? autoName(stack, args.type, args.name);
     const region = inputs.region as string | undefined;
     const location = inputs.location as string | undefined;
     const withName = { ...inputs, project, name };
@@ -138,7 +140,20 @@ export function realisticMocks(options: MockOptions): Mocks {
                 return { id: createHash("sha256").update(`${stack}::${args.name}`).digest("hex").slice(0, 32), state: args.inputs };
             }
             if (args.type.startsWith("gcp:")) {
-                return gcpState(args, ((args.inputs as State).project as string | undefined) ?? project, stack);
+                const made = gcpState(args, ((args.inputs as State).project as string | undefined) ?? project, stack);
+                const id = args.id;
+                // A read keeps the ID it was given, and the link it makes.
+                return typeof id === "string" && id !== ""
+                    ? {
+                          id,
+                          state: {
+                              ...made.state,
+                              ...((made.state as State).selfLink !== undefined
+                                  ? { selfLink: id.startsWith("https://") ? id : `${COMPUTE_API}/${id}` }
+                                  : {}),
+                          },
+                      }
+                    : made;
             }
             if (args.type.startsWith("kubernetes:")) {
                 return kubernetesState(args, stack);

@@ -3,6 +3,7 @@ import { INVOKE_RENDERED_TYPES, UnrenderedChart, expandComponents } from "./expa
 import type { InvokeAnswer, RecordedInvoke } from "./invokes";
 import type * as MocksModule from "./mocks";
 import { ProjectRun, loadProject } from "./project";
+import { gcpNameInputs } from "./providerNames";
 import { RecordedResource, ResourceRecorder } from "./recorder";
 
 /** `gcp:project` the program sees when the stack sets none (a real `pulumi up` requires one). */
@@ -41,32 +42,6 @@ interface Sdk {
         runInPulumiStack(init: () => Promise<unknown>): Promise<Record<string, unknown> | undefined>;
         waitForRPCs(): Promise<void>;
         rootPulumiStackTypeName: string;
-    };
-}
-
-/**
- * Whether a GCP resource type takes a `name` input, which the provider then auto-names when the program leaves it out:
- * read off the program's own @pulumi/gcp, whose generated constructor copies each input (`resourceInputs["name"] =
- * args?.name`). Cached per type.
- */
-function gcpNameInputs(programDir: string): (type: string) => boolean {
-    const known = new Map<string, boolean>();
-    return (type) => {
-        const [, module, member] = /^gcp:([^/:]+)\/[^:]+:(\w+)$/.exec(type) ?? [];
-        if (member === undefined) {
-            return false;
-        }
-        if (!known.has(type)) {
-            let takesName = false;
-            try {
-                const classes = require(require.resolve(`@pulumi/gcp/${module}`, { paths: [programDir] })) as Record<string, unknown>;
-                takesName = /resourceInputs\["name"\] = args(\?\.name| \? args\.name)/.test(String(classes[member]));
-            } catch {
-                // A program without @pulumi/gcp registers no GCP resource.
-            }
-            known.set(type, takesName);
-        }
-        return known.get(type)!;
     };
 }
 

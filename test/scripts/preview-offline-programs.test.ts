@@ -3,6 +3,7 @@
  * programs use): it previews what a real `pulumi preview` previews, or stops with one line naming the resource and what
  * has no offline answer.
  */
+import { INVOKE_TOKENS, defaultInvokeAnswers } from "../../scripts/offline/invokes";
 import * as fs from "fs";
 import * as http from "http";
 import { AddressInfo } from "net";
@@ -66,6 +67,22 @@ describe("another stack's outputs, which have no offline answer", () => {
         expect(run.status).toBe(2);
         expect(run.stderr).toBe(
             'error: StackReference network reads output "networkName" with requireOutputValue: another stack\'s outputs have no offline answer; read it with getOutput (an Output the preview keeps unknown), or pass the value as configuration\n',
+        );
+    });
+});
+
+describe("what a program reads", () => {
+    test("a resource read by its ID is the one it names; GKE's versions keep only those of a versionPrefix, and none of them has no offline answer", async () => {
+        const run = await foreign("read");
+        expect(run.status).toBe(0);
+        expect(run.report!.outputs).toEqual({
+            network: "shared-vpc",
+            link: "https://www.googleapis.com/compute/v1/projects/host/global/networks/shared-vpc",
+            latest: expect.stringMatching(/^1\.\d+\.\d+-gke\.\d+$/),
+        });
+        const answer = defaultInvokeAnswers("p")[INVOKE_TOKENS.engineVersions];
+        expect(() => answer({ location: "europe-west4", versionPrefix: "1.2." })).toThrow(
+            /^the offline preview knows GKE's versions only as its release channels' defaults \([^)]+\), and none starts with versionPrefix "1\.2\."$/,
         );
     });
 });
