@@ -90,20 +90,22 @@ export function replicaMemory(model: ModelFootprint, span: ReplicaSpan): Replica
 
 /** The TPU v6e shape with the fewest chips that holds `model`, or undefined when none does. */
 export function smallestFittingShape(model: ModelFootprint): { machineType: string; topology: string; chips: number } | undefined {
-    return Object.entries(TPU_V6E_MACHINE_TYPES)
-        .flatMap(([machineType, machine]) =>
-            machine.shapes.map((shape) => ({
-                machineType,
-                topology: shape.topology,
-                chips: machine.chipsPerVm * shape.hosts,
-                span: { chipsPerVm: machine.chipsPerVm, hosts: shape.hosts },
-            })),
-        )
-        // The fewest chips, then the fewest VMs: of 2x4's two shapes, one 8-chip VM rather than a two-host slice.
-        .sort((a, b) => a.chips - b.chips || a.span.hosts - b.span.hosts)
-        .filter(({ span }) => {
-            const memory = replicaMemory(model, span);
-            return memory.neededGb <= memory.availableGb;
-        })
-        .map(({ machineType, topology, chips }) => ({ machineType, topology, chips }))[0];
+    return (
+        Object.entries(TPU_V6E_MACHINE_TYPES)
+            .flatMap(([machineType, machine]) =>
+                machine.shapes.map((shape) => ({
+                    machineType,
+                    topology: shape.topology,
+                    chips: machine.chipsPerVm * shape.hosts,
+                    span: { chipsPerVm: machine.chipsPerVm, hosts: shape.hosts },
+                })),
+            )
+            // The fewest chips, then the fewest VMs: of 2x4's two shapes, one 8-chip VM rather than a two-host slice.
+            .sort((a, b) => a.chips - b.chips || a.span.hosts - b.span.hosts)
+            .filter(({ span }) => {
+                const memory = replicaMemory(model, span);
+                return memory.neededGb <= memory.availableGb;
+            })
+            .map(({ machineType, topology, chips }) => ({ machineType, topology, chips }))[0]
+    );
 }
