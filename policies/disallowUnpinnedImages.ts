@@ -97,7 +97,8 @@ function chartValueImages(values: unknown, path: string, depth = 0, underImage =
     }
     const record = Object.fromEntries(Object.keys(values).map((key) => [key, known(() => (values as KubeProps)[key])])) as KubeProps;
     const own =
-        typeof record.repository === "string" && (typeof record.tag === "string" || typeof record.tag === "number")
+        // An empty tag is the chart's default (its appVersion, which its pinned version fixes).
+        typeof record.repository === "string" && ((typeof record.tag === "string" && record.tag !== "") || typeof record.tag === "number")
             ? [{ path: `${path}.tag`, image: `${record.repository}:${record.tag}` }]
             : [];
     return [
@@ -161,7 +162,7 @@ export const disallowUnpinnedImages: ResourceValidationPolicy & PolicyText = {
             }
         }
         const configMap = isKubernetesKind(args.type, "", "ConfigMap") || isKubernetesKind(args.type, "", "ConfigMapPatch");
-        if (configMap && args.props.metadata?.name === KSERVE_CONFIG_MAP) {
+        if (configMap && readKnown(() => args.props.metadata?.name).value === KSERVE_CONFIG_MAP) {
             for (const { path, image } of kserveConfigImages(args.props.data)) {
                 if (floats(image)) {
                     reportViolation(PINNED_IMAGE_MESSAGES.kserveConfig(args.name, path, image));

@@ -25,6 +25,72 @@ const UNKNOWN_SENTINELS = new Set(
     ].map((name) => proxy[name]),
 );
 
+/** A value a preview does not know yet, as a stack policy reads it once its holder is set aside (a name matching nothing). */
+const NOT_KNOWN_YET = "(not known until the update)";
+
+/**
+ * A copy of a resource's props with each value unknown during preview replaced: by {@link NOT_KNOWN_YET} (a name that
+ * matches nothing, a flag that is not true), or, in the second `variant`, by `true` (a flag that is on). The engine
+ * sends every unknown as one string marker, whatever its type (@pulumi/policy proxy.js unknownStringValue), so the two
+ * stand for a value either way: a verdict that holds for both does not turn on it.
+ */
+function withUnknownsAs(props: unknown, variant: 0 | 1): unknown {
+    const raw =
+        props !== null && typeof props === "object" ? ((props as Record<string, unknown>)[proxy.getSpecialProxyTarget] ?? props) : props;
+    if (UNKNOWN_SENTINELS.has(raw)) {
+        return variant === 1 ? true : NOT_KNOWN_YET;
+    }
+    if (Array.isArray(raw)) {
+        return raw.map((item) => withUnknownsAs(item, variant));
+    }
+    if (raw !== null && typeof raw === "object") {
+        return Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, withUnknownsAs(value, variant)]));
+    }
+    return raw;
+}
+
+/**
+ * What a stack policy reports over `resources`, read around values a preview does not know yet. A read of one stops the
+ * policy wherever it is (the SDK then reports only that the policy could not run, every verdict lost); so the
+ * resources that hold it have their unknown values stood in for ({@link withUnknownsAs}) and the policy runs again,
+ * twice, with the two picks: `each` is what the first reports, `either` what both do, `held` the resources stood in for.
+ */
+async function judgedAroundUnknowns(
+    validate: StackValidation,
+    args: Parameters<StackValidation>[0],
+    resources: PolicyResource[],
+): Promise<
+    | { each: Array<[string, string | undefined]>; either: Array<[string, string | undefined]>; held: PolicyResource[] }
+    | { failure: unknown }
+> {
+    const held = new Set<PolicyResource>();
+    const run = async (variant: 0 | 1) => {
+        const reported: Array<[string, string | undefined]> = [];
+        const standIns = resources.map((resource) =>
+            held.has(resource) ? { ...resource, props: withUnknownsAs(resource.props, variant) as Record<string, unknown> } : resource,
+        );
+        await validate({ ...args, resources: standIns }, (message, urn) => reported.push([String(message), urn]));
+        return reported;
+    };
+    for (;;) {
+        try {
+            const each = await run(0);
+            if (held.size === 0) {
+                return { each, either: each, held: [] };
+            }
+            // A policy that cannot read the second pick (a flag where it wants a name) shows nothing robust.
+            const other = new Set((await run(1).catch(() => [])).map(([message, urn]) => `${urn}\n${message}`));
+            return { each, either: each.filter(([message, urn]) => other.has(`${urn}\n${message}`)), held: [...held] };
+        } catch (err) {
+            const holders = err instanceof UnknownValueError ? resources.filter((r) => !held.has(r) && unknownAt(r.props, err.props)) : [];
+            if (holders.length === 0) {
+                return { failure: err };
+            }
+            holders.forEach((holder) => held.add(holder));
+        }
+    }
+}
+
 /** True when a resource's props hold a value unknown during preview at `path` (the SDK's error names the path it read). */
 function unknownAt(props: unknown, path: ReadonlyArray<string | symbol>): boolean {
     let value: unknown = props;
@@ -103,43 +169,28 @@ export function guarded<P extends ResourceValidationPolicy | StackValidationPoli
             // each resource's inputs, which the second judges (support/analyzedInputs.ts says why).
             validateResource: rememberInputs,
             validateStack: async (args, reportViolation) => {
-                // A value unknown during preview stops a stack policy wherever it is read (the SDK then reports only that
-                // the policy could not run): the resources that hold it are set aside, and the rest judged without them.
-                let resources = withAnalyzedInputs(args.resources);
-                const setAside: Array<{ resource: PolicyResource; why: string }> = [];
-                for (;;) {
-                    const found: Array<[string, string | undefined]> = [];
-                    try {
-                        await validate({ ...args, resources }, (message, urn) => found.push([String(message), urn]));
-                    } catch (err) {
-                        const holders = err instanceof UnknownValueError ? resources.filter((r) => unknownAt(r.props, err.props)) : [];
-                        if (holders.length > 0) {
-                            setAside.push(...holders.map((resource) => ({ resource, why: (err as Error).message })));
-                            resources = resources.filter((resource) => !holders.includes(resource));
-                            continue;
-                        }
-                        if (isSdkSignal(err)) {
-                            throw err;
-                        }
-                        reportViolation(couldNotEvaluate(policy.name, "the stack", err));
-                        return;
+                const resources = withAnalyzedInputs(args.resources);
+                const found = await judgedAroundUnknowns(validate, args, resources);
+                if ("failure" in found) {
+                    if (isSdkSignal(found.failure)) {
+                        throw found.failure;
                     }
-                    if (setAside.length === 0) {
-                        found.forEach(([message, urn]) => reportViolation(message, urn));
-                        return;
-                    }
-                    // One set aside might have changed a verdict (a guard whose name is not known yet): what the rest
-                    // shows is reported at advisory, with what was not judged.
-                    const without = setAside.map(({ resource }) => `${resource.type} ${resource.name}`).join(", ");
-                    const advisory = (message: string, urn: string | undefined) =>
-                        reportViolation({ message: `${policy.description}\n${message}`, urn, enforcementLevel: "advisory" } as never);
-                    for (const [message, urn] of found) {
-                        advisory(`${message} (judged without ${without}, whose values are not known until the update)`, urn);
-                    }
-                    for (const { resource, why } of setAside) {
-                        advisory(`${policy.name} could not judge ${resource.type} ${resource.name} during preview: ${why}`, resource.urn);
-                    }
+                    reportViolation(couldNotEvaluate(policy.name, "the stack", found.failure));
                     return;
+                }
+                const robust = new Set(found.either.map(([message, urn]) => `${urn}\n${message}`));
+                for (const [message, urn] of found.each) {
+                    if (robust.has(`${urn}\n${message}`) || found.held.length === 0) {
+                        reportViolation(message, urn);
+                    } else {
+                        // A verdict that turns on what is not known yet (a guard switched on by another resource's
+                        // output) is said, at advisory, with what it turned on.
+                        reportViolation({
+                            message: `${policy.description}\n${message} (this turns on values not known until the update, in ${found.held.map((r) => `${r.type} ${r.name}`).join(", ")})`,
+                            urn,
+                            enforcementLevel: "advisory",
+                        } as never);
+                    }
                 }
             },
         };

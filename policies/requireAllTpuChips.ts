@@ -40,7 +40,8 @@ export const requireAllTpuChips: ResourceValidationPolicy & PolicyText = {
                 reportViolation(ALL_TPU_CHIPS_MESSAGES.unequal(args.name, path, requests, limits));
             } else if (limits === undefined) {
                 reportViolation(ALL_TPU_CHIPS_MESSAGES.noLimit(args.name, path, requests));
-            } else if (topologies.length === 1 && expected.length > 0 && !expected.includes(requests!)) {
+            } else if (expected.length > 0 && !expected.includes(requests!) && (topologies.length === 1 || expected.length === 1)) {
+                // Several topologies of VMs of one size, or one topology two machine types offer: none of their chip counts.
                 reportViolation(ALL_TPU_CHIPS_MESSAGES.notAll(args.name, path, requests, topologies, expected));
             }
         }

@@ -90,8 +90,8 @@ function labelledPools(computeClass: DeclaredComputeClass, pools: TpuPool[]): Tp
 
 /**
  * Whether a `tpu` priority matches an existing pool as GKE's autoscaler matches them: TPU type, topology and chips per
- * VM exactly (one the priority omits matches nothing), spot and flex-start alike, and a reservation rule only a pool
- * whose affinity consumes that way. Source: {@link CAPACITY_SOURCES.classPools}.
+ * VM exactly (one the priority omits matches nothing), spot where the priority says (true or false), flex-start where
+ * it asks for it, and a reservation rule only a pool whose affinity consumes that way. Source: {@link CAPACITY_SOURCES.classPools}.
  */
 export function tpuPriorityMatches(priority: Props, pool: TpuPool): boolean {
     const wanted = offerOfPriority(priority, "");
@@ -118,8 +118,10 @@ export function tpuPriorityMatches(priority: Props, pool: TpuPool): boolean {
         wanted.accelerator === TPU_NODE.acceleratorValue &&
         wanted.topology === pool.topology &&
         Number(tpu.count) === TPU_V6E_MACHINE_TYPES[pool.machineType]?.chipsPerVm &&
-        wanted.spot === offered.spot &&
-        wanted.flexStart === offered.flexStart &&
+        // A priority that names no spot takes either (its rule's spot is nil: rules/machine_spec.go); one without
+        // flex-start takes any pool (rules/flex_start.go: a disabled rule matches).
+        (priority?.spot === undefined || wanted.spot === offered.spot) &&
+        (!wanted.flexStart || offered.flexStart) &&
         reservations
     );
 }

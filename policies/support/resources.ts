@@ -7,7 +7,14 @@
  * reading one throws, and the SDK reports that the policy could not run.
  */
 import { PolicyResource } from "@pulumi/policy";
-import { INFERENCE_POOL_GROUPS, INFERENCE_POOL_KIND, KindRef, LLM_INFERENCE_SERVICE, LLM_INFERENCE_SERVICE_CONFIG } from "../facts";
+import {
+    INFERENCE_POOL_GROUPS,
+    INFERENCE_POOL_KIND,
+    KindRef,
+    LLM_INFERENCE_SERVICE,
+    LLM_INFERENCE_SERVICE_CONFIG,
+    readKnown,
+} from "../facts";
 
 /** Props as the policy SDK hands them over. */
 export type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -64,13 +71,23 @@ export function chartName(chart: unknown): string | undefined {
  * Kubernetes provider's rule for objects without one).
  */
 export function namespaceOf(resource: PolicyResource): string {
-    return resource.props.metadata?.namespace ?? resource.provider?.props?.namespace ?? "default";
+    const own = readKnown(() => resource.props.metadata?.namespace as unknown);
+    const provider = readKnown(() => resource.provider?.props?.namespace as unknown);
+    // One a preview does not know yet (another stack's output) is no namespace any other object is shown to share.
+    if (own.unknown || (own.value === undefined && provider.unknown)) {
+        return NOT_KNOWN_YET;
+    }
+    return String(own.value ?? provider.value ?? "default");
 }
 
 /** `namespace/name` of a namespaced object. */
 export function objectKey(resource: PolicyResource): string {
-    return `${namespaceOf(resource)}/${resource.props.metadata?.name}`;
+    const name = readKnown(() => resource.props.metadata?.name as unknown);
+    return `${namespaceOf(resource)}/${name.unknown ? NOT_KNOWN_YET : name.value}`;
 }
+
+/** How a name or namespace a preview does not know yet reads: matching no other object's. */
+const NOT_KNOWN_YET = "(not known until the update)";
 
 /** The stack's name, from a resource URN (`urn:pulumi:<stack>::…`). */
 export function stackOf(urn: string): string {

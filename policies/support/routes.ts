@@ -83,9 +83,12 @@ export function gkePoliciesByTarget(resources: PolicyResource[], kind: string): 
     if (byTarget === undefined) {
         byTarget = new Map<string, PolicyResource>();
         for (const resource of resources) {
+            if (!isKubernetesKind(resource.type, "networking.gke.io", kind)) {
+                continue;
+            }
             const target = policyTarget(resource.props, namespaceOf(resource));
             // A policy applies only to its own namespace's traffic, whatever namespace it names (facts targetsBackend).
-            if (isKubernetesKind(resource.type, "networking.gke.io", kind) && target.namespace === namespaceOf(resource)) {
+            if (target.namespace === namespaceOf(resource)) {
                 byTarget.set(backendKey(target), resource);
             }
         }

@@ -115,7 +115,9 @@ function surroundings(
                   .map((member) => member.props.metadata?.annotations?.[ALB_INGRESS.scheme.key] as unknown)
                   .find((scheme) => typeof scheme === "string");
     const albScheme: unknown = classParams?.props.spec?.scheme ?? groupScheme;
-    const nginxControllerService = serviceOfValues(chartValuesAt(resources, NGINX_INGRESS.chart, NGINX_INGRESS.controllerServiceValues));
+    const nginxControllerService = serviceOfValues(
+        chartValuesAt(chartNamed(resources, NGINX_INGRESS.chart), NGINX_INGRESS.controllerServiceValues),
+    );
     return {
         ...(typeof albScheme === "string" ? { albScheme } : {}),
         ...(nginxControllerService !== undefined ? { nginxControllerService } : {}),
@@ -136,10 +138,14 @@ function serviceOfValues(values: KubeProps | undefined): KubeProps | undefined {
         : undefined;
 }
 
-/** The values at `path` of the stack's first chart named `chart`. */
-function chartValuesAt(resources: PolicyResource[], chart: string, path: readonly string[]): KubeProps | undefined {
-    const found = resources.find((resource) => isHelmChart(resource.type) && chartName(resource.props.chart) === chart);
-    return path.reduce((value: KubeProps | undefined, key) => value?.[key], found?.props.values);
+/** The stack's first chart named `chart`. */
+function chartNamed(resources: PolicyResource[], chart: string): PolicyResource | undefined {
+    return resources.find((resource) => isHelmChart(resource.type) && chartName(resource.props.chart) === chart);
+}
+
+/** The values at `path` of `chart` (an empty object where a chart of the stack sets none there: its defaults). */
+function chartValuesAt(chart: PolicyResource | undefined, path: readonly string[]): KubeProps | undefined {
+    return chart === undefined ? undefined : (path.reduce((value: KubeProps | undefined, key) => value?.[key], chart.props.values) ?? {});
 }
 
 /** The `namespace/name` of the Service a VirtualService destination host names (`name`, `name.ns`, `name.ns.svc.cluster.local`). */
@@ -183,12 +189,15 @@ function classicIstioExposures(resources: PolicyResource[], services: ReadonlyMa
                     Object.keys(labelsOf(resource.props.spec?.selector)).length > 0 &&
                     selectorMatches(resource.props.spec?.selector, labels),
             );
-            const serviceProps =
-                podService?.props ?? serviceOfValues(chartValuesAt(resources, ISTIO.classic.gatewayChart, ISTIO.classic.serviceValues));
+            // The gateway chart's Service is a LoadBalancer unless its values say otherwise.
+            const chart = chartNamed(resources, ISTIO.classic.gatewayChart);
+            const serviceProps = podService?.props ?? serviceOfValues(chartValuesAt(chart, ISTIO.classic.serviceValues));
             const balancer = serviceProps && loadBalancerServiceExposure(serviceProps);
+            // A selector policy applies in its own namespace only: the pods' (their Service's, or the chart's release's).
+            const podsNamespace: unknown = podService ? namespaceOf(podService) : chart?.props.namespace;
             const authorization = istioAuthorizationVerdict(policies, {}, "", {
                 labels,
-                ...(podService ? { namespace: namespaceOf(podService) } : {}),
+                ...(typeof podsNamespace === "string" ? { namespace: podsNamespace } : {}),
             });
             const shown = Object.entries(labels)
                 .map(([key, value]) => `${key}=${value}`)

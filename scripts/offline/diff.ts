@@ -207,17 +207,48 @@ export function violationKey(violation: PolicyViolation): string {
 export const nameOf = (urn: string) => urn.split("::").pop() || "stack";
 
 /** The value at a dotted path (`[]`-free) of inputs, and a copy of them with `value` there (parents made as needed). */
-function atPath(inputs: unknown, path: string): unknown {
-    return path.split(".").reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), inputs);
-}
-function withValueAt(inputs: Inputs, path: string, value: unknown): Record<string, unknown> {
-    const [key, ...rest] = path.split(".");
-    const base = isRecord(inputs) ? inputs : {};
-    if (rest.length === 0) {
-        const others = Object.fromEntries(Object.entries(base).filter(([name]) => name !== key));
-        return value === undefined ? others : { ...others, [key]: value };
+/**
+ * A property path as the engine parses one (sdk/go/common/resource/properties_path.go ParsePropertyPath): names joined
+ * by dots, `[0]` for an element, `["key"]` for a key with dots in it, `[*]` or `*` for any.
+ */
+function propertyPath(path: string): Array<string | number> {
+    const segments: Array<string | number> = [];
+    for (const [, name, index, quoted] of path.matchAll(/([^.[\]]+)|\[(\d+|\*)\]|\["([^"]*)"\]/g)) {
+        segments.push(name ?? quoted ?? (index === "*" ? "*" : Number(index)));
     }
-    return { ...base, [key]: withValueAt(isRecord(base[key]) ? (base[key] as Inputs) : undefined, rest.join("."), value) };
+    return segments;
+}
+
+/** The value at a property path of inputs (undefined where the path leads nowhere). */
+function atPath(inputs: unknown, path: string): unknown {
+    return propertyPath(path).reduce<unknown>(
+        (value, key) =>
+            typeof key === "number" ? (Array.isArray(value) ? value[key] : undefined) : isRecord(value) ? value[key] : undefined,
+        inputs,
+    );
+}
+
+/** A copy of `inputs` with `value` at a property path (undefined removes it), lists and objects made as needed. */
+function withValueAt(inputs: unknown, path: string | Array<string | number>, value: unknown): Record<string, unknown> {
+    return setAt(inputs, typeof path === "string" ? propertyPath(path) : path, value) as Record<string, unknown>;
+}
+function setAt(container: unknown, [key, ...rest]: Array<string | number>, value: unknown): unknown {
+    const child = (at: unknown) => (rest.length === 0 ? value : setAt(at, rest, value));
+    if (typeof key === "number") {
+        const list = Array.isArray(container) ? [...container] : [];
+        list[key] = child(list[key]);
+        return list;
+    }
+    const base = isRecord(container) ? container : {};
+    const next = child(base[key]);
+    const others = Object.fromEntries(Object.entries(base).filter(([name]) => name !== key));
+    return next === undefined ? others : { ...others, [key]: next };
+}
+
+/** True when property path `pattern` holds `path`: its every segment equal, or `*`, and `path` at or below it (PropertyPath.Contains). */
+function containsPath(pattern: string, path: string): boolean {
+    const [outer, inner] = [propertyPath(pattern), propertyPath(path)];
+    return outer.length <= inner.length && outer.every((segment, index) => segment === "*" || segment === inner[index]);
 }
 
 /**
@@ -255,10 +286,7 @@ function asProviderReads(type: string, inputs: Inputs): Inputs {
  * before it diffs (pulumi/pulumi@1b5949891b pkg/resource/deploy/step_generator.go:1264-1268, 3074-3095).
  */
 function withIgnoredChanges(after: Inputs, before: Inputs, ignoreChanges: readonly string[] | undefined): Inputs {
-    return (ignoreChanges ?? []).reduce<Inputs>(
-        (inputs, path) => (path.includes("[") ? inputs : withValueAt(inputs, path, atPath(before, path))),
-        after,
-    );
+    return (ignoreChanges ?? []).reduce<Inputs>((inputs, path) => withValueAt(inputs, path, atPath(before, path)), after);
 }
 
 /** The stack of a URN (`urn:pulumi:<stack>::…`). */
@@ -352,9 +380,7 @@ export function diffReports(base: BaseReport, head: PreviewReport): ReportDiff {
         // The program's own replacement options: replaceOnChanges on a changed input path (`*`, any), replaceWith on a
         // resource being replaced (pulumi/pulumi@1b5949891b pkg/resource/deploy/step_generator.go:1946, 2895-2915).
         const changed = previous.inputs === undefined ? [] : changesOf(diffValues(before, after)).map((change) => change.path);
-        const onChanges = (step.newState.options?.replaceOnChanges ?? []).filter((path) =>
-            changed.some((at) => path === "*" || at === path || at.startsWith(`${path}.`) || at.startsWith(`${path}[`)),
-        );
+        const onChanges = (step.newState.options?.replaceOnChanges ?? []).filter((path) => changed.some((at) => containsPath(path, at)));
         const withOthers = (step.newState.options?.replaceWith ?? []).filter((urn) => replacing.has(urn));
         return [
             ...(previous.inputs === undefined

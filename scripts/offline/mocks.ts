@@ -148,8 +148,13 @@ export function realisticMocks(options: MockOptions): Mocks {
                           id,
                           state: {
                               ...made.state,
-                              ...((made.state as State).selfLink !== undefined
-                                  ? { selfLink: id.startsWith("https://") ? id : `${COMPUTE_API}/${id}` }
+                              // The API the mock's own link names (Compute Engine's, GKE's), with the ID read.
+                              ...(typeof (made.state as State).selfLink === "string"
+                                  ? {
+                                        selfLink: id.startsWith("https://")
+                                            ? id
+                                            : `${String((made.state as State).selfLink).split("projects/")[0]}${id}`,
+                                    }
                                   : {}),
                           },
                       }

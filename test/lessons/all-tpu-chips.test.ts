@@ -146,6 +146,10 @@ describe("every spelling", () => {
                 expect(await verdict(pod(selectorFor("2x4"), chips(undefined, 4)))).toEqual([]);
                 expect(await verdict(pod(selectorFor("2x4"), chips(undefined, 8)))).toEqual([]);
                 expect(await verdict(pod(selectorFor("2x4"), chips(undefined, 2)))).toEqual([say.notAll("vllm", main, 2, ["2x4"], [4, 8])]);
+                // Topologies of VMs of one size: their chips, whichever it lands on.
+                expect(await verdict(pod(affinityFor("2x2", "4x4"), chips(undefined, 2)))).toEqual([
+                    say.notAll("vllm", main, 2, ["2x2", "4x4"], [4]),
+                ]);
                 // Topologies of VMs of different sizes, or none: any count may be right.
                 expect(await verdict(pod(affinityFor("1x1", "2x2"), chips(undefined, 1)))).toEqual([]);
                 expect(await verdict(pod({}, chips(undefined, 1)))).toEqual([]);

@@ -696,6 +696,32 @@ describe("every spelling", () => {
                 ]);
             });
 
+            test("a DENY refuses only what its conditions match: one on a header, a port or the issuer alone refuses not everyone", async () => {
+                const deny = (when: Record<string, unknown>) => ({ ...ON_GATEWAY, action: "DENY", rules: [{ when: [when] }] });
+                for (const when of [
+                    { key: "request.headers[x-debug]", values: ["1"] },
+                    { key: "request.headers[x-api-key]", notValues: ["s3cret-team-key"] },
+                    { key: "destination.port", values: ["15000"] },
+                ]) {
+                    expect(await both(istioGateway({}, ["gateway/deny", deny(when)]))).toEqual([ISTIO_OPEN]);
+                }
+                // Deny unless the token's issuer is Google's: anyone with a Google token gets in.
+                expect(
+                    await both(
+                        istioGateway({}, [
+                            "gateway/deny",
+                            deny({ key: "request.auth.claims[iss]", notValues: ["https://accounts.google.com"] }),
+                        ]),
+                    ),
+                ).toEqual([
+                    "mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: its AuthorizationPolicies refuse only requests without a token, so they admit anyone holding a token its RequestAuthentication accepts, with no condition on the token's claims (an issuer such as accounts.google.com gives anyone one), and its Service sets no loadBalancerSourceRanges.",
+                ]);
+                // Deny whoever is outside the office: refuses everyone else.
+                expect(await both(istioGateway({}, ["gateway/deny", deny({ key: "remote.ip", notValues: ["203.0.113.0/24"] })]))).toEqual(
+                    [],
+                );
+            });
+
             test("an external authorizer (CUSTOM) is said, never mandatory", async () => {
                 const custom = {
                     ...ON_GATEWAY,
@@ -1143,6 +1169,29 @@ describe("every spelling", () => {
                 ]) {
                     expect(await messages([svc(), ...classic, ...guarded])).toEqual([]);
                 }
+                // The chart's values say nothing of its Service: its default, a LoadBalancer.
+                const release = resource("kubernetes:helm.sh/v3:Release", "istio-ingress", {
+                    chart: "gateway",
+                    version: "1.29.6",
+                    namespace: "istio-ingress",
+                    values: {},
+                });
+                expect(await messages([svc(), ...classic, release])).toEqual([
+                    `mandatory: ${openServiceMessage(through, "models/qwen-http", [])}`,
+                ]);
+                // A selector policy guards the pods of its own namespace only.
+                const policyIn = (namespace: string) =>
+                    kube("security.istio.io/v1", "AuthorizationPolicy", `${namespace}/office`, {
+                        metadata: { name: "office", namespace },
+                        spec: {
+                            selector: { matchLabels: { istio: "ingressgateway" } },
+                            rules: [{ from: [{ source: { remoteIpBlocks: ["203.0.113.0/24"] } }] }],
+                        },
+                    });
+                expect(await messages([svc(), ...classic, release, policyIn("istio-ingress")])).toEqual([]);
+                expect(await messages([svc(), ...classic, release, policyIn("models")])).toEqual([
+                    `mandatory: ${openServiceMessage(through, "models/qwen-http", [])}`,
+                ]);
                 const unseen = [svc(), ...classic];
                 expect(await messages(unseen)).toEqual([]);
                 expect(await messages(unseen, advisory)).toEqual([

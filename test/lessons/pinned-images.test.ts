@@ -134,6 +134,9 @@ describe("every spelling", () => {
         "ghcr.io/huggingface/text-generation-inference:3.3.4",
         "vllm/vllm-openai:nightly-0589f9e6a1b2",
         "ghcr.io/acme/server:sha-1a2b3c4",
+        // PEP 440 post-releases, as vLLM and SGLang tag them.
+        "vllm/vllm-openai:v0.6.3.post1",
+        "lmsysorg/sglang:v0.4.6.post1-cu124",
         // A Go template KServe fills in at reconcile time.
         "{{ .Image }}",
     ];
@@ -313,6 +316,8 @@ describe("every spelling", () => {
                     await found({
                         image: { repository: "quay.io/go-skynet/local-ai", tag: "v2.26.0" },
                         other: { repository: "nginx" },
+                        // An empty tag is the chart's default.
+                        mirror: { repository: "mirror.example.com/dragonflydb/dragonfly", tag: "" },
                         templated: { image: "{{ .Values.global.registry }}/app:latest" },
                         replicas: 2,
                         // A value not known until the update (a cluster's endpoint) is read around.

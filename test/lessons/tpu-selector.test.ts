@@ -233,17 +233,22 @@ describe("every spelling", () => {
             test("a pool with the class's label and taint that no priority names or matches", async () => {
                 const extra = pool("flex", { flexStart: true }, { boundTo: CLASS });
                 expect(await verdict([...PLAN, extra, ORDERED])).toEqual([unmatched("flex")]);
-                // A tpu priority of its shape and provisioning takes it; of its shape alone, not (GKE compares flex-start too).
+                // A tpu priority of its shape takes it, asking for flex-start or not (a priority without it matches any pool).
                 const withTpu = (priority: Record<string, unknown>) =>
                     verdict([...PLAN, extra, computeClass([{ nodepools: ["on-demand"] }, { nodepools: ["spot"] }, priority])]);
                 const SHAPE = { tpu: { type: "tpu-v6e-slice", topology: "2x2", count: 4 } };
                 expect(await withTpu({ ...SHAPE, flexStart: { enabled: true } })).toEqual([]);
-                expect(await withTpu(SHAPE)).toEqual([unmatched("flex")]);
-                // Nor does a priority that leaves the count out, or asks for spot or a reservation the pool does not give.
+                expect(await withTpu(SHAPE)).toEqual([]);
+                // Not a priority that leaves the count out, or asks for spot (true or false) or a reservation the pool does not give.
                 for (const priority of [
                     { tpu: { type: "tpu-v6e-slice", topology: "2x2" }, flexStart: { enabled: true } },
                     { ...SHAPE, spot: true },
-                    { ...SHAPE, flexStart: { enabled: true }, reservations: { affinity: "Specific", specific: [{ name: "v6e-held" }] } },
+                    {
+                        ...SHAPE,
+                        spot: false,
+                        flexStart: { enabled: true },
+                        reservations: { affinity: "Specific", specific: [{ name: "v6e-held" }] },
+                    },
                 ]) {
                     expect(await withTpu(priority)).toEqual([unmatched("flex")]);
                 }

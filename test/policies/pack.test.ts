@@ -189,7 +189,8 @@ describe("a value unknown until the update (an image built in the same update, a
     test("in a workload no verdict is about, sets no policy aside: every other resource is judged as without it", async () => {
         const alone = await evaluatePack(faulty);
         expect(mandatory(alone)).toHaveLength(2);
-        const beside = await evaluatePack([...faulty, unknownEverywhere]);
+        const elsewhere = kube("v1", "ConfigMap", "settings", { metadata: { name: UNKNOWN, namespace: UNKNOWN }, data: { mode: "a" } });
+        const beside = await evaluatePack([...faulty, unknownEverywhere, elsewhere]);
         expect(mandatory(beside)).toEqual(mandatory(alone));
         // Only the image policy, which judges that workload itself, cannot run on it.
         expect(beside.filter((violation) => violation.enforcementLevel === "advisory").map((v) => v.policyName)).toEqual(
@@ -200,8 +201,8 @@ describe("a value unknown until the update (an image built in the same update, a
         );
     });
 
-    test("where a verdict may turn on it (a guard whose value is not known yet), the rest is judged and said at advisory, with what was set aside", async () => {
-        const gatewayStack = [
+    test("where a verdict may turn on it (a guard switched on by another resource's output), it is said at advisory, with what it turns on", async () => {
+        const gatewayStack = (defaults: Record<string, unknown>) => [
             kube("gateway.networking.k8s.io/v1", "Gateway", "inference-gateway", {
                 metadata: { name: "inference-gateway", namespace: "gateway" },
                 spec: {
@@ -221,19 +222,22 @@ describe("a value unknown until the update (an image built in the same update, a
             kube("networking.gke.io/v1", "GCPBackendPolicy", "qwen-pool", {
                 metadata: { name: "qwen-pool", namespace: "models" },
                 spec: {
-                    default: { securityPolicy: UNKNOWN, timeoutSec: 600 },
+                    default: { timeoutSec: 600, ...defaults },
                     targetRef: { group: "inference.networking.k8s.io", kind: "InferencePool", name: "qwen-pool" },
                 },
             }),
         ];
-        const found = await evaluatePack(gatewayStack);
-        const access = found.filter((violation) => violation.policyName === "require-gateway-access-control");
-        expect(access.map((violation) => violation.enforcementLevel)).toEqual(["advisory", "advisory"]);
-        expect(access[0].message).toMatch(
-            /sends InferencePool models\/qwen-pool requests from anyone: .* \(judged without kubernetes:networking\.gke\.io\/v1:GCPBackendPolicy qwen-pool, whose values are not known until the update\)$/,
-        );
-        expect(access[1].message).toMatch(
-            /^require-gateway-access-control could not judge kubernetes:networking\.gke\.io\/v1:GCPBackendPolicy qwen-pool during preview: \w+ value at \.spec\.default\.securityPolicy can't be known during preview$/,
-        );
+        const access = async (defaults: Record<string, unknown>) =>
+            (await evaluatePack(gatewayStack(defaults)))
+                .filter((violation) => violation.policyName.includes("gateway"))
+                .map((violation) => `${violation.enforcementLevel} ${violation.policyName}: ${violation.message}`);
+        // IAP switched on by another resource's output: open if it is off, guarded if on.
+        expect(await access({ iap: { enabled: UNKNOWN } })).toEqual([
+            "advisory require-gateway-access-control: Gateway gateway/inference-gateway is external and sends InferencePool models/qwen-pool requests from anyone: no GCPBackendPolicy targeting it sets spec.default.securityPolicy (Cloud Armor) or iap.enabled. (this turns on values not known until the update, in kubernetes:networking.gke.io/v1:GCPBackendPolicy qwen-pool)",
+        ]);
+        // A Cloud Armor policy named by an output: a policy the program is not shown to declare, whichever it is.
+        expect(await access({ securityPolicy: UNKNOWN })).toEqual([
+            "advisory disallow-gateway-open-to-internet: InferencePool models/qwen-pool behind Gateway gateway/inference-gateway names Cloud Armor policy (not known until the update), which the program does not declare: whether it refuses anyone could not be judged. (this turns on values not known until the update, in kubernetes:networking.gke.io/v1:GCPBackendPolicy qwen-pool)",
+        ]);
     });
 });

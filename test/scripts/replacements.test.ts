@@ -400,6 +400,8 @@ describe("a provider's own switches", () => {
         expect(opOf({ enableConfigMapMutable: true }, "ConfigMap", data)).toEqual([["update", []]]);
         expect(opOf({ enableConfigMapMutable: true }, "ConfigMap", { ...data, immutable: true })).toEqual([["replace", ["inputs.data"]]]);
         expect(opOf({ enableSecretMutable: true }, "Secret", data)).toEqual([["update", []]]);
+        // As the SDK sends it: JSON text.
+        expect(opOf({ enableConfigMapMutable: "true" }, "ConfigMap", data)).toEqual([["update", []]]);
         expect(opOf({ enableConfigMapMutable: true }, "Secret", data)).toEqual([["replace", ["inputs.data"]]]);
     });
 });

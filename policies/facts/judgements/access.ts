@@ -216,22 +216,30 @@ function sourceField(field: string, value: unknown, who: Outsider): OutsiderMatc
     }
 }
 
-/** How one `when` condition treats an outsider (istio 1.29.6 pilot/pkg/security/authz/model/model.go: its keys). */
-function condition(when: KubeProps, who: Outsider): OutsiderMatch {
+/**
+ * How one `when` condition treats an outsider (istio 1.29.6 pilot/pkg/security/authz/model/model.go: its keys; each
+ * condition is ANDed to the rule). In an ALLOW rule it matches where the outsider can meet it (send the header, aim at
+ * the port); in a DENY rule only where every such outsider meets it, for a DENY refuses only the requests it matches
+ * (https://istio.io/latest/docs/tasks/security/authorization/authz-deny/).
+ */
+function condition(when: KubeProps, who: Outsider, action: string): OutsiderMatch {
     const key = String(when?.key);
     const excluded = when?.notValues !== undefined && when?.values === undefined;
     const values = excluded ? when.notValues : when?.values;
+    const deny = action === "DENY";
     if (key === "remote.ip" || key === "source.ip") {
         return byAddress(values, excluded);
     }
     if (key.startsWith("request.headers[")) {
-        return excluded ? YES : { ...YES, literalHeaders: strings(values).map((value) => `${key.slice(16, -1)}: ${value}`) };
+        // The outsider chooses its headers: it sends a literal a rule lets in, and leaves out one a rule refuses.
+        return deny ? NO : excluded ? YES : { ...YES, literalHeaders: strings(values).map((value) => `${key.slice(16, -1)}: ${value}`) };
     }
     if (key.startsWith("request.auth.")) {
         // A token's issuer alone names anyone holding one; any other claim, principal, audience or presenter names someone.
         const issuerOnly = key === "request.auth.claims[iss]";
         if (excluded) {
-            return YES;
+            // Without a token nothing is listed; a holder of an accepted issuer's token is listed under the issuer.
+            return who === "tokenHolder" && issuerOnly ? NO : YES;
         }
         return who === "tokenHolder" && issuerOnly ? YES : NO;
     }
@@ -239,8 +247,8 @@ function condition(when: KubeProps, who: Outsider): OutsiderMatch {
         return excluded ? YES : NO;
     }
     if (key.startsWith("destination.") || key === "connection.sni" || key.startsWith("request.regex.") || key.startsWith("experimental.")) {
-        // What the request is aimed at, not who sends it.
-        return YES;
+        // What the request is aimed at, not who sends it: the outsider can aim at it, or elsewhere.
+        return deny ? NO : YES;
     }
     return UNKNOWN;
 }
@@ -275,7 +283,7 @@ function ruleMatch(rule: KubeProps, who: Outsider, action: string): OutsiderMatc
     // An ALLOW rule's operations say which requests it lets through, some of which an outsider sends; a DENY rule
     // refuses the outsider only if it covers every request.
     const to = action === "DENY" && !coversEveryRequest(rule?.to) ? NO : YES;
-    const conditions = (Array.isArray(rule?.when) ? rule.when : []).map((entry: KubeProps) => condition(entry, who));
+    const conditions = (Array.isArray(rule?.when) ? rule.when : []).map((entry: KubeProps) => condition(entry, who, action));
     return all([from, to, ...conditions]);
 }
 

@@ -29,7 +29,8 @@ const dataUnlessMutable = (path: string, flag: string, source: string): ReplaceR
     when(
         path,
         (before, after, { after: inputs, provider }) =>
-            JSON.stringify(before) !== JSON.stringify(after) && !(provider?.[flag] === true && inputs?.immutable !== true),
+            // The SDK sends the provider's switches as JSON text ("true"), as it does all its inputs (@pulumi/kubernetes provider.js).
+            JSON.stringify(before) !== JSON.stringify(after) && !(String(provider?.[flag]) === "true" && inputs?.immutable !== true),
         `${source}; ${K8S_PROVIDER(696)}`,
     );
 
