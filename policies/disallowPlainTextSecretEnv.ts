@@ -49,7 +49,7 @@ function literalCredentials(words: string[]): string[] {
 /** What the policy reports of container `path` of resource `name`. */
 export const PLAIN_TEXT_SECRET_MESSAGES = {
     literal: (name: string, path: string, variable: string) =>
-        `${name} ${path} sets ${variable} to a literal value; read it from a Secret with valueFrom.secretKeyRef.`,
+        `${name} ${path} sets ${variable} as a plain value in the pod spec (env value), where anyone who can read the object sees it; read it from a Secret with valueFrom.secretKeyRef.`,
     fromConfigMap: (name: string, path: string, variable: string, configMap: string) =>
         `${name} ${path} reads ${variable} from ConfigMap ${configMap}, where it sits in plain text; read it from a Secret with valueFrom.secretKeyRef.`,
     configMapLoaded: (configMap: string, keys: string[], name: string, path: string) =>

@@ -79,7 +79,12 @@ function kserveConfigImages(data: KubeProps | undefined): Array<{ path: string; 
  * templates join as `repository:tag`) and strings that carry a tag (`ollama/ollama:rocm`). An image without a tag in the
  * values takes the chart's default, which its pinned version fixes; that is left to the chart.
  */
-function chartValueImages(values: unknown, path: string, depth = 0, underImage = false): Array<{ path: string; image: string }> {
+function chartValueImages(
+    values: unknown,
+    path: string,
+    depth = 0,
+    underImage = false,
+): Array<{ path: string; image: string; tag?: string }> {
     if (depth > 12 || values === null || typeof values !== "object") {
         return [];
     }
@@ -96,11 +101,15 @@ function chartValueImages(values: unknown, path: string, depth = 0, underImage =
         ).flat();
     }
     const record = Object.fromEntries(Object.keys(values).map((key) => [key, known(() => (values as KubeProps)[key])])) as KubeProps;
+    // An empty tag is the chart's default (its appVersion, which its pinned version fixes); a tag without a repository
+    // under an image key sets the chart's own image's tag.
+    const tagged = (typeof record.tag === "string" && record.tag !== "") || typeof record.tag === "number";
     const own =
-        // An empty tag is the chart's default (its appVersion, which its pinned version fixes).
-        typeof record.repository === "string" && ((typeof record.tag === "string" && record.tag !== "") || typeof record.tag === "number")
+        tagged && typeof record.repository === "string"
             ? [{ path: `${path}.tag`, image: `${record.repository}:${record.tag}` }]
-            : [];
+            : tagged && underImage && record.repository === undefined
+              ? [{ path: `${path}.tag`, image: `the chart's own image at tag ${record.tag}`, tag: String(record.tag) }]
+              : [];
     return [
         ...own,
         ...Object.entries(record).flatMap(([key, child]) => {
@@ -155,8 +164,8 @@ export const disallowUnpinnedImages: ResourceValidationPolicy & PolicyText = {
             }
         }
         if (isHelmChart(args.type)) {
-            for (const { path, image } of chartValueImages(readKnown(() => args.props.values).value, "values")) {
-                if (floats(image)) {
+            for (const { path, image, tag } of chartValueImages(readKnown(() => args.props.values).value, "values")) {
+                if (tag !== undefined ? isMovingTag(tag) : floats(image)) {
                     reportViolation(PINNED_IMAGE_MESSAGES.chartValues(args.name, path, image));
                 }
             }

@@ -57,7 +57,7 @@ export const requireGatewayAccessControl: StackValidationPolicy & PolicyText = {
                         );
                     } else if (guard.armor.verdict?.verdict === "guardsNothing") {
                         reportViolation(
-                            `Gateway ${key} is external and sends ${describeBackend(backend)} requests from anyone: its Cloud Armor policy ${guard.armor.name} denies no address (${guard.armor.verdict.rule} lets everyone through); add a rule that denies every source outside the allowlist, or make the default rule deny.`,
+                            `Gateway ${key} is external and sends ${describeBackend(backend)} requests from anyone: its Cloud Armor policy ${guard.armor.name} lets in everyone its rules do not single out (${guard.armor.verdict.rule} lets them through); add a rule that denies every source outside the allowlist, or make the default rule deny.`,
                             guard.armor.resource?.urn ?? backend.source.urn,
                         );
                     }

@@ -36,9 +36,9 @@ const DIGEST = /^(?:sha256:[0-9a-f]{64}|sha512:[0-9a-f]{128})$/;
 
 /**
  * A word of a tag (between `-`) that fixes a release: a version (`v0.10.1`, `3.11`, `16`, `1.2.3rc1`, `v0.6.3.post1`), a date or build
- * number (`20250101`), or a commit (`sha-1a2b3c4`'s `1a2b3c4`).
+ * number (`20250101`, Model Garden's `20250114_0916_RC00`), or a commit (`sha-1a2b3c4`'s `1a2b3c4`).
  */
-const RELEASE_WORD = /^(?:v?\d+(?:\.\d+)*(?:[.+]?[a-z][\w.+]*)?|\d{6,}|(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64})$/i;
+const RELEASE_WORD = /^(?:v?\d+(?:\.\d+)*(?:[.+]?[a-z][\w.+]*)?|\d{6,}(?:[_.]\w+)*|(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64})$/i;
 
 /**
  * True when a tag moves: it names no release, only a branch or a channel (`latest`, `nightly`, `main`, `main-slim`,

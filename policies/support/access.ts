@@ -12,7 +12,9 @@ import {
     backendKey,
     backendPolicyGuard,
     IstioAuthorization,
+    appliesToGateway,
     istioAuthorizationVerdict,
+    tokenIssuers,
     isExternalGateway,
     isGkeGatewayClass,
     isInferencePoolBackend,
@@ -180,7 +182,14 @@ export interface IstioAccess {
 export function istioAccess(gateway: PolicyResource, resources: PolicyResource[]): IstioAccess {
     const policies = resources.filter((resource) => isKubernetesKind(resource.type, "security.istio.io", "AuthorizationPolicy"));
     const placed = policies.map((policy) => ({ namespace: namespaceOf(policy), props: policy.props, resource: policy }));
-    const authorization = istioAuthorizationVerdict(placed, gateway.props, namespaceOf(gateway));
+    // The RequestAuthentications on the Gateway (its namespace or the root one; by targetRefs, selector or none).
+    const authentications = resources
+        .filter((resource) => isKubernetesKind(resource.type, "security.istio.io", "RequestAuthentication"))
+        .filter((resource) =>
+            appliesToGateway({ namespace: namespaceOf(resource), props: resource.props }, gateway.props, namespaceOf(gateway)),
+        )
+        .map((resource) => resource.props);
+    const authorization = istioAuthorizationVerdict(placed, gateway.props, namespaceOf(gateway), undefined, tokenIssuers(authentications));
     const overlay = serviceOverlay(gateway, resources);
     const ranges = overlaySourceRanges(overlay?.props.data?.service);
     const identity = authorization.identity;

@@ -115,5 +115,5 @@ export function cloudArmorVerdict(rules: readonly Props[]): CloudArmorVerdict {
             (opensToInternet(rule.match?.config?.srcIpRanges ?? []) || rule.match?.expr?.expression !== undefined);
         return { verdict: explicit ? "opens" : "guardsNothing", rule: where, rateLimited };
     }
-    return { verdict: "guardsNothing", rule: "GCP's default rule, which allows when the policy gives none", rateLimited };
+    return { verdict: "guardsNothing", rule: "GCP's default rule, which allows as the policy sets none", rateLimited };
 }

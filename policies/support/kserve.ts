@@ -9,6 +9,7 @@ import {
     KSERVE,
     KSERVE_CHILDREN,
     KSERVE_GLOBALS,
+    isInferencePoolBackend,
     parentGateways,
     redirectsToHttpsOnly,
     renderKServeRoute,
@@ -141,25 +142,31 @@ export function kserveRouteBackends(service: PolicyResource, resources: PolicyRe
     const namespace = namespaceOf(service);
     const route = kserveRoute(service, resources);
     const rules: Props[] = Array.isArray(route?.spec.rules) ? route.spec.rules : [];
+    const pool = inferencePoolOf(service);
+    const workload: Backend = {
+        namespace,
+        group: "",
+        kind: "Service",
+        name: `${service.props.metadata?.name}${KSERVE_CHILDREN.workloadServiceSuffix}`,
+        source: service,
+    };
     if (rules.length === 0) {
-        const pool = inferencePoolOf(service);
-        const workload: Backend = {
-            namespace,
-            group: "",
-            kind: "Service",
-            name: `${service.props.metadata?.name}${KSERVE_CHILDREN.workloadServiceSuffix}`,
-            source: service,
-        };
         return pool ? [pool, workload] : [workload];
     }
     return rules
         .filter((rule) => !redirectsToHttpsOnly(rule))
         .flatMap((rule) => (Array.isArray(rule.backendRefs) ? (rule.backendRefs as Props[]) : []))
-        .map((ref) => ({
-            group: ref.group ?? "",
-            kind: ref.kind ?? "Service",
-            namespace: ref.namespace ?? namespace,
-            name: ref.name,
-            source: service,
-        }));
+        .map((ref): Backend =>
+            // Without a scheduler, KServe points the route's InferencePool backends at the workload Service (kserve
+            // v0.20.0 pkg/controller/v1alpha2/llmisvc/config_merge.go:338-352).
+            pool === undefined && isInferencePoolBackend({ group: ref.group ?? "", kind: ref.kind ?? "Service" })
+                ? workload
+                : {
+                      group: ref.group ?? "",
+                      kind: ref.kind ?? "Service",
+                      namespace: ref.namespace ?? namespace,
+                      name: ref.name,
+                      source: service,
+                  },
+        );
 }

@@ -97,8 +97,9 @@ function surroundings(
         parameters?.kind === ALB_INGRESS.classParams.kind
             ? resources.find(
                   (resource) =>
-                      isKubernetesKind(resource.type, ALB_INGRESS.classParams.group, ALB_INGRESS.classParams.kind) &&
-                      resource.props.metadata?.name === parameters.name,
+                      ALB_INGRESS.classParams.groups.some((group) =>
+                          isKubernetesKind(resource.type, group, ALB_INGRESS.classParams.kind),
+                      ) && resource.props.metadata?.name === parameters.name,
               )
             : undefined;
     const group: unknown = ingress.props.metadata?.annotations?.[ALB_INGRESS.groupName];

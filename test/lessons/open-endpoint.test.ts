@@ -141,7 +141,7 @@ describe("every spelling", () => {
     const istioAllowsAny = (policy: string) =>
         `mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: AuthorizationPolicy ${policy} allows requests from any source (Istio allows what any ALLOW policy matches), and its Service sets no loadBalancerSourceRanges.`;
     const istioAllowsToken = (policy: string) =>
-        `mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: AuthorizationPolicy ${policy} admits anyone holding a token its RequestAuthentication accepts, with no condition on the token's claims (an issuer such as accounts.google.com gives anyone one), and its Service sets no loadBalancerSourceRanges.`;
+        `mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: AuthorizationPolicy ${policy} admits anyone holding a token its RequestAuthentication accepts, with no condition on its claims but the issuer (an issuer such as accounts.google.com gives anyone one), and its Service sets no loadBalancerSourceRanges.`;
     const plainHttp = (backend: string) =>
         `mandatory: Gateway gateway/inference-gateway serves ${backend} over plain HTTP on listener "http" (port 80): attach the route to an HTTPS listener (sectionName; for KServe's route, in router.gateway.refs) and let HTTP only redirect to https.`;
 
@@ -432,6 +432,8 @@ describe("every spelling", () => {
                 const inputs = { ...https.inputs, spec: { ...spec, router } };
                 const withoutScheduler = { ...https, inputs, wire: { inputs, outputs: inputs } };
                 expect(await messages([...gw, ...guarded, withoutScheduler])).toEqual([UNGUARDED_WORKLOAD]);
+                // A template's InferencePool rule points at the workload Service when there is no scheduler.
+                expect(await messages([...gw, ...guarded, template, withoutScheduler])).toEqual([UNGUARDED_WORKLOAD]);
                 const toWorkload = written("typed", [
                     route("direct", [{ name: "qwen-kserve-workload-svc", port: 8000 }], { sectionName: "https" }),
                 ]);
@@ -493,9 +495,9 @@ describe("every spelling", () => {
 
             test("a policy that denies nobody is no access control: no rules (GCP adds an allow-all default), or an allowlist with nothing denying after it", async () => {
                 const unguarded = (rule: string) =>
-                    `mandatory: Gateway gateway/inference-gateway is external and sends InferencePool models/qwen-inference-pool requests from anyone: its Cloud Armor policy gateway-access denies no address (${rule} lets everyone through); add a rule that denies every source outside the allowlist, or make the default rule deny.`;
+                    `mandatory: Gateway gateway/inference-gateway is external and sends InferencePool models/qwen-inference-pool requests from anyone: its Cloud Armor policy gateway-access lets in everyone its rules do not single out (${rule} lets them through); add a rule that denies every source outside the allowlist, or make the default rule deny.`;
                 expect(await both(gkeStack(armor(undefined)))).toEqual([
-                    unguarded("GCP's default rule, which allows when the policy gives none"),
+                    unguarded("GCP's default rule, which allows as the policy sets none"),
                 ]);
                 expect(
                     await both(gkeStack(armor([byRanges(1000, "allow", ["203.0.113.0/24"]), byRanges(2147483647, "allow", ["*"])]))),
@@ -534,8 +536,8 @@ describe("every spelling", () => {
 
             test("a rule in preview mode enforces nothing, and a deny that reads more than the address refuses only whom it matches: the rules after it decide", async () => {
                 const unguarded = (rule: string) =>
-                    `mandatory: Gateway gateway/inference-gateway is external and sends InferencePool models/qwen-inference-pool requests from anyone: its Cloud Armor policy gateway-access denies no address (${rule} lets everyone through); add a rule that denies every source outside the allowlist, or make the default rule deny.`;
-                const DEFAULT_ALLOWS = "GCP's default rule, which allows when the policy gives none";
+                    `mandatory: Gateway gateway/inference-gateway is external and sends InferencePool models/qwen-inference-pool requests from anyone: its Cloud Armor policy gateway-access lets in everyone its rules do not single out (${rule} lets them through); add a rule that denies every source outside the allowlist, or make the default rule deny.`;
+                const DEFAULT_ALLOWS = "GCP's default rule, which allows as the policy sets none";
                 const ALLOWLIST = byRanges(1000, "allow", ["203.0.113.0/24"]);
                 expect(await both(gkeStack(armor([ALLOWLIST, { ...DENY_DEFAULT, priority: 2000, preview: true }])))).toEqual([
                     unguarded(DEFAULT_ALLOWS),
@@ -682,7 +684,7 @@ describe("every spelling", () => {
                         ]),
                     ),
                 ).toEqual([
-                    "mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: its AuthorizationPolicies refuse only requests without a token, so they admit anyone holding a token its RequestAuthentication accepts, with no condition on the token's claims (an issuer such as accounts.google.com gives anyone one), and its Service sets no loadBalancerSourceRanges.",
+                    "mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: its AuthorizationPolicies refuse only requests without a token, so they admit anyone holding a token its RequestAuthentication accepts, with no condition on its claims but the issuer (an issuer such as accounts.google.com gives anyone one), and its Service sets no loadBalancerSourceRanges.",
                 ]);
                 expect(
                     await both(
@@ -714,12 +716,27 @@ describe("every spelling", () => {
                         ]),
                     ),
                 ).toEqual([
-                    "mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: its AuthorizationPolicies refuse only requests without a token, so they admit anyone holding a token its RequestAuthentication accepts, with no condition on the token's claims (an issuer such as accounts.google.com gives anyone one), and its Service sets no loadBalancerSourceRanges.",
+                    "mandatory: Gateway gateway/inference-gateway is external and routes to inference backends from anyone: its AuthorizationPolicies refuse only requests without a token, so they admit anyone holding a token its RequestAuthentication accepts, with no condition on its claims but the issuer (an issuer such as accounts.google.com gives anyone one), and its Service sets no loadBalancerSourceRanges.",
                 ]);
                 // Deny whoever is outside the office: refuses everyone else.
                 expect(await both(istioGateway({}, ["gateway/deny", deny({ key: "remote.ip", notValues: ["203.0.113.0/24"] })]))).toEqual(
                     [],
                 );
+            });
+
+            test("any token of an issuer the program shows to be its own is access control; of a public one, or an issuer not shown, not", async () => {
+                const jwt = (issuer: string) =>
+                    kube("security.istio.io/v1", "RequestAuthentication", "gateway/jwt", {
+                        metadata: { name: "jwt", namespace: "gateway" },
+                        spec: { ...ON_GATEWAY, jwtRules: [{ issuer, jwksUri: `${issuer}/certs` }] },
+                    });
+                const requireToken: [string, Record<string, unknown>] = [
+                    "gateway/require-jwt",
+                    { ...ON_GATEWAY, action: "DENY", rules: [{ from: [{ source: { notRequestPrincipals: ["*"] } }] }] },
+                ];
+                expect(await both([...istioGateway({}, requireToken), jwt("https://auth.example.com/realms/corp")])).toEqual([]);
+                expect(await both([...istioGateway({}, requireToken), jwt("https://accounts.google.com")])).toHaveLength(1);
+                expect(await both(istioGateway({}, requireToken))).toHaveLength(1);
             });
 
             test("an external authorizer (CUSTOM) is said, never mandatory", async () => {
@@ -889,6 +906,15 @@ describe("every spelling", () => {
                     await messages(served("LeaderWorkerSet", lws, { "leaderworkerset.sigs.k8s.io/name": "vllm", role: "leader" })),
                 ).toEqual([openService]);
                 expect(await messages(served("LeaderWorkerSet", lws, { "leaderworkerset.sigs.k8s.io/name": "other" }))).toEqual([]);
+                const sts = kube("apps/v1", "StatefulSet", "vllm", {
+                    metadata: { name: "vllm", namespace: "models" },
+                    spec: { template: template([], { app: "vllm" }) },
+                });
+                const byPodName = kube("v1", "Service", "qwen-http", {
+                    metadata: { name: "qwen-http", namespace: "models" },
+                    spec: { ...LB, selector: { "statefulset.kubernetes.io/pod-name": "vllm-0" }, ports: [{ port: 8000 }] },
+                });
+                expect(await messages([sts, byPodName])).toEqual([openService]);
             });
 
             test("another model server is a model server too: TGI, Ollama, NIM and the rest by their images; an ordinary web server is not", async () => {
@@ -926,10 +952,19 @@ describe("every spelling", () => {
                     { "service.beta.kubernetes.io/aws-load-balancer-scheme": "internet-facing" },
                     { "service.beta.kubernetes.io/aws-load-balancer-internal": "false" },
                     { "service.beta.kubernetes.io/azure-load-balancer-internal": "True" },
+                    // The scheme wins over the older annotation.
+                    {
+                        "service.beta.kubernetes.io/aws-load-balancer-scheme": "internet-facing",
+                        "service.beta.kubernetes.io/aws-load-balancer-internal": "true",
+                    },
                 ];
                 for (const annotations of external) {
                     expect(await messages([svc(LB, annotations)])).toEqual([openService]);
                     expect(await messages([svc({ ...LB, loadBalancerSourceRanges: ["0.0.0.0/0"] }, annotations)])).toEqual([openService]);
+                    // Ranges that together cover every address.
+                    expect(await messages([svc({ ...LB, loadBalancerSourceRanges: ["0.0.0.0/1", "128.0.0.0/1"] }, annotations)])).toEqual([
+                        openService,
+                    ]);
                 }
             });
 
@@ -1087,6 +1122,22 @@ describe("every spelling", () => {
                 expect(await messages([svc(), params, albClass({}, parameters), ingress({}, { ingressClassName: "alb" })])).toEqual([
                     openIngress("AWS Load Balancer Controller"),
                 ]);
+                // EKS Auto Mode's controller and IngressClassParams.
+                const autoClass = kube("networking.k8s.io/v1", "IngressClass", "auto", {
+                    metadata: { name: "auto" },
+                    spec: {
+                        controller: "eks.amazonaws.com/alb",
+                        parameters: { apiGroup: "eks.amazonaws.com", kind: "IngressClassParams", name: "auto-public" },
+                    },
+                });
+                const autoParams = kube("eks.amazonaws.com/v1", "IngressClassParams", "auto-public", {
+                    metadata: { name: "auto-public" },
+                    spec: { scheme: "internet-facing" },
+                });
+                expect(await messages([svc(), autoClass, autoParams, ingress({}, { ingressClassName: "auto" })])).toEqual([
+                    openIngress("AWS Load Balancer Controller"),
+                ]);
+                expect(await messages([svc(), autoClass, ingress({}, { ingressClassName: "auto" })])).toEqual([]);
                 const grouped = { "kubernetes.io/ingress.class": "alb", "alb.ingress.kubernetes.io/group.name": "shared" };
                 const web = kube("networking.k8s.io/v1", "Ingress", "web", {
                     metadata: {
@@ -1196,6 +1247,14 @@ describe("every spelling", () => {
                 expect(await messages(unseen)).toEqual([]);
                 expect(await messages(unseen, advisory)).toEqual([
                     `advisory: ${through} puts model server Service models/qwen-http on the internet, and what stands in front of it could not be judged: the Service of its pods (istio=ingressgateway) is not in the program, so whether its load balancer faces the internet could not be judged, and no AuthorizationPolicy on them refuses anyone.`,
+                ]);
+            });
+
+            test("GKE's class named in spec.ingressClassName, which GKE's controller does not read: never mandatory, and the advisory says so", async () => {
+                const stack = [svc(), ingress({}, { ingressClassName: "gce" })];
+                expect(await messages(stack)).toEqual([]);
+                expect(await messages(stack, advisory)).toEqual([
+                    'advisory: Ingress models/qwen (class gce) puts model server Service models/qwen-http on the internet, and what stands in front of it could not be judged: its class "gce" is named in spec.ingressClassName, which GKE\'s Ingress controller does not read (it reads the kubernetes.io/ingress.class annotation), so which controller serves it, if any, is not shown.',
                 ]);
             });
 

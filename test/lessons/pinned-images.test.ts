@@ -134,7 +134,8 @@ describe("every spelling", () => {
         "ghcr.io/huggingface/text-generation-inference:3.3.4",
         "vllm/vllm-openai:nightly-0589f9e6a1b2",
         "ghcr.io/acme/server:sha-1a2b3c4",
-        // PEP 440 post-releases, as vLLM and SGLang tag them.
+        // A dated build, as Model Garden tags its releases; PEP 440 post-releases, as vLLM and SGLang tag them.
+        "us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve:20250114_0916_RC00",
         "vllm/vllm-openai:v0.6.3.post1",
         "lmsysorg/sglang:v0.4.6.post1-cu124",
         // A Go template KServe fills in at reconcile time.
@@ -306,11 +307,13 @@ describe("every spelling", () => {
                         deployment: { image: { repository: "quay.io/go-skynet/local-ai", tag: "latest" } },
                         modelServers: { OLlama: { images: { "amd-gpu": "ollama/ollama:rocm", cpu: "ollama/ollama:0.5.7" } } },
                         sidecarImage: "ghcr.io/open-webui/open-webui:main-slim",
+                        ollama: { image: { tag: "latest" } },
                     }),
                 ).toEqual([
                     image.chartValues("models", "values.deployment.image.tag", "quay.io/go-skynet/local-ai:latest"),
                     image.chartValues("models", "values.modelServers.OLlama.images.amd-gpu", "ollama/ollama:rocm"),
                     image.chartValues("models", "values.sidecarImage", "ghcr.io/open-webui/open-webui:main-slim"),
+                    image.chartValues("models", "values.ollama.image.tag", "the chart's own image at tag latest"),
                 ]);
                 expect(
                     await found({
@@ -318,6 +321,7 @@ describe("every spelling", () => {
                         other: { repository: "nginx" },
                         // An empty tag is the chart's default.
                         mirror: { repository: "mirror.example.com/dragonflydb/dragonfly", tag: "" },
+                        own: { image: { tag: "v0.5.7" } },
                         templated: { image: "{{ .Values.global.registry }}/app:latest" },
                         replicas: 2,
                         // A value not known until the update (a cluster's endpoint) is read around.

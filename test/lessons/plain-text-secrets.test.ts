@@ -36,7 +36,7 @@ describe("the rule", () => {
                     level: "mandatory",
                     resource: "qwen",
                     message:
-                        "qwen spec.template.containers[0] (main) sets HF_TOKEN to a literal value; read it from a Secret with valueFrom.secretKeyRef.",
+                        "qwen spec.template.containers[0] (main) sets HF_TOKEN as a plain value in the pod spec (env value), where anyone who can read the object sees it; read it from a Secret with valueFrom.secretKeyRef.",
                 },
             ]);
             expect(await check(policy, [llmService(vllmContainer({ env: [{ name: "AWS_SECRET_ACCESS_KEY", value: "x" }] }))])).toHaveLength(

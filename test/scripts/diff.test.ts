@@ -170,6 +170,19 @@ describe("between two offline previews of the dev stack", () => {
         expect(
             diffReports(readBaseReport(base), annotated).resources.map((change) => [change.name, change.op, change.replaceReasons]),
         ).toEqual([["qwen2-3b-llmisvc", "replace", ["replaceOnChanges inputs.metadata.annotations"]]]);
+        // Property paths as the engine parses them: an element, a key with dots, any element.
+        const image = (report: PreviewReport, tag: string, options: Record<string, unknown>) =>
+            withOptions(report, "qwen2-3b-llmisvc", options, (inputs) => {
+                inputs.metadata.annotations = { ...inputs.metadata.annotations, "example.com/image": tag };
+            });
+        const ignoring = { ignoreChanges: ['metadata.annotations["example.com/image"]'] };
+        expect(diffReports(readBaseReport(image(base, "a", ignoring)), image(base, "b", ignoring)).resources).toEqual([]);
+        const replacing = { replaceOnChanges: ["metadata.annotations[*]"] };
+        expect(
+            diffReports(readBaseReport(image(base, "a", replacing)), image(base, "b", replacing)).resources.map(
+                (change) => change.replaceReasons,
+            ),
+        ).toEqual([["replaceOnChanges inputs.metadata.annotations[*]"]]);
         const cluster = base.steps.find((step) => step.urn.endsWith("::tpu-inference-cluster"))!.urn;
         const head = withOptions(await offlineReport("dev", "masterCidr=172.16.0.16/28"), "tpu-inference-ca-issuer", {
             replaceWith: [cluster],

@@ -78,6 +78,7 @@ describe("what a program reads", () => {
         expect(run.report!.outputs).toEqual({
             network: "shared-vpc",
             link: "https://www.googleapis.com/compute/v1/projects/host/global/networks/shared-vpc",
+            cluster: "https://container.googleapis.com/v1/projects/host/locations/europe-west4/clusters/shared",
             latest: expect.stringMatching(/^1\.\d+\.\d+-gke\.\d+$/),
         });
         const answer = defaultInvokeAnswers("p")[INVOKE_TOKENS.engineVersions];

@@ -45,7 +45,8 @@ export const LOAD_BALANCER_SERVICE = {
 /** The legacy class annotation every Ingress controller still honours, and which controller an IngressClass names. */
 export const INGRESS_CLASS = {
     annotation: "kubernetes.io/ingress.class",
-    controllers: { alb: "ingress.k8s.aws/alb", nginx: "k8s.io/ingress-nginx" },
+    /** The AWS Load Balancer Controller's, and EKS Auto Mode's (https://docs.aws.amazon.com/eks/latest/userguide/auto-configure-alb.html). */
+    controllers: { alb: ["ingress.k8s.aws/alb", "eks.amazonaws.com/alb"], nginx: "k8s.io/ingress-nginx" },
     /**
      * The IngressClass annotation that makes a class the cluster's default: an Ingress with no class is given it
      * (https://kubernetes.io/docs/concepts/services-networking/ingress/#default-ingress-class).
@@ -79,7 +80,7 @@ export const ALB_INGRESS = {
      * pkg/ingress/model_build_load_balancer.go:138-158; docs/guide/ingress/ingress_class.md:271-278).
      */
     groupName: "alb.ingress.kubernetes.io/group.name",
-    classParams: { group: "elbv2.k8s.aws", kind: "IngressClassParams" },
+    classParams: { groups: ["elbv2.k8s.aws", "eks.amazonaws.com"], kind: "IngressClassParams" },
     /** `conditions.<service>`: a JSON list of rule conditions, an `http-header` one matching literal `values`. */
     conditionsPrefix: "alb.ingress.kubernetes.io/conditions.",
 } as const;

@@ -65,6 +65,19 @@ export const ISTIO = {
      * LoadBalancer unless its values say otherwise (istio/istio@0293e829 manifests/charts/gateway/values.yaml `service`).
      */
     classic: { group: "networking.istio.io", gatewayChart: "gateway", serviceValues: ["service"] },
+    /**
+     * Token issuers that give anyone a token: a RequestAuthentication that accepts one of these lets a stranger in with
+     * any token a policy takes without a claim condition. Google's ID tokens
+     * (https://developers.google.com/identity/openid-connect/openid-connect: iss accounts.google.com), GitHub Actions'
+     * OIDC tokens (https://docs.github.com/en/actions/security-for-github-actions/security-hardening-your-deployments/about-security-hardening-with-openid-connect:
+     * https://token.actions.githubusercontent.com), Sign in with Apple (https://developer.apple.com/documentation/signinwithapple: https://appleid.apple.com).
+     */
+    publicTokenIssuers: [
+        "https://accounts.google.com",
+        "accounts.google.com",
+        "https://token.actions.githubusercontent.com",
+        "https://appleid.apple.com",
+    ],
 } as const;
 
 /**

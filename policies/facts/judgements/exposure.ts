@@ -55,8 +55,11 @@ function isInternalLoadBalancer(spec: KubeProps, annotations: KubeProps): boolea
         // The controller's, by its class or its annotations, without a scheme: its default is internal.
         ((spec.loadBalancerClass === LOAD_BALANCER_SERVICE.awsControllerClass || isAwsControllerType(annotations)) &&
             awsScheme === undefined) ||
-        (typeof awsInternal === "string" && awsInternal !== "" && awsInternal !== "false" && awsScheme === undefined) ||
-        PARSE_BOOL_TRUE.includes(String(awsInternal)) ||
+        // The older annotation counts only where no scheme is set: the controller reads the scheme first
+        // (aws-load-balancer-controller pkg/service/model_build_load_balancer.go buildLoadBalancerSchemeViaAnnotation).
+        (awsScheme === undefined &&
+            ((typeof awsInternal === "string" && awsInternal !== "" && awsInternal !== "false") ||
+                PARSE_BOOL_TRUE.includes(String(awsInternal)))) ||
         annotations[LOAD_BALANCER_SERVICE.azureInternal.key] === LOAD_BALANCER_SERVICE.azureInternal.value
     );
 }
@@ -122,7 +125,7 @@ export function ingressController(
         return "gke";
     }
     const controller: unknown = typeof className === "string" ? ingressClasses.get(className)?.spec?.controller : undefined;
-    if (className === ALB_INGRESS.className || controller === INGRESS_CLASS.controllers.alb) {
+    if (className === ALB_INGRESS.className || (INGRESS_CLASS.controllers.alb as readonly unknown[]).includes(controller)) {
         return "alb";
     }
     if (className === NGINX_INGRESS.className || controller === INGRESS_CLASS.controllers.nginx) {
@@ -266,6 +269,13 @@ export function ingressExposure(
             return { verdict: "guarded", by: `external authentication at ${annotations[NGINX_INGRESS.authUrl]}` };
         }
         return { verdict: "open", literalHeaders: nginxHeaderLiterals(annotations) };
+    }
+    if ([...GKE_INGRESS.externalClasses, GKE_INGRESS.internalClass].includes(controller.other as never)) {
+        // GKE's controller reads only the annotation (kubernetes/ingress-gce pkg/utils/utils.go IsGCEIngress).
+        return {
+            verdict: "unknown",
+            why: `its class ${JSON.stringify(controller.other)} is named in spec.ingressClassName, which GKE's Ingress controller does not read (it reads the ${INGRESS_CLASS.annotation} annotation), so which controller serves it, if any, is not shown`,
+        };
     }
     return { verdict: "unknown", why: `its class ${JSON.stringify(controller.other)} is served by a controller the pack does not know` };
 }

@@ -13,6 +13,7 @@ export * from "./endpointPicker";
 export * from "./extProc";
 export * from "./capacity";
 export * from "./access";
+export * from "./istioAuthorization";
 export * from "./routeMatching";
 export * from "./kserveRoutes";
 export * from "./kservePools";

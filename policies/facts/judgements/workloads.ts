@@ -49,6 +49,13 @@ function knownPodSpecs(kind: KindRef, object: KubeProps): PodSpecAt[] | undefine
         add("spec", object.spec, object.metadata?.labels);
     } else if (isKind(kind, { group: "", kind: "PodTemplate" })) {
         template("template", object.template);
+    } else if (isKindOrPatch(kind, "apps", "StatefulSet")) {
+        // The controller labels each pod with its name (<set>-<ordinal>); the first is always there
+        // (https://kubernetes.io/docs/concepts/workloads/controllers/statefulset/#pod-name-label).
+        const first: Record<string, string> = object.metadata?.name
+            ? { "statefulset.kubernetes.io/pod-name": `${object.metadata.name}-0` }
+            : {};
+        add("spec.template.spec", object.spec?.template?.spec, { ...labelsOf(object.spec?.template?.metadata?.labels), ...first });
     } else if (TEMPLATED_WORKLOADS.some(([group, name]) => isKindOrPatch(kind, group, name))) {
         template("spec.template", object.spec?.template);
     } else if (isKindOrPatch(kind, "batch", "CronJob")) {
