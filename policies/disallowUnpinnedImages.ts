@@ -104,10 +104,12 @@ function chartValueImages(
     // An empty tag is the chart's default (its appVersion, which its pinned version fixes); a tag without a repository
     // under an image key sets the chart's own image's tag.
     const tagged = (typeof record.tag === "string" && record.tag !== "") || typeof record.tag === "number";
+    // Charts name the repository `repository`, or, under an image key, `name` (JupyterHub's singleuser.image).
+    const repository: unknown = record.repository ?? (underImage ? record.name : undefined);
     const own =
-        tagged && typeof record.repository === "string"
-            ? [{ path: `${path}.tag`, image: `${record.repository}:${record.tag}` }]
-            : tagged && underImage && record.repository === undefined
+        tagged && typeof repository === "string"
+            ? [{ path: `${path}.tag`, image: `${repository}:${record.tag}` }]
+            : tagged && underImage && repository === undefined
               ? [{ path: `${path}.tag`, image: `the chart's own image at tag ${record.tag}`, tag: String(record.tag) }]
               : [];
     return [

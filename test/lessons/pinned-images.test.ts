@@ -308,12 +308,14 @@ describe("every spelling", () => {
                         modelServers: { OLlama: { images: { "amd-gpu": "ollama/ollama:rocm", cpu: "ollama/ollama:0.5.7" } } },
                         sidecarImage: "ghcr.io/open-webui/open-webui:main-slim",
                         ollama: { image: { tag: "latest" } },
+                        singleuser: { image: { name: "quay.io/jupyter/scipy-notebook", tag: "latest" } },
                     }),
                 ).toEqual([
                     image.chartValues("models", "values.deployment.image.tag", "quay.io/go-skynet/local-ai:latest"),
                     image.chartValues("models", "values.modelServers.OLlama.images.amd-gpu", "ollama/ollama:rocm"),
                     image.chartValues("models", "values.sidecarImage", "ghcr.io/open-webui/open-webui:main-slim"),
                     image.chartValues("models", "values.ollama.image.tag", "the chart's own image at tag latest"),
+                    image.chartValues("models", "values.singleuser.image.tag", "quay.io/jupyter/scipy-notebook:latest"),
                 ]);
                 expect(
                     await found({
