@@ -16,6 +16,10 @@ async function offlineReport(stack: string, ...config: string[]): Promise<Previe
     return buildReport(await runOffline(ROOT, stack, { overrides: config }), []);
 }
 
+/** The dev stack with its control plane on another range (which replaces the cluster), previewed once for the file. */
+let controlPlaneRange: Promise<PreviewReport> | undefined;
+const newControlPlaneRange = () => (controlPlaneRange ??= offlineReport("dev", "masterCidr=172.16.0.16/28"));
+
 /** A copy of `preview` whose step for the resource named `name` is changed by `edit`. */
 function editStep(preview: PulumiPreview, name: string, edit: (step: PulumiStep) => void): PulumiPreview {
     const copy = structuredClone(preview);
@@ -136,7 +140,7 @@ describe("between two offline previews of the dev stack", () => {
     });
 
     test("a replaced cluster's new ID is unknown in the plan: the pools built on it, its Kubernetes provider and every object of that provider are replaced too", async () => {
-        const diff = diffReports(readBaseReport(base), await offlineReport("dev", "masterCidr=172.16.0.16/28"));
+        const diff = diffReports(readBaseReport(base), structuredClone(await newControlPlaneRange()));
         const reasons = new Map(
             diff.resources.filter((change) => change.op === "replace").map((change) => [change.name, change.replaceReasons]),
         );
@@ -184,7 +188,7 @@ describe("between two offline previews of the dev stack", () => {
             ),
         ).toEqual([["replaceOnChanges inputs.metadata.annotations[*]"]]);
         const cluster = base.steps.find((step) => step.urn.endsWith("::tpu-inference-cluster"))!.urn;
-        const head = withOptions(await offlineReport("dev", "masterCidr=172.16.0.16/28"), "tpu-inference-ca-issuer", {
+        const head = withOptions(await newControlPlaneRange(), "tpu-inference-ca-issuer", {
             replaceWith: [cluster],
         });
         const change = diffReports(readBaseReport(base), head).resources.find((candidate) => candidate.name === "tpu-inference-ca-issuer");

@@ -24,6 +24,10 @@ async function foreign(mode: string, ...args: string[]): Promise<CliRun & { repo
     return { ...run, report: fs.existsSync(json) ? (JSON.parse(fs.readFileSync(json, "utf8")) as PreviewReport) : undefined };
 }
 
+/** The foreign program's "provider-answers" run, once for the file. */
+let answers: ReturnType<typeof foreign> | undefined;
+const providerAnswers = () => (answers ??= foreign("provider-answers"));
+
 /** The same as its own process: a failed registration reaches the preview as the process's unhandled rejection. */
 const foreignProcess = (mode: string) => previewProcess("--dir", FOREIGN, "--bare-stack", "-c", `mode=${mode}`);
 
@@ -52,7 +56,7 @@ describe("a program's identity is a local backend's", () => {
 
 describe("inputs as a provider's Check returns them, which the engine hands the pack", () => {
     test("a GCP resource that takes a name and sets none gets the provider's auto-name; one that takes none gets none", async () => {
-        const run = await foreign("autoname");
+        const run = await providerAnswers();
         expect(run.status).toBe(0);
         const inputs = (name: string) => run.report!.steps.find((step) => step.urn.endsWith(`::${name}`))!.newState.inputs;
         expect(inputs("armor")).toEqual({ region: "europe-west4", type: "CLOUD_ARMOR", name: run.report!.outputs.armor });
@@ -73,9 +77,9 @@ describe("another stack's outputs, which have no offline answer", () => {
 
 describe("what a program reads", () => {
     test("a resource read by its ID is the one it names; GKE's versions keep only those of a versionPrefix, and none of them has no offline answer", async () => {
-        const run = await foreign("read");
+        const run = await providerAnswers();
         expect(run.status).toBe(0);
-        expect(run.report!.outputs).toEqual({
+        expect(run.report!.outputs).toMatchObject({
             network: "shared-vpc",
             link: "https://www.googleapis.com/compute/v1/projects/host/global/networks/shared-vpc",
             cluster: "https://container.googleapis.com/v1/projects/host/locations/europe-west4/clusters/shared",
@@ -90,10 +94,10 @@ describe("what a program reads", () => {
 
 describe("secrets", () => {
     test("an output the provider marks secret is shown as a secret, in the tree and the report", async () => {
-        const run = await foreign("secret-output");
+        const run = await providerAnswers();
         expect(run.status).toBe(0);
         expect(run.stdout).toMatch(/password\s*: \[secret\]/);
-        expect(run.report!.outputs).toEqual({ password: "[secret]" });
+        expect(run.report!.outputs.password).toBe("[secret]");
     });
 });
 
