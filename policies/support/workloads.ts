@@ -14,14 +14,29 @@ import {
 } from "../facts";
 import { Props, kindOfType, namespaceOf } from "./resources";
 
+/** Per stack (its resources array), what a scan over every resource found: the same for every Service a policy asks about. */
+const scans = new WeakMap<PolicyResource[], Map<string, unknown>>();
+function scanned<T>(resources: PolicyResource[], key: string, scan: () => T): T {
+    const found = scans.get(resources) ?? new Map<string, unknown>();
+    scans.set(resources, found);
+    if (!found.has(key)) {
+        found.set(key, scan());
+    }
+    return found.get(key) as T;
+}
+
 /** The stack's pods that serve vLLM over plain HTTP, or, `withTls`, over either (TLS restricts nobody: vLLM asks no client certificate by default). */
 export function stackVllmPods(resources: PolicyResource[], withTls = false): VllmPod[] {
-    return resources.flatMap((resource) => plainHttpVllmPods(kindOfType(resource.type), resource.props, namespaceOf(resource), withTls));
+    return scanned(resources, `vllm:${withTls}`, () =>
+        resources.flatMap((resource) => plainHttpVllmPods(kindOfType(resource.type), resource.props, namespaceOf(resource), withTls)),
+    );
 }
 
 /** The stack's pods that run a model server other than vLLM (TGI, Ollama, NIM, ...). */
 export function stackOtherModelServerPods(resources: PolicyResource[]): Array<{ namespace: string; labels: Record<string, string> }> {
-    return resources.flatMap((resource) => otherModelServerPods(kindOfType(resource.type), resource.props, namespaceOf(resource)));
+    return scanned(resources, "other", () =>
+        resources.flatMap((resource) => otherModelServerPods(kindOfType(resource.type), resource.props, namespaceOf(resource))),
+    );
 }
 
 /** A positive number of seconds from an annotation's value, else undefined. */
