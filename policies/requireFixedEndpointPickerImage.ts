@@ -12,7 +12,7 @@ import {
     selectorMatches,
 } from "./facts";
 import { envoyFilters } from "./support/envoyFilters";
-import { Props, isKubernetesKind, isLlmInferenceService, kindOfType, namespaceOf } from "./support/resources";
+import { Props, isKubernetesKind, isLlmInferenceService, kindOfType, namespaceOf, serviceOfHost } from "./support/resources";
 
 /** An EPP image without the ALPN fix, and the Services (`namespace/name`) in front of it. */
 interface UnfixedEndpointPicker {
@@ -20,12 +20,6 @@ interface UnfixedEndpointPicker {
     repository: string;
     minimum: string;
     services: string[];
-}
-
-/** The Service a TLS originator's host names (`name`, `name.namespace`, `name.namespace.svc…`), as `namespace/name`. */
-function serviceOfHost(host: string, namespace: string): string {
-    const [name, hostNamespace] = host.split(".");
-    return `${hostNamespace ?? namespace}/${name}`;
 }
 
 /** Whether a DestinationRule makes its clients speak TLS (its own or the mesh's) to the host. */

@@ -7,7 +7,6 @@ import { PolicyResource } from "@pulumi/policy";
 import {
     BackendRef,
     ISTIO,
-    KSERVE_CHILDREN,
     KubeProps,
     backendKey,
     backendPolicyGuard,
@@ -27,7 +26,7 @@ import {
     labelsOf,
 } from "../facts";
 import { CloudArmorVerdict, cloudArmorVerdict, securityPolicies } from "./cloudArmor";
-import { Backend, kserveRouteBackends, serviceParentRefs } from "./kserve";
+import { Backend, kserveRouteBackends, serviceParentRefs, workloadServiceOf } from "./kserve";
 import { isKubernetesKind, isLlmInferenceService, namespaceOf, objectKey } from "./resources";
 import { gkePoliciesByTarget, httpRoutes } from "./routes";
 import { gatewaysByKey } from "./stack";
@@ -60,9 +59,7 @@ export function isModelService(service: PolicyResource, resources: PolicyResourc
 /** The Services KServe creates for the stack's LLMInferenceServices' workloads (`<name>-kserve-workload-svc`), by key. */
 function kserveWorkloadServices(resources: PolicyResource[]): Set<string> {
     return new Set(
-        resources
-            .filter((resource) => isLlmInferenceService(resource.type))
-            .map((service) => `${namespaceOf(service)}/${service.props.metadata?.name}${KSERVE_CHILDREN.workloadServiceSuffix}`),
+        resources.filter((resource) => isLlmInferenceService(resource.type)).map((service) => backendKey(workloadServiceOf(service))),
     );
 }
 
@@ -76,7 +73,7 @@ function attachments(resources: PolicyResource[]): Attachment[] {
         isInferencePoolBackend(backend) ||
         (backend.kind === "Service" &&
             backend.group === "" &&
-            (workloadServices.has(`${backend.namespace}/${backend.name}`) ||
+            (workloadServices.has(backendKey(backend)) ||
                 isModelService(services.get(`${backend.namespace}/${backend.name}`) ?? backend.source, resources)));
     const fromRoutes = httpRoutes(resources).map((route): Attachment => {
         const rules: KubeProps[] = Array.isArray(route.props.spec?.rules) ? route.props.spec.rules : [];

@@ -132,6 +132,17 @@ export function kserveRoute(service: PolicyResource, resources: PolicyResource[]
     );
 }
 
+/** The Service KServe creates in front of an LLMInferenceService's workload pods (`<name>-kserve-workload-svc`). */
+export function workloadServiceOf(service: PolicyResource): Backend {
+    return {
+        namespace: namespaceOf(service),
+        group: "",
+        kind: "Service",
+        name: `${service.props.metadata?.name}${KSERVE_CHILDREN.workloadServiceSuffix}`,
+        source: service,
+    };
+}
+
 /**
  * Where KServe's route for an LLMInferenceService sends requests: the backends of its rendered route's forwarding rules,
  * or, where the program shows no template or one without rules, those of the template KServe's chart installs: the InferencePool
@@ -143,13 +154,7 @@ export function kserveRouteBackends(service: PolicyResource, resources: PolicyRe
     const route = kserveRoute(service, resources);
     const rules: Props[] = Array.isArray(route?.spec.rules) ? route.spec.rules : [];
     const pool = inferencePoolOf(service);
-    const workload: Backend = {
-        namespace,
-        group: "",
-        kind: "Service",
-        name: `${service.props.metadata?.name}${KSERVE_CHILDREN.workloadServiceSuffix}`,
-        source: service,
-    };
+    const workload = workloadServiceOf(service);
     if (rules.length === 0) {
         return pool ? [pool, workload] : [workload];
     }

@@ -89,6 +89,12 @@ export function objectKey(resource: PolicyResource): string {
 /** How a name or namespace a preview does not know yet reads: matching no other object's. */
 const NOT_KNOWN_YET = "(not known until the update)";
 
+/** The Service (`namespace/name`) a host names in a mesh: `name`, `name.namespace`, `name.namespace.svc.cluster.local`. */
+export function serviceOfHost(host: string, namespace: string): string {
+    const [name, hostNamespace] = host.split(".");
+    return `${hostNamespace ?? namespace}/${name}`;
+}
+
 /** The stack's name, from a resource URN (`urn:pulumi:<stack>::…`). */
 export function stackOf(urn: string): string {
     return urn.split("::")[0].replace(/^urn:pulumi:/, "");

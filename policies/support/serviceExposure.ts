@@ -21,7 +21,7 @@ import {
 } from "../facts";
 import { isModelService } from "./access";
 import { cloudArmorVerdict, securityPolicies } from "./cloudArmor";
-import { chartName, isHelmChart, isKubernetesKind, namespaceOf, objectKey } from "./resources";
+import { chartName, isHelmChart, isKubernetesKind, namespaceOf, objectKey, serviceOfHost } from "./resources";
 
 /** A vLLM Service reachable through `through` (itself, or an Ingress), and what stands in front of it. */
 export interface ServiceExposure {
@@ -149,15 +149,6 @@ function chartValuesAt(chart: PolicyResource | undefined, path: readonly string[
     return chart === undefined ? undefined : (path.reduce((value: KubeProps | undefined, key) => value?.[key], chart.props.values) ?? {});
 }
 
-/** The `namespace/name` of the Service a VirtualService destination host names (`name`, `name.ns`, `name.ns.svc.cluster.local`). */
-function serviceOfHost(host: unknown, namespace: string): string | undefined {
-    if (typeof host !== "string") {
-        return undefined;
-    }
-    const [name, hostNamespace] = host.split(".");
-    return `${hostNamespace ?? namespace}/${name}`;
-}
-
 /**
  * Istio's classic ingress: each VirtualService bound to a networking.istio.io Gateway that routes to a model Service,
  * with what stands in front: the Service of the Gateway's pods as the program shows it (one it declares, or the gateway
@@ -173,7 +164,8 @@ function classicIstioExposures(resources: PolicyResource[], services: ReadonlyMa
         const namespace = namespaceOf(route);
         const destinations = ((route.props.spec?.http ?? []) as KubeProps[])
             .flatMap((rule) => (Array.isArray(rule?.route) ? (rule.route as KubeProps[]) : []))
-            .map((target) => serviceOfHost(target?.destination?.host, namespace))
+            .map((target): unknown => target?.destination?.host)
+            .map((host) => (typeof host === "string" ? serviceOfHost(host, namespace) : undefined))
             .filter((key): key is string => key !== undefined && services.has(key));
         for (const name of (Array.isArray(route.props.spec?.gateways) ? route.props.spec.gateways : []) as unknown[]) {
             const [gatewayNamespace, gatewayName] = String(name).includes("/") ? String(name).split("/") : [namespace, String(name)];

@@ -9,6 +9,7 @@
  */
 import { PolicyViolation } from "./analyzer";
 import { BaseReport, comparable, explicitProvider, offlineState } from "./baseReport";
+import { stackOf } from "../../policies/support/resources";
 import { autoName } from "./mocks";
 import { UNKNOWN_VALUE } from "./recorder";
 import { Inputs, ReplaceContext, ReplaceRule, replaceRules } from "./replacements/catalog";
@@ -288,9 +289,6 @@ function asProviderReads(type: string, inputs: Inputs): Inputs {
 function withIgnoredChanges(after: Inputs, before: Inputs, ignoreChanges: readonly string[] | undefined): Inputs {
     return (ignoreChanges ?? []).reduce<Inputs>((inputs, path) => withValueAt(inputs, path, atPath(before, path)), after);
 }
-
-/** The stack of a URN (`urn:pulumi:<stack>::…`). */
-const stackOf = (urn: string) => urn.split("::")[0].replace(/^urn:pulumi:/, "");
 
 /** `text` matched literally in a regular expression. */
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
