@@ -180,7 +180,7 @@ export function guarded<P extends ResourceValidationPolicy | StackValidationPoli
                 }
                 const robust = new Set(found.either.map(([message, urn]) => `${urn}\n${message}`));
                 for (const [message, urn] of found.each) {
-                    if (robust.has(`${urn}\n${message}`) || found.held.length === 0) {
+                    if (robust.has(`${urn}\n${message}`)) {
                         reportViolation(message, urn);
                     } else {
                         // A verdict that turns on what is not known yet (a guard switched on by another resource's
